@@ -1,0 +1,68 @@
+"""Generate a large, varied, well-formed M2 file for benchmarks.
+
+Content is random (seeded) so that no two blocks are alike and the block cache
+cannot help: the benchmark measures parsing and linting, not caching.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+ERRANT_TYPES = (
+    "M:DET", "R:DET", "U:DET", "R:PREP", "M:PREP", "U:PREP", "R:VERB:TENSE",
+    "R:NOUN:NUM", "R:SPELL", "M:PUNCT", "U:PUNCT", "R:ORTH", "R:OTHER", "R:VERB:SVA",
+)
+WORDS = (
+    "the a an of to in on at for with is are was were be been have has had do does "
+    "did cat dog house school teacher student people time year way day thing man world "
+    "life hand part child eye woman place work week case point government company number "
+    "group problem fact , . ? ! ' \" ( ) good new first last long great little own other old "
+    "right big high different small large next early young important few public bad same able"
+).split()
+
+
+def block(rng: random.Random) -> list[str]:
+    """One S line and 0-6 edit lines over one or two annotators."""
+    n = rng.randint(4, 30)
+    tokens = [rng.choice(WORDS) + (str(rng.randint(0, 99)) if rng.random() < 0.3 else "")
+              for _ in range(n)]
+    lines = ["S " + " ".join(tokens)]
+    for annotator in range(2):
+        k = rng.randint(0, 4)
+        if k == 0:
+            lines.append(f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}")
+            continue
+        starts = sorted(rng.sample(range(n), min(k, n)))
+        for s in starts:
+            e = s + rng.choice((0, 1, 1, 1))
+            corr = " ".join(rng.choice(WORDS) for _ in range(rng.randint(e == s, 2)))
+            if corr == " ".join(tokens[s:e]):
+                corr = "x" + corr
+            etype = rng.choice(ERRANT_TYPES)
+            lines.append(f"A {s} {e}|||{etype}|||{corr}|||REQUIRED|||-NONE-|||{annotator}")
+    return lines
+
+
+def generate(lines: int, seed: int = 0) -> str:
+    """About `lines` lines of M2 text."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    while len(out) < lines:
+        out.extend(block(rng))
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("output", type=Path)
+    parser.add_argument("--lines", type=int, default=400_000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    args.output.write_text(generate(args.lines, args.seed), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

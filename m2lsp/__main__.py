@@ -1,0 +1,7 @@
+"""`python -m m2lsp ...`"""
+
+import sys
+
+from m2lsp.cli import main
+
+sys.exit(main())

@@ -1,0 +1,134 @@
+"""`m2lsp check` without the command line: find files, read them, lint, fix, write back."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from m2lsp.config import LintSettings
+from m2lsp.diagnostic import Applicability, Diagnostic
+from m2lsp.fixing import FixOutcome, fix_until_stable
+from m2lsp.lint import lint
+from m2lsp.model import Format
+from m2lsp.parsing.detect import detect_format
+from m2lsp.parsing.source import SourceText, decode
+
+SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "node_modules", ".tox"}
+
+
+@dataclass(frozen=True)
+class CheckedFile:
+    """What checking one file found (and, with fixes, what it changed)."""
+
+    path: Path
+    format: Format | None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    error: str | None = None  # an I/O problem: the file could not be checked
+    fixed: FixOutcome | None = None
+    not_fixed: str | None = None  # why fixes were not written
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    settings: LintSettings = field(default_factory=LintSettings)
+    format: Format | None = None  # None: by extension and content
+    encoding: str | None = None
+    fix: frozenset[Applicability] = frozenset()  # empty: report only
+    cged_input: Path | None = None
+
+
+def discover(paths: list[Path]) -> Iterator[Path]:
+    """Files named directly, and every file under named folders (hidden and tool folders
+    skipped), in a stable order."""
+    for path in paths:
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and d[:1] != ".")
+                for name in sorted(files):
+                    yield Path(root) / name
+        else:
+            yield path
+
+
+def check_file(path: Path, options: CheckOptions, explicit: bool = True) -> CheckedFile:
+    """Read, detect, lint and (with options.fix) fix one file."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return CheckedFile(path, None, error=f"cannot read: {exc.strerror or exc}")
+    source = decode(data, options.encoding)
+    fmt = options.format or detect_format(path, source.text)
+    if fmt is None:
+        return CheckedFile(path, None)
+    known = _known_ids(path, options) if fmt is Format.TRUTH else None
+    result = lint(source, fmt, options.settings, known_ids=known)
+    if not options.fix:
+        return CheckedFile(path, fmt, result.diagnostics)
+    return _fix(path, source, fmt, options, known, result.diagnostics)
+
+
+def _fix(path: Path, source: SourceText, fmt: Format, options: CheckOptions,
+         known: frozenset[str] | None, found: tuple[Diagnostic, ...]) -> CheckedFile:
+    if source.problem is not None:
+        return CheckedFile(path, fmt, found, not_fixed="not fixed: the file does not decode "
+                           "cleanly; fixing would change bytes it could not read")
+    outcome = fix_until_stable(
+        source, lambda s: lint(s, fmt, options.settings, known_ids=known).diagnostics,
+        options.fix)
+    if outcome.applied:
+        try:
+            write_source(path, outcome.source)
+        except OSError as exc:
+            return CheckedFile(path, fmt, found, error=f"cannot write: {exc.strerror or exc}")
+    remaining = lint(outcome.source, fmt, options.settings, known_ids=known).diagnostics
+    return CheckedFile(path, fmt, remaining, fixed=outcome)
+
+
+def write_source(path: Path, source: SourceText) -> None:
+    """Write text back in its encoding, with its BOM if it keeps one."""
+    data = source.text.encode(source.encoding)
+    if source.bom:
+        data = b"\xef\xbb\xbf" + data
+    path.write_bytes(data)
+
+
+_INPUT_ID = re.compile(r"^\(sid=([^)]*)\)\t|^([^\t\s]+)\t")
+
+
+def read_ids(path: Path, encoding: str | None = None) -> frozenset[str]:
+    """Sentence ids of a CGED input file (`(sid=ID)<TAB>text` or `ID<TAB>text` lines) or of
+    a CGED SGML file."""
+    source = decode(path.read_bytes(), encoding)
+    if detect_format(path, source.text) is Format.CGED:
+        from m2lsp.parsing.cged import parse_cged
+
+        return frozenset(doc.id for doc in parse_cged(source).docs)
+    ids = set()
+    for line in source.lines:
+        match = _INPUT_ID.match(line)
+        if match:
+            ids.add(match.group(1) if match.group(1) is not None else match.group(2))
+    return frozenset(ids)
+
+
+def companion_input(path: Path) -> Path | None:
+    """The input file that goes with a truth file by name (`...Truth...` -> `...Input...`)."""
+    for old, new in (("Truth", "Input"), ("truth", "input")):
+        if old in path.name:
+            candidate = path.with_name(path.name.replace(old, new))
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def _known_ids(path: Path, options: CheckOptions) -> frozenset[str] | None:
+    source = options.cged_input or companion_input(path)
+    if source is None:
+        return None
+    try:
+        return read_ids(source, options.encoding)
+    except OSError:
+        return None

@@ -1,0 +1,48 @@
+"""The command line: `m2lsp check | rule | score | compare | serve | convert`.
+
+`main(argv)` returns the exit code: 0 clean, 1 findings, 2 usage or I/O error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+from collections.abc import Sequence
+
+from m2lsp import __version__
+from m2lsp.cli import check, convert, rule, score, serve
+from m2lsp.cli.exits import EXIT_ERROR
+from m2lsp.errors import M2lspError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    # A short-lived process over acyclic data: the cycle collector only costs time here.
+    gc.disable()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help(sys.stderr)
+        return EXIT_ERROR
+    try:
+        return args.handler(args)
+    except M2lspError as exc:
+        print(f"m2lsp: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        return EXIT_ERROR
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="m2lsp", description="Check, score and edit grammatical-error-correction data "
+        "(M2, CGED).")
+    parser.add_argument("--version", action="version", version=f"m2lsp {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for module in (check, rule, score, serve, convert):
+        module.add_commands(commands)
+    return parser
+
+
+if __name__ == "__main__":
+    sys.exit(main())

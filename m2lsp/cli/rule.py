@@ -1,0 +1,44 @@
+"""`m2lsp rule`: print a rule's documentation, or list every rule."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
+from m2lsp.rules.base import Rule, all_rules, rule_by_code
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    rule = commands.add_parser("rule", help="explain a rule",
+                               description="Print a rule's documentation, or list all rules.")
+    rule.add_argument("code", nargs="?", help="rule code, e.g. M101")
+    rule.add_argument("--all", action="store_true", help="list every rule")
+    rule.set_defaults(handler=run_rule)
+
+
+def run_rule(args: argparse.Namespace) -> int:
+    if args.all:
+        for rule in all_rules():
+            fix = " (fix)" if rule.fix_title else ""
+            print(f"{rule.code}  {rule.name:28} {rule.severity.label:8} {rule.summary()}{fix}")
+        return EXIT_CLEAN
+    if not args.code:
+        print("m2lsp rule: give a rule code or --all", file=sys.stderr)
+        return EXIT_ERROR
+    rule = rule_by_code(args.code)
+    if rule is None:
+        print(f"m2lsp rule: unknown rule {args.code!r} (see `m2lsp rule --all`)",
+              file=sys.stderr)
+        return EXIT_ERROR
+    print(rule_text(rule))
+    return EXIT_CLEAN
+
+
+def rule_text(rule: Rule) -> str:
+    """A rule's full documentation as `m2lsp rule CODE` prints it."""
+    header = f"# {rule.name} ({rule.code})"
+    facts = [f"Severity: {rule.severity.label}", f"Formats: {', '.join(sorted(rule.formats))}"]
+    if rule.fix_title:
+        facts.append(f"Fix: {rule.fix_label()}")
+    return "\n".join([header, "", *facts, "", rule.doc()])

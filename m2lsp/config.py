@@ -1,0 +1,232 @@
+"""One frozen, defaulted configuration tree, fed alike by `[tool.m2lsp]` in pyproject.toml,
+CLI flags and the language server's initializationOptions / workspace configuration.
+
+Keys are the same everywhere (kebab-case; the server also accepts camelCase).  A bad value
+is logged and replaced by its default; it never stops the program.
+"""
+
+from __future__ import annotations
+
+import logging
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from m2lsp.diagnostic import Severity
+
+log = logging.getLogger(__name__)
+
+TAXONOMIES = ("auto", "errant", "nucle", "cherrant", "any")
+
+
+@dataclass(frozen=True)
+class LintSettings:
+    """Which rules run and how they judge."""
+
+    select: tuple[str, ...] = ("ALL",)
+    """Rule codes or code prefixes to run (`ALL`, `M`, `M1`, `M101`)."""
+    ignore: tuple[str, ...] = ()
+    """Rule codes or prefixes not to run; wins over `select`."""
+    taxonomy: str = "auto"
+    """Error-type taxonomy for M2 files: auto (detected per file), errant, nucle, cherrant,
+    or any (no type check)."""
+    extra_types: tuple[str, ...] = ()
+    """Error types accepted in addition to the taxonomy's."""
+    severity: tuple[tuple[str, Severity], ...] = ()
+    """Severity overrides, rule code to severity."""
+
+    def severity_of(self, code: str, default: Severity) -> Severity:
+        for key, value in self.severity:
+            if key == code:
+                return value
+        return default
+
+    def selects(self, code: str) -> bool:
+        """Whether rule `code` runs (longest matching prefix decides, ignore wins ties)."""
+        chosen = _longest_prefix(code, self.select)
+        dropped = _longest_prefix(code, self.ignore)
+        return chosen >= 0 and chosen > dropped
+
+
+def _longest_prefix(code: str, patterns: tuple[str, ...]) -> int:
+    best = -1
+    for pattern in patterns:
+        if pattern == "ALL":
+            best = max(best, 0)
+        elif code.startswith(pattern):
+            best = max(best, len(pattern))
+    return best
+
+
+@dataclass(frozen=True)
+class ScoreSettings:
+    """How scores are computed (defaults are the NUS M2 scorer's)."""
+
+    max_unchanged_words: int = 2
+    """Longest run of unchanged tokens inside one system edit."""
+    beta: float = 0.5
+    """Weight of recall in the F-score."""
+    ignore_whitespace_casing: bool = False
+    """Drop system edits that only change whitespace or case."""
+    metric: str = "m2"
+    """Default metric for in-editor scoring: m2, errant, cged."""
+
+
+@dataclass(frozen=True)
+class Config:
+    lint: LintSettings = field(default_factory=LintSettings)
+    score: ScoreSettings = field(default_factory=ScoreSettings)
+
+
+# ---------------------------------------------------------------------------------------
+# Reading settings from mappings (pyproject, LSP)
+
+def _codes(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [v for v in value.replace(",", " ").split() if v]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ValueError("expected a list of rule codes")
+    return tuple(v.strip().upper() if v.strip().upper() != "ALL" else "ALL" for v in value)
+
+
+def _taxonomy(value: Any) -> str:
+    if not isinstance(value, str) or value.lower() not in TAXONOMIES:
+        raise ValueError(f"expected one of {', '.join(TAXONOMIES)}")
+    return value.lower()
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ValueError("expected a list of strings")
+    return tuple(value)
+
+
+def _severities(value: Any) -> tuple[tuple[str, Severity], ...]:
+    if not isinstance(value, Mapping):
+        raise ValueError("expected a table of rule code = severity")
+    return tuple((str(k).upper(), Severity.parse(str(v))) for k, v in value.items())
+
+
+def _positive_int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError("expected a non-negative integer")
+    return value
+
+
+def _positive_float(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise ValueError("expected a positive number")
+    return float(value)
+
+
+def _boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("expected true or false")
+    return value
+
+
+def _metric(value: Any) -> str:
+    if value not in ("m2", "errant", "cged"):
+        raise ValueError("expected m2, errant or cged")
+    return value
+
+
+@dataclass(frozen=True)
+class Option:
+    """One configuration key: where it goes, how it is read, what it means."""
+
+    key: str
+    section: str
+    field: str
+    convert: Callable[[Any], Any]
+    doc: str
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("select", "lint", "select", _codes,
+           "Rule codes or code prefixes to run (ALL, M, M1, M101)."),
+    Option("ignore", "lint", "ignore", _codes,
+           "Rule codes or prefixes not to run; wins over select."),
+    Option("taxonomy", "lint", "taxonomy", _taxonomy,
+           "Error-type taxonomy of M2 files: auto, errant, nucle, cherrant or any."),
+    Option("extra-types", "lint", "extra_types", _strings,
+           "Error types accepted in addition to the taxonomy's."),
+    Option("severity", "lint", "severity", _severities,
+           "Severity overrides: a table of rule code = error | warning | info | hint."),
+    Option("max-unchanged-words", "score", "max_unchanged_words", _positive_int,
+           "Longest run of unchanged tokens inside one system edit (M2 scorer)."),
+    Option("beta", "score", "beta", _positive_float, "Weight of recall in the F-score."),
+    Option("ignore-whitespace-casing", "score", "ignore_whitespace_casing", _boolean,
+           "Drop system edits that only change whitespace or case (M2 scorer)."),
+    Option("metric", "score", "metric", _metric,
+           "Metric of in-editor scoring: m2, errant or cged."),
+)
+KEYS = {option.key: option for option in OPTIONS}
+
+
+def _kebab(key: str) -> str:
+    """`maxUnchangedWords` and `max_unchanged_words` -> `max-unchanged-words`."""
+    out = []
+    for ch in key:
+        if ch.isupper():
+            out.append("-" + ch.lower())
+        else:
+            out.append("-" if ch == "_" else ch)
+    return "".join(out)
+
+
+def config_from_mapping(values: Mapping[str, Any], base: Config | None = None,
+                        origin: str = "settings") -> Config:
+    """Apply `values` on top of `base`; bad keys and values are logged and skipped."""
+    config = base or Config()
+    updates: dict[str, dict[str, Any]] = {"lint": {}, "score": {}}
+    for raw_key, value in values.items():
+        key = _kebab(str(raw_key))
+        if key not in KEYS:
+            log.warning("%s: unknown m2lsp option %r ignored", origin, raw_key)
+            continue
+        option = KEYS[key]
+        try:
+            updates[option.section][option.field] = option.convert(value)
+        except (ValueError, TypeError) as exc:
+            log.warning("%s: option %r = %r is invalid (%s); using the default",
+                        origin, raw_key, value, exc)
+    return Config(lint=replace(config.lint, **updates["lint"]),
+                  score=replace(config.score, **updates["score"]))
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above `start` that has a [tool.m2lsp] table."""
+    start = start.resolve()
+    for folder in [start, *start.parents] if start.is_dir() else start.parents:
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file() and _m2lsp_table(candidate) is not None:
+            return candidate
+    return None
+
+
+def _m2lsp_table(path: Path) -> dict[str, Any] | None:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        log.warning("%s: cannot read (%s); ignoring it", path, exc)
+        return None
+    table = data.get("tool", {}).get("m2lsp")
+    return table if isinstance(table, dict) else None
+
+
+def load_config(start: Path | None = None, explicit: Path | None = None) -> Config:
+    """The configuration from `explicit` or the pyproject.toml found from `start`."""
+    path = explicit or (find_pyproject(start) if start is not None else None)
+    if path is None:
+        return Config()
+    table = _m2lsp_table(path) or {}
+    return config_from_mapping(table, origin=str(path))
+
+
+def default_value(option: Option) -> Any:
+    """The default of one option."""
+    owner = LintSettings if option.section == "lint" else ScoreSettings
+    return next(f.default for f in fields(owner) if f.name == option.field)

@@ -1,0 +1,102 @@
+"""The one diagnostic type every rule produces and every renderer and the server consume."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import IntEnum, StrEnum
+
+from m2lsp.model import Span
+
+
+class Severity(IntEnum):
+    """Numbered as in LSP."""
+
+    ERROR = 1
+    WARNING = 2
+    INFO = 3
+    HINT = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, value: str) -> Severity:
+        """'error', 'warning', 'info' (or 'information'), 'hint'; ValueError otherwise."""
+        key = value.strip().lower()
+        if key == "information":
+            key = "info"
+        for member in cls:
+            if member.label == key:
+                return member
+        raise ValueError(f"unknown severity {value!r}: use error, warning, info or hint")
+
+
+class Applicability(StrEnum):
+    """How sure a fix is (ruff's terms): `--fix` applies only safe fixes."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    DISPLAY_ONLY = "display-only"
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """Replace the text in `span` with `new_text`."""
+
+    span: Span
+    new_text: str
+
+    def shifted(self, lines: int) -> TextEdit:
+        return TextEdit(self.span.shifted(lines), self.new_text)
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A change that resolves a diagnostic; its edits never overlap."""
+
+    title: str
+    edits: tuple[TextEdit, ...]
+    applicability: Applicability = Applicability.SAFE
+    removes_bom: bool = False  # the one change that is not a text edit (X002)
+
+    def shifted(self, lines: int) -> Fix:
+        return replace(self, edits=tuple(e.shifted(lines) for e in self.edits))
+
+
+@dataclass(frozen=True)
+class Related:
+    """Another place that explains a diagnostic (e.g. the other edit of an overlapping pair)."""
+
+    span: Span
+    message: str
+
+    def shifted(self, lines: int) -> Related:
+        return Related(self.span.shifted(lines), self.message)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A finding: which rule, what, where, how bad, and how to fix it if a fix is known."""
+
+    code: str
+    message: str
+    span: Span
+    severity: Severity
+    fix: Fix | None = None
+    related: tuple[Related, ...] = ()
+
+    def shifted(self, lines: int) -> Diagnostic:
+        """The same diagnostic `lines` lines further down (block-relative to absolute)."""
+        if not lines:
+            return self
+        return replace(
+            self,
+            span=self.span.shifted(lines),
+            fix=self.fix.shifted(lines) if self.fix else None,
+            related=tuple(r.shifted(lines) for r in self.related),
+        )
+
+    @property
+    def sort_key(self) -> tuple[int, int, str]:
+        return (self.span.line, self.span.col, self.code)

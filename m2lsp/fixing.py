@@ -1,0 +1,96 @@
+"""Applying fixes: non-overlapping text edits, repeated until nothing more applies.
+
+Like ruff: each round applies every fix of the requested applicability that does not
+overlap a fix already taken, then the text is checked again, until a round changes nothing.
+Edits are applied to the text as decoded, with its own line breaks, so every character
+outside an edit is kept as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from m2lsp.diagnostic import Applicability, Diagnostic, Fix
+from m2lsp.parsing.source import SourceText
+
+MAX_ROUNDS = 10
+
+
+@dataclass(frozen=True)
+class FixOutcome:
+    """The fixed text, whether it keeps a BOM, and how many fixes were applied."""
+
+    source: SourceText
+    applied: int
+    by_code: dict[str, int]
+
+
+def applicable(diagnostics: Iterable[Diagnostic],
+               allowed: frozenset[Applicability]) -> list[tuple[str, Fix]]:
+    """(code, fix) for each diagnostic whose fix has an allowed applicability."""
+    return [(d.code, d.fix) for d in diagnostics
+            if d.fix is not None and d.fix.applicability in allowed]
+
+
+def apply_once(source: SourceText, fixes: list[tuple[str, Fix]]) -> tuple[SourceText, list[str]]:
+    """Apply the fixes that do not overlap earlier ones; the new text and the codes used."""
+    taken: list[tuple[int, int]] = []
+    replacements: list[tuple[int, int, str]] = []
+    codes: list[str] = []
+    bom = source.bom
+    for code, fix in sorted(fixes, key=lambda cf: _first_offset(source, cf[1])):
+        ranges = [(source.offset(e.span.line, e.span.col),
+                   source.offset(e.span.end_line, e.span.end_col), e.new_text)
+                  for e in fix.edits]
+        if any(_overlaps(r, t) for r in ranges for t in taken):
+            continue
+        taken.extend((a, b) for a, b, _ in ranges)
+        replacements.extend(ranges)
+        codes.append(code)
+        bom = bom and not fix.removes_bom
+    text = source.text
+    for start, end, new in sorted(replacements, key=lambda r: (r[0], r[1]), reverse=True):
+        text = text[:start] + new + text[end:]
+    return SourceText(text, source.encoding, bom, source.problem), codes
+
+
+def _first_offset(source: SourceText, fix: Fix) -> int:
+    if not fix.edits:
+        return -1
+    return min(source.offset(e.span.line, e.span.col) for e in fix.edits)
+
+
+def _overlaps(a: tuple[int, int, str], b: tuple[int, int]) -> bool:
+    """Whether an edit range conflicts with a range already taken.
+
+    Non-empty ranges conflict when they share a character; an insertion conflicts with a
+    range that strictly contains its point, and with another insertion at the same point.
+    """
+    a_start, a_end = a[0], a[1]
+    b_start, b_end = b
+    if a_start == a_end and b_start == b_end:
+        return a_start == b_start
+    if a_start == a_end:
+        return b_start < a_start < b_end
+    if b_start == b_end:
+        return a_start < b_start < a_end
+    return a_start < b_end and b_start < a_end
+
+
+def fix_until_stable(source: SourceText, check: Callable[[SourceText], Iterable[Diagnostic]],
+                     allowed: frozenset[Applicability] = frozenset({Applicability.SAFE})
+                     ) -> FixOutcome:
+    """Apply fixes round after round until no allowed fix remains (or MAX_ROUNDS)."""
+    applied: dict[str, int] = {}
+    for _ in range(MAX_ROUNDS):
+        fixes = applicable(check(source), allowed)
+        if not fixes:
+            break
+        new, codes = apply_once(source, fixes)
+        if not codes or (new.text == source.text and new.bom == source.bom):
+            break
+        for code in codes:
+            applied[code] = applied.get(code, 0) + 1
+        source = new
+    return FixOutcome(source, sum(applied.values()), applied)

@@ -1,0 +1,115 @@
+"""Run the rules over a document: the one linting entry point of the CLI and the server."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from m2lsp import taxonomy as taxonomies
+from m2lsp.config import LintSettings
+from m2lsp.diagnostic import Diagnostic
+from m2lsp.model import CgedDocument, M2Document, TruthDocument
+from m2lsp.parsing.m2 import BlockCache, parse_m2, paused_gc
+from m2lsp.parsing.source import SourceText
+from m2lsp.rules.base import Context, Format, Rule, Scope, all_rules
+
+
+@dataclass(frozen=True)
+class LintResult:
+    """Diagnostics of one document, in position order, and the document they are about."""
+
+    source: SourceText
+    format: Format
+    diagnostics: tuple[Diagnostic, ...]
+    document: M2Document | CgedDocument | TruthDocument | None = None
+
+
+def selected_rules(fmt: Format, settings: LintSettings) -> dict[Scope, list[Rule]]:
+    """The rules that apply to `fmt` and are selected, by scope."""
+    out: dict[Scope, list[Rule]] = {scope: [] for scope in Scope}
+    for rule in all_rules():
+        if fmt in rule.formats and settings.selects(rule.code):
+            out[rule.scope].append(rule)
+    return out
+
+
+def lint(source: SourceText, fmt: Format, settings: LintSettings | None = None,
+         cache: BlockCache | None = None, known_ids: frozenset[str] | None = None) -> LintResult:
+    """Every selected rule's diagnostics for `source` read as `fmt`."""
+    settings = settings or LintSettings()
+    with paused_gc():
+        return _lint(source, fmt, settings, cache, known_ids)
+
+
+def _lint(source: SourceText, fmt: Format, settings: LintSettings, cache: BlockCache | None,
+          known_ids: frozenset[str] | None) -> LintResult:
+    rules = selected_rules(fmt, settings)
+    document, ctx = _parse(source, fmt, settings, cache, known_ids)
+    found: list[Diagnostic] = []
+    for rule in rules[Scope.TEXT]:
+        found.extend(rule.check(source, ctx))
+    if isinstance(document, M2Document):
+        found.extend(_m2_block_diagnostics(document, rules[Scope.M2_BLOCK], ctx))
+        for rule in rules[Scope.M2_DOCUMENT]:
+            found.extend(rule.check(document, ctx))
+    for scope in (Scope.CGED, Scope.TRUTH):
+        for rule in rules[scope]:
+            found.extend(rule.check(document, ctx))
+    found = _with_severities(found, settings)
+    found.sort(key=lambda d: d.sort_key)
+    return LintResult(source, fmt, tuple(found), document)
+
+
+def _parse(source: SourceText, fmt: Format, settings: LintSettings,
+           cache: BlockCache | None, known_ids: frozenset[str] | None) -> tuple[Any, Context]:
+    if fmt is Format.M2:
+        document = parse_m2(source, cache)
+        return document, m2_context(source, document, settings)
+    if fmt is Format.CGED:
+        from m2lsp.parsing.cged import parse_cged
+
+        document = parse_cged(source)
+        return document, Context(source, fmt, settings, cged=document)
+    from m2lsp.parsing.cged_truth import parse_truth
+
+    document = parse_truth(source)
+    return document, Context(source, fmt, settings, truth=document, known_ids=known_ids)
+
+
+def m2_context(source: SourceText, document: M2Document, settings: LintSettings) -> Context:
+    """File-level facts the M2 rules need: annotator ids in use, the taxonomy."""
+    written: Counter[str] = Counter()
+    types: Counter[str] = Counter()
+    for block in document.blocks:
+        for edit in block.edits:
+            written[edit.annotator] += 1
+            types[edit.type] += 1
+    annotators = {str(int(a.strip())) for a in written if a.strip().isdigit() and a.isascii()}
+    return Context(source, Format.M2, settings, m2=document, annotators=frozenset(annotators),
+                   taxonomy=_taxonomy(settings, types))
+
+
+def _taxonomy(settings: LintSettings, types: Counter[str]) -> taxonomies.Taxonomy | None:
+    if settings.taxonomy == "any":
+        return None
+    if settings.taxonomy == "auto":
+        found = taxonomies.detect(types)
+    else:
+        found = taxonomies.TAXONOMIES[settings.taxonomy]
+    return None if found is None else taxonomies.extended(found, settings.extra_types)
+
+
+def _m2_block_diagnostics(document: M2Document, rules: list[Rule],
+                          ctx: Context) -> Iterable[Diagnostic]:
+    starts = document.starts
+    for rule in rules:
+        for index, diagnostic in rule.check(document.blocks, ctx):
+            yield diagnostic.shifted(starts[index])
+
+
+def _with_severities(found: list[Diagnostic], settings: LintSettings) -> list[Diagnostic]:
+    if not settings.severity:
+        return found
+    return [replace(d, severity=settings.severity_of(d.code, d.severity)) for d in found]

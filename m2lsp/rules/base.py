@@ -1,0 +1,120 @@
+"""What a rule is, and the registry of all rules.
+
+A rule is a class: a stable code, a kebab-case name for the pattern it flags, a severity, a
+message template, an optional fix title, and a docstring in ruff's shape (What it does / Why
+is this bad? / Example / Use instead / Fix safety) that `m2lsp rule CODE` prints.  Its
+`check` reads one part of the document model and yields diagnostics made by `report`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from m2lsp.config import LintSettings
+from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity
+from m2lsp.model import CgedDocument, Format, M2Document, Span, TruthDocument
+from m2lsp.parsing.source import SourceText
+
+
+class Scope(StrEnum):
+    """What a rule's `check` receives."""
+
+    TEXT = "text"  # SourceText, any format
+    M2_BLOCK = "m2-block"  # a sequence of Blocks; yields (index, block-relative diagnostic)
+    M2_DOCUMENT = "m2-document"  # the whole M2Document
+    CGED = "cged"  # a CgedDocument
+    TRUTH = "truth"  # a TruthDocument
+
+
+SCOPE_FORMATS = {
+    Scope.M2_BLOCK: frozenset({Format.M2}),
+    Scope.M2_DOCUMENT: frozenset({Format.M2}),
+    Scope.CGED: frozenset({Format.CGED}),
+    Scope.TRUTH: frozenset({Format.TRUTH}),
+}
+
+
+@dataclass(frozen=True)
+class Context:
+    """What rules may know beyond the part they check."""
+
+    source: SourceText
+    format: Format
+    settings: LintSettings
+    m2: M2Document | None = None
+    cged: CgedDocument | None = None
+    truth: TruthDocument | None = None
+    annotators: frozenset[str] = frozenset()  # M2: every annotator id used in the file
+    taxonomy: Any = None  # M2: the rules.taxonomy.Taxonomy that applies
+    known_ids: frozenset[str] | None = None  # truth files: ids of the matching input
+
+
+Found = tuple[int, Diagnostic]
+"""What M2 block rules yield: the block's index and a block-relative diagnostic."""
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity]
+    message: ClassVar[str]
+    scope: ClassVar[Scope]
+    formats: ClassVar[frozenset[Format]] = frozenset(Format)
+    fix_title: ClassVar[str | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "code" in cls.__dict__:
+            if cls.code in RULES:
+                raise TypeError(f"duplicate rule code {cls.code}")
+            if cls.scope in SCOPE_FORMATS:
+                cls.formats = SCOPE_FORMATS[cls.scope]
+            RULES[cls.code] = cls()
+
+    def check(self, target: Any, ctx: Context) -> Iterable[Any]:
+        """Diagnostics for `target` (see Scope).  M2 block rules receive a sequence of blocks
+        and yield (block index, diagnostic with block-relative rows) pairs: one call covers
+        a whole file, or only the blocks that changed."""
+        raise NotImplementedError
+
+    def report(self, span: Span, fix: Fix | None = None, related: tuple[Related, ...] = (),
+               **values: Any) -> Diagnostic:
+        """A diagnostic of this rule at `span`; `values` fill the message template."""
+        return Diagnostic(self.code, self.message.format(**values), span, self.severity, fix,
+                          related)
+
+    @classmethod
+    def doc(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")
+
+    @classmethod
+    def summary(cls) -> str:
+        """The first paragraph of the doc, on one line."""
+        return " ".join(cls.doc().split("\n\n", 1)[0].split())
+
+    @classmethod
+    def fix_label(cls) -> str | None:
+        """The fix title with its placeholders shown as <name>."""
+        if cls.fix_title is None:
+            return None
+        return re.sub(r"\{(\w+)\}", r"<\1>", cls.fix_title)
+
+
+RULES: dict[str, Rule] = {}
+
+
+def all_rules() -> list[Rule]:
+    """Every registered rule, by code."""
+    import m2lsp.rules  # noqa: F401  (imports every rule module, which registers its rules)
+
+    return [RULES[code] for code in sorted(RULES)]
+
+
+def rule_by_code(code: str) -> Rule | None:
+    all_rules()
+    return RULES.get(code.upper())

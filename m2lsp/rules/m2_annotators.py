@@ -1,0 +1,337 @@
+"""M2 annotators: noop conventions, annotator ids, edit order (M2xx, M3xx)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+
+from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Related, Severity, TextEdit
+from m2lsp.model import NOOP_TYPE, Block, Edit, EditField, M2Document, Span
+from m2lsp.rules.base import Context, Found, Rule, Scope
+
+NOOP_LINE = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}"
+
+
+def delete_line(row: int) -> TextEdit:
+    """Remove line `row` with its line break."""
+    return TextEdit(Span.whole_lines(row), "")
+
+
+def _sorted_per_annotator(edits: tuple[Edit, ...]) -> bool:
+    """Whether each annotator's real edits are in (start, end) order."""
+    last: dict[str, Edit] = {}
+    for edit in edits:
+        if edit.type == NOOP_TYPE:
+            continue
+        prev = last.get(edit.annotator)
+        if prev is not None and (edit.start, edit.end) < (prev.start, prev.end):
+            return False
+        last[edit.annotator] = edit
+    return True
+
+
+class NoopWithEdits(Rule):
+    """Reports an annotator who has a `noop` and real edits in the same sentence.
+
+    ## What it does
+    Flags the noop line of an annotator that also has other edits in the block, with the
+    other edits as related information.
+
+    ## Why is this bad?
+    The noop says "no edit", the other lines say otherwise.  Scorers ignore the noop, so the
+    scores are unaffected, but the annotation contradicts itself: often the noop is left
+    over from before the edits were added, or the edits were meant for another annotator.
+
+    ## Example
+    ```
+    S The cat sat .
+    A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+    A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Use instead
+    ```
+    S The cat sat .
+    A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Fix safety
+    Safe: the noop line is removed; no scorer reads it when the annotator has edits.
+    """
+
+    code = "M201"
+    name = "noop-with-edits"
+    severity = Severity.ERROR
+    message = "annotator {annotator} has a noop and {count} other edit(s) in this sentence"
+    fix_title = "Remove the noop line"
+    scope = Scope.M2_BLOCK
+
+    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(blocks):
+            if len(block.edits) < 2 or not block.has_noop:
+                continue
+            for annotator, edits in block.by_annotator.items():
+                noops = [e for e in edits if e.type == NOOP_TYPE]
+                others = [e for e in edits if e.type != NOOP_TYPE]
+                if noops and others:
+                    for noop in noops:
+                        yield index, self._report(noop, others, annotator)
+
+    def _report(self, noop: Edit, others: list[Edit], annotator: str) -> Diagnostic:
+        related = tuple(Related(e.span(), "edit of the same annotator") for e in others)
+        fix = Fix(self.fix_title, (delete_line(noop.row),))
+        return self.report(noop.span(EditField.TYPE), fix=fix, related=related,
+                           annotator=annotator, count=len(others))
+
+
+class DuplicateNoop(Rule):
+    """Reports a second `noop` line of the same annotator in one sentence.
+
+    ## What it does
+    Flags every noop of an annotator after its first in the block.
+
+    ## Why is this bad?
+    One noop says all there is to say; duplicates usually come from merging files twice.
+
+    ## Example
+    ```
+    S The cat sat .
+    A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+    A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Use instead
+    ```
+    S The cat sat .
+    A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Fix safety
+    Safe: the repeated line is removed.
+    """
+
+    code = "M202"
+    name = "duplicate-noop"
+    severity = Severity.WARNING
+    message = "annotator {annotator} already has a noop in this sentence"
+    fix_title = "Remove the repeated noop line"
+    scope = Scope.M2_BLOCK
+
+    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(blocks):
+            if len(block.edits) < 2 or not block.has_noop:
+                continue
+            for annotator, edits in block.by_annotator.items():
+                noops = [e for e in edits if e.type == NOOP_TYPE]
+                for noop in noops[1:]:
+                    related = (Related(noops[0].span(), "first noop"),)
+                    fix = Fix(self.fix_title, (delete_line(noop.row),))
+                    yield index, self.report(noop.span(), fix=fix, related=related,
+                                             annotator=annotator)
+
+
+class InvalidAnnotatorId(Rule):
+    """Reports an annotator id that is not a non-negative integer.
+
+    ## What it does
+    Flags the last field of an A line unless it is `0`, `1`, `2` ...
+
+    ## Why is this bad?
+    The NUS scorer and ERRANT read the id with `int()`: a name stops them, and a negative id
+    sorts before annotator 0 when scorers break ties by id.
+
+    ## Example
+    `A 3 4|||Prep|||on|||REQUIRED|||-NONE-|||kim`
+
+    ## Use instead
+    `A 3 4|||Prep|||on|||REQUIRED|||-NONE-|||0`
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "M301"
+    name = "invalid-annotator-id"
+    severity = Severity.ERROR
+    message = "annotator id {id!r} is not a non-negative integer"
+    scope = Scope.M2_BLOCK
+
+    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(blocks):
+            for edit in block.edits:
+                if edit.annotator.isdigit():
+                    continue
+                value = edit.annotator_id
+                if value is None or value < 0:
+                    yield index, self.report(edit.span(EditField.ANNOTATOR), id=edit.annotator)
+
+
+class MissingAnnotator(Rule):
+    """Reports a sentence that lacks an annotator the file uses elsewhere.
+
+    ## What it does
+    In a file with several annotators, flags a sentence that has A lines but none of some
+    annotator's, and offers to add that annotator's noop line.  (A sentence with no A line
+    at all is read by every scorer as "no edits", and is not flagged.)
+
+    ## Why is this bad?
+    It is ambiguous: did the annotator see the sentence and find nothing to correct, or was
+    the annotation lost?  The NUS scorer only considers the annotators present in a block,
+    so the two readings give different scores.
+
+    ## Example
+    ```
+    S The cat sat .
+    A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0
+    ```
+    in a file where other sentences have annotator 1.
+
+    ## Use instead
+    ```
+    S The cat sat .
+    A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0
+    A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1
+    ```
+
+    ## Fix safety
+    Unsafe: adding the noop decides that the annotator made no edit, and it changes which
+    annotator the NUS scorer may choose for the sentence.
+    """
+
+    code = "M302"
+    name = "missing-annotator"
+    severity = Severity.WARNING
+    message = "sentence has no line of annotator(s) {missing} (used elsewhere in the file)"
+    fix_title = "Add a noop line for annotator(s) {missing}"
+    scope = Scope.M2_BLOCK
+
+    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+        if len(ctx.annotators) < 2:
+            return
+        expected = ctx.annotators
+        for index, block in enumerate(blocks):
+            if not block.edits or block.sentence is None:
+                continue
+            if expected <= {e.annotator for e in block.edits}:
+                continue
+            present = {str(e.annotator_id) for e in block.edits if e.annotator_id is not None}
+            missing = sorted(expected - present, key=_id_order)
+            if missing:
+                yield index, self._report(block, missing)
+
+    def _report(self, block: Block, missing: list[str]) -> Diagnostic:
+        last = len(block.lines) - 1
+        col = len(block.lines[last])
+        added = "".join("\n" + NOOP_LINE.format(annotator=a) for a in missing)
+        names = ", ".join(missing)
+        fix = Fix(self.fix_title.format(missing=names),
+                  (TextEdit(Span.on_line(last, col, col), added),), Applicability.UNSAFE)
+        return self.report(Span.on_line(0, 0, len(block.lines[0])), fix=fix, missing=names)
+
+
+def _id_order(annotator: str) -> tuple[int, str]:
+    return (int(annotator), "") if annotator.isdigit() else (1 << 30, annotator)
+
+
+class NonContiguousAnnotators(Rule):
+    """Reports annotator ids that are not 0, 1, 2 ... without gaps.
+
+    ## What it does
+    Collects the integer annotator ids of the file and flags the first line that uses an
+    id beyond a gap (ids 0 and 2 without 1).
+
+    ## Why is this bad?
+    A gap usually means an annotator's lines were lost while merging files, or ids were
+    renumbered inconsistently.  Tools that allocate one slot per id up to the largest (or
+    count annotators as max id + 1) see an annotator with no edits at all.
+
+    ## Example
+    A file whose edits use annotators 0 and 2.
+
+    ## Use instead
+    Annotators 0 and 1.
+
+    ## Fix safety
+    No automatic fix: renumbering changes which annotator is which.
+    """
+
+    code = "M303"
+    name = "non-contiguous-annotators"
+    severity = Severity.WARNING
+    message = "annotator ids {ids} are not contiguous: {missing} never used"
+    scope = Scope.M2_DOCUMENT
+
+    def check(self, doc: M2Document, ctx: Context) -> Iterator[Diagnostic]:
+        ids = sorted({int(a) for a in ctx.annotators if a.isdigit()})
+        if not ids or ids == list(range(len(ids))):
+            return
+        missing = sorted(set(range(ids[-1] + 1)) - set(ids))
+        first_bad = min(i for i in ids if i > missing[0])
+        for block, start in zip(doc.blocks, doc.starts, strict=True):
+            for edit in block.edits:
+                if edit.annotator_id == first_bad:
+                    yield self.report(edit.span(EditField.ANNOTATOR).shifted(start),
+                                      ids=", ".join(map(str, ids)),
+                                      missing=", ".join(map(str, missing)))
+                    return
+
+
+class UnsortedEdits(Rule):
+    """Reports edits of one annotator that are not in offset order.
+
+    ## What it does
+    Flags an edit whose (start, end) comes before that of an earlier edit of the same
+    annotator in the block.
+
+    ## Why is this bad?
+    The NUS M2 scorer matches system edits against the gold edits in file order and resumes
+    after the last match: a correct system edit whose gold edit appears *before* an already
+    matched one is never counted, so precision and recall come out too low.
+
+    ## Example
+    ```
+    S The cat sat on mat .
+    A 4 4|||M:DET|||the|||REQUIRED|||-NONE-|||0
+    A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Use instead
+    ```
+    S The cat sat on mat .
+    A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0
+    A 4 4|||M:DET|||the|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Fix safety
+    Unsafe: sorting changes what the NUS scorer counts (that is the point, but it changes
+    reported scores).
+    """
+
+    code = "M304"
+    name = "unsorted-edits"
+    severity = Severity.WARNING
+    message = "edit at {start} {end} comes after an edit at {prev_start} {prev_end} of annotator {annotator}"  # noqa: E501
+    fix_title = "Sort annotator {annotator}'s edits by offset"
+    scope = Scope.M2_BLOCK
+
+    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(blocks):
+            if len(block.edits) > 1 and not _sorted_per_annotator(block.edits):
+                yield from ((index, d) for d in self._check_block(block))
+
+    def _check_block(self, block: Block) -> Iterator[Diagnostic]:
+        for annotator, edits in block.by_annotator.items():
+            real = [e for e in edits if e.type != NOOP_TYPE]
+            for prev, edit in itertools.pairwise(real):
+                if (edit.start, edit.end) < (prev.start, prev.end):
+                    yield self.report(edit.span(EditField.OFFSETS), fix=self._fix(real, annotator),
+                                      related=(Related(prev.span(), "earlier line"),),
+                                      start=edit.start, end=edit.end, prev_start=prev.start,
+                                      prev_end=prev.end, annotator=annotator)
+                    break
+
+    def _fix(self, edits: list[Edit], annotator: str) -> Fix:
+        ordered = sorted(edits, key=lambda e: (e.start, e.end))
+        changes = tuple(TextEdit(Span.on_line(old.row, 0, len(old.text)), new.text)
+                        for old, new in zip(edits, ordered, strict=True) if old is not new)
+        return Fix(self.fix_title.format(annotator=annotator), changes, Applicability.UNSAFE)

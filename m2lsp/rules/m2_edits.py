@@ -1,0 +1,452 @@
+"""M2 edits: overlaps, duplicates, no-op corrections, spacing, error types (M4xx)."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator, Sequence
+
+from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity, TextEdit
+from m2lsp.model import NONE_CORRECTION, Block, Edit, EditField
+from m2lsp.rules.base import Context, Found, Rule, Scope
+from m2lsp.rules.m2_annotators import delete_line
+from m2lsp.taxonomy import NOOP
+
+
+def _real_edits(edits: tuple[Edit, ...], count: int | None) -> list[Edit]:
+    """Edits with usable offsets (not noops, not negative, not backwards, in range)."""
+    return [e for e in edits if not e.is_noop and 0 <= e.start <= e.end
+            and (count is None or e.end <= count)]
+
+
+def _overlap(a: Edit, b: Edit) -> bool:
+    if a.start == a.end and b.start == b.end:
+        return False
+    if a.start == a.end:
+        return b.start < a.start < b.end
+    if b.start == b.end:
+        return a.start < b.start < a.end
+    return a.start < b.end and b.start < a.end
+
+
+def _disjoint_in_order(edits: tuple[Edit, ...]) -> bool:
+    """Cheap test: each annotator's edits follow one another without sharing tokens."""
+    last: dict[str, Edit] = {}
+    for edit in edits:
+        prev = last.get(edit.annotator)
+        if prev is not None and edit.type != NOOP and (
+                edit.start < prev.end or (edit.start == prev.start and prev.start != prev.end)):
+            return False
+        if edit.type != NOOP:
+            last[edit.annotator] = edit
+    return True
+
+
+def _shared_spans(edits: tuple[Edit, ...]) -> bool:
+    """Whether two edits of one annotator have the same offsets (a duplicate is possible)."""
+    seen = set()
+    for edit in edits:
+        key = (edit.annotator, edit.start, edit.end)
+        if key in seen:
+            return True
+        seen.add(key)
+    return False
+
+
+def _identity(corrections: tuple[str, ...], original: tuple[str, ...]) -> str | None:
+    """The first correction that equals the original tokens, if any."""
+    if len(original) == 1:  # the common case, without joining
+        token = original[0]
+        for correction in corrections:
+            if correction == token or correction.strip() == token:
+                return correction
+        return None
+    text = " ".join(original)
+    for correction in corrections:
+        if _same_text(correction, text):
+            return correction
+    return None
+
+
+def _same_text(correction: str, original: str) -> bool:
+    """Whether a correction, read as the NUS scorer reads it, equals `original`."""
+    if correction == original:
+        return True
+    if correction == NONE_CORRECTION:
+        return original == ""
+    return " ".join(correction.split()) == original
+
+
+def _regular_spacing(correction: str) -> bool:
+    """Whether a correction is tokens separated by single spaces (or -NONE-)."""
+    if correction.isascii() and correction.isprintable():
+        return "  " not in correction and correction[:1] != " " and correction[-1:] != " "
+    return correction == NONE_CORRECTION or " ".join(correction.split()) == correction
+
+
+_REQUIRED_VALUES = frozenset({"REQUIRED", "OPTIONAL"})
+
+
+def _same(a: Edit, b: Edit) -> bool:
+    return (a.start, a.end, a.type.strip(), a.canonical) == (
+        b.start, b.end, b.type.strip(), b.canonical)
+
+
+class OverlappingEdits(Rule):
+    """Reports two edits of one annotator whose spans overlap.
+
+    ## What it does
+    Flags an edit whose span shares tokens with an earlier edit of the same annotator (or,
+    for an insertion, falls strictly inside it), with the other edit as related information.
+    Identical edits are M402's.
+
+    ## Why is this bad?
+    One annotator's edits must apply together to give the corrected sentence; overlapping
+    edits cannot.  A system can match at most one of them, so recall can never reach 1.
+
+    ## Example
+    ```
+    S He go to school yesterday .
+    A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+    A 1 3|||R:VERB:TENSE|||went to|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Use instead
+    ```
+    S He go to school yesterday .
+    A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Fix safety
+    No automatic fix: which edit is right needs a human.
+    """
+
+    code = "M401"
+    name = "overlapping-edits"
+    severity = Severity.WARNING
+    message = "edit {start} {end} overlaps edit {other_start} {other_end} of annotator {annotator}"
+    scope = Scope.M2_BLOCK
+
+    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(blocks):
+            if len(block.edits) > 1 and not _disjoint_in_order(block.edits):
+                yield from ((index, d) for d in self._check_block(block))
+
+    def _check_block(self, block: Block) -> Iterator[Diagnostic]:
+        for annotator, edits in block.by_annotator.items():
+            real = _real_edits(edits, block.token_count)
+            for i, edit in enumerate(real):
+                other = next((o for o in real[:i] if _overlap(o, edit) and not _same(o, edit)),
+                             None)
+                if other is not None:
+                    yield self.report(edit.span(EditField.OFFSETS),
+                                      related=(Related(other.span(), "overlapping edit"),),
+                                      start=edit.start, end=edit.end, other_start=other.start,
+                                      other_end=other.end, annotator=annotator)
+
+
+class DuplicateEdit(Rule):
+    """Reports an edit that repeats an earlier edit of the same annotator.
+
+    ## What it does
+    Flags an A line with the same annotator, offsets, type and corrections as an earlier
+    line of the block (corrections compared as the NUS scorer reads them).
+
+    ## Why is this bad?
+    The NUS scorer counts every gold line: a duplicate adds a gold edit that no system can
+    match twice, so recall is too low.
+
+    ## Example
+    ```
+    S The cat sat .
+    A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0
+    A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Use instead
+    ```
+    S The cat sat .
+    A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Fix safety
+    Safe: the repeated line is removed.
+    """
+
+    code = "M402"
+    name = "duplicate-edit"
+    severity = Severity.WARNING
+    message = "repeats an earlier edit of annotator {annotator}"
+    fix_title = "Remove the duplicate line"
+    scope = Scope.M2_BLOCK
+
+    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(blocks):
+            if len(block.edits) > 1 and _shared_spans(block.edits):
+                yield from ((index, d) for d in self._check_block(block))
+
+    def _check_block(self, block: Block) -> Iterator[Diagnostic]:
+        for annotator, edits in block.by_annotator.items():
+            real = [e for e in edits if e.type != NOOP]
+            for i, edit in enumerate(real):
+                first = next((o for o in real[:i] if _same(o, edit)), None)
+                if first is not None:
+                    fix = Fix(self.fix_title, (delete_line(edit.row),))
+                    yield self.report(edit.span(), fix=fix,
+                                      related=(Related(first.span(), "first occurrence"),),
+                                      annotator=annotator)
+
+
+class IdentityEdit(Rule):
+    """Reports a correction that equals the tokens it replaces.
+
+    ## What it does
+    Flags an alternative correction identical to the original span (compared as the NUS
+    scorer reads them: `-NONE-` is empty, surrounding spaces stripped), including an
+    insertion of nothing.  `UNK` edits, which ERRANT writes with the original tokens on
+    purpose, are not flagged.
+
+    ## Why is this bad?
+    The edit changes nothing, so no system output can ever match it: it counts as a missed
+    gold edit for every system.  Usually the correction was lost or pasted in the wrong
+    field.
+
+    ## Example
+    ```
+    S The cat sat .
+    A 1 2|||R:NOUN|||cat|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Use instead
+    ```
+    S The cat sat .
+    A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "M403"
+    name = "identity-edit"
+    severity = Severity.WARNING
+    message = "correction {correction!r} equals the original text: the edit changes nothing"
+    scope = Scope.M2_BLOCK
+
+    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(blocks):
+            if block.sentence is None:
+                continue
+            tokens = block.sentence.tokens
+            for edit in block.edits:
+                if edit.type in ("UNK", NOOP) or not 0 <= edit.start <= edit.end <= len(tokens):
+                    continue
+                correction = _identity(edit.corrections, tokens[edit.start:edit.end])
+                if correction is not None:
+                    yield index, self.report(edit.span(EditField.CORRECTIONS),
+                                             correction=correction)
+
+
+class CorrectionWhitespace(Rule):
+    """Reports a correction with leading, trailing, doubled or non-space whitespace.
+
+    ## What it does
+    Flags an alternative correction that does not consist of tokens separated by single
+    spaces.
+
+    ## Why is this bad?
+    The NUS scorer strips corrections but keeps inner spacing, while system edits are
+    joined with single spaces: `"a  lot"` never matches a system's `"a lot"`.
+
+    ## Example
+    `A 3 4|||R:OTHER|||a  lot|||REQUIRED|||-NONE-|||0`
+
+    ## Use instead
+    `A 3 4|||R:OTHER|||a lot|||REQUIRED|||-NONE-|||0`
+
+    ## Fix safety
+    Safe: the tokens are kept, only the spacing between them changes.
+    """
+
+    code = "M404"
+    name = "correction-whitespace"
+    severity = Severity.WARNING
+    message = "correction {correction!r} has irregular whitespace"
+    fix_title = "Separate correction tokens by single spaces"
+    scope = Scope.M2_BLOCK
+
+    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(blocks):
+            for edit in block.edits:
+                for correction in edit.corrections:
+                    if not _regular_spacing(correction):
+                        yield index, self._report(edit, correction)
+                        break
+
+    def _report(self, edit: Edit, bad: str) -> Diagnostic:
+        fixed = "||".join(c if c == NONE_CORRECTION else " ".join(c.split())
+                          for c in edit.corrections)
+        span = edit.span(EditField.CORRECTIONS)
+        return self.report(span, fix=Fix(self.fix_title, (TextEdit(span, fixed),)),
+                           correction=bad)
+
+
+class UnknownErrorType(Rule):
+    """Reports an error type that the file's taxonomy does not have.
+
+    ## What it does
+    Detects the taxonomy of the file (ERRANT, NUCLE/CoNLL-2014, ChERRANT/NLPCC) from the
+    types it uses, or takes it from the `taxonomy` setting, and flags types outside it
+    (plus `extra-types`), suggesting the closest known type.
+
+    ## Why is this bad?
+    Per-type scores and error analyses group by type: a misspelt type (`R:NOUM`) or one
+    from another scheme silently forms a category of its own.
+
+    ## Example
+    `A 1 2|||R:NOUM|||dog|||REQUIRED|||-NONE-|||0` in an ERRANT file.
+
+    ## Use instead
+    `A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0`
+
+    ## Fix safety
+    No automatic fix: the suggestion is a guess.
+    """
+
+    code = "M405"
+    name = "unknown-error-type"
+    severity = Severity.WARNING
+    message = "{type!r} is not a {taxonomy} error type{hint}"
+    scope = Scope.M2_BLOCK
+
+    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+        taxonomy = ctx.taxonomy
+        if taxonomy is None:
+            return
+        known = taxonomy.types
+        for index, block in enumerate(blocks):
+            for edit in block.edits:
+                etype = edit.type
+                if etype in known or etype.strip().lower() == NOOP:
+                    continue
+                close = difflib.get_close_matches(etype.strip(), list(known), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                yield index, self.report(edit.span(EditField.TYPE), type=etype,
+                                         taxonomy=taxonomy.title, hint=hint)
+
+
+class NoopSpelling(Rule):
+    """Reports `noop` written in another case or spelling.
+
+    ## What it does
+    Flags types like `NOOP`, `Noop`, `no-op` or `no_op`.
+
+    ## Why is this bad?
+    The NUS scorer and ERRANT recognise exactly `noop`.  Any other spelling is read as an
+    edit of type `NOOP` at offsets -1 -1, which the scorer drops, so the annotator silently
+    vanishes from the sentence.
+
+    ## Example
+    `A -1 -1|||NOOP|||-NONE-|||REQUIRED|||-NONE-|||0`
+
+    ## Use instead
+    `A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0`
+
+    ## Fix safety
+    Safe: the type is rewritten as `noop`.
+    """
+
+    code = "M406"
+    name = "noop-spelling"
+    severity = Severity.ERROR
+    message = "{type!r} is not recognised as a noop: write `noop`"
+    fix_title = "Write `noop`"
+    scope = Scope.M2_BLOCK
+
+    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(blocks):
+            for edit in block.edits:
+                etype = edit.type
+                if etype == NOOP or len(etype) > 8 or etype.strip()[:1] not in ("n", "N"):
+                    continue
+                if etype.strip().lower().replace("-", "").replace("_", "") == NOOP:
+                    span = edit.span(EditField.TYPE)
+                    fix = Fix(self.fix_title, (TextEdit(span, NOOP),))
+                    yield index, self.report(span, fix=fix, type=etype)
+
+
+class UnkWithCorrection(Rule):
+    """Reports an `UNK` edit whose correction differs from the original tokens.
+
+    ## What it does
+    Flags `UNK` edits (ERRANT's "error marked, no correction given") whose correction is
+    not the original text of the span.
+
+    ## Why is this bad?
+    ERRANT writes UNK edits with the original tokens as the correction, so that applying
+    all edits still yields a sentence.  A real correction on an UNK edit means the type was
+    lost: the edit is scored but reported under the wrong category.
+
+    ## Example
+    ```
+    S The cat sat .
+    A 1 2|||UNK|||dog|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Use instead
+    `A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0`, or `A 1 2|||UNK|||cat|||...`.
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "M407"
+    name = "unk-with-correction"
+    severity = Severity.WARNING
+    message = "UNK edit with correction {correction!r}: ERRANT writes UNK with the original text {original!r}"  # noqa: E501
+    scope = Scope.M2_BLOCK
+
+    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(blocks):
+            if block.sentence is None:
+                continue
+            tokens = block.sentence.tokens
+            for edit in block.edits:
+                if edit.type != "UNK" or not 0 <= edit.start <= edit.end <= len(tokens):
+                    continue
+                original = " ".join(tokens[edit.start:edit.end])
+                if not any(_same_text(c, original) for c in edit.corrections):
+                    yield index, self.report(edit.span(EditField.CORRECTIONS),
+                                             correction=edit.canonical[0], original=original)
+
+
+class RequiredField(Rule):
+    """Reports a required flag other than `REQUIRED` or `OPTIONAL`.
+
+    ## What it does
+    Flags the fourth field of an A line unless it is `REQUIRED` or `OPTIONAL`.
+
+    ## Why is this bad?
+    The field is part of the format; a different value usually means the fields have
+    shifted (a correction containing `|||`, a missing field).
+
+    ## Example
+    `A 3 4|||Prep|||on|||-NONE-|||REQUIRED|||0`
+
+    ## Use instead
+    `A 3 4|||Prep|||on|||REQUIRED|||-NONE-|||0`
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "M408"
+    name = "required-field"
+    severity = Severity.WARNING
+    message = "required flag is {value!r}; expected REQUIRED or OPTIONAL"
+    scope = Scope.M2_BLOCK
+
+    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(blocks):
+            for edit in block.edits:
+                if edit.required not in _REQUIRED_VALUES:
+                    yield index, self.report(edit.span(EditField.REQUIRED), value=edit.required)
