@@ -92,7 +92,7 @@ TAXONOMIES = {t.name: t for t in (ERRANT, NUCLE, CHERRANT)}
 
 
 def detect(types: Iterable[str] | Mapping[str, int]) -> Taxonomy | None:
-    """The taxonomy that accepts at least 90% of `types` (a list, or counts by type; noop and
+    """The taxonomy that accepts at least two thirds of `types` (a list, or counts by type; noop and
     UNK aside)."""
     counts = Counter(types)
     for ignored in (NOOP, "UNK"):
@@ -105,7 +105,7 @@ def detect(types: Iterable[str] | Mapping[str, int]) -> Taxonomy | None:
         n = sum(c for t, c in counts.items() if taxonomy.accepts(t))
         if n > accepted:
             best, accepted = taxonomy, n
-    return best if accepted >= 0.9 * total else None
+    return best if 3 * accepted >= 2 * total else None
 
 
 def extended(taxonomy: Taxonomy, extra: Iterable[str]) -> Taxonomy:

@@ -17,7 +17,8 @@ def detect_format(path: Path | str | None, text: str) -> Format | None:
     by_content = sniff(text)
     if suffix == ".m2":
         return Format.M2
-    if suffix in (".sgml", ".xml") and by_content is None and text.lstrip("\ufeff \t\r\n")[:1] == "<":
+    markup = text.lstrip("\ufeff \t\r\n")[:1] == "<"
+    if suffix in (".sgml", ".xml") and by_content is None and markup:
         return Format.CGED
     return by_content
 

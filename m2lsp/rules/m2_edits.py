@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity, TextEdit
 from m2lsp.model import NONE_CORRECTION, Block, Edit, EditField
@@ -26,6 +26,13 @@ def _overlap(a: Edit, b: Edit) -> bool:
     if b.start == b.end:
         return a.start < b.start < a.end
     return a.start < b.end and b.start < a.end
+
+
+def _suggestion(etype: str, known: Iterable[str]) -> str:
+    """` (did you mean 'X'?)` for the closest known type, ignoring case and spaces."""
+    by_key = {t.upper(): t for t in known}
+    close = difflib.get_close_matches(etype.strip().upper(), list(by_key), n=1)
+    return f" (did you mean {by_key[close[0]]!r}?)" if close else ""
 
 
 def _disjoint_in_order(edits: tuple[Edit, ...]) -> bool:
@@ -315,7 +322,7 @@ class UnknownErrorType(Rule):
     code = "M405"
     name = "unknown-error-type"
     severity = Severity.WARNING
-    message = "{type!r} is not a {taxonomy} error type{hint}"
+    message = "{type!r} is not an error type of {taxonomy}{hint}"
     scope = Scope.M2_BLOCK
 
     def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
@@ -328,8 +335,7 @@ class UnknownErrorType(Rule):
                 etype = edit.type
                 if etype in known or etype.strip().lower() == NOOP:
                     continue
-                close = difflib.get_close_matches(etype.strip(), list(known), n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                hint = _suggestion(etype, known)
                 yield index, self.report(edit.span(EditField.TYPE), type=etype,
                                          taxonomy=taxonomy.title, hint=hint)
 

@@ -1,0 +1,52 @@
+"""Every rule documents itself in ruff's shape, and `m2lsp rule` prints it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from m2lsp.cli import main
+from m2lsp.rules.base import Scope, all_rules
+
+SECTIONS = ["## What it does", "## Why is this bad?", "## Example", "## Use instead",
+            "## Fix safety"]
+RULES = all_rules()
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_rule_shape(rule) -> None:
+    assert re.fullmatch(r"[CMTX][0-9]{3}", rule.code)
+    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.name)
+    assert rule.message and rule.summary()
+    doc = rule.doc()
+    positions = [doc.find(section) for section in SECTIONS]
+    assert all(p > 0 for p in positions), f"{rule.code} doc lacks a section: {positions}"
+    assert positions == sorted(positions)
+    safety = doc.split("## Fix safety", 1)[1]
+    if rule.fix_title:
+        assert "Safe" in safety or "Unsafe" in safety
+    assert isinstance(rule.scope, Scope)
+
+
+def test_names_and_codes_are_unique() -> None:
+    assert len({r.name for r in RULES}) == len(RULES)
+    assert len({r.code for r in RULES}) == len(RULES)
+
+
+def test_rule_command_prints_the_doc(capsys) -> None:
+    assert main(["rule", "m304"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# unsorted-edits (M304)")
+    assert "## Why is this bad?" in out and "Fix: Sort annotator <annotator>'s edits" in out
+
+
+def test_rule_all_lists_every_rule(capsys) -> None:
+    assert main(["rule", "--all"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in out] == [r.code for r in RULES]
+
+
+def test_unknown_rule_is_a_usage_error(capsys) -> None:
+    assert main(["rule", "Z999"]) == 2
+    assert "unknown rule" in capsys.readouterr().err

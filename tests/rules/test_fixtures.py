@@ -1,0 +1,66 @@
+"""Every rule has a fixture file that triggers it; its diagnostics (and, for fixable rules,
+the text after applying that rule's fixes) are snapshots next to it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from m2lsp.diagnostic import Applicability
+from m2lsp.fixing import apply_once
+from m2lsp.lint import lint
+from m2lsp.model import Format
+from m2lsp.parsing.source import decode
+from m2lsp.rules.base import all_rules
+from tests.conftest import assert_snapshot
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FORMATS = {".m2": Format.M2, ".sgml": Format.CGED, ".truth": Format.TRUTH}
+KNOWN_IDS = {"T002": frozenset({"A2-0001", "A2-0002"})}
+CODES = [rule.code for rule in all_rules()]
+
+
+def fixture_of(code: str) -> Path:
+    matches = [p for p in FIXTURES.iterdir() if p.stem == code and p.suffix in FORMATS]
+    assert len(matches) == 1, f"rule {code} needs exactly one fixture file in {FIXTURES}"
+    return matches[0]
+
+
+def render(path: Path, code: str) -> tuple[str, list]:
+    source = decode(path.read_bytes())
+    result = lint(source, FORMATS[path.suffix], known_ids=KNOWN_IDS.get(code))
+    own = [d for d in result.diagnostics if d.code == code]
+    lines = [f"{d.span.line + 1}:{d.span.col + 1}-{d.span.end_line + 1}:{d.span.end_col + 1} "
+             f"{d.code} {d.severity.label}: {d.message}"
+             + (f" [fix: {d.fix.title} ({d.fix.applicability.value})]" if d.fix else "")
+             for d in own]
+    return "\n".join(lines) + "\n", own
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_rule_fixture(code: str) -> None:
+    path = fixture_of(code)
+    text, own = render(path, code)
+    assert own, f"the fixture of {code} does not trigger it"
+    assert_snapshot(path.with_suffix(".expected"), text)
+
+
+@pytest.mark.parametrize("code", [r.code for r in all_rules() if r.fix_title])
+def test_rule_fix(code: str) -> None:
+    path = fixture_of(code)
+    source = decode(path.read_bytes())
+    _, own = render(path, code)
+    fixes = [(d.code, d.fix) for d in own if d.fix is not None]
+    assert fixes, f"{code} has a fix title but its fixture produces no fix"
+    fixed, _ = apply_once(source, fixes)
+    assert_snapshot(path.with_suffix(".fixed"), ("\ufeff" if fixed.bom else "") + fixed.text)
+    after = [d for d in lint(fixed, FORMATS[path.suffix], known_ids=KNOWN_IDS.get(code))
+             .diagnostics if d.code == code and d.fix is not None
+             and d.fix.applicability is Applicability.SAFE]
+    assert not after, f"{code}: safe fixes remain after applying them: {after}"
+
+
+def test_every_fixture_belongs_to_a_rule() -> None:
+    stems = {p.stem for p in FIXTURES.iterdir() if p.suffix in FORMATS}
+    assert stems == set(CODES)
