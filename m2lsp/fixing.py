@@ -33,11 +33,12 @@ def applicable(diagnostics: Iterable[Diagnostic],
             if d.fix is not None and d.fix.applicability in allowed]
 
 
-def apply_once(source: SourceText, fixes: list[tuple[str, Fix]]) -> tuple[SourceText, list[str]]:
-    """Apply the fixes that do not overlap earlier ones; the new text and the codes used."""
+def apply_once(source: SourceText, fixes: list[tuple[str, Fix]]
+               ) -> tuple[SourceText, list[tuple[str, Fix]]]:
+    """Apply the fixes that do not overlap earlier ones: the new text and the fixes used."""
     taken: list[tuple[int, int]] = []
     replacements: list[tuple[int, int, str]] = []
-    codes: list[str] = []
+    used: list[tuple[str, Fix]] = []
     bom = source.bom
     for code, fix in sorted(fixes, key=lambda cf: _first_offset(source, cf[1])):
         ranges = [(source.offset(e.span.line, e.span.col),
@@ -47,12 +48,22 @@ def apply_once(source: SourceText, fixes: list[tuple[str, Fix]]) -> tuple[Source
             continue
         taken.extend((a, b) for a, b, _ in ranges)
         replacements.extend(ranges)
-        codes.append(code)
+        used.append((code, fix))
         bom = bom and not fix.removes_bom
-    text = source.text
-    for start, end, new in sorted(replacements, key=lambda r: (r[0], r[1]), reverse=True):
-        text = text[:start] + new + text[end:]
-    return SourceText(text, source.encoding, bom, source.problem), codes
+    return SourceText(_replace(source.text, replacements), source.encoding, bom,
+                      source.problem), used
+
+
+def _replace(text: str, replacements: list[tuple[int, int, str]]) -> str:
+    """Apply non-overlapping (start, end, new text) replacements in one pass."""
+    pieces = []
+    pos = 0
+    for start, end, new in sorted(replacements, key=lambda r: (r[0], r[1])):
+        pieces.append(text[pos:start])
+        pieces.append(new)
+        pos = end
+    pieces.append(text[pos:])
+    return "".join(pieces)
 
 
 def _first_offset(source: SourceText, fix: Fix) -> int:
@@ -87,10 +98,10 @@ def fix_until_stable(source: SourceText, check: Callable[[SourceText], Iterable[
         fixes = applicable(check(source), allowed)
         if not fixes:
             break
-        new, codes = apply_once(source, fixes)
-        if not codes or (new.text == source.text and new.bom == source.bom):
+        new, used = apply_once(source, fixes)
+        if not used or (new.text == source.text and new.bom == source.bom):
             break
-        for code in codes:
+        for code, _ in used:
             applied[code] = applied.get(code, 0) + 1
         source = new
     return FixOutcome(source, sum(applied.values()), applied)

@@ -14,10 +14,15 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                                description="Print a rule's documentation, or list all rules.")
     rule.add_argument("code", nargs="?", help="rule code, e.g. M101")
     rule.add_argument("--all", action="store_true", help="list every rule")
+    rule.add_argument("--markdown", action="store_true",
+                      help="with --all, print the full documentation as Markdown")
     rule.set_defaults(handler=run_rule)
 
 
 def run_rule(args: argparse.Namespace) -> int:
+    if args.all and args.markdown:
+        sys.stdout.write(rules_markdown())
+        return EXIT_CLEAN
     if args.all:
         for rule in all_rules():
             fix = " (fix)" if rule.fix_title else ""
@@ -42,3 +47,21 @@ def rule_text(rule: Rule) -> str:
     if rule.fix_title:
         facts.append(f"Fix: {rule.fix_label()}")
     return "\n".join([header, "", *facts, "", rule.doc()])
+
+
+def rules_markdown() -> str:
+    """docs/rules.md: every rule's documentation, generated (a test keeps the file current)."""
+    parts = ["# m2lsp rules", "",
+             "Generated from the rules' docstrings (`m2lsp rule --all --markdown`).", "",
+             "| code | name | severity | fix |", "|---|---|---|---|"]
+    rules = all_rules()
+    for rule in rules:
+        fix = rule.fix_label() or ""
+        parts.append(f"| [{rule.code}](#{rule.code.lower()}) | {rule.name} | "
+                     f"{rule.severity.label} | {fix} |")
+    for rule in rules:
+        doc = rule.doc().replace("\n## ", "\n#### ")
+        parts += ["", f'<a id="{rule.code.lower()}"></a>', "", f"## {rule.code} {rule.name}", "",
+                  f"Severity: {rule.severity.label}. Formats: {', '.join(sorted(rule.formats))}.",
+                  "", doc]
+    return "\n".join(parts) + "\n"

@@ -218,11 +218,32 @@ def line_parser() -> Lark:
 
 
 def _problem(row: int, line: str, exc: UnexpectedInput) -> LineProblem:
-    lark = line_parser()
-    kind = exc.match_examples(lambda text: lark.parse(text, start="line"), ERROR_EXAMPLES,
-                              use_accepts=True)
     column = max(getattr(exc, "column", 1) - 1, 0)
-    return LineProblem(row, min(column, len(line)), kind or "syntax", _expected(exc), line)
+    return LineProblem(row, min(column, len(line)), _error_kind(exc), _expected(exc), line)
+
+
+_KINDS: dict[tuple, str] = {}
+_LINE_KINDS = {"S": "sentence-marker", "A": "edit-marker", "T": "target-marker"}
+
+
+def _error_kind(exc: UnexpectedInput) -> str:
+    """The ERROR_EXAMPLES label of an error.  Lark's match_examples re-parses every example
+    on each call, so labels are remembered by parser state and expected terminals."""
+    if getattr(exc, "column", 0) == 1:
+        # nothing of the line parsed: its first character says what it tried to be
+        return _LINE_KINDS.get(str(getattr(exc, "token", "") or "")[:1], "unknown-line")
+    state = getattr(exc, "state", None)
+    stack = getattr(state, "state_stack", None) or ()
+    key = (type(exc).__name__, len(stack), stack[-1] if stack else None,
+           frozenset(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()),
+           getattr(getattr(exc, "token", None), "type", None))
+    kind = _KINDS.get(key)
+    if kind is None:
+        lark = line_parser()
+        kind = exc.match_examples(lambda text: lark.parse(text, start="line"), ERROR_EXAMPLES,
+                                  use_accepts=True) or "syntax"
+        _KINDS[key] = kind
+    return kind
 
 
 def _expected(exc: UnexpectedInput) -> str:

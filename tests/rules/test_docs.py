@@ -50,3 +50,12 @@ def test_rule_all_lists_every_rule(capsys) -> None:
 def test_unknown_rule_is_a_usage_error(capsys) -> None:
     assert main(["rule", "Z999"]) == 2
     assert "unknown rule" in capsys.readouterr().err
+
+
+def test_docs_rules_md_is_current() -> None:
+    from pathlib import Path
+
+    from m2lsp.cli.rule import rules_markdown
+    from tests.conftest import assert_snapshot
+
+    assert_snapshot(Path(__file__).parents[2] / "docs" / "rules.md", rules_markdown())

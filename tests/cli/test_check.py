@@ -1,0 +1,106 @@
+"""`m2lsp check` from the outside: exit codes, output formats, --fix, real data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from m2lsp.cli import main
+from tests.conftest import SHARED_DATA, assert_snapshot, shared
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+BAD = ("S The cat sat .\nA 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0 \n"
+       "A 5 6|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0\n")
+GOOD = "S The cat sat .\nA 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0\n"
+
+
+@pytest.fixture
+def files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    Path("bad.m2").write_text(BAD, encoding="utf-8")
+    Path("good.m2").write_text(GOOD, encoding="utf-8")
+    Path("notes.md").write_text("# not checked\n", encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(("args", "code"), [
+    (["good.m2"], 0), (["bad.m2"], 1), (["."], 1), (["bad.m2", "--exit-zero"], 0),
+    (["missing.m2"], 2), (["bad.m2", "--select", "M1"], 1), (["bad.m2", "--select", "M3"], 0),
+    (["bad.m2", "--ignore", "M102,X004"], 0), (["good.m2", "--encoding", "no-such"], 2),
+    (["notes.md"], 0), (["notes.md", "--format", "m2"], 1),
+])
+def test_exit_codes(files: Path, args: list[str], code: int) -> None:
+    assert main(["check", *args]) == code
+
+
+@pytest.mark.parametrize("output", ["text", "json", "github", "sarif"])
+def test_output_formats(files: Path, capsys: pytest.CaptureFixture, output: str) -> None:
+    assert main(["check", "bad.m2", "--output-format", output]) == 1
+    out = capsys.readouterr().out
+    if output == "sarif":  # the rule table is the docs: snapshot the results only
+        run = json.loads(out)["runs"][0]
+        assert [r["id"] for r in run["tool"]["driver"]["rules"]][:2] == ["C001", "C002"]
+        out = json.dumps(run["results"], indent=2, ensure_ascii=False) + "\n"
+    elif output == "json":
+        json.loads(out)
+    assert_snapshot(SNAPSHOTS / f"bad.{output}", out)
+
+
+def test_fix_writes_safe_fixes_only(files: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["check", "bad.m2", "--fix"]) == 1  # the offset error remains
+    assert Path("bad.m2").read_text(encoding="utf-8") == BAD.replace("|||0 \n", "|||0\n")
+    assert "fixed 1 problem" in capsys.readouterr().err
+    assert main(["check", "bad.m2", "--fix"]) == 1
+    assert Path("bad.m2").read_text(encoding="utf-8") == BAD.replace("|||0 \n", "|||0\n")
+
+
+def test_fix_keeps_bom_unless_fixing_it_and_keeps_crlf(files: Path) -> None:
+    Path("t.txt").write_bytes(b"A1,3,4,M\r\nA2, correct\r\n")
+    assert main(["check", "t.txt", "--fix"]) == 0
+    assert Path("t.txt").read_bytes() == b"A1, 3, 4, M\r\nA2, correct\r\n"
+    Path("b.m2").write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    assert main(["check", "b.m2", "--fix"]) == 0
+    assert Path("b.m2").read_bytes() == GOOD.encode()
+
+
+def test_fix_refuses_files_that_do_not_decode(files: Path, capsys) -> None:
+    data = "S 第一 句 \nA 0 1|||S|||二|||REQUIRED|||-NONE-|||0\n".encode("gb18030")
+    Path("gb.m2").write_bytes(data)
+    assert main(["check", "gb.m2", "--fix"]) == 1
+    assert Path("gb.m2").read_bytes() == data
+    assert "not fixed" in capsys.readouterr().err
+    assert main(["check", "gb.m2", "--fix", "--encoding", "gb18030"]) == 0
+    assert Path("gb.m2").read_bytes() == data.replace("句 \n".encode("gb18030"),
+                                                      "句\n".encode("gb18030"))
+
+
+def test_pyproject_configuration(files: Path) -> None:
+    Path("pyproject.toml").write_text('[tool.m2lsp]\nignore = ["M102"]\n'
+                                      'severity = {X004 = "error"}\n', encoding="utf-8")
+    assert main(["check", "bad.m2", "--select", "M1"]) == 0
+    assert main(["check", "bad.m2"]) == 1
+
+
+def test_truth_file_ids_come_from_the_companion_input(tmp_path: Path, capsys) -> None:
+    (tmp_path / "X_Input.txt").write_text("(sid=A1)\t你好\n(sid=A2)\t他好\n", encoding="utf-8")
+    (tmp_path / "X_Truth.txt").write_text("A1, correct\nA3, correct\n", encoding="utf-8")
+    assert main(["check", str(tmp_path / "X_Truth.txt")]) == 1
+    assert "T002 sentence id 'A3' is not in the input file" in capsys.readouterr().out
+
+
+def test_real_data_checks_without_a_traceback(capsys: pytest.CaptureFixture) -> None:
+    shared("conll2014")
+    code = main(["check", str(SHARED_DATA)])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "Traceback" not in captured.err
+    out = captured.out
+    # spot checks: each of these was verified by hand against the file
+    assert "nlpcc18.gold:6652:3: M102 edit ends at token 202 but the sentence has 25" in out
+    assert "nlpcc18.gold:4303:1: M402 repeats an earlier edit of annotator 0" in out
+    assert "NLPTEA15_CGED_Test.sgml:7347:21: C004 start_off is ' '" in out
+    assert "test_truth_2020mk.xml:30:1: C002 element has no <DOC> start tag" in out
+    assert "official-2014.combined.m2:5:1: M302" in out
+    assert "ABCN.dev.gold.bea19.m2" not in out

@@ -1,0 +1,89 @@
+"""CGED SGML and truth files: real releases parse, the truth fast path agrees with the
+grammar."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from m2lsp.model import CgedType
+from m2lsp.parsing.cged import parse_cged
+from m2lsp.parsing.cged_truth import parse_line_fast, parse_line_slow, parse_truth
+from m2lsp.parsing.source import decode
+from tests.conftest import shared
+
+CGED15 = "cged/cged2015/nlptea15cged_release1.0/"
+
+
+@pytest.mark.parametrize(("name", "encoding", "docs", "errors", "problems"), [
+    (CGED15 + "Training/NLPTEA15_CGED_Training.sgml", None, 2205, 2205, 0),
+    (CGED15 + "Test/NLPTEA15_CGED_Test.sgml", None, 1000, 1000, 0),
+    ("cged/cged2018/train_CGED2018.xml", None, 402, 1067, 0),
+    ("cged/cged2020/test_truth_2020mk.xml", "gb18030", 1456, 3662, 302),
+])
+def test_real_releases(name, encoding, docs, errors, problems) -> None:
+    document = parse_cged(decode(shared(name).read_bytes(), encoding))
+    assert len(document.docs) == docs
+    assert sum(len(d.errors) for d in document.docs) == errors
+    assert len(document.problems) == problems
+
+
+def test_both_styles() -> None:
+    text = ('<DOC>\n<SENTENCE id="A2-0001">我送你那裡</SENTENCE>\n<MISTAKE start_off="4" '
+            'end_off="4">\n<TYPE>Missing</TYPE>\n<CORRECTION>我送你到那裡</CORRECTION>\n'
+            '</MISTAKE>\n</DOC>\n<DOC>\n<TEXT id="1000">\n一个月干下来\n</TEXT>\n<CORRECTION>\n'
+            '一个月下来\n</CORRECTION>\n<ERROR start_off="4"end_off="4" type="R" answer="">'
+            '</ERROR>\n</DOC>\n')
+    first, second = parse_cged(text).docs
+    assert (first.id, first.text, first.style) == ("A2-0001", "我送你那裡", "sentence")
+    assert (first.errors[0].start, first.errors[0].kind) == (4, CgedType.MISSING)
+    assert first.errors[0].correction == "我送你到那裡"
+    assert (second.text, second.correction, second.style) == ("一个月干下来", "一个月下来", "text")
+    error = second.errors[0]
+    assert (error.start, error.end, error.kind, error.answer) == (4, 4, CgedType.REDUNDANT, "")
+    assert [a.glued for a in error.attributes] == [False, True, False, False]
+    assert second.text_span.line == 9 and second.text_span.col == 0
+
+
+def test_a_broken_doc_costs_one_problem() -> None:
+    text = ('<DOC><TEXT id="1">甲</TEXT><ERROR start_off=1></ERROR></DOC>\n'
+            '<DOC><TEXT id="2">乙</TEXT></DOC>\n')
+    document = parse_cged(text)
+    assert [d.id for d in document.docs] == ["2"]
+    assert len(document.problems) == 1 and document.problems[0].span.line == 0
+
+
+@pytest.mark.parametrize("name", [
+    CGED15 + "Test/NLPTEA15_CGED_TestTruth.txt", CGED15 + "Tool/NLPTEA15_Toy_Result.txt",
+    "cged/cged2016/nlptea16cged_release1.0/Test/CGED16_HSK_Test_Truth.txt",
+    "cged/cged2018/test_truth0.txt",
+])
+def test_truth_files_agree_with_the_grammar(name) -> None:
+    for row, line in enumerate(decode(shared(name).read_bytes()).lines):
+        if line:
+            fast = parse_line_fast(row, line)
+            assert fast is None or fast == parse_line_slow(row, line)
+
+
+truth_chars = st.sampled_from([*"0123456789,, \t\tabcSMRW正确 xcorrect-", "correct"])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(truth_chars, max_size=25).map("".join))
+def test_truth_fast_path_agrees_with_the_grammar(line: str) -> None:
+    fast = parse_line_fast(0, line)
+    slow = parse_line_slow(0, line)
+    if fast is None:
+        assert not hasattr(slow, "sid")
+    else:
+        assert fast == slow
+
+
+def test_truth_fields() -> None:
+    document = parse_truth("00038800481, 6, 7, S, 理解, 了解\n"
+                           "1001,\t9,\t10,\tS,\t附件\nX, correct\n")
+    first, second, third = document.lines
+    assert (first.start, first.end, first.type, first.answers) == (6, 7, "S", ("理解", "了解"))
+    assert second.answers == ("附件",) and second.span(4).col == 16
+    assert third.correct and not document.problems
