@@ -14,7 +14,16 @@ ERRANT_TYPES = (
     "M:DET", "R:DET", "U:DET", "R:PREP", "M:PREP", "U:PREP", "R:VERB:TENSE",
     "R:NOUN:NUM", "R:SPELL", "M:PUNCT", "U:PUNCT", "R:ORTH", "R:OTHER", "R:VERB:SVA",
 )
-WORDS = ['the', 'a', 'an', 'of', 'to', 'in', 'on', 'at', 'for', 'with', 'is', 'are', 'was', 'were', 'be', 'been', 'have', 'has', 'had', 'do', 'does', 'did', 'cat', 'dog', 'house', 'school', 'teacher', 'student', 'people', 'time', 'year', 'way', 'day', 'thing', 'man', 'world', 'life', 'hand', 'part', 'child', 'eye', 'woman', 'place', 'work', 'week', 'case', 'point', 'government', 'company', 'number', 'group', 'problem', 'fact', ',', '.', '?', '!', "'", '"', '(', ')', 'good', 'new', 'first', 'last', 'long', 'great', 'little', 'own', 'other', 'old', 'right', 'big', 'high', 'different', 'small', 'large', 'next', 'early', 'young', 'important', 'few', 'public', 'bad', 'same', 'able']
+WORDS = (
+    'the', 'a', 'an', 'of', 'to', 'in', 'on', 'at', 'for', 'with', 'is', 'are', 'was', 'were',
+    'be', 'been', 'have', 'has', 'had', 'do', 'does', 'did', 'cat', 'dog', 'house', 'school',
+    'teacher', 'student', 'people', 'time', 'year', 'way', 'day', 'thing', 'man', 'world',
+    'life', 'hand', 'part', 'child', 'eye', 'woman', 'place', 'work', 'week', 'case', 'point',
+    'government', 'company', 'number', 'group', 'problem', 'fact', ',', '.', '?', '!', "'",
+    '"', '(', ')', 'good', 'new', 'first', 'last', 'long', 'great', 'little', 'own', 'other',
+    'old', 'right', 'big', 'high', 'different', 'small', 'large', 'next', 'early', 'young',
+    'important', 'few', 'public', 'bad', 'same', 'able',
+)
 
 
 def block(rng: random.Random) -> list[str]:
