@@ -1,0 +1,61 @@
+"""The pre-commit hooks, run by the real `pre-commit` tool against this repository."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
+BAD = "S The cat sat .\nA 5 6|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0\n"
+GOOD = "S The cat sat .\nA 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0\n"
+
+
+def run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    folder = tmp_path_factory.mktemp("precommit")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(folder / "cache"), "GIT_AUTHOR_NAME": "t",
+           "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.org"}
+    repo = folder / "data"
+    repo.mkdir()
+    (repo / "bad.m2").write_text(BAD, encoding="utf-8")
+    (repo / "good.m2").write_text(GOOD, encoding="utf-8")
+    (repo / "fixable.m2").write_text(GOOD.replace("|||0\n", "|||0  \n"), encoding="utf-8")
+    run(["git", "init", "-q"], repo, env)
+    run(["git", "add", "."], repo, env)
+    return repo, env
+
+
+def test_manifest_is_valid() -> None:
+    result = subprocess.run([*PRE_COMMIT, "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_hook_fails_on_a_bad_file_and_passes_on_a_good_one(workspace) -> None:
+    repo, env = workspace
+    bad = run([*PRE_COMMIT, "try-repo", str(ROOT), "m2lsp-m2", "--files", "bad.m2"], repo, env)
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "bad.m2:2:3: M102 edit ends at token 6 but the sentence has 4 token(s)" in bad.stdout
+    good = run([*PRE_COMMIT, "try-repo", str(ROOT), "m2lsp-m2", "--files", "good.m2"], repo, env)
+    assert good.returncode == 0, good.stdout + good.stderr
+
+
+def test_fix_hook_rewrites_the_file(workspace) -> None:
+    repo, env = workspace
+    result = run([*PRE_COMMIT, "try-repo", str(ROOT), "m2lsp-fix", "--files", "fixable.m2"],
+                 repo, env)
+    assert result.returncode == 1  # pre-commit fails a hook that changed files
+    assert (repo / "fixable.m2").read_text(encoding="utf-8") == GOOD
