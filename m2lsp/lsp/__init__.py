@@ -1,0 +1,1 @@
+"""The language server (pygls): handlers convert between LSP and the core."""

@@ -1,0 +1,1 @@
+"""Scorers: MaxMatch (M2), ERRANT-style, CGED and CGEC metrics."""

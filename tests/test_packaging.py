@@ -1,0 +1,24 @@
+"""The wheel ships the grammars as package data and the console scripts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_wheel_contains_grammars_and_packages(tmp_path: Path) -> None:
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps",
+                    "--no-build-isolation", "-q", "-w", str(tmp_path)], check=True,
+                   capture_output=True)
+    wheel = next(tmp_path.glob("m2lsp-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for grammar in ("m2.lark", "cged.lark", "cged_truth.lark"):
+        assert f"m2lsp/grammar/{grammar}" in names
+    assert "m2lsp/rules/m2_edits.py" in names and "m2lsp/scoring/__init__.py" in names
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    text = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "m2lsp = m2lsp.cli:main" in text
