@@ -13,7 +13,7 @@ from m2lsp.diagnostic import Diagnostic
 from m2lsp.model import CgedDocument, M2Document, TruthDocument
 from m2lsp.parsing.m2 import BlockCache, parse_m2, paused_gc
 from m2lsp.parsing.source import SourceText
-from m2lsp.rules.base import Context, Format, Rule, Scope, all_rules
+from m2lsp.rules.base import BlockSet, Context, Format, Rule, Scope, all_rules
 
 
 @dataclass(frozen=True)
@@ -104,8 +104,9 @@ def _taxonomy(settings: LintSettings, types: Counter[str]) -> taxonomies.Taxonom
 def _m2_block_diagnostics(document: M2Document, rules: list[Rule],
                           ctx: Context) -> Iterable[Diagnostic]:
     starts = document.starts
+    view = BlockSet(document.blocks)
     for rule in rules:
-        for index, diagnostic in rule.check(document.blocks, ctx):
+        for index, diagnostic in rule.check(view, ctx):
             yield diagnostic.shifted(starts[index])
 
 

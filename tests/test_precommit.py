@@ -39,7 +39,8 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
 
 
 def test_manifest_is_valid() -> None:
-    result = subprocess.run([*PRE_COMMIT, "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
+    manifest = str(ROOT / ".pre-commit-hooks.yaml")
+    result = subprocess.run([*PRE_COMMIT, "validate-manifest", manifest],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -157,7 +158,8 @@ def parse_block(lines: Sequence[str]) -> Block:
             targets.append(item)
         elif isinstance(item, LineProblem):
             problems.append(item)
-    return Block(tuple(lines), sentence, tuple(edits), tuple(targets), tuple(problems))
+    return Block(lines if isinstance(lines, tuple) else tuple(lines), sentence, tuple(edits),
+                 tuple(targets), tuple(problems))
 
 
 def make_edit(row: int, line: str, start: int, end: int, parts: list[str]) -> Edit:
@@ -166,17 +168,20 @@ def make_edit(row: int, line: str, start: int, end: int, parts: list[str]) -> Ed
     `object.__setattr__`, which is a fifth of the parse time of a large file.  Tests check
     that both ways build equal objects."""
     edit = _new(Edit)
-    _set_dict(edit, {"row": row, "text": line, "start": start, "end": end, "type": parts[0],
-                     "corrections": tuple(parts[1].split("||")), "required": parts[2],
-                     "comment": parts[3], "annotator": parts[4]})
+    _setattr(edit, "__dict__", {
+        "row": row, "text": line, "start": start, "end": end, "type": _intern(parts[0]),
+        "corrections": tuple(parts[1].split("||")), "required": _intern(parts[2]),
+        "comment": _intern(parts[3]), "annotator": _intern(parts[4])})
     return edit
 
 
+# Types, flags, comments and annotator ids repeat on every line: one shared string each
+# keeps a large file's memory down and makes the rules' comparisons pointer comparisons.
+_intern = sys.intern
+
+
 _new = object.__new__
-
-
-def _set_dict(obj: object, values: dict[str, object]) -> None:
-    object.__setattr__(obj, "__dict__", values)
+_setattr = object.__setattr__
 
 
 def parse_line_fast(row: int, line: str) -> Sentence | Edit | Target | None:

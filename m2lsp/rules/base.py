@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
 
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity
-from m2lsp.model import CgedDocument, Format, M2Document, Span, TruthDocument
+from m2lsp.model import Block, CgedDocument, Edit, Format, M2Document, Span, TruthDocument
 from m2lsp.parsing.source import SourceText
 
 
@@ -25,7 +25,7 @@ class Scope(StrEnum):
     """What a rule's `check` receives."""
 
     TEXT = "text"  # SourceText, any format
-    M2_BLOCK = "m2-block"  # a sequence of Blocks; yields (index, block-relative diagnostic)
+    M2_BLOCK = "m2-block"  # a BlockSet; yields (block index, block-relative diagnostic)
     M2_DOCUMENT = "m2-document"  # the whole M2Document
     CGED = "cged"  # a CgedDocument
     TRUTH = "truth"  # a TruthDocument
@@ -58,6 +58,24 @@ Found = tuple[int, Diagnostic]
 """What M2 block rules yield: the block's index and a block-relative diagnostic."""
 
 
+class BlockSet:
+    """The blocks an M2 block rule checks (a whole file, or the blocks that changed), with
+    their edits in one flat list: a rule that judges edits one at a time scans `edits`
+    with a comprehension, which is several times faster than nested loops over blocks."""
+
+    def __init__(self, blocks: Sequence[Block]) -> None:
+        self.blocks = blocks
+        self.edits: list[Edit] = []
+        self.owner: list[int] = []  # the block index of each edit
+        for index, block in enumerate(blocks):
+            if block.edits:
+                self.edits.extend(block.edits)
+                self.owner.extend([index] * len(block.edits))
+
+    def __len__(self) -> int:
+        return len(self.blocks)
+
+
 class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
@@ -77,9 +95,9 @@ class Rule:
             RULES[cls.code] = cls()
 
     def check(self, target: Any, ctx: Context) -> Iterable[Any]:
-        """Diagnostics for `target` (see Scope).  M2 block rules receive a sequence of blocks
-        and yield (block index, diagnostic with block-relative rows) pairs: one call covers
-        a whole file, or only the blocks that changed."""
+        """Diagnostics for `target` (see Scope).  M2 block rules receive a BlockSet and yield
+        (block index, diagnostic with block-relative rows) pairs: one call covers a whole
+        file, or only the blocks that changed."""
         raise NotImplementedError
 
     def report(self, span: Span, fix: Fix | None = None, related: tuple[Related, ...] = (),

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Related, Severity, TextEdit
 from m2lsp.model import NOOP_TYPE, Block, Edit, EditField, M2Document, Span
-from m2lsp.rules.base import Context, Found, Rule, Scope
+from m2lsp.rules.base import BlockSet, Context, Found, Rule, Scope
 
 NOOP_LINE = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}"
 
@@ -15,6 +15,13 @@ NOOP_LINE = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}"
 def delete_line(row: int) -> TextEdit:
     """Remove line `row` with its line break."""
     return TextEdit(Span.whole_lines(row), "")
+
+
+def _blocks_with_noops(view: BlockSet) -> list[int]:
+    """Indices of the blocks that have a noop and at least one other edit line."""
+    owner, blocks = view.owner, view.blocks
+    found = {owner[i] for i, e in enumerate(view.edits) if e.type == NOOP_TYPE}
+    return sorted(i for i in found if len(blocks[i].edits) > 1)
 
 
 def _sorted_per_annotator(edits: tuple[Edit, ...]) -> bool:
@@ -66,11 +73,9 @@ class NoopWithEdits(Rule):
     fix_title = "Remove the noop line"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
-            if len(block.edits) < 2 or not block.has_noop:
-                continue
-            for annotator, edits in block.by_annotator.items():
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index in _blocks_with_noops(view):
+            for annotator, edits in view.blocks[index].by_annotator.items():
                 noops = [e for e in edits if e.type == NOOP_TYPE]
                 others = [e for e in edits if e.type != NOOP_TYPE]
                 if noops and others:
@@ -117,11 +122,9 @@ class DuplicateNoop(Rule):
     fix_title = "Remove the repeated noop line"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
-            if len(block.edits) < 2 or not block.has_noop:
-                continue
-            for annotator, edits in block.by_annotator.items():
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index in _blocks_with_noops(view):
+            for annotator, edits in view.blocks[index].by_annotator.items():
                 noops = [e for e in edits if e.type == NOOP_TYPE]
                 for noop in noops[1:]:
                     related = (Related(noops[0].span(), "first noop"),)
@@ -156,14 +159,14 @@ class InvalidAnnotatorId(Rule):
     message = "annotator id {id!r} is not a non-negative integer"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
-            for edit in block.edits:
-                if edit.annotator.isdigit():
-                    continue
-                value = edit.annotator_id
-                if value is None or value < 0:
-                    yield index, self.report(edit.span(EditField.ANNOTATOR), id=edit.annotator)
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        edits = view.edits
+        for i in [i for i, e in enumerate(edits) if not e.annotator.isdigit()]:
+            edit = edits[i]
+            value = edit.annotator_id
+            if value is None or value < 0:
+                yield view.owner[i], self.report(edit.span(EditField.ANNOTATOR),
+                                                 id=edit.annotator)
 
 
 class MissingAnnotator(Rule):
@@ -205,11 +208,11 @@ class MissingAnnotator(Rule):
     fix_title = "Add a noop line for annotator(s) {missing}"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         if len(ctx.annotators) < 2:
             return
         expected = ctx.annotators
-        for index, block in enumerate(blocks):
+        for index, block in enumerate(view.blocks):
             if not block.edits or block.sentence is None:
                 continue
             if expected <= {e.annotator for e in block.edits}:
@@ -314,8 +317,8 @@ class UnsortedEdits(Rule):
     fix_title = "Sort annotator {annotator}'s edits by offset"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(view.blocks):
             if len(block.edits) > 1 and not _sorted_per_annotator(block.edits):
                 yield from ((index, d) for d in self._check_block(block))
 

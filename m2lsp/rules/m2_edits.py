@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 
 from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity, TextEdit
 from m2lsp.model import NONE_CORRECTION, Block, Edit, EditField
-from m2lsp.rules.base import Context, Found, Rule, Scope
+from m2lsp.rules.base import BlockSet, Context, Found, Rule, Scope
 from m2lsp.rules.m2_annotators import delete_line
 from m2lsp.taxonomy import NOOP
 
@@ -83,6 +83,15 @@ def _same_text(correction: str, original: str) -> bool:
     return " ".join(correction.split()) == original
 
 
+def _plain(corrections: tuple[str, ...]) -> bool:
+    """Cheap test for the common case: one ASCII correction with no stray spaces."""
+    if len(corrections) != 1:
+        return False
+    text = corrections[0]
+    return text.isascii() and "  " not in text and text[:1] != " " and text[-1:] != " " \
+        and text.isprintable()
+
+
 def _regular_spacing(correction: str) -> bool:
     """Whether a correction is tokens separated by single spaces (or -NONE-)."""
     if correction.isascii() and correction.isprintable():
@@ -133,8 +142,8 @@ class OverlappingEdits(Rule):
     message = "edit {start} {end} overlaps edit {other_start} {other_end} of annotator {annotator}"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(view.blocks):
             if len(block.edits) > 1 and not _disjoint_in_order(block.edits):
                 yield from ((index, d) for d in self._check_block(block))
 
@@ -186,8 +195,8 @@ class DuplicateEdit(Rule):
     fix_title = "Remove the duplicate line"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(view.blocks):
             if len(block.edits) > 1 and _shared_spans(block.edits):
                 yield from ((index, d) for d in self._check_block(block))
 
@@ -239,15 +248,16 @@ class IdentityEdit(Rule):
     message = "correction {correction!r} equals the original text: the edit changes nothing"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
-            if block.sentence is None:
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(view.blocks):
+            if block.sentence is None or not block.edits:
                 continue
             tokens = block.sentence.tokens
             for edit in block.edits:
-                if edit.type in ("UNK", NOOP) or not 0 <= edit.start <= edit.end <= len(tokens):
+                start, end = edit.start, edit.end
+                if not 0 <= start <= end <= len(tokens) or edit.type in ("UNK", NOOP):
                     continue
-                correction = _identity(edit.corrections, tokens[edit.start:edit.end])
+                correction = _identity(edit.corrections, tokens[start:end])
                 if correction is not None:
                     yield index, self.report(edit.span(EditField.CORRECTIONS),
                                              correction=correction)
@@ -281,13 +291,13 @@ class CorrectionWhitespace(Rule):
     fix_title = "Separate correction tokens by single spaces"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
-            for edit in block.edits:
-                for correction in edit.corrections:
-                    if not _regular_spacing(correction):
-                        yield index, self._report(edit, correction)
-                        break
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        edits = view.edits
+        for i in [i for i, e in enumerate(edits) if not _plain(e.corrections)]:
+            for correction in edits[i].corrections:
+                if not _regular_spacing(correction):
+                    yield view.owner[i], self._report(edits[i], correction)
+                    break
 
     def _report(self, edit: Edit, bad: str) -> Diagnostic:
         fixed = "||".join(c if c == NONE_CORRECTION else " ".join(c.split())
@@ -325,19 +335,18 @@ class UnknownErrorType(Rule):
     message = "{type!r} is not an error type of {taxonomy}{hint}"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         taxonomy = ctx.taxonomy
         if taxonomy is None:
             return
         known = taxonomy.types
-        for index, block in enumerate(blocks):
-            for edit in block.edits:
-                etype = edit.type
-                if etype in known or etype.strip().lower() == NOOP:
-                    continue
-                hint = _suggestion(etype, known)
-                yield index, self.report(edit.span(EditField.TYPE), type=etype,
-                                         taxonomy=taxonomy.title, hint=hint)
+        edits = view.edits
+        for i in [i for i, e in enumerate(edits) if e.type not in known]:
+            etype = edits[i].type
+            if etype.strip().lower() != NOOP:
+                yield view.owner[i], self.report(edits[i].span(EditField.TYPE), type=etype,
+                                                 taxonomy=taxonomy.title,
+                                                 hint=_suggestion(etype, known))
 
 
 class NoopSpelling(Rule):
@@ -368,16 +377,14 @@ class NoopSpelling(Rule):
     fix_title = "Write `noop`"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
-            for edit in block.edits:
-                etype = edit.type
-                if etype == NOOP or len(etype) > 8 or etype.strip()[:1] not in ("n", "N"):
-                    continue
-                if etype.strip().lower().replace("-", "").replace("_", "") == NOOP:
-                    span = edit.span(EditField.TYPE)
-                    fix = Fix(self.fix_title, (TextEdit(span, NOOP),))
-                    yield index, self.report(span, fix=fix, type=etype)
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        edits = view.edits
+        for i in [i for i, e in enumerate(edits) if e.type != NOOP and len(e.type) < 9]:
+            etype = edits[i].type
+            if etype.strip().lower().replace("-", "").replace("_", "") == NOOP:
+                span = edits[i].span(EditField.TYPE)
+                fix = Fix(self.fix_title, (TextEdit(span, NOOP),))
+                yield view.owner[i], self.report(span, fix=fix, type=etype)
 
 
 class UnkWithCorrection(Rule):
@@ -411,14 +418,14 @@ class UnkWithCorrection(Rule):
     message = "UNK edit with correction {correction!r}: ERRANT writes UNK with the original text {original!r}"  # noqa: E501
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
-            if block.sentence is None:
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        edits, blocks = view.edits, view.blocks
+        for i in [i for i, e in enumerate(edits) if e.type == "UNK"]:
+            edit, index = edits[i], view.owner[i]
+            if blocks[index].sentence is None:
                 continue
-            tokens = block.sentence.tokens
-            for edit in block.edits:
-                if edit.type != "UNK" or not 0 <= edit.start <= edit.end <= len(tokens):
-                    continue
+            tokens = blocks[index].sentence.tokens
+            if 0 <= edit.start <= edit.end <= len(tokens):
                 original = " ".join(tokens[edit.start:edit.end])
                 if not any(_same_text(c, original) for c in edit.corrections):
                     yield index, self.report(edit.span(EditField.CORRECTIONS),
@@ -451,8 +458,8 @@ class RequiredField(Rule):
     message = "required flag is {value!r}; expected REQUIRED or OPTIONAL"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
-            for edit in block.edits:
-                if edit.required not in _REQUIRED_VALUES:
-                    yield index, self.report(edit.span(EditField.REQUIRED), value=edit.required)
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        edits = view.edits
+        for i in [i for i, e in enumerate(edits) if e.required not in _REQUIRED_VALUES]:
+            yield view.owner[i], self.report(edits[i].span(EditField.REQUIRED),
+                                             value=edits[i].required)

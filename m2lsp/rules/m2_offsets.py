@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from m2lsp.diagnostic import Fix, Severity, TextEdit
-from m2lsp.model import NONE_CORRECTION, NOOP_TYPE, Block, EditField
-from m2lsp.rules.base import Context, Found, Rule, Scope
+from m2lsp.model import NONE_CORRECTION, NOOP_TYPE, EditField
+from m2lsp.rules.base import BlockSet, Context, Found, Rule, Scope
 
 _NONE = (NONE_CORRECTION,)
 
@@ -37,11 +37,11 @@ class StartAfterEnd(Rule):
     message = "edit starts at {start}, after its end {end}"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
-            for edit in block.edits:
-                if edit.start > edit.end >= 0:
-                    yield index, self.report(edit.span(EditField.OFFSETS), start=edit.start,
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        edits = view.edits
+        for i in [i for i, e in enumerate(edits) if e.start > e.end >= 0]:
+            edit = edits[i]
+            yield view.owner[i], self.report(edit.span(EditField.OFFSETS), start=edit.start,
                                              end=edit.end)
 
 
@@ -79,9 +79,9 @@ class OffsetOutOfRange(Rule):
     message = "edit ends at token {end} but the sentence has {count} token(s)"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
-            if block.sentence is None:
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(view.blocks):
+            if block.sentence is None or not block.edits:
                 continue
             count = len(block.sentence.tokens)
             for edit in block.edits:
@@ -116,13 +116,13 @@ class NegativeOffset(Rule):
     message = "negative offset in `{start} {end}`: only `-1 -1` (no edit) may be negative"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
-            for edit in block.edits:
-                if (edit.start < 0 or edit.end < 0) and not (
-                        edit.start == edit.end == -1 or edit.type == NOOP_TYPE):
-                    yield index, self.report(edit.span(EditField.OFFSETS), start=edit.start,
-                                             end=edit.end)
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        edits = view.edits
+        for i in [i for i, e in enumerate(edits) if e.start < 0 or e.end < 0]:
+            edit = edits[i]
+            if not (edit.start == edit.end == -1 or edit.type == NOOP_TYPE):
+                yield view.owner[i], self.report(edit.span(EditField.OFFSETS),
+                                                 start=edit.start, end=edit.end)
 
 
 class MinusOneNotNoop(Rule):
@@ -151,11 +151,12 @@ class MinusOneNotNoop(Rule):
     message = "offsets -1 -1 mean no edit, but the type is {type!r}"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
-            for edit in block.edits:
-                if edit.start == edit.end == -1 and edit.type != NOOP_TYPE:
-                    yield index, self.report(edit.span(EditField.TYPE), type=edit.type)
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        edits = view.edits
+        for i in [i for i, e in enumerate(edits) if e.start == -1 and e.type != NOOP_TYPE]:
+            edit = edits[i]
+            if edit.end == -1:
+                yield view.owner[i], self.report(edit.span(EditField.TYPE), type=edit.type)
 
 
 class NoopWithOffsets(Rule):
@@ -185,13 +186,14 @@ class NoopWithOffsets(Rule):
     fix_title = "Set the offsets to -1 -1"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
-            for edit in block.edits:
-                if edit.type == NOOP_TYPE and not edit.start == edit.end == -1:
-                    span = edit.span(EditField.OFFSETS)
-                    fix = Fix(self.fix_title, (TextEdit(span, "-1 -1"),))
-                    yield index, self.report(span, fix=fix, start=edit.start, end=edit.end)
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        edits = view.edits
+        for i in [i for i, e in enumerate(edits) if e.type == NOOP_TYPE]:
+            edit = edits[i]
+            if not edit.start == edit.end == -1:
+                span = edit.span(EditField.OFFSETS)
+                fix = Fix(self.fix_title, (TextEdit(span, "-1 -1"),))
+                yield view.owner[i], self.report(span, fix=fix, start=edit.start, end=edit.end)
 
 
 class NoopWithCorrection(Rule):
@@ -221,11 +223,12 @@ class NoopWithCorrection(Rule):
     fix_title = "Set the correction to -NONE-"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
-            for edit in block.edits:
-                if edit.type == NOOP_TYPE and edit.corrections != _NONE:
-                    span = edit.span(EditField.CORRECTIONS)
-                    fix = Fix(self.fix_title, (TextEdit(span, NONE_CORRECTION),))
-                    yield index, self.report(span, fix=fix,
-                                             correction="||".join(edit.corrections))
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        edits = view.edits
+        for i in [i for i, e in enumerate(edits) if e.type == NOOP_TYPE]:
+            edit = edits[i]
+            if edit.corrections != _NONE:
+                span = edit.span(EditField.CORRECTIONS)
+                fix = Fix(self.fix_title, (TextEdit(span, NONE_CORRECTION),))
+                yield view.owner[i], self.report(span, fix=fix,
+                                                 correction="||".join(edit.corrections))

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Severity, TextEdit
 from m2lsp.model import Block, LineProblem, M2Document, Span
 from m2lsp.parsing.source import SourceText
-from m2lsp.rules.base import Context, Format, Found, Rule, Scope
+from m2lsp.rules.base import BlockSet, Context, Format, Found, Rule, Scope
 
 _PROBLEM_MESSAGES = {
     "sentence-marker": "an S line starts with `S ` (S and one space) and the tokens",
@@ -58,8 +58,8 @@ class SyntaxError_(Rule):
     message = "{what} ({detail})"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, problem in _problems(blocks, *_PROBLEM_MESSAGES):
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index, problem in _problems(view.blocks, *_PROBLEM_MESSAGES):
             col = min(problem.column, len(problem.text))
             yield index, self.report(
                 Span.on_line(problem.row, col, max(col + 1, len(problem.text))),
@@ -100,8 +100,8 @@ class EditBeforeSentence(Rule):
     message = "{count} edit line(s) with no S line above them in their block"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(view.blocks):
             if block.sentence is None and block.lines[0][:1] in ("A", "T"):
                 yield index, self.report(Span.on_line(0, 0, len(block.lines[0])),
                                          count=len(block.lines))
@@ -134,8 +134,8 @@ class FieldCount(Rule):
     message = "A line has {count} fields; expected 6 (offsets|||type|||corrections|||required|||comment|||annotator)"  # noqa: E501
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, problem in _problems(blocks, "field-count"):
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index, problem in _problems(view.blocks, "field-count"):
             count = len(problem.text[2:].split("|||"))
             yield index, self.report(Span.on_line(problem.row, 0, len(problem.text)),
                                      count=count)
@@ -168,8 +168,8 @@ class NonIntegerOffset(Rule):
     message = "offsets must be two integers, found {found!r}"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, problem in _problems(blocks, "offset"):
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index, problem in _problems(view.blocks, "offset"):
             end = problem.text.find("|||")
             end = len(problem.text) if end < 0 else end
             yield index, self.report(Span.on_line(problem.row, 2, max(end, 2)),
@@ -247,8 +247,8 @@ class EmptySentence(Rule):
     message = "S line has no tokens"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(view.blocks):
             sentence = block.sentence
             if sentence is not None and not sentence.tokens:
                 yield index, self.report(Span.on_line(0, 0, len(block.lines[0])))
@@ -288,8 +288,8 @@ class IrregularTokenSeparator(Rule):
     fix_title = "Separate tokens by single spaces"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, block in enumerate(blocks):
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index, block in enumerate(view.blocks):
             sentence = block.sentence
             if sentence is None:
                 continue
@@ -390,8 +390,8 @@ class UnknownLineKind(Rule):
     message = "not an M2 line: lines start with `S `, `A ` or a target label `T<n>`"
     scope = Scope.M2_BLOCK
 
-    def check(self, blocks: Sequence[Block], ctx: Context) -> Iterator[Found]:
-        for index, problem in _problems(blocks, "unknown-line"):
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index, problem in _problems(view.blocks, "unknown-line"):
             yield index, self.report(Span.on_line(problem.row, 0, len(problem.text)))
 
 
