@@ -85,6 +85,7 @@ def _check_encoding(encoding: str | None) -> None:
 def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bool) -> int:
     reports = [FileReport(str(r.path), r.diagnostics) for r in results if r.diagnostics]
     sys.stdout.write(renderers()[args.output_format](reports))
+    sys.stdout.flush()
     errors = had_errors
     for result in results:
         if result.error:
