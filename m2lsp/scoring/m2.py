@@ -1,0 +1,240 @@
+"""The M2 (MaxMatch) corpus scorer: per-sentence results as data, then the NUS scorer's
+choice of annotator, then precision, recall and F.
+
+Per sentence and annotator the expensive part (lattice, best path, matching) does not
+depend on other sentences, so it can run in any order or in other processes; the choice of
+annotator does (it maximises the *cumulative* F), and is a cheap pass in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from m2lsp.scoring import py2
+from m2lsp.scoring.lattice import (
+    Lattice,
+    LatticeCrash,
+    add_transitive_edges,
+    remove_unchanged_edges,
+)
+from m2lsp.scoring.m2_input import GoldSentence
+from m2lsp.scoring.maxmatch import GoldEdit, SystemEdit, best_path, match, weigh
+
+
+@dataclass(frozen=True)
+class M2Settings:
+    """The scorer's options; the defaults are the NUS M2 scorer's."""
+
+    max_unchanged_words: int = 2
+    beta: float = 0.5
+    ignore_whitespace_casing: bool = False
+
+    def signature(self) -> str:
+        """How the numbers were made, printed with them."""
+        casing = "yes" if self.ignore_whitespace_casing else "no"
+        return (f"M2|beta:{self.beta:g}|max-unchanged:{self.max_unchanged_words}"
+                f"|ignore-whitespace-casing:{casing}|scorer:nus-m2-3.2")
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One annotator's reading of one sentence."""
+
+    annotator: int
+    gold: tuple[GoldEdit, ...]
+    system: tuple[SystemEdit, ...]  # the scorer's order: last edit first
+    correct: tuple[SystemEdit, ...]
+
+    @property
+    def counts(self) -> tuple[int, int, int]:
+        return len(self.correct), len(self.system), len(self.gold)
+
+
+@dataclass(frozen=True)
+class SentenceResult:
+    """Everything scoring found about one sentence."""
+
+    index: int  # 0-based
+    line: int  # the S line in the gold file (0-based)
+    source: str
+    hypothesis: str
+    attempts: tuple[Attempt, ...]  # in the order the scorer tried the annotators
+    chosen: int = 0  # index into attempts
+
+    @property
+    def best(self) -> Attempt:
+        return self.attempts[self.chosen]
+
+    @property
+    def true_positives(self) -> tuple[SystemEdit, ...]:
+        return self.best.correct
+
+    @property
+    def false_positives(self) -> tuple[SystemEdit, ...]:
+        correct = set(self.best.correct)
+        return tuple(e for e in reversed(self.best.system) if e not in correct)
+
+    @property
+    def false_negatives(self) -> tuple[GoldEdit, ...]:
+        """Gold edits of the chosen annotator that no system edit matched."""
+        found = {(e.start, e.end, e.original, e.correction) for e in self.best.correct}
+        return tuple(g for g in self.best.gold if not any(
+            (g.start, g.end, g.original, c) in found for c in g.corrections))
+
+
+@dataclass(frozen=True)
+class Counts:
+    correct: float = 0.0
+    proposed: float = 0.0
+    gold: float = 0.0
+
+    def plus(self, counts: tuple[int, int, int]) -> Counts:
+        c, p, g = counts
+        return Counts(self.correct + c, self.proposed + p, self.gold + g)
+
+
+@dataclass(frozen=True)
+class Score:
+    """Corpus precision, recall and F-beta, and how they were made."""
+
+    precision: float
+    recall: float
+    f: float
+    counts: Counts
+    settings: M2Settings = field(default_factory=M2Settings)
+
+    @property
+    def signature(self) -> str:
+        return self.settings.signature()
+
+
+# ---------------------------------------------------------------------------------------
+# One sentence
+
+def attempt(source: Sequence[str], hypothesis: Sequence[str], lattice: Lattice | None,
+            annotator: int, gold: tuple[GoldEdit, ...], settings: M2Settings) -> Attempt:
+    """Score one annotator on one sentence (lattice None: the hypothesis is the source)."""
+    if lattice is None:
+        return Attempt(annotator, gold, (), ())
+    system = best_path(lattice, weigh(lattice, gold))
+    if settings.ignore_whitespace_casing:
+        system = [e for e in system if not _same_ignoring_case(e.original, e.correction)]
+    return Attempt(annotator, gold, tuple(system), tuple(match(system, gold)))
+
+
+def _same_ignoring_case(a: str, b: str) -> bool:
+    return a.replace(" ", "").lower() == b.replace(" ", "").lower()
+
+
+def build_lattice(source: list[str], hypothesis: list[str], settings: M2Settings
+                  ) -> Lattice | None:
+    """The sentence's lattice, or None when nothing changed (every path is then unchanged
+    tokens only and yields no edit)."""
+    if source == hypothesis:
+        return None
+    lattice = Lattice(source, hypothesis)
+    add_transitive_edges(lattice, settings.max_unchanged_words)
+    remove_unchanged_edges(lattice)
+    return lattice
+
+
+def score_sentence(index: int, gold: GoldSentence, hypothesis: str,
+                   settings: M2Settings) -> SentenceResult:
+    """Every annotator's attempt at one sentence (the choice comes later)."""
+    source_tokens = py2.split(gold.source)
+    hypothesis_tokens = py2.split(hypothesis)
+    lattice = build_lattice(source_tokens, hypothesis_tokens, settings)
+    attempts = tuple(attempt(source_tokens, hypothesis_tokens, lattice, a, edits, settings)
+                     for a, edits in gold.annotators)
+    return SentenceResult(index, gold.line, gold.source, hypothesis, attempts)
+
+
+# ---------------------------------------------------------------------------------------
+# The corpus
+
+def p_r_f(counts: Counts, beta: float) -> tuple[float, float, float]:
+    """Per-annotator cumulative P, R, F as the scorer computes them (1.0 for 0/0 P and R;
+    F is 1.0 when nothing is correct and nothing was expected... see `_f`)."""
+    c, e, g = counts.correct, counts.proposed, counts.gold
+    p = c / e if e else 1.0
+    r = c / g if g else 1.0
+    return p, r, _f(c, e, g, beta)
+
+
+def _f(c: float, e: float, g: float, beta: float) -> float:
+    denominator = beta * beta * g + e
+    if denominator == 0:
+        return 1.0 if c == 0.0 else 0.0
+    return (1 + beta * beta) * c / denominator
+
+
+def choose(results: Iterable[SentenceResult], beta: float,
+           on_choice: Callable[[SentenceResult, Counts, list[Counts]], None] | None = None
+           ) -> tuple[list[SentenceResult], Counts]:
+    """Pick each sentence's annotator as the scorer does: the one that maximises the
+    cumulative F; ties go to more correct edits, then to fewer proposed + beta^2 * gold,
+    then to the annotator tried first."""
+    total = Counts()
+    chosen = []
+    square = beta * beta
+    for result in results:
+        best, best_key = 0, None
+        tried = [total.plus(a.counts) for a in result.attempts]
+        for index, local in enumerate(tried):
+            f = _f(local.correct, local.proposed, local.gold, beta)
+            weight = local.proposed + square * local.gold
+            if best_key is None or _better((f, local.correct, weight), best_key):
+                best, best_key = index, (f, local.correct, weight)
+        decided = SentenceResult(result.index, result.line, result.source, result.hypothesis,
+                                 result.attempts, best)
+        if on_choice is not None:
+            on_choice(decided, total, tried)
+        total = total.plus(result.attempts[best].counts)
+        chosen.append(decided)
+    return chosen, total
+
+
+def _better(new: tuple[float, float, float], old: tuple[float, float, float]) -> bool:
+    f, correct, weight = new
+    best_f, best_correct, best_weight = old
+    return (best_f < f or (best_f == f and best_correct < correct)
+            or (best_f == f and best_correct == correct and best_weight > weight))
+
+
+def corpus_score(total: Counts, settings: M2Settings) -> Score:
+    """P, R and F of the summed counts, computed as the scorer computes them."""
+    c, e, g = total.correct, total.proposed, total.gold
+    beta = settings.beta
+    p = c / e if e else 1.0
+    r = c / g if g else 1.0
+    denominator = beta * beta * p + r
+    f = (1.0 + beta * beta) * p * r / denominator if denominator else 0.0
+    return Score(p, r, f, total, settings)
+
+
+@dataclass(frozen=True)
+class M2Result:
+    sentences: list[SentenceResult]
+    score: Score
+
+
+def evaluate(gold: Sequence[GoldSentence], hypotheses: Sequence[str],
+             settings: M2Settings = M2Settings(),
+             scorer: Callable[..., list[SentenceResult]] | None = None) -> M2Result:
+    """Score a system against the gold standard."""
+    if len(gold) != len(hypotheses):
+        raise ValueError("gold and system have different numbers of sentences")
+    results = (scorer or score_all)(gold, hypotheses, settings)
+    chosen, total = choose(results, settings.beta)
+    return M2Result(chosen, corpus_score(total, settings))
+
+
+def score_all(gold: Sequence[GoldSentence], hypotheses: Sequence[str],
+              settings: M2Settings) -> list[SentenceResult]:
+    return [score_sentence(i, g, h, settings)
+            for i, (g, h) in enumerate(zip(gold, hypotheses, strict=True))]
+
+
+__all__ = ["Attempt", "Counts", "LatticeCrash", "M2Result", "M2Settings", "Score",
+           "SentenceResult", "choose", "corpus_score", "evaluate", "score_sentence"]

@@ -1,0 +1,170 @@
+"""Reading gold M2 and system files the way NUS M2 scorer 3.2 reads them.
+
+The gold comes from the parsed document (`M2Document`), not from re-splitting the text, and
+is checked first: where the scorer would read the file differently from how it looks, or
+would stop with an exception, m2lsp says so and where, instead of printing a number that
+means something else.  What the scorer does read is reproduced exactly:
+
+- blocks are split at empty LF lines only; S lines not separated by one (rule M005) stay in
+  one block, and each edit of the block is checked against each of its sentences with
+  offsets counted from the block's first token;
+- `noop` edits are moved to -1 -1; edits with a negative offset or past the end are
+  dropped (their annotator stays, with no edits);
+- corrections are stripped, `-NONE-` is the empty correction;
+- a sentence with no A line has one annotator, 0, with no edits;
+- annotators are tried in the order a Python 2.7 dict iterates them.
+
+System files: one sentence per LF-ended line, stripped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from m2lsp.errors import InputError
+from m2lsp.model import NOOP_TYPE, M2Document
+from m2lsp.parsing.source import SourceText
+from m2lsp.scoring import py2
+from m2lsp.scoring.maxmatch import GoldEdit
+
+
+@dataclass(frozen=True)
+class GoldSentence:
+    """A source sentence and the gold edits of each annotator, in the scorer's order."""
+
+    line: int  # 0-based line of the S line in the gold file
+    source: str  # the S line's text, stripped
+    annotators: tuple[tuple[int, tuple[GoldEdit, ...]], ...]
+    # (annotator id, edit lines as written) for reports that need more than the scorer
+    annotated: tuple[tuple[int, tuple[int, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class ReadingProblem:
+    """Where NUS M2 scorer 3.2 reads a gold file differently from m2lsp, or stops."""
+
+    line: int
+    code: str
+    message: str
+
+
+class GoldReadError(InputError):
+    """The gold file cannot be scored as the NUS scorer would score it."""
+
+    def __init__(self, path: str, problem: ReadingProblem) -> None:
+        super().__init__(f"{path}:{problem.line + 1}: {problem.message} ({problem.code}; "
+                         f"`m2lsp check {path}` lists every such place)")
+        self.problem = problem
+
+
+def reading_problems(document: M2Document, source: SourceText) -> list[ReadingProblem]:
+    """Places where the scorer would stop or read the file differently (first of each)."""
+    problems = []
+    if source.bom:
+        problems.append(ReadingProblem(0, "X002", "the file starts with a byte-order mark, "
+                                       "which the NUS scorer reads as part of the first line"))
+    for row, line in enumerate(source.lines):
+        if line and line.isspace():
+            problems.append(ReadingProblem(row, "M008", "a whitespace-only line, which the NUS "
+                                           "scorer neither skips nor reads as a separator"))
+            break
+        if not line and source.line_break(row) not in ("\n", ""):
+            problems.append(ReadingProblem(row, "M010", "a blank line ending in CR or CRLF, "
+                                           "which the NUS scorer does not read as a separator"))
+            break
+        if _splitlines_differs(line):
+            problems.append(ReadingProblem(row, "M011", "a character that the NUS scorer "
+                                           "reads as a line break"))
+            break
+    for block, start in zip(document.blocks, document.starts, strict=True):
+        if block.sentence is None:
+            problems.append(ReadingProblem(start, "M002", "edit lines with no S line above "
+                                           "them, on which the NUS scorer stops"))
+            break
+        if block.problems:
+            problem = block.problems[0]
+            problems.append(ReadingProblem(start + problem.row, "M001", "a line that does not "
+                                           "parse, on which the NUS scorer stops"))
+            break
+        bad = next((e for e in block.edits if py2.parse_int(e.annotator) is None), None)
+        if bad is not None:
+            problems.append(ReadingProblem(start + bad.row, "M301", f"annotator id "
+                                           f"{bad.annotator!r}, which the NUS scorer cannot read"))
+            break
+    return sorted(problems, key=lambda p: p.line)
+
+
+_PY_LINE_BREAKS = frozenset("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def _splitlines_differs(line: str) -> bool:
+    """Whether Python's splitlines(), which the scorer uses, breaks this line."""
+    return any(ch in _PY_LINE_BREAKS for ch in line)
+
+
+def read_gold(document: M2Document, source: SourceText, path: str = "gold") -> list[GoldSentence]:
+    """The sentences and gold edits the scorer sees; GoldReadError where it would not."""
+    problems = reading_problems(document, source)
+    if problems:
+        raise GoldReadError(path, problems[0])
+    sentences: list[GoldSentence] = []
+    for group in _scorer_blocks(document):
+        sentences.extend(_read_group(document, group))
+    return sentences
+
+
+def merged_blocks(document: M2Document) -> list[int]:
+    """Indices of blocks that the scorer reads together with the block before (M005)."""
+    return sorted(document.unseparated)
+
+
+def _scorer_blocks(document: M2Document) -> list[list[int]]:
+    """Block indices grouped as the scorer groups them (no blank line: same group)."""
+    groups: list[list[int]] = []
+    for index in range(len(document.blocks)):
+        if index in document.unseparated and groups:
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+    return groups
+
+
+def _read_group(document: M2Document, group: list[int]) -> list[GoldSentence]:
+    blocks = [document.blocks[i] for i in group]
+    texts = [py2.strip(b.sentence.text) for b in blocks]
+    tokens = py2.split(" ".join(texts))
+    annotations: dict[int, list[GoldEdit]] = {}
+    order: list[int] = []
+    lines: dict[int, list[int]] = {}
+    for index, block in zip(group, blocks, strict=True):
+        for edit in block.edits:
+            annotator = py2.parse_int(edit.annotator)
+            start, end = (-1, -1) if edit.type == NOOP_TYPE else (edit.start, edit.end)
+            corrections = ["" if c == "-NONE-" else py2.strip(c) for c in edit.corrections]
+            original = " ".join(tokens[start:end])
+            if annotator not in annotations:
+                annotations[annotator] = []
+                order.append(annotator)
+            annotations[annotator].append(GoldEdit(start, end, original, corrections))
+            lines.setdefault(annotator, []).append(document.starts[index] + edit.row)
+    iteration = py2.int_dict_order(py2.int_dict_order(order))
+    out = []
+    offset = 0
+    for index, text in zip(group, texts, strict=True):
+        offset += len(py2.split(text))
+        annotators = tuple(
+            (a, tuple(e for e in annotations[a] if 0 <= e.start <= offset and 0 <= e.end <= offset))
+            for a in iteration) or ((0, ()),)
+        annotated = tuple((a, tuple(lines[a])) for a in iteration)
+        out.append(GoldSentence(document.starts[index], text, annotators, annotated))
+    return out
+
+
+def read_system(source: SourceText) -> list[str]:
+    """System sentences: the text split at LF only, each line stripped, as the scorer reads
+    it (a final line break does not start another sentence)."""
+    text = ("\ufeff" if source.bom else "") + source.text  # the scorer keeps a BOM
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [py2.strip(line) for line in lines]

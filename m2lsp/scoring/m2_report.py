@@ -1,0 +1,124 @@
+"""What the NUS M2 scorer prints, byte for byte: the three-line summary, and with `-v` the
+per-sentence blocks as release 3.2 prints them under Python 3 (Python 3 reprs)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from m2lsp.scoring import py2
+from m2lsp.scoring.m2 import Counts, M2Settings, Score, SentenceResult, choose, corpus_score
+from m2lsp.scoring.maxmatch import GoldEdit, SystemEdit
+
+RULE = "-------------------------------------------"
+
+
+def summary(score: Score) -> str:
+    return (f"Precision   : {score.precision:.4f}\n"
+            f"Recall      : {score.recall:.4f}\n"
+            f"F_{score.settings.beta:.1f}       : {score.f:.4f}\n")
+
+
+def verbose(results: Sequence[SentenceResult], settings: M2Settings) -> tuple[str, Score]:
+    """The `-v` report (sentence blocks, then the totals and the summary) and the score."""
+    out = io.StringIO()
+
+    def write_sentence(result: SentenceResult, before: Counts, tried: list[Counts]) -> None:
+        for attempt, local in zip(result.attempts, tried, strict=True):
+            _write_attempt(out, result, attempt, local, settings.beta)
+        out.write(f">> Chosen Annotator for line {result.index + 1} : "
+                  f"{result.attempts[result.chosen].annotator}\n\n")
+
+    _, total = choose(results, settings.beta, on_choice=write_sentence)
+    score = corpus_score(total, settings)
+    out.write(f"CORRECT EDITS  : {int(total.correct)}\n"
+              f"PROPOSED EDITS : {int(total.proposed)}\n"
+              f"GOLD EDITS     : {int(total.gold)}\n"
+              f"P = {score.precision!r}\nR = {score.recall!r}\n"
+              f"F_{settings.beta:.1f} = {score.f!r}\n")
+    out.write(summary(score))
+    return out.getvalue(), score
+
+
+def _write_attempt(out: io.StringIO, result: SentenceResult, attempt, local: Counts,
+                   beta: float) -> None:
+    out.write(f">> Annotator: {attempt.annotator}\n")
+    for line in match_notes(attempt.system, attempt.gold):
+        out.write(line + "\n")
+    p = local.correct / local.proposed if local.proposed else 1.0
+    r = local.correct / local.gold if local.gold else 1.0
+    denominator = beta * beta * local.gold + local.proposed
+    f = (1 + beta * beta) * local.correct / denominator if denominator else (
+        1.0 if local.correct == 0.0 else 0.0)
+    shrunk = [shrink(e) for e in reversed(attempt.system)]
+    out.write(f"SOURCE        : {result.source}\n"
+              f"HYPOTHESIS    : {result.hypothesis}\n"
+              f"EDIT SEQ      : {_list(shrunk)}\n"
+              f"GOLD EDITS    : {_list(attempt.gold)}\n"
+              f"CORRECT EDITS : {_list(attempt.correct)}\n"
+              f"# correct     : {int(local.correct)}\n"
+              f"# proposed    : {int(local.proposed)}\n"
+              f"# gold        : {int(local.gold)}\n"
+              f"precision     : {p!r}\nrecall        : {r!r}\n"
+              f"f_{beta:.1f}         : {f!r}\n{RULE}\n")
+
+
+def _list(items: Sequence[tuple]) -> str:
+    """A list of tuples as Python prints it (named tuples as plain tuples)."""
+    return repr([tuple(list(x) if isinstance(x, list) else x for x in item) for item in items])
+
+
+def shrink(edit: SystemEdit) -> tuple[int, int, str, str]:
+    """An edit without the tokens its two sides share at the start and end, as the scorer
+    prints edit sequences."""
+    original, correction = py2.split(edit.original), py2.split(edit.correction)
+    shortest = min(len(original), len(correction))
+    head = 0
+    while head < shortest and original[head] == correction[head]:
+        head += 1
+    tail = 0
+    while tail < shortest - head and original[-1 - tail] == correction[-1 - tail]:
+        tail += 1
+    return (edit.start + head, edit.end - tail,
+            " ".join(original[head:len(original) - tail]),
+            " ".join(correction[head:len(correction) - tail]))
+
+
+def match_notes(system: Sequence[SystemEdit], gold: Sequence[GoldEdit]) -> list[str]:
+    """The lines the scorer prints while matching in verbose mode: for a matched insertion
+    or deletion next to the opposite operation, `!` when that neighbour matches a gold edit
+    too, else `*` (insertion) or `&` (deletion)."""
+    notes = []
+    resume = 0
+    for edit in reversed(system):
+        for index in range(resume, len(gold)):
+            g = gold[index]
+            if (edit.start, edit.end, edit.original) != (g.start, g.end, g.original) \
+                    or edit.correction not in g.corrections:
+                continue
+            resume = index + 1
+            note = _note(edit, system, gold)
+            if note:
+                notes.append(f"{note} {tuple(edit)!r}")
+    return notes
+
+
+def _note(edit: SystemEdit, system: Sequence[SystemEdit], gold: Sequence[GoldEdit]) -> str:
+    after = [shrink(e) for e in system if edit.end == e.start]
+    before = [shrink(e) for e in system if edit.start == e.end]
+    if edit.start != edit.end:
+        after = [e for e in after if e[0] == e[1]]
+        before = [e for e in before if e[0] == e[1]]
+    else:
+        after = [e for e in after if e[0] < e[1] and e[3] == ""]
+        before = [e for e in before if e[0] < e[1] and e[3] == ""]
+    if not after and not before:
+        return ""
+    neighbour_matches = any(
+        (e[0], e[1], e[2]) == (g.start, g.end, g.original) and e[3] in g.corrections
+        for e in after + before for g in gold)
+    if edit.start < edit.end and not py2.strip(edit.correction):
+        return "!" if neighbour_matches else "&"
+    if edit.start == edit.end:
+        return "!" if neighbour_matches else "*"
+    return ""
