@@ -1,184 +1,450 @@
-"""The edit lattice of MaxMatch (Dahlmeier & Ng 2012), built as the NUS M2 scorer 3.2 builds
-it, so that every tie is broken the same way.
+"""The edit lattice of MaxMatch (Dahlmeier & Ng 2012) and its best path, computed as NUS M2
+scorer 3.2 computes them, so that every tie is broken the same way, but in time close to
+linear in the size of the lattice instead of cubic.
 
-Vertices are cells (i, j) of the Levenshtein matrix between source tokens (i) and
-hypothesis tokens (j); edges are the single-token edit steps on some shortest path.  The
-scorer builds two lattices, with substitution cost 1 and 2, and merges them; then it adds
-"transitive" edges that merge consecutive edits (with at most `max_unchanged_words`
-unchanged tokens inside), and drops transitive edges made only of unchanged tokens.
+What the scorer does, step by step, and what is done here instead:
 
-Release 3.2's details that change results, all reproduced here:
-
-- An insertion in row 0 (before the first source token) is recorded at offset j-1, the
-  hypothesis position, not 0 (later releases changed this).
-- The merged edge list keeps an edge twice when both lattices have it (the merge tests
-  `edge not in V`, which always holds); duplicates get weights added twice later.
-- Transitive edges are appended each time a pivot strictly improves an edge's distance,
-  so an edge can be listed more than once.
-- Unchanged-only transitive edges are removed while iterating over the same list, which
-  skips the element after each removal, so some of them survive.
+1. Two Levenshtein matrices between source tokens (rows i) and hypothesis tokens
+   (columns j), with substitution cost 1 and 2.  Here: only the diagonal band that can hold
+   a shortest path is computed (the band is widened until it provably holds one).
+2. For each matrix, the cells and unit edits on shortest paths, walking back from the last
+   cell; the two edge lists are concatenated and sorted.  The scorer keeps an edge twice
+   when both matrices have it (its merge tests `edge not in V`, which always holds): kept.
+   An insertion in row 0 is recorded at offset j-1 (release 3.2; later releases changed it):
+   kept.
+3. Transitive edges by Floyd-Warshall over the sorted vertices: for each pivot k, each edge
+   (i, k) and each original edge (k, j), a strictly shorter (i, j) whose merged edit keeps at
+   most `max_unchanged_words` unchanged tokens is appended -- again on each improvement, so
+   an edge can be listed twice.  Here: the same loop over adjacency lists, which visits only
+   existing edges (the scorer visits all |V|^3 triples).  Edit strings are not built: the
+   original and corrected text of any edge are the source and hypothesis tokens between its
+   end points, so they are made on demand.
+4. Transitive edges made only of unchanged tokens are removed while iterating over the same
+   list, so the element after each removed one is skipped and survives: kept.
+5. Weights per annotator: an edge equal to a gold edit costs -|E|, any other changing edge
+   its distance + 0.001 per occurrence in the list (insertions at one position go through the
+   scorer's two-pointer walk, which adds 0.001 to the edges it skips).  Here: spans without a
+   gold edit are weighed in one pass; only spans with gold edits are grouped and sorted.
+6. Bellman-Ford, |V|-1 passes over the edge list in order, strict improvements only: the
+   first relaxation to reach a vertex's final distance wins ties.  Here: the same relaxations
+   in the same order, but an edge is scanned only when its source improved since its last
+   scan -- scans that cannot change anything are skipped, so floating-point sums and ties
+   come out identical.
 """
 
 from __future__ import annotations
 
+import heapq
+from collections.abc import Sequence
 from typing import NamedTuple
 
-INS, DEL, SUB, NOOP = "ins", "del", "sub", "noop"
+INS, DEL, SUB, NOOP = 0, 1, 2, 3
+EPSILON = 0.001
+_INF = float("inf")
 
-Vertex = tuple[int, int]
-Edge = tuple[Vertex, Vertex]
+
+class GoldEdit(NamedTuple):
+    """A gold edit as the scorer reads it: token offsets, original text, alternatives."""
+
+    start: int
+    end: int
+    original: str
+    corrections: list[str]
 
 
-class Step(NamedTuple):
-    """An edit on a lattice edge: what it does to source tokens start..end (exclusive)."""
+class SystemEdit(NamedTuple):
+    """An edit on the chosen path: (start, end, original, correction)."""
 
-    kind: str
     start: int
     end: int
     original: str
     correction: str
-    unchanged: int  # unchanged tokens inside (noop steps count 1)
 
 
 class LatticeCrash(Exception):
-    """Where NUS M2 scorer 3.2 itself raises an exception (so no score exists to match)."""
+    """Where NUS M2 scorer 3.2 itself raises an exception (no score exists to match)."""
 
 
-def backpointers(source: list[str], target: list[str],
-                 sub_cost: int) -> dict[Vertex, list[tuple[Vertex, Step]]]:
-    """For each cell, its predecessors on shortest paths, in the scorer's order:
-    substitution (or no change), deletion, insertion."""
-    rows, cols = len(source) + 1, len(target) + 1
-    back: dict[Vertex, list[tuple[Vertex, Step]]] = {}
-    previous = list(range(cols))
-    for j in range(1, cols):
-        back[(0, j)] = [((0, j - 1), Step(INS, j - 1, j - 1, "", target[j - 1], 0))]
-    for i in range(1, rows):
-        current = [i] + [0] * (cols - 1)
-        token = source[i - 1]
-        back[(i, 0)] = [((i - 1, 0), Step(DEL, i - 1, i, token, "", 0))]
-        for j in range(1, cols):
-            same = token == target[j - 1]
-            substitution = previous[j - 1] + (0 if same else sub_cost)
-            deletion = previous[j] + 1
-            insertion = current[j - 1] + 1
-            best = min(substitution, deletion, insertion)
-            current[j] = best
-            options = []
-            if substitution == best:
-                options.append(((i - 1, j - 1), Step(NOOP, i - 1, i, token, token, 1) if same
-                                else Step(SUB, i - 1, i, token, target[j - 1], 0)))
-            if deletion == best:
-                options.append(((i - 1, j), Step(DEL, i - 1, i, token, "", 0)))
-            if insertion == best:
-                options.append(((i, j - 1), Step(INS, i, i, "", target[j - 1], 0)))
-            back[(i, j)] = options
-        previous = current
-    return back
+class Info(NamedTuple):
+    """What the scorer knows of an edge: its length in unit edits, kind, span, and how many
+    unchanged tokens it carries."""
+
+    dist: int
+    kind: int
+    start: int
+    end: int
+    unchanged: int
 
 
-def reachable_edges(back: dict[Vertex, list[tuple[Vertex, Step]]], end: Vertex
-                    ) -> tuple[set[Vertex], dict[Edge, Step]]:
-    """Vertices and edges met walking the backpointers from the last cell."""
-    seen = {end}
-    stack = [end]
-    edges: dict[Edge, Step] = {}
-    while stack:
-        vertex = stack.pop()
-        for previous, step in back.get(vertex, ()):
-            edges[(previous, vertex)] = step
-            if previous not in seen:
-                seen.add(previous)
-                stack.append(previous)
-    return seen, edges
+class SentenceLattice:
+    """The lattice of one sentence: vertices are ints `i * width + j`, edges ints
+    `u * size + v` (both sort as the scorer sorts its tuples)."""
 
+    def __init__(self, source: Sequence[str], target: Sequence[str],
+                 max_unchanged: int = 2) -> None:
+        self.source, self.target = list(source), list(target)
+        self.width = len(target) + 1
+        self.size = (len(source) + 1) * self.width
+        self.info: dict[int, Info] = {}
+        vertices, edges = self._original_edges()
+        self.vertices = sorted(vertices)
+        self.edges = edges
+        self._add_transitive(max_unchanged)
+        self._remove_unchanged()
 
-class Lattice:
-    """The merged lattice: sorted vertices, the edge list (with the scorer's duplicates),
-    each edge's distance (number of unit steps) and step."""
+    # -- 1, 2: shortest-path cells of both matrices ------------------------------------
 
-    def __init__(self, source: list[str], target: list[str]) -> None:
+    def _original_edges(self) -> tuple[set[int], list[int]]:
+        vertices: set[int] = set()
+        listed: list[int] = []
+        for cost in (1, 2):
+            found_vertices, found_edges = self._walk(shortest_band(self.source, self.target,
+                                                                   cost), cost)
+            vertices |= found_vertices
+            listed.extend(found_edges)
+        listed.sort()
+        return vertices, listed
+
+    def _walk(self, table: Band, cost: int) -> tuple[set[int], set[int]]:
+        """Cells and unit edges on shortest paths, walking back from the last cell."""
+        source, target, width, size = self.source, self.target, self.width, self.size
         end = (len(source), len(target))
-        vertices1, edges1 = reachable_edges(backpointers(source, target, 1), end)
-        vertices2, edges2 = reachable_edges(backpointers(source, target, 2), end)
-        self.vertices: list[Vertex] = sorted(vertices1 | vertices2)
-        self.edges: list[Edge] = sorted([*edges1, *edges2])
-        self.steps: dict[Edge, Step] = {**edges2, **edges1}
-        self.dist: dict[Edge, float] = dict.fromkeys(self.steps, 1)
-        self.original: dict[Vertex, list[Vertex]] = {}
-        for (u, v) in sorted(self.steps):
-            self.original.setdefault(u, []).append(v)
+        seen = {end}
+        stack = [end]
+        edges: set[int] = set()
+        value = table.value
+        while stack:
+            i, j = stack.pop()
+            here = i * width + j
+            for pi, pj in _predecessors(table, source, target, cost, i, j, value(i, j)):
+                previous = pi * width + pj
+                edge = previous * size + here
+                if edge not in self.info:
+                    self.info[edge] = _unit_info(source, target, pi, pj, i, j)
+                edges.add(edge)
+                if (pi, pj) not in seen:
+                    seen.add((pi, pj))
+                    stack.append((pi, pj))
+        return {i * width + j for i, j in seen}, edges
 
-    @property
-    def end(self) -> Vertex:
-        return self.vertices[-1]
+    # -- 3: transitive edges -----------------------------------------------------------
+
+    def _add_transitive(self, max_unchanged: int) -> None:
+        size, info, edges = self.size, self.info, self.edges
+        incoming: dict[int, list[int]] = {}
+        outgoing: dict[int, list[int]] = {}
+        for edge in info:
+            u, v = divmod(edge, size)
+            incoming.setdefault(v, []).append(u)
+            outgoing.setdefault(u, []).append(v)
+        for targets in outgoing.values():
+            targets.sort()
+        for k in self.vertices:
+            sources = incoming.get(k)
+            targets = outgoing.get(k)
+            if not sources or not targets:
+                continue
+            sources.sort()
+            for i in list(sources):
+                first = info[i * size + k]
+                for j in targets:
+                    second = info[k * size + j]
+                    candidate = first.dist + second.dist
+                    key = i * size + j
+                    current = info.get(key)
+                    if current is not None and candidate >= current.dist:
+                        continue
+                    unchanged = first.unchanged + second.unchanged
+                    if unchanged > max_unchanged:
+                        continue
+                    if current is None:
+                        incoming.setdefault(j, []).append(i)
+                    info[key] = Info(candidate, _merged_kind(first.kind, second.kind),
+                                     first.start, second.end, unchanged)
+                    edges.append(key)
+
+    # -- 4: unchanged-only transitive edges --------------------------------------------
+
+    def _remove_unchanged(self) -> None:
+        info, edges = self.info, self.edges
+        kept: list[int] = []
+        removed: set[int] = set()
+        position, count = 0, len(edges)
+        while position < count:
+            edge = edges[position]
+            if edge in removed:
+                raise LatticeCrash("the NUS scorer meets an edge it has just deleted")
+            data = info[edge]
+            if data.kind == NOOP and data.dist > 1:
+                removed.add(edge)
+                del info[edge]
+                if position + 1 < count:
+                    kept.append(edges[position + 1])  # the scorer's iterator skips it
+                position += 2
+                continue
+            kept.append(edge)
+            position += 1
+        if removed and any(edge in removed for edge in kept):
+            raise LatticeCrash("the NUS scorer weighs an edge it has deleted")
+        self.edges = kept
+
+    # -- 5, 6: one annotator -------------------------------------------------------------
+
+    def texts(self, edge: int) -> tuple[str, str]:
+        """An edge's original and corrected text: the tokens between its end points."""
+        u, v = divmod(edge, self.size)
+        i1, j1 = divmod(u, self.width)
+        i2, j2 = divmod(v, self.width)
+        return " ".join(self.source[i1:i2]), " ".join(self.target[j1:j2])
+
+    def best_edits(self, gold: Sequence[GoldEdit]) -> list[SystemEdit]:
+        """The edits on the best path for these gold edits, last edit first (the scorer's
+        order)."""
+        weights = self.weights(gold)
+        predecessor = self.shortest_paths(weights)
+        out = []
+        vertex = self.vertices[-1]
+        size, info = self.size, self.info
+        while vertex in predecessor:
+            before = predecessor[vertex]
+            edge = before * size + vertex
+            data = info[edge]
+            if data.kind != NOOP:
+                out.append(SystemEdit(data.start, data.end, *self.texts(edge)))
+            vertex = before
+        return out
+
+    def weights(self, gold: Sequence[GoldEdit]) -> dict[int, float]:
+        info = self.info
+        weights: dict[int, float] = {edge: data.dist for edge, data in info.items()}
+        spans: dict[tuple[int, int], list[GoldEdit]] = {}
+        for edit in gold:
+            spans.setdefault((edit.start, edit.end), []).append(edit)
+        contested: dict[tuple[int, int], list[int]] = {}
+        for edge in self.edges:
+            data = info[edge]
+            span = (data.start, data.end)
+            if span in spans:
+                contested.setdefault(span, []).append(edge)
+            elif data.kind != NOOP:
+                weights[edge] += EPSILON
+        bonus = -len(self.edges)
+        for span in sorted(contested):
+            edges = sorted(contested[span])
+            if span[0] == span[1]:
+                self._weigh_insertions(edges, spans[span], weights, bonus)
+            else:
+                self._weigh_span(edges, spans[span], weights, bonus)
+        return weights
+
+    def _matches(self, edge: int, gold: GoldEdit) -> bool:
+        original, correction = self.texts(edge)
+        return original == gold.original and correction in gold.corrections
+
+    def _weigh_span(self, edges: list[int], golds: list[GoldEdit], weights: dict[int, float],
+                    bonus: float) -> None:
+        for edge in edges:
+            if any(self._matches(edge, g) for g in golds):
+                weights[edge] = bonus
+            elif self.info[edge].kind != NOOP:
+                weights[edge] += EPSILON
+
+    def _weigh_insertions(self, edges: list[int], golds: list[GoldEdit],
+                          weights: dict[int, float], bonus: float) -> None:
+        """The scorer's walk over the edges of one insertion point, alternating between the
+        left and right ends of the sorted list and consuming gold edits from the same end."""
+        size = self.size
+        left, right = 0, len(edges) - 1
+        current = left
+        gold_left, gold_right = 0, len(golds) - 1
+        while left <= right:
+            edge = edges[current]
+            order = range(gold_left, gold_right + 1)
+            if current != left:
+                order = reversed(order)
+            found = next((g for g in order if self._matches(edge, golds[g])), None)
+            if found is None:
+                if self.info[edge].kind != NOOP:
+                    weights[edge] += EPSILON
+                if current == left:
+                    left, current = left + 1, right
+                else:
+                    right, current = right - 1, left
+                continue
+            weights[edge] = bonus
+            if current == left:
+                gold_left, left = found + 1, left + 1
+                target = edge % size
+                while left < len(edges) and edges[left] // size != target:
+                    weights[edges[left]] += EPSILON
+                    left += 1
+                current = left
+            else:
+                gold_right, right = found - 1, right - 1
+                origin = edge // size
+                while right >= 0 and edges[right] % size != origin:
+                    weights[edges[right]] += EPSILON
+                    right -= 1
+                current = right
+
+    def shortest_paths(self, weights: dict[int, float]) -> dict[int, int]:
+        """Bellman-Ford as the scorer runs it; only scans that can change a distance run."""
+        size, edges = self.size, self.edges
+        passes = len(self.vertices) - 1
+        distance: dict[int, float] = dict.fromkeys(self.vertices, _INF)
+        distance[0] = 0
+        predecessor: dict[int, int] = {}
+        if passes < 1:
+            return predecessor
+        leaving: dict[int, list[int]] = {}
+        for position, edge in enumerate(edges):
+            leaving.setdefault(edge // size, []).append(position)
+        last_change: dict[int, int] = {}  # vertex -> position of its last improvement
+        # pass 1 scans everything in order, like the scorer
+        for position, edge in enumerate(edges):
+            u, v = divmod(edge, size)
+            candidate = distance[u] + weights[edge]
+            if candidate < distance[v]:
+                distance[v] = candidate
+                predecessor[v] = u
+                last_change[v] = position
+        pending: list[tuple[int, int]] = []
+        scheduled: dict[int, int] = {}
+        for vertex, changed in last_change.items() if passes >= 2 else ():
+            for position in leaving.get(vertex, ()):
+                if position < changed:  # scanned before the last change: scan again
+                    scheduled[position] = 2
+                    pending.append((2, position))
+        heapq.heapify(pending)
+        while pending:
+            pass_number, position = heapq.heappop(pending)
+            if scheduled.get(position) != pass_number:
+                continue
+            del scheduled[position]
+            edge = edges[position]
+            u, v = divmod(edge, size)
+            candidate = distance[u] + weights[edge]
+            if candidate < distance[v]:
+                distance[v] = candidate
+                predecessor[v] = u
+                for later in leaving.get(v, ()):
+                    when = pass_number if later > position else pass_number + 1
+                    if when <= passes and scheduled.get(later, passes + 1) > when:
+                        scheduled[later] = when
+                        heapq.heappush(pending, (when, later))
+        return predecessor
 
 
-def merge_steps(first: Step, second: Step) -> Step:
-    """One step doing `first` then `second` (tokens joined by a space)."""
-    kinds = {first.kind, second.kind}
-    original = _join(first.original, second.original)
-    correction = _join(first.correction, second.correction)
-    unchanged = first.unchanged + second.unchanged
-    if kinds == {NOOP}:
-        kind = NOOP
-    elif first.kind == INS and second.kind == INS:
-        kind = INS
-    elif first.kind == DEL and second.kind == DEL:
-        kind = DEL
-    else:
-        kind = SUB
-    return Step(kind, first.start, second.end, original, correction, unchanged)
+def _merged_kind(first: int, second: int) -> int:
+    if first == second and first in (NOOP, INS, DEL):
+        return first
+    return SUB
 
 
-def _join(left: str, right: str) -> str:
-    """The scorer joins the two sides' strings with a space unless one side is an insertion
-    or deletion, whose empty string is dropped (see merge_steps' table)."""
-    if not left:
-        return right
-    if not right:
-        return left
-    return left + " " + right
+def _unit_info(source: Sequence[str], target: Sequence[str], pi: int, pj: int, i: int,
+               j: int) -> Info:
+    if pi < i and pj < j:
+        if source[pi] == target[pj]:
+            return Info(1, NOOP, pi, i, 1)
+        return Info(1, SUB, pi, i, 0)
+    if pi < i:
+        return Info(1, DEL, pi, i, 0)
+    if i == 0:  # release 3.2 records a row-0 insertion at the hypothesis position
+        return Info(1, INS, pj, pj, 0)
+    return Info(1, INS, i, i, 0)
 
 
-def add_transitive_edges(lattice: Lattice, max_unchanged: int) -> None:
-    """Floyd-Warshall over the sorted vertices, as the scorer runs it: an edge (i, j) is
-    added or replaced each time a pivot k gives a strictly shorter path whose merged step
-    has at most `max_unchanged` unchanged tokens."""
-    incoming: dict[Vertex, list[Vertex]] = {}
-    for (u, v) in lattice.steps:
-        incoming.setdefault(v, []).append(u)
-    dist, steps, edges = lattice.dist, lattice.steps, lattice.edges
-    for k in lattice.vertices:
-        sources = sorted(incoming.get(k, ()))
-        targets = lattice.original.get(k, ())
-        for i in sources:
-            d_ik = dist[(i, k)]
-            step_ik = steps[(i, k)]
-            for j in targets:
-                candidate = d_ik + dist[(k, j)]
-                if candidate < dist.get((i, j), _INF):
-                    merged = merge_steps(step_ik, steps[(k, j)])
-                    if merged.unchanged <= max_unchanged:
-                        if (i, j) not in steps:
-                            incoming.setdefault(j, []).append(i)
-                        edges.append((i, j))
-                        dist[(i, j)] = candidate
-                        steps[(i, j)] = merged
+# ---------------------------------------------------------------------------------------
+# Levenshtein distances in a band
+
+class Band:
+    """Distances of the cells within a diagonal band; cells outside count as unreachable."""
+
+    def __init__(self, rows: list[list[float]], first: list[int]) -> None:
+        self.rows, self.first = rows, first
+
+    def value(self, i: int, j: int) -> float:
+        offset = j - self.first[i]
+        row = self.rows[i]
+        return row[offset] if 0 <= offset < len(row) else _INF
 
 
-_INF = float("inf")
+def shortest_band(source: Sequence[str], target: Sequence[str], cost: int) -> Band:
+    """Distances (insertion and deletion 1, substitution `cost`) of every cell that can lie on
+    a shortest path; the band is doubled until it provably contains one."""
+    n, m = len(source), len(target)
+    width = max(abs(n - m), 1)
+    while True:
+        band = _band(source, target, cost, width)
+        if band.value(n, m) <= width or width >= n + m:
+            return band
+        width *= 2
 
 
-def remove_unchanged_edges(lattice: Lattice) -> None:
-    """Drop transitive edges made only of unchanged tokens, iterating over the list being
-    shortened exactly as the scorer does (each removal skips the next element)."""
-    edges, steps, dist = lattice.edges, lattice.steps, lattice.dist
-    for edge in edges:
-        step = steps.get(edge)
-        if step is None:
-            raise LatticeCrash("a removed edge is met again (KeyError in the NUS scorer)")
-        if step.kind == NOOP and dist[edge] > 1:
-            edges.remove(edge)
-            dist[edge] = _INF
-            del steps[edge]
+def _band(source: Sequence[str], target: Sequence[str], cost: int, width: int) -> Band:
+    """Cells whose diagonal k = j - i satisfies |k| + |(m - n) - k| <= width: any path
+    through another cell costs more than `width`."""
+    n, m = len(source), len(target)
+    last = m - n
+    half = (width - abs(last)) // 2
+    low, high = min(0, last) - half, max(0, last) + half
+    rows: list[list[float]] = []
+    first: list[int] = []
+    previous: list[float] = []
+    previous_first = 0
+    for i in range(n + 1):
+        start, stop = max(0, i + low), min(m, i + high)
+        row = [_INF] * (stop - start + 1) if stop >= start else []
+        for j in range(start, stop + 1):
+            if i == 0:
+                best = j
+            elif j == 0:
+                best = i
+            else:
+                up = j - previous_first
+                diagonal = previous[up - 1] if 0 < up <= len(previous) else _INF
+                if diagonal != _INF and source[i - 1] != target[j - 1]:
+                    diagonal += cost
+                deletion = previous[up] + 1 if 0 <= up < len(previous) else _INF
+                insertion = row[j - start - 1] + 1 if j > start else _INF
+                best = min(diagonal, deletion, insertion)
+            row[j - start] = best
+        rows.append(row)
+        first.append(start)
+        previous, previous_first = row, start
+    return Band(rows, first)
+
+
+def _predecessors(table: Band, source: Sequence[str], target: Sequence[str], cost: int,
+                  i: int, j: int, here: float) -> list[tuple[int, int]]:
+    """A cell's predecessors on shortest paths, in the scorer's order: substitution (or no
+    change), deletion, insertion; row 0 and column 0 have only one."""
+    if i == 0:
+        return [(0, j - 1)] if j else []
+    if j == 0:
+        return [(i - 1, 0)]
+    value = table.value
+    out = []
+    step = 0 if source[i - 1] == target[j - 1] else cost
+    if value(i - 1, j - 1) + step == here:
+        out.append((i - 1, j - 1))
+    if value(i - 1, j) + 1 == here:
+        out.append((i - 1, j))
+    if value(i, j - 1) + 1 == here:
+        out.append((i, j - 1))
+    return out
+
+
+def match(system: list[SystemEdit], gold: Sequence[GoldEdit]) -> list[SystemEdit]:
+    """System edits counted as correct, as the scorer counts them: in sentence order, each
+    compared with the gold edits after the last match, once for every gold edit it equals."""
+    correct = []
+    resume = 0
+    for edit in reversed(system):
+        for index in range(resume, len(gold)):
+            g = gold[index]
+            if (edit.start, edit.end, edit.original) == (g.start, g.end, g.original) \
+                    and edit.correction in g.corrections:
+                correct.append(edit)
+                resume = index + 1
+    return correct

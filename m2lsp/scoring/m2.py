@@ -12,14 +12,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from m2lsp.scoring import py2
-from m2lsp.scoring.lattice import (
-    Lattice,
-    LatticeCrash,
-    add_transitive_edges,
-    remove_unchanged_edges,
-)
+from m2lsp.scoring.lattice import GoldEdit, LatticeCrash, SentenceLattice, SystemEdit, match
 from m2lsp.scoring.m2_input import GoldSentence
-from m2lsp.scoring.maxmatch import GoldEdit, SystemEdit, best_path, match, weigh
 
 
 @dataclass(frozen=True)
@@ -112,12 +106,12 @@ class Score:
 # ---------------------------------------------------------------------------------------
 # One sentence
 
-def attempt(source: Sequence[str], hypothesis: Sequence[str], lattice: Lattice | None,
-            annotator: int, gold: tuple[GoldEdit, ...], settings: M2Settings) -> Attempt:
+def attempt(lattice: SentenceLattice | None, annotator: int, gold: tuple[GoldEdit, ...],
+            settings: M2Settings) -> Attempt:
     """Score one annotator on one sentence (lattice None: the hypothesis is the source)."""
     if lattice is None:
         return Attempt(annotator, gold, (), ())
-    system = best_path(lattice, weigh(lattice, gold))
+    system = lattice.best_edits(gold)
     if settings.ignore_whitespace_casing:
         system = [e for e in system if not _same_ignoring_case(e.original, e.correction)]
     return Attempt(annotator, gold, tuple(system), tuple(match(system, gold)))
@@ -128,15 +122,12 @@ def _same_ignoring_case(a: str, b: str) -> bool:
 
 
 def build_lattice(source: list[str], hypothesis: list[str], settings: M2Settings
-                  ) -> Lattice | None:
+                  ) -> SentenceLattice | None:
     """The sentence's lattice, or None when nothing changed (every path is then unchanged
     tokens only and yields no edit)."""
     if source == hypothesis:
         return None
-    lattice = Lattice(source, hypothesis)
-    add_transitive_edges(lattice, settings.max_unchanged_words)
-    remove_unchanged_edges(lattice)
-    return lattice
+    return SentenceLattice(source, hypothesis, settings.max_unchanged_words)
 
 
 def score_sentence(index: int, gold: GoldSentence, hypothesis: str,
@@ -145,8 +136,7 @@ def score_sentence(index: int, gold: GoldSentence, hypothesis: str,
     source_tokens = py2.split(gold.source)
     hypothesis_tokens = py2.split(hypothesis)
     lattice = build_lattice(source_tokens, hypothesis_tokens, settings)
-    attempts = tuple(attempt(source_tokens, hypothesis_tokens, lattice, a, edits, settings)
-                     for a, edits in gold.annotators)
+    attempts = tuple(attempt(lattice, a, edits, settings) for a, edits in gold.annotators)
     return SentenceResult(index, gold.line, gold.source, hypothesis, attempts)
 
 

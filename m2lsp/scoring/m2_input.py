@@ -25,7 +25,7 @@ from m2lsp.errors import InputError
 from m2lsp.model import NOOP_TYPE, M2Document
 from m2lsp.parsing.source import SourceText
 from m2lsp.scoring import py2
-from m2lsp.scoring.maxmatch import GoldEdit
+from m2lsp.scoring.lattice import GoldEdit
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ import io
 from collections.abc import Sequence
 
 from m2lsp.scoring import py2
+from m2lsp.scoring.lattice import GoldEdit, SystemEdit
 from m2lsp.scoring.m2 import Counts, M2Settings, Score, SentenceResult, choose, corpus_score
-from m2lsp.scoring.maxmatch import GoldEdit, SystemEdit
 
 RULE = "-------------------------------------------"
 

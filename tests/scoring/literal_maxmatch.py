@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from m2lsp.scoring.lattice import NOOP, Edge, Lattice, Step, Vertex
+from tests.scoring.literal_lattice import NOOP, Edge, Lattice, Step, Vertex
 
 EPSILON = 0.001
 
