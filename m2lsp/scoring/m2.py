@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from m2lsp.parsing.source import SourceText
 from m2lsp.scoring import py2
 from m2lsp.scoring.lattice import GoldEdit, LatticeCrash, SentenceLattice, SystemEdit, match
 from m2lsp.scoring.m2_input import GoldSentence
@@ -226,5 +227,18 @@ def score_all(gold: Sequence[GoldSentence], hypotheses: Sequence[str],
             for i, (g, h) in enumerate(zip(gold, hypotheses, strict=True))]
 
 
-__all__ = ["Attempt", "Counts", "LatticeCrash", "M2Result", "M2Settings", "Score",
-           "SentenceResult", "choose", "corpus_score", "evaluate", "score_sentence"]
+
+
+def score_sources(gold: SourceText, system: SourceText, settings: M2Settings = M2Settings(),
+                  gold_name: str = "gold") -> M2Result:
+    """Score decoded system text against decoded gold text (no files involved)."""
+    from m2lsp.parsing.m2 import parse_m2
+    from m2lsp.scoring.m2_input import read_gold, read_system
+
+    sentences = read_gold(parse_m2(gold), gold, gold_name)
+    return evaluate(sentences, read_system(system), settings)
+
+
+def score_texts(gold: str, system: str, settings: M2Settings = M2Settings()) -> M2Result:
+    """Score system text against gold M2 text."""
+    return score_sources(SourceText(gold), SourceText(system), settings)

@@ -1,0 +1,59 @@
+"""The scoring command lines: flags, clear errors, exit codes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from m2lsp.cli import main
+from m2lsp.cli.score import m2scorer_main
+
+GOLD = "S a b .\nA 1 2|||X|||c|||REQUIRED|||-NONE-|||0\n\nS d e .\n"
+
+
+@pytest.fixture
+def files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    Path("gold.m2").write_text(GOLD, encoding="utf-8")
+    Path("sys.txt").write_text("a c .\nd e .\n", encoding="utf-8")
+    Path("short.txt").write_text("a c .\n", encoding="utf-8")
+    Path("gb.txt").write_bytes("a 中 .\nd e .\n".encode("gb18030"))
+    return tmp_path
+
+
+def test_m2scorer_flags_as_the_nus_scorer_spells_them(files, capsys) -> None:
+    assert m2scorer_main(["--beta", "1.0", "--max_unchanged_words", "3",
+                          "--ignore_whitespace_casing", "sys.txt", "gold.m2"]) == 0
+    assert capsys.readouterr().out == "Precision   : 1.0000\nRecall      : 1.0000\nF_1.0       : 1.0000\n"
+
+
+@pytest.mark.parametrize("argv", [["sys.txt"], ["--nope", "sys.txt", "gold.m2"],
+                                  ["--beta", "x", "sys.txt", "gold.m2"]])
+def test_m2scorer_usage_errors_exit_like_the_nus_scorer(files, capsys, argv) -> None:
+    assert m2scorer_main(argv) == 255  # sys.exit(-1)
+    assert "Usage: m2scorer.py" in capsys.readouterr().err
+
+
+def test_different_sentence_counts_say_both_counts(files, capsys) -> None:
+    assert main(["score", "short.txt", "gold.m2"]) == 2
+    err = capsys.readouterr().err
+    assert "has 1 sentences but gold file gold.m2 has 2" in err
+    assert "line 2" in err
+
+
+def test_unreadable_and_undecodable_files(files, capsys) -> None:
+    assert main(["score", "missing.txt", "gold.m2"]) == 2
+    assert "cannot read system file missing.txt" in capsys.readouterr().err
+    assert main(["score", "gb.txt", "gold.m2"]) == 2
+    assert "not valid UTF-8 at byte 2" in capsys.readouterr().err
+    assert main(["score", "gb.txt", "gold.m2", "--encoding", "gb18030"]) == 0
+
+
+def test_gold_files_the_nus_scorer_would_misread_are_refused(files, capsys) -> None:
+    Path("crlf.m2").write_bytes(GOLD.replace("\n", "\r\n").encode())
+    assert main(["score", "sys.txt", "crlf.m2"]) == 2
+    assert "crlf.m2:3:" in capsys.readouterr().err
+    Path("orphan.m2").write_text("A 1 2|||X|||c|||REQUIRED|||-NONE-|||0\n\nS a b .\n")
+    assert main(["score", "short.txt", "orphan.m2"]) == 2
+    assert "M002" in capsys.readouterr().err
