@@ -12,7 +12,18 @@ from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.errors import InputError, M2lspError, UsageError
 from m2lsp.parsing.m2 import parse_m2
 from m2lsp.parsing.source import SourceText, decode
-from m2lsp.scoring.m2 import M2Settings, evaluate
+from m2lsp.scoring.bootstrap import compare, confidence
+from m2lsp.scoring.breakdown import per_type, per_type_text, sentence_text
+from m2lsp.scoring.m2 import (
+    Counts,
+    M2Result,
+    M2Settings,
+    Score,
+    SentenceResult,
+    choose,
+    corpus_score,
+    score_all,
+)
 from m2lsp.scoring.m2_input import read_gold, read_system
 from m2lsp.scoring.m2_report import summary, verbose
 
@@ -27,25 +38,138 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     score.add_argument("-v", "--verbose", action="store_true",
                        help="print every sentence's edits, as the NUS scorer's -v does")
     score.add_argument("--very-verbose", action="store_true",
-                       help="also print each sentence's lattice")
-    score.add_argument("--max-unchanged-words", type=int, default=2, metavar="N",
-                       help="longest run of unchanged tokens inside one edit (default 2)")
-    score.add_argument("--beta", type=float, default=0.5, metavar="B",
-                       help="weight of recall in the F-score (default 0.5)")
-    score.add_argument("--ignore-whitespace-casing", action="store_true",
-                       help="drop system edits that only change whitespace or case")
+                       help="also print each sentence's lattice and weights")
+    _add_m2_options(score)
     score.add_argument("--format", choices=["text", "json"], default="text",
                        help="text (the NUS scorer's output) or json")
-    score.add_argument("--encoding", help="encoding of both files (default: UTF-8)")
+    score.add_argument("--per-type", action="store_true",
+                       help="also print P/R/F per error type of the gold edits")
+    score.add_argument("--sentence-level", action="store_true",
+                       help="also print each sentence's counts and P/R/F")
+    score.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                       help="also print 95%% bootstrap intervals from N resamples")
+    score.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default 12345)")
     score.set_defaults(handler=run_score)
+
+    compare = commands.add_parser(
+        "compare", help="paired bootstrap test of two systems",
+        description="Is system A's F better than system B's? A paired bootstrap test over "
+        "sentences (same resamples for both systems).")
+    compare.add_argument("system_a", type=Path)
+    compare.add_argument("system_b", type=Path)
+    compare.add_argument("gold", type=Path)
+    _add_m2_options(compare)
+    compare.add_argument("--samples", type=int, default=1000, help="resamples (default 1000)")
+    compare.add_argument("--seed", type=int, default=12345, help="seed (default 12345)")
+    compare.set_defaults(handler=run_compare)
+
+
+def _add_m2_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-unchanged-words", type=int, default=2, metavar="N",
+                        help="longest run of unchanged tokens inside one edit (default 2)")
+    parser.add_argument("--beta", type=float, default=0.5, metavar="B",
+                        help="weight of recall in the F-score (default 0.5)")
+    parser.add_argument("--ignore-whitespace-casing", action="store_true",
+                        help="drop system edits that only change whitespace or case")
+    parser.add_argument("--encoding", help="encoding of the files (default: UTF-8)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="score with N processes (default 1)")
+    parser.add_argument("--time-limit", type=float, default=5.0, metavar="SECONDS",
+                        help="name sentences slower than this on stderr (default 5)")
+
+
+def _settings(args: argparse.Namespace) -> M2Settings:
+    if args.max_unchanged_words < 0 or args.beta <= 0:
+        raise UsageError("--max-unchanged-words must be >= 0 and --beta > 0")
+    return M2Settings(args.max_unchanged_words, args.beta, args.ignore_whitespace_casing)
 
 
 def run_score(args: argparse.Namespace) -> int:
-    settings = M2Settings(args.max_unchanged_words, args.beta, args.ignore_whitespace_casing)
-    result_text = score_files(args.system, args.gold, settings, verbose_output=args.verbose
-                              or args.very_verbose, encoding=args.encoding,
-                              output=args.format)
-    sys.stdout.write(result_text)
+    settings = _settings(args)
+    job = Scoring(settings, args.encoding, args.jobs, args.time_limit)
+    results = job.results(args.system, args.gold)
+    if args.format == "json":
+        sys.stdout.write(_json(results, args, settings))
+        return EXIT_CLEAN
+    if args.verbose or args.very_verbose:
+        text, score = verbose(results, settings, lattices=args.very_verbose)
+    else:
+        _, total = choose(results, settings.beta)
+        score = corpus_score(total, settings)
+        text = summary(score)
+    sys.stdout.write(text + _extras(results, score, args))
+    return EXIT_CLEAN
+
+
+def _extras(results: list[SentenceResult], score: Score, args: argparse.Namespace) -> str:
+    chosen, _ = choose(results, score.settings.beta)
+    beta = score.settings.beta
+    parts = []
+    if args.per_type:
+        parts.append("\n" + per_type_text(per_type(chosen), beta))
+    if args.sentence_level:
+        parts.append("\n" + sentence_text(chosen, beta))
+    if args.bootstrap:
+        ci = confidence([s.best.counts for s in chosen], _stats(score.settings),
+                        args.bootstrap, args.seed)
+        parts.append(f"\n95% bootstrap intervals ({ci.samples} resamples of sentences, "
+                     f"seed {ci.seed}):\n"
+                     f"Precision   : [{ci.precision.low:.4f}, {ci.precision.high:.4f}]\n"
+                     f"Recall      : [{ci.recall.low:.4f}, {ci.recall.high:.4f}]\n"
+                     f"F_{beta:.1f}       : [{ci.f.low:.4f}, {ci.f.high:.4f}]\n")
+    if parts:
+        parts.append(f"\n{score.signature}\n")
+    return "".join(parts)
+
+
+def _stats(settings: M2Settings):
+    def stats(correct: int, proposed: int, gold: int) -> tuple[float, float, float]:
+        s = corpus_score(Counts(correct, proposed, gold), settings)
+        return s.precision, s.recall, s.f
+    return stats
+
+
+def _json(results: list[SentenceResult], args: argparse.Namespace,
+          settings: M2Settings) -> str:
+    from m2lsp.scoring.m2_json import result_json
+
+    chosen, total = choose(results, settings.beta)
+    score = corpus_score(total, settings)
+    extra = {}
+    if args.per_type:
+        extra["per_type"] = [{"type": r.type, "true_positives": r.true_positives,
+                              "false_positives": r.false_positives,
+                              "false_negatives": r.false_negatives,
+                              **dict(zip(("precision", "recall", "f"), r.scores(settings.beta),
+                                         strict=True))}
+                             for r in per_type(chosen)]
+    if args.bootstrap:
+        ci = confidence([s.best.counts for s in chosen], _stats(settings), args.bootstrap,
+                        args.seed)
+        extra["bootstrap"] = {"samples": ci.samples, "seed": ci.seed, "level": ci.level,
+                              "precision": [ci.precision.low, ci.precision.high],
+                              "recall": [ci.recall.low, ci.recall.high],
+                              "f": [ci.f.low, ci.f.high]}
+    return result_json(M2Result(chosen, score), args.system, args.gold, extra)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    job = Scoring(settings, args.encoding, args.jobs, args.time_limit)
+    counts = []
+    for system in (args.system_a, args.system_b):
+        chosen, _ = choose(job.results(system, args.gold), settings.beta)
+        counts.append([s.best.counts for s in chosen])
+    found = compare(counts[0], counts[1], _stats(settings), args.samples, args.seed)
+    beta = settings.beta
+    sys.stdout.write(
+        f"A: {args.system_a}  F_{beta:.1f} = {found.f_a:.4f}\n"
+        f"B: {args.system_b}  F_{beta:.1f} = {found.f_b:.4f}\n"
+        f"A - B = {found.f_a - found.f_b:+.4f}, 95% interval "
+        f"[{found.difference.low:+.4f}, {found.difference.high:+.4f}]\n"
+        f"p = {found.p_value:.4f} (paired bootstrap, {found.samples} resamples of sentences, "
+        f"seed {found.seed}: how often the resampled difference does not keep its sign)\n"
+        f"{settings.signature()}\n")
     return EXIT_CLEAN
 
 
@@ -61,26 +185,43 @@ def read_text(path: Path, what: str, encoding: str | None) -> SourceText:
     return source
 
 
+class Scoring:
+    """Reading, checking and scoring one system at a time (gold read once)."""
+
+    def __init__(self, settings: M2Settings, encoding: str | None = None, jobs: int = 1,
+                 time_limit: float = 5.0) -> None:
+        self.settings, self.encoding = settings, encoding
+        self.jobs, self.time_limit = jobs, time_limit
+        self._gold: dict[Path, list] = {}
+
+    def gold(self, path: Path) -> list:
+        if path not in self._gold:
+            source = read_text(path, "gold", self.encoding)
+            self._gold[path] = read_gold(parse_m2(source), source, str(path))
+        return self._gold[path]
+
+    def results(self, system_path: Path, gold_path: Path) -> list[SentenceResult]:
+        gold = self.gold(gold_path)
+        hypotheses = read_system(read_text(system_path, "system", self.encoding))
+        if len(gold) != len(hypotheses):
+            raise InputError(count_mismatch(gold, hypotheses, system_path, gold_path))
+        return score_all(gold, hypotheses, self.settings, self.jobs, _note_slow,
+                         self.time_limit)
+
+
+def _note_slow(result: SentenceResult, seconds: float) -> None:
+    print(f"m2lsp: note: sentence {result.index + 1} (gold line {result.line + 1}) took "
+          f"{seconds:.1f} s; its result is exact", file=sys.stderr)
+
+
 def score_files(system_path: Path, gold_path: Path, settings: M2Settings,
-                verbose_output: bool = False, encoding: str | None = None,
-                output: str = "text") -> str:
-    """Read, check and score; the text to print."""
-    gold_source = read_text(gold_path, "gold", encoding)
-    system_source = read_text(system_path, "system", encoding)
-    gold = read_gold(parse_m2(gold_source), gold_source, str(gold_path))
-    hypotheses = read_system(system_source)
-    if len(gold) != len(hypotheses):
-        raise InputError(count_mismatch(gold, hypotheses, system_path, gold_path))
-    if output == "json":
-        from m2lsp.scoring.m2_json import result_json
-
-        return result_json(evaluate(gold, hypotheses, settings), system_path, gold_path)
+                verbose_output: bool = False, encoding: str | None = None) -> str:
+    """The NUS scorer's output for one system (summary, or with -v the full report)."""
+    results = Scoring(settings, encoding).results(system_path, gold_path)
     if verbose_output:
-        from m2lsp.scoring.m2 import score_all
-
-        text, _ = verbose(score_all(gold, hypotheses, settings), settings)
-        return text
-    return summary(evaluate(gold, hypotheses, settings).score)
+        return verbose(results, settings)[0]
+    _, total = choose(results, settings.beta)
+    return summary(corpus_score(total, settings))
 
 
 def count_mismatch(gold: Sequence, hypotheses: Sequence[str], system_path: Path,

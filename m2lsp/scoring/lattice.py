@@ -438,13 +438,19 @@ def _predecessors(table: Band, source: Sequence[str], target: Sequence[str], cos
 def match(system: list[SystemEdit], gold: Sequence[GoldEdit]) -> list[SystemEdit]:
     """System edits counted as correct, as the scorer counts them: in sentence order, each
     compared with the gold edits after the last match, once for every gold edit it equals."""
-    correct = []
+    return [edit for edit, _ in match_pairs(system, gold)]
+
+
+def match_pairs(system: list[SystemEdit], gold: Sequence[GoldEdit]
+                ) -> list[tuple[SystemEdit, int]]:
+    """(system edit, index of the gold edit it matched) for every match `match` counts."""
+    pairs = []
     resume = 0
     for edit in reversed(system):
         for index in range(resume, len(gold)):
             g = gold[index]
             if (edit.start, edit.end, edit.original) == (g.start, g.end, g.original) \
                     and edit.correction in g.corrections:
-                correct.append(edit)
+                pairs.append((edit, index))
                 resume = index + 1
-    return correct
+    return pairs

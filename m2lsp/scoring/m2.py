@@ -8,12 +8,13 @@ annotator does (it maximises the *cumulative* F), and is a cheap pass in order.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from m2lsp.parsing.source import SourceText
 from m2lsp.scoring import py2
-from m2lsp.scoring.lattice import GoldEdit, LatticeCrash, SentenceLattice, SystemEdit, match
+from m2lsp.scoring.lattice import GoldEdit, SentenceLattice, SystemEdit, match
 from m2lsp.scoring.m2_input import GoldSentence
 
 
@@ -40,6 +41,8 @@ class Attempt:
     gold: tuple[GoldEdit, ...]
     system: tuple[SystemEdit, ...]  # the scorer's order: last edit first
     correct: tuple[SystemEdit, ...]
+    types: tuple[str, ...] = ()  # the error type of each gold edit
+    lines: tuple[int, ...] = ()  # the file line (0-based) of each gold edit
 
     @property
     def counts(self) -> tuple[int, int, int]:
@@ -118,6 +121,10 @@ def attempt(lattice: SentenceLattice | None, annotator: int, gold: tuple[GoldEdi
     return Attempt(annotator, gold, tuple(system), tuple(match(system, gold)))
 
 
+def _with_sources(found: Attempt, types: tuple[str, ...], lines: tuple[int, ...]) -> Attempt:
+    return Attempt(found.annotator, found.gold, found.system, found.correct, types, lines)
+
+
 def _same_ignoring_case(a: str, b: str) -> bool:
     return a.replace(" ", "").lower() == b.replace(" ", "").lower()
 
@@ -137,7 +144,10 @@ def score_sentence(index: int, gold: GoldSentence, hypothesis: str,
     source_tokens = py2.split(gold.source)
     hypothesis_tokens = py2.split(hypothesis)
     lattice = build_lattice(source_tokens, hypothesis_tokens, settings)
-    attempts = tuple(attempt(lattice, a, edits, settings) for a, edits in gold.annotators)
+    types = gold.types or tuple(() for _ in gold.annotators)
+    lines = gold.lines or tuple(() for _ in gold.annotators)
+    attempts = tuple(_with_sources(attempt(lattice, a, edits, settings), t, n)
+                     for (a, edits), t, n in zip(gold.annotators, types, lines, strict=True))
     return SentenceResult(index, gold.line, gold.source, hypothesis, attempts)
 
 
@@ -211,20 +221,68 @@ class M2Result:
 
 
 def evaluate(gold: Sequence[GoldSentence], hypotheses: Sequence[str],
-             settings: M2Settings = M2Settings(),
-             scorer: Callable[..., list[SentenceResult]] | None = None) -> M2Result:
+             settings: M2Settings = M2Settings(), jobs: int = 1) -> M2Result:
     """Score a system against the gold standard."""
     if len(gold) != len(hypotheses):
         raise ValueError("gold and system have different numbers of sentences")
-    results = (scorer or score_all)(gold, hypotheses, settings)
+    results = score_all(gold, hypotheses, settings, jobs)
     chosen, total = choose(results, settings.beta)
     return M2Result(chosen, corpus_score(total, settings))
 
 
-def score_all(gold: Sequence[GoldSentence], hypotheses: Sequence[str],
-              settings: M2Settings) -> list[SentenceResult]:
-    return [score_sentence(i, g, h, settings)
-            for i, (g, h) in enumerate(zip(gold, hypotheses, strict=True))]
+Slow = Callable[[SentenceResult, float], None]
+
+
+def score_all(gold: Sequence[GoldSentence], hypotheses: Sequence[str], settings: M2Settings,
+              jobs: int = 1, slow: Slow | None = None, time_limit: float = 5.0
+              ) -> list[SentenceResult]:
+    """Every sentence's attempts, in order; `jobs` > 1 splits the work over processes.
+
+    `slow(result, seconds)` is called for a sentence that took longer than `time_limit`: a
+    note for the user, never a change of result (every path here is exact)."""
+    if jobs > 1 and len(gold) > 2 * jobs:
+        return _score_in_processes(gold, hypotheses, settings, jobs, slow, time_limit)
+    return _score_range(gold, hypotheses, settings, 0, slow, time_limit)
+
+
+def _score_range(gold: Sequence[GoldSentence], hypotheses: Sequence[str],
+                 settings: M2Settings, first: int, slow: Slow | None,
+                 time_limit: float) -> list[SentenceResult]:
+    out = []
+    for offset, (g, h) in enumerate(zip(gold, hypotheses, strict=True)):
+        started = time.perf_counter()
+        result = score_sentence(first + offset, g, h, settings)
+        spent = time.perf_counter() - started
+        if slow is not None and spent > time_limit:
+            slow(result, spent)
+        out.append(result)
+    return out
+
+
+def _score_chunk(args: tuple) -> tuple[list[SentenceResult], list[tuple[int, float]]]:
+    gold, hypotheses, settings, first, time_limit = args
+    notes: list[tuple[int, float]] = []
+    results = _score_range(gold, hypotheses, settings, first,
+                           lambda r, s: notes.append((r.index, s)), time_limit)
+    return results, notes
+
+
+def _score_in_processes(gold: Sequence[GoldSentence], hypotheses: Sequence[str],
+                        settings: M2Settings, jobs: int, slow: Slow | None,
+                        time_limit: float) -> list[SentenceResult]:
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = -(-len(gold) // (jobs * 4))  # a few chunks per process evens out slow sentences
+    chunks = [(list(gold[i:i + size]), list(hypotheses[i:i + size]), settings, i, time_limit)
+              for i in range(0, len(gold), size)]
+    out: list[SentenceResult] = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for results, notes in pool.map(_score_chunk, chunks):
+            out.extend(results)
+            for index, spent in notes:
+                if slow is not None:
+                    slow(results[index - results[0].index], spent)
+    return out
 
 
 

@@ -35,8 +35,9 @@ class GoldSentence:
     line: int  # 0-based line of the S line in the gold file
     source: str  # the S line's text, stripped
     annotators: tuple[tuple[int, tuple[GoldEdit, ...]], ...]
-    # (annotator id, edit lines as written) for reports that need more than the scorer
-    annotated: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    # the error type and the file line of each gold edit above, in the same order
+    types: tuple[tuple[str, ...], ...] = ()
+    lines: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -133,30 +134,30 @@ def _read_group(document: M2Document, group: list[int]) -> list[GoldSentence]:
     blocks = [document.blocks[i] for i in group]
     texts = [py2.strip(b.sentence.text) for b in blocks]
     tokens = py2.split(" ".join(texts))
-    annotations: dict[int, list[GoldEdit]] = {}
+    annotations: dict[int, list[tuple[GoldEdit, str, int]]] = {}
     order: list[int] = []
-    lines: dict[int, list[int]] = {}
     for index, block in zip(group, blocks, strict=True):
         for edit in block.edits:
             annotator = py2.parse_int(edit.annotator)
             start, end = (-1, -1) if edit.type == NOOP_TYPE else (edit.start, edit.end)
             corrections = ["" if c == "-NONE-" else py2.strip(c) for c in edit.corrections]
-            original = " ".join(tokens[start:end])
+            gold = GoldEdit(start, end, " ".join(tokens[start:end]), corrections)
             if annotator not in annotations:
                 annotations[annotator] = []
                 order.append(annotator)
-            annotations[annotator].append(GoldEdit(start, end, original, corrections))
-            lines.setdefault(annotator, []).append(document.starts[index] + edit.row)
-    iteration = py2.int_dict_order(py2.int_dict_order(order))
+            annotations[annotator].append((gold, edit.type, document.starts[index] + edit.row))
+    iteration = py2.int_dict_order(py2.int_dict_order(order)) or [0]
     out = []
     offset = 0
     for index, text in zip(group, texts, strict=True):
         offset += len(py2.split(text))
-        annotators = tuple(
-            (a, tuple(e for e in annotations[a] if 0 <= e.start <= offset and 0 <= e.end <= offset))
-            for a in iteration) or ((0, ()),)
-        annotated = tuple((a, tuple(lines[a])) for a in iteration)
-        out.append(GoldSentence(document.starts[index], text, annotators, annotated))
+        kept = [[g for g in annotations.get(a, ()) if 0 <= g[0].start <= offset
+                 and 0 <= g[0].end <= offset] for a in iteration]
+        out.append(GoldSentence(
+            document.starts[index], text,
+            tuple((a, tuple(g[0] for g in k)) for a, k in zip(iteration, kept, strict=True)),
+            tuple(tuple(g[1] for g in k) for k in kept),
+            tuple(tuple(g[2] for g in k) for k in kept)))
     return out
 
 

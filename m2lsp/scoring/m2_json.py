@@ -10,7 +10,8 @@ from typing import Any
 from m2lsp.scoring.m2 import Counts, M2Result, SentenceResult, p_r_f
 
 
-def result_json(result: M2Result, system: Path, gold: Path) -> str:
+def result_json(result: M2Result, system: Path, gold: Path,
+                extra: dict[str, Any] | None = None) -> str:
     score = result.score
     beta = score.settings.beta
     data = {
@@ -23,6 +24,7 @@ def result_json(result: M2Result, system: Path, gold: Path) -> str:
         "f": score.f,
         "beta": beta,
         "counts": _counts(score.counts),
+        **(extra or {}),
         "sentences": [_sentence(s, beta) for s in result.sentences],
     }
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"

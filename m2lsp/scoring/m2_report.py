@@ -19,11 +19,16 @@ def summary(score: Score) -> str:
             f"F_{score.settings.beta:.1f}       : {score.f:.4f}\n")
 
 
-def verbose(results: Sequence[SentenceResult], settings: M2Settings) -> tuple[str, Score]:
-    """The `-v` report (sentence blocks, then the totals and the summary) and the score."""
+def verbose(results: Sequence[SentenceResult], settings: M2Settings,
+            lattices: bool = False) -> tuple[str, Score]:
+    """The `-v` report (sentence blocks, then the totals and the summary) and the score;
+    with `lattices`, each sentence block starts with its lattice (m2lsp's own format: the
+    NUS scorer's `--very_verbose` dumps its internal data structures)."""
     out = io.StringIO()
 
     def write_sentence(result: SentenceResult, before: Counts, tried: list[Counts]) -> None:
+        if lattices:
+            out.write(lattice_dump(result, settings))
         for attempt, local in zip(result.attempts, tried, strict=True):
             _write_attempt(out, result, attempt, local, settings.beta)
         out.write(f">> Chosen Annotator for line {result.index + 1} : "
@@ -122,3 +127,25 @@ def _note(edit: SystemEdit, system: Sequence[SystemEdit], gold: Sequence[GoldEdi
     if edit.start == edit.end:
         return "!" if neighbour_matches else "*"
     return ""
+
+
+def lattice_dump(result: SentenceResult, settings: M2Settings) -> str:
+    """A sentence's lattice: every edge in the scorer's order with its span, texts, length,
+    and the weight each annotator gives it."""
+    from m2lsp.scoring.lattice import SentenceLattice
+
+    source, target = py2.split(result.source), py2.split(result.hypothesis)
+    if source == target:
+        return "LATTICE       : (hypothesis equals source)\n"
+    lattice = SentenceLattice(source, target, settings.max_unchanged_words)
+    weights = [lattice.weights(a.gold) for a in result.attempts]
+    lines = [f"LATTICE       : {len(lattice.vertices)} vertices, {len(lattice.edges)} edges"]
+    for edge in lattice.edges:
+        u, v = divmod(edge, lattice.size)
+        info = lattice.info[edge]
+        original, correction = lattice.texts(edge)
+        costs = " ".join(f"{w[edge]!r}" for w in weights)
+        lines.append(f"  {divmod(u, lattice.width)} -> {divmod(v, lattice.width)} "
+                     f"({info.start}, {info.end}, {original!r}, {correction!r}) "
+                     f"dist={info.dist} weights={costs}")
+    return "\n".join(lines) + "\n"
