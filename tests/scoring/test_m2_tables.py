@@ -34,7 +34,8 @@ def edits(result, index=0):
 def test_the_m2scorer_readme_example() -> None:
     """4 valid edits, 1 unnecessary, 1 missed: P = R = F0.5 = 0.8."""
     result = score_texts(README_GOLD, README_SYSTEM)
-    assert summary(result.score) == "Precision   : 0.8000\nRecall      : 0.8000\nF_0.5       : 0.8000\n"
+    assert summary(result.score) == ("Precision   : 0.8000\nRecall      : 0.8000\n"
+                                     "F_0.5       : 0.8000\n")
     first, second, third = result.sentences
     assert first.best.counts == (2, 3, 2)  # alternative corrections: `the` of `the||a`
     assert second.best.annotator == 1 and second.best.counts == (0, 0, 0)  # the noop annotator
@@ -115,7 +116,8 @@ def test_quirk_choice_maximises_cumulative_f_then_correct_then_fewer_edits() -> 
     proposed, annotator 0 (1 correct of 1, 1 missed) gives a higher cumulative F."""
     gold = ("S a b\nA 0 1|||X|||z|||REQUIRED|||-NONE-|||0\n\n"
             "S c d e\nA 0 1|||X|||y|||REQUIRED|||-NONE-|||0\n"
-            "A 2 3|||X|||w|||REQUIRED|||-NONE-|||0\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n")
+            "A 2 3|||X|||w|||REQUIRED|||-NONE-|||0\n"
+            "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n")
     result = score_texts(gold, "z b\ny d e\n")
     assert result.sentences[1].best.annotator == 0
     assert result.score.counts.correct == 2 and result.score.counts.gold == 3

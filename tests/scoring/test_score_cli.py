@@ -25,7 +25,8 @@ def files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_m2scorer_flags_as_the_nus_scorer_spells_them(files, capsys) -> None:
     assert m2scorer_main(["--beta", "1.0", "--max_unchanged_words", "3",
                           "--ignore_whitespace_casing", "sys.txt", "gold.m2"]) == 0
-    assert capsys.readouterr().out == "Precision   : 1.0000\nRecall      : 1.0000\nF_1.0       : 1.0000\n"
+    assert capsys.readouterr().out == ("Precision   : 1.0000\nRecall      : 1.0000\n"
+                                       "F_1.0       : 1.0000\n")
 
 
 @pytest.mark.parametrize("argv", [["sys.txt"], ["--nope", "sys.txt", "gold.m2"],
