@@ -6,14 +6,16 @@ import argparse
 import codecs
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from m2lsp.checking import CheckedFile, CheckOptions, check_file, discover
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
-from m2lsp.config import config_from_mapping, load_config
-from m2lsp.diagnostic import Applicability
 from m2lsp.errors import M2lspError
 from m2lsp.model import Format
-from m2lsp.output import FileReport, renderers
+
+if TYPE_CHECKING:
+    from m2lsp.checking import CheckedFile, CheckOptions
+
+OUTPUT_FORMATS = ("text", "json", "github", "sarif")
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -22,7 +24,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     check.add_argument("paths", nargs="*", type=Path, default=[Path(".")], metavar="PATH")
     check.add_argument("--format", choices=[f.value for f in Format],
                        help="read every file as this format (default: by extension and content)")
-    check.add_argument("--output-format", choices=sorted(renderers()), default="text",
+    check.add_argument("--output-format", choices=OUTPUT_FORMATS, default="text",
                        help="how to print diagnostics (default: text)")
     check.add_argument("--select", help="comma-separated rule codes or prefixes to run")
     check.add_argument("--ignore", help="comma-separated rule codes or prefixes not to run")
@@ -41,6 +43,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from m2lsp.checking import check_file, discover
+
     options = _check_options(args)
     files = list(discover(args.paths))
     missing = [p for p in args.paths if not p.exists()]
@@ -58,6 +62,10 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _check_options(args: argparse.Namespace) -> CheckOptions:
+    from m2lsp.checking import CheckOptions
+    from m2lsp.config import config_from_mapping, load_config
+    from m2lsp.diagnostic import Applicability
+
     start = args.paths[0] if args.paths else Path(".")
     config = load_config(start if start.exists() else Path("."), explicit=args.config)
     overrides = {k: v for k, v in (("select", args.select), ("ignore", args.ignore),
@@ -83,6 +91,8 @@ def _check_encoding(encoding: str | None) -> None:
 
 
 def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bool) -> int:
+    from m2lsp.output import FileReport, renderers
+
     reports = [FileReport(str(r.path), r.diagnostics) for r in results if r.diagnostics]
     sys.stdout.write(renderers()[args.output_format](reports))
     sys.stdout.flush()

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
-from m2lsp.rules.base import Rule, all_rules, rule_by_code
+
+if TYPE_CHECKING:
+    from m2lsp.rules.base import Rule
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -20,6 +23,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run_rule(args: argparse.Namespace) -> int:
+    from m2lsp.rules.base import all_rules, rule_by_code
+
     if args.all and args.markdown:
         sys.stdout.write(rules_markdown())
         return EXIT_CLEAN
@@ -51,6 +56,8 @@ def rule_text(rule: Rule) -> str:
 
 def rules_markdown() -> str:
     """docs/rules.md: every rule's documentation, generated (a test keeps the file current)."""
+    from m2lsp.rules.base import all_rules
+
     parts = ["# m2lsp rules", "",
              "Generated from the rules' docstrings (`m2lsp rule --all --markdown`).", "",
              "| code | name | severity | fix |", "|---|---|---|---|"]

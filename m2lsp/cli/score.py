@@ -91,18 +91,17 @@ def run_score(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(_json(results, args, settings))
         return EXIT_CLEAN
+    chosen, total = choose(results, settings.beta)
+    score = corpus_score(total, settings)
     if args.verbose or args.very_verbose:
         text, score = verbose(results, settings, lattices=args.very_verbose)
     else:
-        _, total = choose(results, settings.beta)
-        score = corpus_score(total, settings)
         text = summary(score)
-    sys.stdout.write(text + _extras(results, score, args))
+    sys.stdout.write(text + _extras(chosen, score, args))
     return EXIT_CLEAN
 
 
-def _extras(results: list[SentenceResult], score: Score, args: argparse.Namespace) -> str:
-    chosen, _ = choose(results, score.settings.beta)
+def _extras(chosen: list[SentenceResult], score: Score, args: argparse.Namespace) -> str:
     beta = score.settings.beta
     parts = []
     if args.per_type:

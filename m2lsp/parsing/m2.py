@@ -17,13 +17,14 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput
+from typing import TYPE_CHECKING
 
 from m2lsp.model import Block, Edit, LineProblem, M2Document, Sentence, Target
-from m2lsp.parsing.grammar import expected_words, parser
 from m2lsp.parsing.source import SourceText
+
+if TYPE_CHECKING:  # Lark is imported when a line needs it: most files never do
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
 
 _A_PREFIX = re.compile(r"A [ \t]*(-?[0-9]+)[ \t]+(-?[0-9]+)[ \t]*\|\|\|", re.ASCII)
 _T_LINE = re.compile(r"(T[0-9]+(?:-A[0-9]+)?)(?: (.*))?", re.ASCII | re.DOTALL)
@@ -210,6 +211,8 @@ def parse_line_fast(row: int, line: str) -> Sentence | Edit | Target | None:
 
 def parse_line_slow(row: int, line: str) -> Sentence | Edit | Target | LineProblem:
     """Parse one line with the grammar: the object, or a problem saying what is wrong."""
+    from lark.exceptions import UnexpectedInput
+
     lark = line_parser()
     try:
         tree = lark.parse(line + "\n", start="line")
@@ -219,6 +222,8 @@ def parse_line_slow(row: int, line: str) -> Sentence | Edit | Target | LineProbl
 
 
 def line_parser() -> Lark:
+    from m2lsp.parsing.grammar import parser
+
     return parser("m2", "document", "block", "line")
 
 
@@ -254,6 +259,8 @@ def _error_kind(exc: UnexpectedInput) -> str:
 def _expected(exc: UnexpectedInput) -> str:
     """A short description of what the grammar expected at the error."""
     expected = getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()
+    from m2lsp.parsing.grammar import expected_words
+
     names = expected_words(line_parser(), expected, _TERMINAL_WORDS)
     return "expected " + " or ".join(names) if names else ""
 
@@ -270,6 +277,8 @@ _TERMINAL_WORDS = {
 
 def line_from_tree(tree: Tree, row: int, line: str) -> Sentence | Edit | Target | None:
     """Build the model object for one parsed line (None for a blank line)."""
+    from lark import Tree
+
     if not isinstance(tree, Tree):
         return None
     kind = tree.data
@@ -311,6 +320,8 @@ def parse_with_lark(text: str) -> list[tuple[int, Block]]:
     """
     if text and not text.endswith("\n"):
         text += "\n"
+    from lark import Tree
+
     tree = line_parser().parse(text, start="document")
     lines = text.split("\n")
     out = []

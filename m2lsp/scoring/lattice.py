@@ -454,3 +454,49 @@ def match_pairs(system: list[SystemEdit], gold: Sequence[GoldEdit]
                 pairs.append((edit, index))
                 resume = index + 1
     return pairs
+
+
+# ---------------------------------------------------------------------------------------
+# The compiled core
+
+try:  # built from _lattice.c when a C compiler was there at install time
+    from m2lsp.scoring import _lattice as compiled
+except ImportError:  # pragma: no cover - exercised where no compiler is installed
+    compiled = None
+
+
+def best_paths(source: Sequence[str], target: Sequence[str], max_unchanged: int,
+               annotators: Sequence[Sequence[GoldEdit]],
+               use_compiled: bool = True) -> list[list[SystemEdit]]:
+    """The best path's edits (last first) for each annotator's gold edits: in C when the
+    compiled core is there, else in Python; both give the same edits."""
+    if use_compiled and compiled is not None:
+        try:
+            return _compiled_paths(source, target, max_unchanged, annotators)
+        except MemoryError:  # a pair too long for the compiled lattice's dense tables
+            pass
+    lattice = SentenceLattice(source, target, max_unchanged)
+    return [lattice.best_edits(gold) for gold in annotators]
+
+
+def _compiled_paths(source: Sequence[str], target: Sequence[str], max_unchanged: int,
+                    annotators: Sequence[Sequence[GoldEdit]]) -> list[list[SystemEdit]]:
+    vocabulary: dict[str, int] = {}
+    source_ids = [vocabulary.setdefault(token, len(vocabulary)) for token in source]
+    target_ids = [vocabulary.setdefault(token, len(vocabulary)) for token in target]
+
+    def ids(text: str) -> tuple[int, ...] | None:
+        """Token ids of a text that can equal tokens joined by single spaces; None if it
+        cannot (a token outside the sentence, or irregular spacing)."""
+        if not text:
+            return ()
+        found = [vocabulary.get(token) for token in text.split(" ")]
+        return None if None in found else tuple(found)
+
+    golds = [[(g.start, g.end, ids(g.original), [ids(c) for c in g.corrections])
+              for g in gold] for gold in annotators]
+    paths = compiled.best_paths(source_ids, target_ids, max_unchanged, golds)
+    if paths is None:
+        raise LatticeCrash("the NUS scorer 3.2 raises an exception on this sentence")
+    return [[SystemEdit(start, end, " ".join(source[i1:i2]), " ".join(target[j1:j2]))
+             for start, end, i1, j1, i2, j2 in path] for path in paths]

@@ -12,9 +12,17 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from m2lsp.errors import InputError
 from m2lsp.parsing.source import SourceText
 from m2lsp.scoring import py2
-from m2lsp.scoring.lattice import GoldEdit, SentenceLattice, SystemEdit, match
+from m2lsp.scoring.lattice import (
+    GoldEdit,
+    LatticeCrash,
+    SentenceLattice,
+    SystemEdit,
+    best_paths,
+    match,
+)
 from m2lsp.scoring.m2_input import GoldSentence
 
 
@@ -110,19 +118,13 @@ class Score:
 # ---------------------------------------------------------------------------------------
 # One sentence
 
-def attempt(lattice: SentenceLattice | None, annotator: int, gold: tuple[GoldEdit, ...],
-            settings: M2Settings) -> Attempt:
-    """Score one annotator on one sentence (lattice None: the hypothesis is the source)."""
-    if lattice is None:
-        return Attempt(annotator, gold, (), ())
-    system = lattice.best_edits(gold)
+def attempt(system: list[SystemEdit], annotator: int, gold: tuple[GoldEdit, ...],
+            settings: M2Settings, types: tuple[str, ...] = (),
+            lines: tuple[int, ...] = ()) -> Attempt:
+    """One annotator's reading of the best path's edits."""
     if settings.ignore_whitespace_casing:
         system = [e for e in system if not _same_ignoring_case(e.original, e.correction)]
-    return Attempt(annotator, gold, tuple(system), tuple(match(system, gold)))
-
-
-def _with_sources(found: Attempt, types: tuple[str, ...], lines: tuple[int, ...]) -> Attempt:
-    return Attempt(found.annotator, found.gold, found.system, found.correct, types, lines)
+    return Attempt(annotator, gold, tuple(system), tuple(match(system, gold)), types, lines)
 
 
 def _same_ignoring_case(a: str, b: str) -> bool:
@@ -131,8 +133,7 @@ def _same_ignoring_case(a: str, b: str) -> bool:
 
 def build_lattice(source: list[str], hypothesis: list[str], settings: M2Settings
                   ) -> SentenceLattice | None:
-    """The sentence's lattice, or None when nothing changed (every path is then unchanged
-    tokens only and yields no edit)."""
+    """The sentence's lattice (for reports), or None when nothing changed."""
     if source == hypothesis:
         return None
     return SentenceLattice(source, hypothesis, settings.max_unchanged_words)
@@ -140,15 +141,33 @@ def build_lattice(source: list[str], hypothesis: list[str], settings: M2Settings
 
 def score_sentence(index: int, gold: GoldSentence, hypothesis: str,
                    settings: M2Settings) -> SentenceResult:
-    """Every annotator's attempt at one sentence (the choice comes later)."""
+    """Every annotator's attempt at one sentence (the choice comes later).  A hypothesis
+    equal to the source has no changing path: every annotator gets no system edit."""
     source_tokens = py2.split(gold.source)
     hypothesis_tokens = py2.split(hypothesis)
-    lattice = build_lattice(source_tokens, hypothesis_tokens, settings)
-    types = gold.types or tuple(() for _ in gold.annotators)
-    lines = gold.lines or tuple(() for _ in gold.annotators)
-    attempts = tuple(_with_sources(attempt(lattice, a, edits, settings), t, n)
-                     for (a, edits), t, n in zip(gold.annotators, types, lines, strict=True))
+    golds = [edits for _, edits in gold.annotators]
+    if source_tokens == hypothesis_tokens:
+        paths: list[list[SystemEdit]] = [[] for _ in golds]
+    else:
+        try:
+            paths = best_paths(source_tokens, hypothesis_tokens, settings.max_unchanged_words,
+                               golds)
+        except LatticeCrash as exc:
+            raise ScorerCrash(index, gold.line) from exc
+    types = gold.types or tuple(() for _ in golds)
+    lines = gold.lines or tuple(() for _ in golds)
+    attempts = tuple(attempt(path, a, edits, settings, t, n) for path, (a, edits), t, n
+                     in zip(paths, gold.annotators, types, lines, strict=True))
     return SentenceResult(index, gold.line, gold.source, hypothesis, attempts)
+
+
+class ScorerCrash(InputError):
+    """A sentence on which NUS M2 scorer 3.2 itself raises an exception."""
+
+    def __init__(self, index: int, line: int) -> None:
+        super().__init__(f"the NUS M2 scorer 3.2 stops with an exception on sentence "
+                         f"{index + 1} (gold line {line + 1}), so there is no official score "
+                         "to reproduce")
 
 
 # ---------------------------------------------------------------------------------------

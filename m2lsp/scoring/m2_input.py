@@ -19,6 +19,7 @@ System files: one sentence per LF-ended line, stripped.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from m2lsp.errors import InputError
@@ -64,16 +65,20 @@ def reading_problems(document: M2Document, source: SourceText) -> list[ReadingPr
     if source.bom:
         problems.append(ReadingProblem(0, "X002", "the file starts with a byte-order mark, "
                                        "which the NUS scorer reads as part of the first line"))
+    suspicious = _PY_LINE_BREAKS.search(source.text) is not None
     for row, line in enumerate(source.lines):
-        if line and line.isspace():
+        if not line:
+            if source.line_break(row) not in ("\n", ""):
+                problems.append(ReadingProblem(row, "M010", "a blank line ending in CR or "
+                                               "CRLF, which the NUS scorer does not read as a "
+                                               "separator"))
+                break
+            continue
+        if line.isspace():
             problems.append(ReadingProblem(row, "M008", "a whitespace-only line, which the NUS "
                                            "scorer neither skips nor reads as a separator"))
             break
-        if not line and source.line_break(row) not in ("\n", ""):
-            problems.append(ReadingProblem(row, "M010", "a blank line ending in CR or CRLF, "
-                                           "which the NUS scorer does not read as a separator"))
-            break
-        if _splitlines_differs(line):
+        if suspicious and _PY_LINE_BREAKS.search(line):
             problems.append(ReadingProblem(row, "M011", "a character that the NUS scorer "
                                            "reads as a line break"))
             break
@@ -95,12 +100,8 @@ def reading_problems(document: M2Document, source: SourceText) -> list[ReadingPr
     return sorted(problems, key=lambda p: p.line)
 
 
-_PY_LINE_BREAKS = frozenset("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
-
-
-def _splitlines_differs(line: str) -> bool:
-    """Whether Python's splitlines(), which the scorer uses, breaks this line."""
-    return any(ch in _PY_LINE_BREAKS for ch in line)
+# characters at which Python's splitlines(), which the scorer uses, breaks a line
+_PY_LINE_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def read_gold(document: M2Document, source: SourceText, path: str = "gold") -> list[GoldSentence]:

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from m2lsp.scoring import lattice as lattice_module
 from m2lsp.scoring.lattice import GoldEdit, LatticeCrash, SentenceLattice
 from tests.scoring import literal_lattice as literal
 from tests.scoring.literal_maxmatch import GoldEdit as LiteralGold
@@ -64,3 +65,22 @@ def test_fast_lattice_equals_the_literal_algorithm(source, target, max_unchanged
 
 def _encode(fast: SentenceLattice, u, v) -> int:
     return (u[0] * fast.width + u[1]) * fast.size + (v[0] * fast.width + v[1])
+
+
+@pytest.mark.skipif(lattice_module.compiled is None, reason="the C core is not built")
+@settings(max_examples=3000, deadline=None)
+@given(tokens, tokens, st.integers(0, 3), st.integers(0, 10**6))
+def test_compiled_core_equals_the_python_lattice(source, target, max_unchanged, seed):
+    if source == target:
+        return
+    rng = random.Random(seed)
+    try:
+        _, lattice = literal_edits(source, target, [], max_unchanged)
+    except (KeyError, literal.LatticeCrash):
+        with pytest.raises(LatticeCrash):
+            lattice_module.best_paths(source, target, max_unchanged, [[]])
+        return
+    annotators = [gold_from(lattice, rng, rng.randint(0, 4)) for _ in range(3)]
+    python = lattice_module.best_paths(source, target, max_unchanged, annotators,
+                                       use_compiled=False)
+    assert lattice_module.best_paths(source, target, max_unchanged, annotators) == python

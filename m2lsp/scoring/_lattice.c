@@ -1,0 +1,1020 @@
+/*
+ * m2lsp.scoring._lattice: the MaxMatch lattice and its best paths, in C.
+ *
+ * The same algorithm as m2lsp/scoring/lattice.py (read that file's docstring first): the
+ * NUS M2 scorer 3.2's lattice, transitive edges, removal of unchanged-only edges, weights
+ * and Bellman-Ford, with every tie broken as the scorer breaks it.  Tokens arrive as ints
+ * (equal strings, equal ints); floating-point weights are added in the same order as the
+ * Python version, so the results are identical (tests compare the two on random input).
+ *
+ * best_paths(source, target, max_unchanged, annotators) -> list per annotator of
+ *     [(start, end, row1, col1, row2, col2), ...]   changing edges of the best path, last first
+ *   annotators: list (one per annotator) of lists of gold edits
+ *     (start, end, original: tuple[int] | None, corrections: list[tuple[int] | None])
+ *   A None text never matches.  Returns None where the NUS scorer itself would crash.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KIND_INS 0
+#define KIND_DEL 1
+#define KIND_SUB 2
+#define KIND_NOOP 3
+#define EPSILON 0.001
+#define INF_COST 0x3fffffff
+
+/* ------------------------------------------------------------------------------------ */
+/* growable int arrays */
+
+typedef struct {
+    int64_t *data;
+    Py_ssize_t size, capacity;
+} IntList;
+
+static int list_push(IntList *list, int64_t value) {
+    if (list->size == list->capacity) {
+        Py_ssize_t capacity = list->capacity ? list->capacity * 2 : 8;
+        int64_t *data = realloc(list->data, (size_t)capacity * sizeof(int64_t));
+        if (!data) return -1;
+        list->data = data;
+        list->capacity = capacity;
+    }
+    list->data[list->size++] = value;
+    return 0;
+}
+
+static void list_free(IntList *list) {
+    free(list->data);
+    list->data = NULL;
+    list->size = list->capacity = 0;
+}
+
+static int compare_int64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* a hash map from int64 keys to int values (open addressing) */
+
+typedef struct {
+    int64_t *keys;
+    int *values;
+    Py_ssize_t capacity, size;
+} Map;
+
+static int map_init(Map *map, Py_ssize_t expected) {
+    Py_ssize_t capacity = 64;
+    while (capacity < expected * 2) capacity *= 2;
+    map->keys = malloc((size_t)capacity * sizeof(int64_t));
+    map->values = malloc((size_t)capacity * sizeof(int));
+    if (!map->keys || !map->values) return -1;
+    for (Py_ssize_t i = 0; i < capacity; i++) map->keys[i] = -1;
+    map->capacity = capacity;
+    map->size = 0;
+    return 0;
+}
+
+static void map_free(Map *map) {
+    free(map->keys);
+    free(map->values);
+    map->keys = NULL;
+    map->values = NULL;
+}
+
+static inline Py_ssize_t map_slot(const Map *map, int64_t key) {
+    uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ULL;
+    Py_ssize_t mask = map->capacity - 1;
+    Py_ssize_t slot = (Py_ssize_t)(h >> 17) & mask;
+    while (map->keys[slot] != -1 && map->keys[slot] != key) slot = (slot + 1) & mask;
+    return slot;
+}
+
+static inline int map_get(const Map *map, int64_t key) {
+    Py_ssize_t slot = map_slot(map, key);
+    return map->keys[slot] == key ? map->values[slot] : -1;
+}
+
+static int map_put(Map *map, int64_t key, int value) {
+    if ((map->size + 1) * 2 > map->capacity) {
+        Map bigger;
+        if (map_init(&bigger, map->capacity) < 0) return -1;
+        for (Py_ssize_t i = 0; i < map->capacity; i++) {
+            if (map->keys[i] != -1) {
+                Py_ssize_t slot = map_slot(&bigger, map->keys[i]);
+                bigger.keys[slot] = map->keys[i];
+                bigger.values[slot] = map->values[i];
+                bigger.size++;
+            }
+        }
+        map_free(map);
+        *map = bigger;
+    }
+    Py_ssize_t slot = map_slot(map, key);
+    if (map->keys[slot] != key) {
+        map->keys[slot] = key;
+        map->size++;
+    }
+    map->values[slot] = value;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* the lattice */
+
+typedef struct {
+    int dist, kind, start, end, unchanged;
+    int u, v; /* compact vertex indices */
+} Edge;
+
+typedef struct {
+    int n, m, width;          /* source and target lengths; width = m + 1 */
+    const int64_t *source, *target;
+    int vertex_count;
+    int *cell_of;             /* compact vertex -> cell i * width + j */
+    int *vertex_of;           /* cell -> compact vertex, or -1 */
+    Edge *edges;              /* distinct edges */
+    Py_ssize_t edge_count, edge_capacity;
+    Map by_pair;              /* u * vertex_count + v -> edge index */
+    IntList list;             /* the scorer's edge list: edge indices, in order */
+} Lattice;
+
+/* Levenshtein distances in a diagonal band (see lattice.py: shortest_band) */
+typedef struct {
+    int *values;    /* row-major, each row `span` wide starting at first[i] */
+    int *first;
+    int span;
+    int n, m;
+} Band;
+
+static inline int band_value(const Band *band, int i, int j) {
+    int offset = j - band->first[i];
+    if (offset < 0 || offset >= band->span) return INF_COST;
+    return band->values[(Py_ssize_t)i * band->span + offset];
+}
+
+static int band_fill(Band *band, const int64_t *source, const int64_t *target, int n, int m,
+                     int cost, int width) {
+    int last = m - n;
+    int half = (width - abs(last)) / 2;
+    int low = (last < 0 ? last : 0) - half, high = (last > 0 ? last : 0) + half;
+    int span = high - low + 1;
+    band->n = n;
+    band->m = m;
+    band->span = span;
+    band->values = malloc((size_t)(n + 1) * (size_t)span * sizeof(int));
+    band->first = malloc((size_t)(n + 1) * sizeof(int));
+    if (!band->values || !band->first) return -1;
+    for (int i = 0; i <= n; i++) {
+        int start = i + low, stop = i + high;
+        int *row = band->values + (Py_ssize_t)i * span;
+        band->first[i] = start;
+        for (int k = 0; k < span; k++) row[k] = INF_COST;
+        if (start < 0) start = 0;
+        if (stop > m) stop = m;
+        for (int j = start; j <= stop; j++) {
+            int best;
+            if (i == 0) {
+                best = j;
+            } else if (j == 0) {
+                best = i;
+            } else {
+                int diagonal = band_value(band, i - 1, j - 1);
+                if (diagonal != INF_COST && source[i - 1] != target[j - 1]) diagonal += cost;
+                int deletion = band_value(band, i - 1, j);
+                if (deletion != INF_COST) deletion += 1;
+                int insertion = band_value(band, i, j - 1);
+                if (insertion != INF_COST) insertion += 1;
+                best = diagonal;
+                if (deletion < best) best = deletion;
+                if (insertion < best) best = insertion;
+            }
+            row[j - band->first[i]] = best;
+        }
+    }
+    return 0;
+}
+
+static void band_free(Band *band) {
+    free(band->values);
+    free(band->first);
+    band->values = NULL;
+    band->first = NULL;
+}
+
+static int shortest_band(Band *band, const int64_t *source, const int64_t *target, int n,
+                         int m, int cost) {
+    int width = abs(n - m);
+    if (width < 1) width = 1;
+    for (;;) {
+        if (band_fill(band, source, target, n, m, cost, width) < 0) return -1;
+        if (band_value(band, n, m) <= width || width >= n + m) return 0;
+        band_free(band);
+        width *= 2;
+    }
+}
+
+/* a unit edge between cells (pi, pj) -> (i, j), as the scorer records it */
+static Edge unit_edge(const Lattice *lat, int pi, int pj, int i, int j) {
+    Edge e;
+    e.dist = 1;
+    e.unchanged = 0;
+    if (pi < i && pj < j) {
+        e.start = pi;
+        e.end = i;
+        if (lat->source[pi] == lat->target[pj]) {
+            e.kind = KIND_NOOP;
+            e.unchanged = 1;
+        } else {
+            e.kind = KIND_SUB;
+        }
+    } else if (pi < i) {
+        e.kind = KIND_DEL;
+        e.start = pi;
+        e.end = i;
+    } else {
+        e.kind = KIND_INS;
+        if (i == 0) { /* release 3.2: a row-0 insertion sits at the hypothesis position */
+            e.start = pj;
+            e.end = pj;
+        } else {
+            e.start = i;
+            e.end = i;
+        }
+    }
+    return e;
+}
+
+/* Walk back from the last cell along shortest-path predecessors, recording cells and edges
+ * (as cell pairs) of one matrix. */
+static int walk(const Lattice *lat, const Band *band, int cost, char *seen, IntList *pairs) {
+    int n = lat->n, m = lat->m, width = lat->width;
+    IntList stack = {0};
+    int64_t cells = (int64_t)(n + 1) * width;
+    char *local = calloc((size_t)cells, 1);
+    if (!local) return -1;
+    int end = n * width + m;
+    local[end] = 1;
+    seen[end] = 1;
+    if (list_push(&stack, end) < 0) goto fail;
+    while (stack.size) {
+        int cell = (int)stack.data[--stack.size];
+        int i = cell / width, j = cell % width;
+        int here = band_value(band, i, j);
+        int preds[3], count = 0;
+        if (i == 0) {
+            if (j) preds[count++] = j - 1;
+        } else if (j == 0) {
+            preds[count++] = (i - 1) * width;
+        } else {
+            int step = lat->source[i - 1] == lat->target[j - 1] ? 0 : cost;
+            int diagonal = band_value(band, i - 1, j - 1);
+            if (diagonal != INF_COST && diagonal + step == here)
+                preds[count++] = (i - 1) * width + (j - 1);
+            int deletion = band_value(band, i - 1, j);
+            if (deletion != INF_COST && deletion + 1 == here) preds[count++] = (i - 1) * width + j;
+            int insertion = band_value(band, i, j - 1);
+            if (insertion != INF_COST && insertion + 1 == here) preds[count++] = i * width + j - 1;
+        }
+        for (int k = 0; k < count; k++) {
+            int previous = preds[k];
+            if (list_push(pairs, (int64_t)previous * cells + cell) < 0) goto fail;
+            if (!local[previous]) {
+                local[previous] = 1;
+                seen[previous] = 1;
+                if (list_push(&stack, previous) < 0) goto fail;
+            }
+        }
+    }
+    list_free(&stack);
+    free(local);
+    return 0;
+fail:
+    list_free(&stack);
+    free(local);
+    return -1;
+}
+
+static int add_edge(Lattice *lat, Edge edge) {
+    if (lat->edge_count == lat->edge_capacity) {
+        Py_ssize_t capacity = lat->edge_capacity ? lat->edge_capacity * 2 : 64;
+        Edge *edges = realloc(lat->edges, (size_t)capacity * sizeof(Edge));
+        if (!edges) return -1;
+        lat->edges = edges;
+        lat->edge_capacity = capacity;
+    }
+    lat->edges[lat->edge_count] = edge;
+    return (int)lat->edge_count++;
+}
+
+static inline int64_t pair_key(const Lattice *lat, int u, int v) {
+    return (int64_t)u * lat->vertex_count + v;
+}
+
+/* Steps 1-2: vertices and the sorted list of original edges (duplicates kept). */
+static int build_original(Lattice *lat) {
+    int n = lat->n, m = lat->m, width = lat->width;
+    int64_t cells = (int64_t)(n + 1) * width;
+    char *seen = calloc((size_t)cells, 1);
+    IntList pairs = {0};
+    if (!seen) return -1;
+    for (int cost = 1; cost <= 2; cost++) {
+        Band band = {0};
+        if (shortest_band(&band, lat->source, lat->target, n, m, cost) < 0) goto fail;
+        Py_ssize_t before = pairs.size;
+        int status = walk(lat, &band, cost, seen, &pairs);
+        band_free(&band);
+        if (status < 0) goto fail;
+        /* within one matrix an edge is found once per walk visit: keep it once */
+        qsort(pairs.data + before, (size_t)(pairs.size - before), sizeof(int64_t),
+              compare_int64);
+        Py_ssize_t write = before;
+        for (Py_ssize_t k = before; k < pairs.size; k++)
+            if (k == before || pairs.data[k] != pairs.data[k - 1]) pairs.data[write++] = pairs.data[k];
+        pairs.size = write;
+    }
+    /* compact vertex numbers in cell order (= the scorer's sorted vertex order) */
+    lat->vertex_of = malloc((size_t)cells * sizeof(int));
+    lat->cell_of = malloc((size_t)cells * sizeof(int));
+    if (!lat->vertex_of || !lat->cell_of) goto fail;
+    lat->vertex_count = 0;
+    for (int64_t c = 0; c < cells; c++) {
+        lat->vertex_of[c] = seen[c] ? lat->vertex_count : -1;
+        if (seen[c]) lat->cell_of[lat->vertex_count++] = (int)c;
+    }
+    qsort(pairs.data, (size_t)pairs.size, sizeof(int64_t), compare_int64);
+    if (map_init(&lat->by_pair, pairs.size + 16) < 0) goto fail;
+    for (Py_ssize_t k = 0; k < pairs.size; k++) {
+        int from = (int)(pairs.data[k] / cells), to = (int)(pairs.data[k] % cells);
+        int u = lat->vertex_of[from], v = lat->vertex_of[to];
+        int index = map_get(&lat->by_pair, pair_key(lat, u, v));
+        if (index < 0) {
+            Edge edge = unit_edge(lat, from / width, from % width, to / width, to % width);
+            edge.u = u;
+            edge.v = v;
+            index = add_edge(lat, edge);
+            if (index < 0 || map_put(&lat->by_pair, pair_key(lat, u, v), index) < 0) goto fail;
+        }
+        if (list_push(&lat->list, index) < 0) goto fail;
+    }
+    free(seen);
+    list_free(&pairs);
+    return 0;
+fail:
+    free(seen);
+    list_free(&pairs);
+    return -1;
+}
+
+static int merged_kind(int first, int second) {
+    if (first == second && (first == KIND_NOOP || first == KIND_INS || first == KIND_DEL))
+        return first;
+    return KIND_SUB;
+}
+
+/* Step 3: Floyd-Warshall over the sorted vertices, visiting only existing edges. */
+static int add_transitive(Lattice *lat, int max_unchanged) {
+    int count = lat->vertex_count;
+    IntList *incoming = calloc((size_t)count, sizeof(IntList));
+    IntList *outgoing = calloc((size_t)count, sizeof(IntList));
+    int status = -1;
+    if (!incoming || !outgoing) goto done;
+    for (Py_ssize_t e = 0; e < lat->edge_count; e++) {
+        if (list_push(&incoming[lat->edges[e].v], lat->edges[e].u) < 0) goto done;
+        if (list_push(&outgoing[lat->edges[e].u], lat->edges[e].v) < 0) goto done;
+    }
+    for (int k = 0; k < count; k++) {
+        IntList *sources = &incoming[k], *targets = &outgoing[k];
+        if (!sources->size || !targets->size) continue;
+        qsort(sources->data, (size_t)sources->size, sizeof(int64_t), compare_int64);
+        qsort(targets->data, (size_t)targets->size, sizeof(int64_t), compare_int64);
+        for (Py_ssize_t a = 0; a < sources->size; a++) {
+            int i = (int)sources->data[a];
+            int ik = map_get(&lat->by_pair, pair_key(lat, i, k));
+            for (Py_ssize_t b = 0; b < targets->size; b++) {
+                int j = (int)targets->data[b];
+                int kj = map_get(&lat->by_pair, pair_key(lat, k, j));
+                Edge first = lat->edges[ik], second = lat->edges[kj];
+                int candidate = first.dist + second.dist;
+                int ij = map_get(&lat->by_pair, pair_key(lat, i, j));
+                if (ij >= 0 && candidate >= lat->edges[ij].dist) continue;
+                int unchanged = first.unchanged + second.unchanged;
+                if (unchanged > max_unchanged) continue;
+                Edge merged;
+                merged.dist = candidate;
+                merged.kind = merged_kind(first.kind, second.kind);
+                merged.start = first.start;
+                merged.end = second.end;
+                merged.unchanged = unchanged;
+                merged.u = i;
+                merged.v = j;
+                if (ij < 0) {
+                    ij = add_edge(lat, merged);
+                    if (ij < 0 || map_put(&lat->by_pair, pair_key(lat, i, j), ij) < 0) goto done;
+                    if (list_push(&incoming[j], i) < 0) goto done;
+                } else {
+                    lat->edges[ij] = merged;
+                }
+                if (list_push(&lat->list, ij) < 0) goto done;
+            }
+        }
+    }
+    status = 0;
+done:
+    if (incoming)
+        for (int k = 0; k < count; k++) list_free(&incoming[k]);
+    if (outgoing)
+        for (int k = 0; k < count; k++) list_free(&outgoing[k]);
+    free(incoming);
+    free(outgoing);
+    return status;
+}
+
+/* Step 4: drop unchanged-only transitive edges, skipping the element after each removal as
+ * the scorer's iteration does.  Returns 1 where the scorer would raise KeyError. */
+static int remove_unchanged(Lattice *lat) {
+    char *removed = calloc((size_t)lat->edge_count + 1, 1);
+    if (!removed) return -1;
+    Py_ssize_t write = 0, position = 0, count = lat->list.size;
+    int64_t *list = lat->list.data;
+    int crash = 0, any = 0;
+    while (position < count) {
+        int edge = (int)list[position];
+        if (removed[edge]) {
+            crash = 1;
+            break;
+        }
+        if (lat->edges[edge].kind == KIND_NOOP && lat->edges[edge].dist > 1) {
+            removed[edge] = 1;
+            any = 1;
+            if (position + 1 < count) list[write++] = list[position + 1];
+            position += 2;
+            continue;
+        }
+        list[write++] = list[position++];
+    }
+    if (!crash && any)
+        for (Py_ssize_t k = 0; k < write; k++)
+            if (removed[list[k]]) crash = 1;
+    lat->list.size = write;
+    free(removed);
+    return crash;
+}
+
+static void lattice_free(Lattice *lat) {
+    free(lat->cell_of);
+    free(lat->vertex_of);
+    free(lat->edges);
+    map_free(&lat->by_pair);
+    list_free(&lat->list);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* gold edits and weights */
+
+typedef struct {
+    int start, end;
+    int64_t *original;           /* NULL: never matches */
+    Py_ssize_t original_length;
+    int64_t **corrections;       /* each NULL: never matches */
+    Py_ssize_t *correction_lengths;
+    Py_ssize_t correction_count;
+} Gold;
+
+static int sequence_equals(const int64_t *a, Py_ssize_t length, const int64_t *b,
+                           Py_ssize_t b_length) {
+    if (length != b_length) return 0;
+    for (Py_ssize_t k = 0; k < length; k++)
+        if (a[k] != b[k]) return 0;
+    return 1;
+}
+
+/* An edge's original text is the source tokens between its end points, its correction
+ * the target tokens: compare with a gold edit's texts. */
+static int matches(const Lattice *lat, const Edge *edge, const Gold *gold) {
+    int width = lat->width;
+    int from = lat->cell_of[edge->u], to = lat->cell_of[edge->v];
+    int i1 = from / width, j1 = from % width, i2 = to / width, j2 = to % width;
+    if (!gold->original || !sequence_equals(lat->source + i1, i2 - i1, gold->original,
+                                            gold->original_length))
+        return 0;
+    for (Py_ssize_t c = 0; c < gold->correction_count; c++)
+        if (gold->corrections[c] && sequence_equals(lat->target + j1, j2 - j1, gold->corrections[c],
+                                                    gold->correction_lengths[c]))
+            return 1;
+    return 0;
+}
+
+typedef struct {
+    int start, end;
+    IntList edges;
+} Span;
+
+static int find_gold(const Lattice *lat, const Edge *edge, const Gold *golds, const int *order,
+                     int from, int to, int reverse) {
+    if (!reverse) {
+        for (int g = from; g <= to; g++)
+            if (matches(lat, edge, &golds[order[g]])) return g;
+    } else {
+        for (int g = to; g >= from; g--)
+            if (matches(lat, edge, &golds[order[g]])) return g;
+    }
+    return -1;
+}
+
+static inline int64_t edge_order_key(const Lattice *lat, int edge) {
+    return pair_key(lat, lat->edges[edge].u, lat->edges[edge].v);
+}
+
+static int compare_edge_keys(const void *a, const void *b) {
+    int64_t x = ((const int64_t *)a)[0], y = ((const int64_t *)b)[0];
+    return (x > y) - (x < y);
+}
+
+/* sort a span's edge indices by (u, v), as the scorer sorts its edge tuples */
+static int sort_span(const Lattice *lat, IntList *edges) {
+    Py_ssize_t count = edges->size;
+    int64_t *pairs = malloc((size_t)count * 2 * sizeof(int64_t));
+    if (!pairs) return -1;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        pairs[2 * k] = edge_order_key(lat, (int)edges->data[k]);
+        pairs[2 * k + 1] = edges->data[k];
+    }
+    qsort(pairs, (size_t)count, 2 * sizeof(int64_t), compare_edge_keys);
+    for (Py_ssize_t k = 0; k < count; k++) edges->data[k] = pairs[2 * k + 1];
+    free(pairs);
+    return 0;
+}
+
+static void weigh_span(const Lattice *lat, const IntList *edges, const Gold *golds,
+                       const int *order, int gold_count, double *weights, double bonus) {
+    for (Py_ssize_t k = 0; k < edges->size; k++) {
+        int edge = (int)edges->data[k];
+        if (find_gold(lat, &lat->edges[edge], golds, order, 0, gold_count - 1, 0) >= 0)
+            weights[edge] = bonus;
+        else if (lat->edges[edge].kind != KIND_NOOP)
+            weights[edge] += EPSILON;
+    }
+}
+
+/* The scorer's two-pointer walk over the edges of one insertion point. */
+static void weigh_insertions(const Lattice *lat, const IntList *edges, const Gold *golds,
+                             const int *order, int gold_count, double *weights, double bonus) {
+    Py_ssize_t left = 0, right = edges->size - 1, current = 0;
+    int gold_left = 0, gold_right = gold_count - 1;
+    const int64_t *list = edges->data;
+    while (left <= right) {
+        int edge = (int)list[current];
+        int found = find_gold(lat, &lat->edges[edge], golds, order, gold_left, gold_right,
+                              current != left);
+        if (found < 0) {
+            if (lat->edges[edge].kind != KIND_NOOP) weights[edge] += EPSILON;
+            if (current == left) {
+                left++;
+                current = right;
+            } else {
+                right--;
+                current = left;
+            }
+            continue;
+        }
+        weights[edge] = bonus;
+        if (current == left) {
+            gold_left = found + 1;
+            left++;
+            int target = lat->edges[edge].v;
+            while (left < edges->size && lat->edges[list[left]].u != target) {
+                weights[list[left]] += EPSILON;
+                left++;
+            }
+            current = left;
+        } else {
+            gold_right = found - 1;
+            right--;
+            int origin = lat->edges[edge].u;
+            while (right >= 0 && lat->edges[list[right]].v != origin) {
+                weights[list[right]] += EPSILON;
+                right--;
+            }
+            current = right;
+        }
+    }
+}
+
+static int compare_spans(const void *a, const void *b) {
+    const Span *x = a, *y = b;
+    if (x->start != y->start) return (x->start > y->start) - (x->start < y->start);
+    return (x->end > y->end) - (x->end < y->end);
+}
+
+/* the gold edits of one span keep their file order */
+static int weigh(const Lattice *lat, const Gold *golds, int gold_count, double *weights) {
+    for (Py_ssize_t e = 0; e < lat->edge_count; e++) weights[e] = lat->edges[e].dist;
+    Span *spans = calloc((size_t)gold_count + 1, sizeof(Span));
+    int span_count = 0, status = -1;
+    int *order = malloc(((size_t)gold_count + 1) * sizeof(int));
+    if (!spans || !order) goto done;
+    for (int g = 0; g < gold_count; g++) {
+        int known = 0;
+        for (int s = 0; s < span_count; s++)
+            if (spans[s].start == golds[g].start && spans[s].end == golds[g].end) known = 1;
+        if (!known) {
+            spans[span_count].start = golds[g].start;
+            spans[span_count].end = golds[g].end;
+            span_count++;
+        }
+    }
+    for (Py_ssize_t k = 0; k < lat->list.size; k++) {
+        int edge = (int)lat->list.data[k];
+        const Edge *data = &lat->edges[edge];
+        int contested = -1;
+        for (int s = 0; s < span_count; s++)
+            if (spans[s].start == data->start && spans[s].end == data->end) contested = s;
+        if (contested >= 0) {
+            if (list_push(&spans[contested].edges, edge) < 0) goto done;
+        } else if (data->kind != KIND_NOOP) {
+            weights[edge] += EPSILON;
+        }
+    }
+    qsort(spans, (size_t)span_count, sizeof(Span), compare_spans);
+    double bonus = -(double)lat->list.size;
+    for (int s = 0; s < span_count; s++) {
+        if (!spans[s].edges.size) continue;
+        if (sort_span(lat, &spans[s].edges) < 0) goto done;
+        int count = 0;
+        for (int g = 0; g < gold_count; g++)
+            if (golds[g].start == spans[s].start && golds[g].end == spans[s].end) order[count++] = g;
+        if (spans[s].start == spans[s].end)
+            weigh_insertions(lat, &spans[s].edges, golds, order, count, weights, bonus);
+        else
+            weigh_span(lat, &spans[s].edges, golds, order, count, weights, bonus);
+    }
+    status = 0;
+done:
+    if (spans)
+        for (int s = 0; s < span_count; s++) list_free(&spans[s].edges);
+    free(spans);
+    free(order);
+    return status;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Bellman-Ford, scanning only what can change (see lattice.py: shortest_paths) */
+
+typedef struct {
+    int64_t *keys;
+    Py_ssize_t size, capacity;
+} Heap;
+
+static int heap_push(Heap *heap, int64_t key) {
+    if (heap->size == heap->capacity) {
+        Py_ssize_t capacity = heap->capacity ? heap->capacity * 2 : 64;
+        int64_t *keys = realloc(heap->keys, (size_t)capacity * sizeof(int64_t));
+        if (!keys) return -1;
+        heap->keys = keys;
+        heap->capacity = capacity;
+    }
+    Py_ssize_t k = heap->size++;
+    while (k) {
+        Py_ssize_t parent = (k - 1) / 2;
+        if (heap->keys[parent] <= key) break;
+        heap->keys[k] = heap->keys[parent];
+        k = parent;
+    }
+    heap->keys[k] = key;
+    return 0;
+}
+
+static int64_t heap_pop(Heap *heap) {
+    int64_t top = heap->keys[0], last = heap->keys[--heap->size];
+    Py_ssize_t k = 0;
+    for (;;) {
+        Py_ssize_t child = 2 * k + 1;
+        if (child >= heap->size) break;
+        if (child + 1 < heap->size && heap->keys[child + 1] < heap->keys[child]) child++;
+        if (heap->keys[child] >= last) break;
+        heap->keys[k] = heap->keys[child];
+        k = child;
+    }
+    if (heap->size) heap->keys[k] = last;
+    return top;
+}
+
+static int shortest_paths(const Lattice *lat, const double *weights, int *predecessor) {
+    int count = lat->vertex_count;
+    Py_ssize_t length = lat->list.size;
+    const int64_t *list = lat->list.data;
+    int64_t passes = count - 1;
+    double *distance = malloc((size_t)count * sizeof(double));
+    Py_ssize_t *last_change = malloc((size_t)count * sizeof(Py_ssize_t));
+    Py_ssize_t *leaving_start = calloc((size_t)count + 1, sizeof(Py_ssize_t));
+    Py_ssize_t *leaving = malloc(((size_t)length + 1) * sizeof(Py_ssize_t));
+    int64_t *scheduled = calloc((size_t)length + 1, sizeof(int64_t));
+    Heap heap = {0};
+    int status = -1;
+    if (!distance || !last_change || !leaving_start || !leaving || !scheduled) goto done;
+    for (int v = 0; v < count; v++) {
+        distance[v] = Py_HUGE_VAL;
+        predecessor[v] = -1;
+        last_change[v] = -1;
+    }
+    distance[0] = 0;
+    if (passes < 1) {
+        status = 0;
+        goto done;
+    }
+    /* positions of the list leaving each vertex, in order */
+    for (Py_ssize_t p = 0; p < length; p++) leaving_start[lat->edges[list[p]].u + 1]++;
+    for (int v = 0; v < count; v++) leaving_start[v + 1] += leaving_start[v];
+    {
+        Py_ssize_t *fill = malloc(((size_t)count + 1) * sizeof(Py_ssize_t));
+        if (!fill) goto done;
+        memcpy(fill, leaving_start, ((size_t)count + 1) * sizeof(Py_ssize_t));
+        for (Py_ssize_t p = 0; p < length; p++) leaving[fill[lat->edges[list[p]].u]++] = p;
+        free(fill);
+    }
+    for (Py_ssize_t p = 0; p < length; p++) { /* pass 1 scans everything */
+        const Edge *edge = &lat->edges[list[p]];
+        double candidate = distance[edge->u] + weights[list[p]];
+        if (candidate < distance[edge->v]) {
+            distance[edge->v] = candidate;
+            predecessor[edge->v] = edge->u;
+            last_change[edge->v] = p;
+        }
+    }
+    int64_t scale = (int64_t)length + 1;
+    if (passes >= 2) {
+        for (int v = 0; v < count; v++) {
+            if (last_change[v] < 0) continue;
+            for (Py_ssize_t k = leaving_start[v]; k < leaving_start[v + 1]; k++) {
+                Py_ssize_t p = leaving[k];
+                if (p < last_change[v]) {
+                    scheduled[p] = 2;
+                    if (heap_push(&heap, 2 * scale + p) < 0) goto done;
+                }
+            }
+        }
+    }
+    while (heap.size) {
+        int64_t key = heap_pop(&heap);
+        int64_t pass = key / scale;
+        Py_ssize_t p = (Py_ssize_t)(key % scale);
+        if (scheduled[p] != pass) continue;
+        scheduled[p] = 0;
+        const Edge *edge = &lat->edges[list[p]];
+        double candidate = distance[edge->u] + weights[list[p]];
+        if (candidate < distance[edge->v]) {
+            int v = edge->v;
+            distance[v] = candidate;
+            predecessor[v] = edge->u;
+            for (Py_ssize_t k = leaving_start[v]; k < leaving_start[v + 1]; k++) {
+                Py_ssize_t later = leaving[k];
+                int64_t when = later > p ? pass : pass + 1;
+                if (when <= passes && (scheduled[later] == 0 || scheduled[later] > when)) {
+                    scheduled[later] = when;
+                    if (heap_push(&heap, when * scale + later) < 0) goto done;
+                }
+            }
+        }
+    }
+    status = 0;
+done:
+    free(distance);
+    free(last_change);
+    free(leaving_start);
+    free(leaving);
+    free(scheduled);
+    free(heap.keys);
+    return status;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Python interface */
+
+static int64_t *read_ints(PyObject *sequence, Py_ssize_t *length) {
+    PyObject *fast = PySequence_Fast(sequence, "expected a sequence of ints");
+    if (!fast) return NULL;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(fast);
+    int64_t *out = malloc(((size_t)size + 1) * sizeof(int64_t));
+    if (!out) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < size; k++) {
+        out[k] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, k));
+        if (out[k] == -1 && PyErr_Occurred()) {
+            free(out);
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    *length = size;
+    return out;
+}
+
+static void golds_free(Gold *golds, Py_ssize_t count) {
+    if (!golds) return;
+    for (Py_ssize_t g = 0; g < count; g++) {
+        free(golds[g].original);
+        for (Py_ssize_t c = 0; c < golds[g].correction_count; c++) free(golds[g].corrections[c]);
+        free(golds[g].corrections);
+        free(golds[g].correction_lengths);
+    }
+    free(golds);
+}
+
+static Gold *read_golds(PyObject *list, Py_ssize_t *count) {
+    PyObject *fast = PySequence_Fast(list, "expected a list of gold edits");
+    if (!fast) return NULL;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(fast);
+    Gold *golds = calloc((size_t)size + 1, sizeof(Gold));
+    if (!golds) goto fail;
+    for (Py_ssize_t g = 0; g < size; g++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, g), *original, *corrections;
+        if (!PyArg_ParseTuple(item, "iiOO", &golds[g].start, &golds[g].end, &original,
+                              &corrections))
+            goto fail;
+        if (original != Py_None &&
+            !(golds[g].original = read_ints(original, &golds[g].original_length)))
+            goto fail;
+        PyObject *alternatives = PySequence_Fast(corrections, "expected a list of corrections");
+        if (!alternatives) goto fail;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(alternatives);
+        golds[g].corrections = calloc((size_t)n + 1, sizeof(int64_t *));
+        golds[g].correction_lengths = calloc((size_t)n + 1, sizeof(Py_ssize_t));
+        golds[g].correction_count = n;
+        if (!golds[g].corrections || !golds[g].correction_lengths) {
+            Py_DECREF(alternatives);
+            goto fail;
+        }
+        for (Py_ssize_t c = 0; c < n; c++) {
+            PyObject *alternative = PySequence_Fast_GET_ITEM(alternatives, c);
+            if (alternative != Py_None &&
+                !(golds[g].corrections[c] = read_ints(alternative,
+                                                      &golds[g].correction_lengths[c]))) {
+                Py_DECREF(alternatives);
+                goto fail;
+            }
+        }
+        Py_DECREF(alternatives);
+    }
+    Py_DECREF(fast);
+    *count = size;
+    return golds;
+fail:
+    Py_DECREF(fast);
+    golds_free(golds, size);
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    return NULL;
+}
+
+static PyObject *path_list(const Lattice *lat, const int *predecessor) {
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    int vertex = lat->vertex_count - 1, width = lat->width;
+    while (predecessor[vertex] >= 0) {
+        int before = predecessor[vertex];
+        int index = map_get(&lat->by_pair, pair_key(lat, before, vertex));
+        const Edge *edge = &lat->edges[index];
+        if (edge->kind != KIND_NOOP) {
+            int from = lat->cell_of[before], to = lat->cell_of[vertex];
+            PyObject *item = Py_BuildValue("(iiiiii)", edge->start, edge->end, from / width,
+                                           from % width, to / width, to % width);
+            if (!item || PyList_Append(out, item) < 0) {
+                Py_XDECREF(item);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(item);
+        }
+        vertex = before;
+    }
+    return out;
+}
+
+static PyObject *best_paths(PyObject *self, PyObject *args) {
+    PyObject *source_obj, *target_obj, *annotators_obj;
+    int max_unchanged;
+    if (!PyArg_ParseTuple(args, "OOiO", &source_obj, &target_obj, &max_unchanged,
+                          &annotators_obj))
+        return NULL;
+    Lattice lat = {0};
+    Py_ssize_t n = 0, m = 0;
+    int64_t *source = read_ints(source_obj, &n), *target = NULL;
+    PyObject *result = NULL, *annotators = NULL;
+    double *weights = NULL;
+    int *predecessor = NULL;
+    if (!source || !(target = read_ints(target_obj, &m))) goto done;
+    if ((double)(n + 1) * (double)(m + 1) > 5e7) {
+        PyErr_SetString(PyExc_MemoryError, "sentence pair too long for the compiled lattice");
+        goto done;
+    }
+    lat.n = (int)n;
+    lat.m = (int)m;
+    lat.width = (int)m + 1;
+    lat.source = source;
+    lat.target = target;
+    int crash = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (build_original(&lat) < 0 || add_transitive(&lat, max_unchanged) < 0)
+        crash = -1;
+    else
+        crash = remove_unchanged(&lat);
+    Py_END_ALLOW_THREADS
+    if (crash < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (crash) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    annotators = PySequence_Fast(annotators_obj, "expected a list of annotators");
+    if (!annotators) goto done;
+    weights = malloc(((size_t)lat.edge_count + 1) * sizeof(double));
+    predecessor = malloc(((size_t)lat.vertex_count + 1) * sizeof(int));
+    result = PyList_New(0);
+    if (!weights || !predecessor || !result) goto fail;
+    for (Py_ssize_t a = 0; a < PySequence_Fast_GET_SIZE(annotators); a++) {
+        Py_ssize_t gold_count = 0;
+        Gold *golds = read_golds(PySequence_Fast_GET_ITEM(annotators, a), &gold_count);
+        if (!golds) goto fail;
+        int status;
+        Py_BEGIN_ALLOW_THREADS
+        status = weigh(&lat, golds, (int)gold_count, weights);
+        if (status == 0) status = shortest_paths(&lat, weights, predecessor);
+        Py_END_ALLOW_THREADS
+        golds_free(golds, gold_count);
+        if (status < 0) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        PyObject *path = path_list(&lat, predecessor);
+        if (!path || PyList_Append(result, path) < 0) {
+            Py_XDECREF(path);
+            goto fail;
+        }
+        Py_DECREF(path);
+    }
+    goto done;
+fail:
+    Py_CLEAR(result);
+done:
+    Py_XDECREF(annotators);
+    free(weights);
+    free(predecessor);
+    free(source);
+    free(target);
+    lattice_free(&lat);
+    return result;
+}
+
+static PyObject *lattice_size(PyObject *self, PyObject *args) {
+    PyObject *source_obj, *target_obj;
+    int max_unchanged;
+    if (!PyArg_ParseTuple(args, "OOi", &source_obj, &target_obj, &max_unchanged)) return NULL;
+    Lattice lat = {0};
+    Py_ssize_t n = 0, m = 0;
+    int64_t *source = read_ints(source_obj, &n), *target = NULL;
+    PyObject *result = NULL;
+    if (!source || !(target = read_ints(target_obj, &m))) goto done;
+    lat.n = (int)n;
+    lat.m = (int)m;
+    lat.width = (int)m + 1;
+    lat.source = source;
+    lat.target = target;
+    if (build_original(&lat) < 0 || add_transitive(&lat, max_unchanged) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int crash = remove_unchanged(&lat);
+    result = Py_BuildValue("(inO)", lat.vertex_count, lat.list.size, crash ? Py_True : Py_False);
+done:
+    free(source);
+    free(target);
+    lattice_free(&lat);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"best_paths", best_paths, METH_VARARGS,
+     "best_paths(source, target, max_unchanged, annotators) -> list of paths, or None where "
+     "the NUS scorer 3.2 would crash"},
+    {"lattice_size", lattice_size, METH_VARARGS,
+     "lattice_size(source, target, max_unchanged) -> (vertices, edges, crashes)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_lattice",
+    "The MaxMatch lattice and its best paths, in C (see m2lsp/scoring/lattice.py).", -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__lattice(void) { return PyModule_Create(&module); }
