@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #define KIND_INS 0
 #define KIND_DEL 1
@@ -47,6 +48,29 @@ static int list_push(IntList *list, int64_t value) {
 }
 
 static void list_free(IntList *list) {
+    free(list->data);
+    list->data = NULL;
+    list->size = list->capacity = 0;
+}
+
+typedef struct {
+    int32_t *data;
+    Py_ssize_t size, capacity;
+} Int32List;
+
+static int push32(Int32List *list, int32_t value) {
+    if (list->size == list->capacity) {
+        Py_ssize_t capacity = list->capacity ? list->capacity * 2 : 8;
+        int32_t *data = realloc(list->data, (size_t)capacity * sizeof(int32_t));
+        if (!data) return -1;
+        list->data = data;
+        list->capacity = capacity;
+    }
+    list->data[list->size++] = value;
+    return 0;
+}
+
+static void free32(Int32List *list) {
     free(list->data);
     list->data = NULL;
     list->size = list->capacity = 0;
@@ -138,8 +162,8 @@ typedef struct {
     int *vertex_of;           /* cell -> compact vertex, or -1 */
     Edge *edges;              /* distinct edges */
     Py_ssize_t edge_count, edge_capacity;
-    Map by_pair;              /* u * vertex_count + v -> edge index */
-    IntList list;             /* the scorer's edge list: edge indices, in order */
+    Map by_pair;              /* original edges: u * vertex_count + v -> edge index */
+    Int32List list;           /* the scorer's edge list: edge indices, in order */
 } Lattice;
 
 /* Levenshtein distances in a diagonal band (see lattice.py: shortest_band) */
@@ -358,7 +382,7 @@ static int build_original(Lattice *lat) {
             index = add_edge(lat, edge);
             if (index < 0 || map_put(&lat->by_pair, pair_key(lat, u, v), index) < 0) goto fail;
         }
-        if (list_push(&lat->list, index) < 0) goto fail;
+        if (push32(&lat->list, index) < 0) goto fail;
     }
     free(seen);
     list_free(&pairs);
@@ -375,61 +399,120 @@ static int merged_kind(int first, int second) {
     return KIND_SUB;
 }
 
-/* Step 3: Floyd-Warshall over the sorted vertices, visiting only existing edges. */
+/* Step 3: Floyd-Warshall over the sorted vertices, visiting only existing edges.
+ *
+ * At pivot k every edge (i, k) exists already (edges into k are made at pivots before k)
+ * and the edges leaving k are the original ones.  Each vertex j has a column: for every
+ * source i, the id, length, first offset, kind and unchanged count of edge (i, j).  A column
+ * is opened at the first pivot with an original edge into j and closed after pivot j, so the
+ * columns in use fit in cache while the edge records grow in order.  Each improvement
+ * appends the edge's id to the list, as the scorer appends the edge. */
+typedef struct {
+    int32_t *id;
+    int32_t *dist;
+    int32_t *start;
+    uint8_t *kind;
+    uint8_t *unchanged;
+} Column;
+
+static int column_open(Column *column, int count) {
+    column->id = malloc((size_t)count * sizeof(int32_t));
+    column->dist = malloc((size_t)count * sizeof(int32_t));
+    column->start = malloc((size_t)count * sizeof(int32_t));
+    column->kind = malloc((size_t)count);
+    column->unchanged = malloc((size_t)count);
+    if (!column->id || !column->dist || !column->start || !column->kind || !column->unchanged)
+        return -1;
+    memset(column->id, 0xff, (size_t)count * sizeof(int32_t));
+    return 0;
+}
+
+static void column_close(Column *column) {
+    free(column->id);
+    free(column->dist);
+    free(column->start);
+    free(column->kind);
+    free(column->unchanged);
+    memset(column, 0, sizeof(Column));
+}
+
+static void column_set(Column *column, int source, int32_t id, const Edge *edge) {
+    column->id[source] = id;
+    column->dist[source] = edge->dist;
+    column->start[source] = edge->start;
+    column->kind[source] = (uint8_t)edge->kind;
+    column->unchanged[source] = (uint8_t)edge->unchanged;
+}
+
 static int add_transitive(Lattice *lat, int max_unchanged) {
     int count = lat->vertex_count;
-    IntList *incoming = calloc((size_t)count, sizeof(IntList));
-    IntList *outgoing = calloc((size_t)count, sizeof(IntList));
+    Int32List *outgoing = calloc((size_t)count, sizeof(Int32List));  /* original edge ids */
+    Int32List *into = calloc((size_t)count, sizeof(Int32List));      /* original edge ids */
+    Column *columns = calloc((size_t)count, sizeof(Column));
     int status = -1;
-    if (!incoming || !outgoing) goto done;
+    if (!outgoing || !into || !columns) goto done;
     for (Py_ssize_t e = 0; e < lat->edge_count; e++) {
-        if (list_push(&incoming[lat->edges[e].v], lat->edges[e].u) < 0) goto done;
-        if (list_push(&outgoing[lat->edges[e].u], lat->edges[e].v) < 0) goto done;
+        if (push32(&outgoing[lat->edges[e].u], (int32_t)e) < 0) goto done;
+        if (push32(&into[lat->edges[e].v], (int32_t)e) < 0) goto done;
     }
     for (int k = 0; k < count; k++) {
-        IntList *sources = &incoming[k], *targets = &outgoing[k];
-        if (!sources->size || !targets->size) continue;
-        qsort(sources->data, (size_t)sources->size, sizeof(int64_t), compare_int64);
-        qsort(targets->data, (size_t)targets->size, sizeof(int64_t), compare_int64);
-        for (Py_ssize_t a = 0; a < sources->size; a++) {
-            int i = (int)sources->data[a];
-            int ik = map_get(&lat->by_pair, pair_key(lat, i, k));
-            for (Py_ssize_t b = 0; b < targets->size; b++) {
-                int j = (int)targets->data[b];
-                int kj = map_get(&lat->by_pair, pair_key(lat, k, j));
-                Edge first = lat->edges[ik], second = lat->edges[kj];
-                int candidate = first.dist + second.dist;
-                int ij = map_get(&lat->by_pair, pair_key(lat, i, j));
-                if (ij >= 0 && candidate >= lat->edges[ij].dist) continue;
-                int unchanged = first.unchanged + second.unchanged;
-                if (unchanged > max_unchanged) continue;
-                Edge merged;
-                merged.dist = candidate;
-                merged.kind = merged_kind(first.kind, second.kind);
-                merged.start = first.start;
-                merged.end = second.end;
-                merged.unchanged = unchanged;
-                merged.u = i;
-                merged.v = j;
-                if (ij < 0) {
-                    ij = add_edge(lat, merged);
-                    if (ij < 0 || map_put(&lat->by_pair, pair_key(lat, i, j), ij) < 0) goto done;
-                    if (list_push(&incoming[j], i) < 0) goto done;
-                } else {
-                    lat->edges[ij] = merged;
-                }
-                if (list_push(&lat->list, ij) < 0) goto done;
+        Int32List *targets = &outgoing[k];
+        for (Py_ssize_t b = 0; b < targets->size; b++) { /* open the targets' columns */
+            int j = lat->edges[targets->data[b]].v;
+            if (columns[j].id) continue;
+            if (column_open(&columns[j], count) < 0) goto done;
+            for (Py_ssize_t a = 0; a < into[j].size; a++) {
+                int32_t id = into[j].data[a];
+                column_set(&columns[j], lat->edges[id].u, id, &lat->edges[id]);
             }
         }
+        Column *sources = &columns[k];
+        if (targets->size && sources->id) {
+            for (int i = 0; i < k; i++) { /* sources in vertex order */
+                if (sources->id[i] < 0) continue;
+                int first_dist = sources->dist[i], first_unchanged = sources->unchanged[i];
+                int first_kind = sources->kind[i], first_start = sources->start[i];
+                for (Py_ssize_t b = 0; b < targets->size; b++) {
+                    const Edge *second = &lat->edges[targets->data[b]];
+                    int j = second->v;
+                    Column *column = &columns[j];
+                    int candidate = first_dist + second->dist;
+                    int32_t ij = column->id[i];
+                    if (ij >= 0 && candidate >= column->dist[i]) continue;
+                    int unchanged = first_unchanged + second->unchanged;
+                    if (unchanged > max_unchanged) continue;
+                    Edge merged;
+                    merged.dist = candidate;
+                    merged.kind = merged_kind(first_kind, second->kind);
+                    merged.start = first_start;
+                    merged.end = second->end;
+                    merged.unchanged = unchanged;
+                    merged.u = i;
+                    merged.v = j;
+                    if (ij < 0) {
+                        ij = add_edge(lat, merged);
+                        if (ij < 0) goto done;
+                    } else {
+                        lat->edges[ij] = merged;
+                    }
+                    column_set(column, i, ij, &merged);
+                    if (push32(&lat->list, ij) < 0) goto done;
+                }
+            }
+        }
+        column_close(&columns[k]); /* edges into k are complete and no longer needed here */
     }
     status = 0;
 done:
-    if (incoming)
-        for (int k = 0; k < count; k++) list_free(&incoming[k]);
     if (outgoing)
-        for (int k = 0; k < count; k++) list_free(&outgoing[k]);
-    free(incoming);
+        for (int k = 0; k < count; k++) free32(&outgoing[k]);
+    if (into)
+        for (int k = 0; k < count; k++) free32(&into[k]);
+    if (columns)
+        for (int k = 0; k < count; k++) column_close(&columns[k]);
     free(outgoing);
+    free(into);
+    free(columns);
     return status;
 }
 
@@ -439,7 +522,7 @@ static int remove_unchanged(Lattice *lat) {
     char *removed = calloc((size_t)lat->edge_count + 1, 1);
     if (!removed) return -1;
     Py_ssize_t write = 0, position = 0, count = lat->list.size;
-    int64_t *list = lat->list.data;
+    int32_t *list = lat->list.data;
     int crash = 0, any = 0;
     while (position < count) {
         int edge = (int)list[position];
@@ -469,7 +552,7 @@ static void lattice_free(Lattice *lat) {
     free(lat->vertex_of);
     free(lat->edges);
     map_free(&lat->by_pair);
-    list_free(&lat->list);
+    free32(&lat->list);
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -627,18 +710,26 @@ static int weigh(const Lattice *lat, const Gold *golds, int gold_count, double *
             span_count++;
         }
     }
+    /* which starts have a gold span at all: most edges are decided by one lookup */
+    int limit = (lat->n > lat->m ? lat->n : lat->m) + 2;
+    char *gold_start = calloc((size_t)limit, 1);
+    if (!gold_start) goto done;
+    for (int s = 0; s < span_count; s++)
+        if (spans[s].start >= 0 && spans[s].start < limit) gold_start[spans[s].start] = 1;
     for (Py_ssize_t k = 0; k < lat->list.size; k++) {
-        int edge = (int)lat->list.data[k];
+        int edge = lat->list.data[k];
         const Edge *data = &lat->edges[edge];
         int contested = -1;
-        for (int s = 0; s < span_count; s++)
-            if (spans[s].start == data->start && spans[s].end == data->end) contested = s;
+        if (data->start >= 0 && data->start < limit && gold_start[data->start])
+            for (int s = 0; s < span_count; s++)
+                if (spans[s].start == data->start && spans[s].end == data->end) contested = s;
         if (contested >= 0) {
             if (list_push(&spans[contested].edges, edge) < 0) goto done;
         } else if (data->kind != KIND_NOOP) {
             weights[edge] += EPSILON;
         }
     }
+    free(gold_start);
     qsort(spans, (size_t)span_count, sizeof(Span), compare_spans);
     double bonus = -(double)lat->list.size;
     for (int s = 0; s < span_count; s++) {
@@ -703,22 +794,28 @@ static int64_t heap_pop(Heap *heap) {
     return top;
 }
 
-static int shortest_paths(const Lattice *lat, const double *weights, int *predecessor) {
+/* Bellman-Ford as the scorer runs it: pass 1 scans the whole list in order; afterwards an
+ * edge is scanned again only when its source has improved since its last scan, and only if
+ * the improvement can relax its target now (if it cannot now it cannot later: targets only
+ * improve, and a further improvement of the source schedules the edge again).  The scans
+ * that do happen are those of the scorer, in its order, with the same sums.
+ * `predecessor_edge[v]` is the edge that last improved v, or -1. */
+static int shortest_paths(const Lattice *lat, const double *weights, int *predecessor_edge) {
     int count = lat->vertex_count;
     Py_ssize_t length = lat->list.size;
-    const int64_t *list = lat->list.data;
+    const int32_t *list = lat->list.data;
     int64_t passes = count - 1;
     double *distance = malloc((size_t)count * sizeof(double));
     Py_ssize_t *last_change = malloc((size_t)count * sizeof(Py_ssize_t));
     Py_ssize_t *leaving_start = calloc((size_t)count + 1, sizeof(Py_ssize_t));
-    Py_ssize_t *leaving = malloc(((size_t)length + 1) * sizeof(Py_ssize_t));
-    int64_t *scheduled = calloc((size_t)length + 1, sizeof(int64_t));
+    int32_t *leaving = malloc(((size_t)length + 1) * sizeof(int32_t));
+    int32_t *scheduled = calloc((size_t)length + 1, sizeof(int32_t));
     Heap heap = {0};
     int status = -1;
     if (!distance || !last_change || !leaving_start || !leaving || !scheduled) goto done;
     for (int v = 0; v < count; v++) {
         distance[v] = Py_HUGE_VAL;
-        predecessor[v] = -1;
+        predecessor_edge[v] = -1;
         last_change[v] = -1;
     }
     distance[0] = 0;
@@ -726,22 +823,21 @@ static int shortest_paths(const Lattice *lat, const double *weights, int *predec
         status = 0;
         goto done;
     }
-    /* positions of the list leaving each vertex, in order */
     for (Py_ssize_t p = 0; p < length; p++) leaving_start[lat->edges[list[p]].u + 1]++;
     for (int v = 0; v < count; v++) leaving_start[v + 1] += leaving_start[v];
     {
         Py_ssize_t *fill = malloc(((size_t)count + 1) * sizeof(Py_ssize_t));
         if (!fill) goto done;
         memcpy(fill, leaving_start, ((size_t)count + 1) * sizeof(Py_ssize_t));
-        for (Py_ssize_t p = 0; p < length; p++) leaving[fill[lat->edges[list[p]].u]++] = p;
+        for (Py_ssize_t p = 0; p < length; p++) leaving[fill[lat->edges[list[p]].u]++] = (int32_t)p;
         free(fill);
     }
-    for (Py_ssize_t p = 0; p < length; p++) { /* pass 1 scans everything */
+    for (Py_ssize_t p = 0; p < length; p++) { /* pass 1 */
         const Edge *edge = &lat->edges[list[p]];
         double candidate = distance[edge->u] + weights[list[p]];
         if (candidate < distance[edge->v]) {
             distance[edge->v] = candidate;
-            predecessor[edge->v] = edge->u;
+            predecessor_edge[edge->v] = list[p];
             last_change[edge->v] = p;
         }
     }
@@ -750,10 +846,12 @@ static int shortest_paths(const Lattice *lat, const double *weights, int *predec
         for (int v = 0; v < count; v++) {
             if (last_change[v] < 0) continue;
             for (Py_ssize_t k = leaving_start[v]; k < leaving_start[v + 1]; k++) {
-                Py_ssize_t p = leaving[k];
-                if (p < last_change[v]) {
-                    scheduled[p] = 2;
-                    if (heap_push(&heap, 2 * scale + p) < 0) goto done;
+                Py_ssize_t q = leaving[k];
+                if (q >= last_change[v]) break; /* in order: the rest came after the change */
+                const Edge *edge = &lat->edges[list[q]];
+                if (distance[v] + weights[list[q]] < distance[edge->v]) {
+                    scheduled[q] = 2;
+                    if (heap_push(&heap, 2 * scale + q) < 0) goto done;
                 }
             }
         }
@@ -766,18 +864,18 @@ static int shortest_paths(const Lattice *lat, const double *weights, int *predec
         scheduled[p] = 0;
         const Edge *edge = &lat->edges[list[p]];
         double candidate = distance[edge->u] + weights[list[p]];
-        if (candidate < distance[edge->v]) {
-            int v = edge->v;
-            distance[v] = candidate;
-            predecessor[v] = edge->u;
-            for (Py_ssize_t k = leaving_start[v]; k < leaving_start[v + 1]; k++) {
-                Py_ssize_t later = leaving[k];
-                int64_t when = later > p ? pass : pass + 1;
-                if (when <= passes && (scheduled[later] == 0 || scheduled[later] > when)) {
-                    scheduled[later] = when;
-                    if (heap_push(&heap, when * scale + later) < 0) goto done;
-                }
-            }
+        if (!(candidate < distance[edge->v])) continue;
+        int v = edge->v;
+        distance[v] = candidate;
+        predecessor_edge[v] = list[p];
+        for (Py_ssize_t k = leaving_start[v]; k < leaving_start[v + 1]; k++) {
+            Py_ssize_t later = leaving[k];
+            int64_t when = later > p ? pass : pass + 1;
+            if (when > passes || (scheduled[later] && scheduled[later] <= when)) continue;
+            const Edge *next = &lat->edges[list[later]];
+            if (!(candidate + weights[list[later]] < distance[next->v])) continue;
+            scheduled[later] = (int32_t)when;
+            if (heap_push(&heap, when * scale + later) < 0) goto done;
         }
     }
     status = 0;
@@ -788,6 +886,178 @@ done:
     free(leaving);
     free(scheduled);
     free(heap.keys);
+    return status;
+}
+
+/* The same result in one pass over the vertices in order ("by time").
+ *
+ * Bellman-Ford's final distance of v is min over its incoming list entries of
+ * fl(d(u) + w) (floating-point addition is monotone), and v keeps the predecessor whose
+ * relaxation first reached that value.  Which relaxation was first depends on when each
+ * source got the value it relaxed with: a scan at list position q after a source changed
+ * at (pass, position) happens in the same pass if q comes later, else in the next.  Only
+ * values that equal a vertex's final distance in exact arithmetic matter: every weight is
+ * an integer plus a multiple of 0.001, so such values differ from any other by about
+ * 0.001, far more than floating-point error when `granularity_holds` -- a value that is not
+ * "near final" cannot produce a candidate that is near final further on.  So each vertex
+ * keeps the (time, value) history of its near-final values, built from its incoming
+ * entries' sources' histories, and the first near-final record low gives its predecessor.
+ * Where the condition does not hold, shortest_paths (the scan-by-scan simulation) runs
+ * instead. */
+typedef struct {
+    int64_t pass;
+    Py_ssize_t position;
+    double value;
+    int32_t edge;
+} Event;
+
+static int compare_events(const void *a, const void *b) {
+    const Event *x = a, *y = b;
+    if (x->pass != y->pass) return (x->pass > y->pass) - (x->pass < y->pass);
+    return (x->position > y->position) - (x->position < y->position);
+}
+
+#define NEAR 0.0004
+
+/* the number of epsilons in an edge's weight (0 for a gold-matched edge: -|E| exactly) */
+static inline int epsilons(const Lattice *lat, const double *weights, int32_t edge) {
+    double w = weights[edge];
+    if (w < 0) return 0;
+    return (int)((w - lat->edges[edge].dist) / EPSILON + 0.5);
+}
+
+static int shortest_paths_by_time(const Lattice *lat, const double *weights,
+                                  int *predecessor_edge) {
+    int count = lat->vertex_count;
+    Py_ssize_t length = lat->list.size;
+    const int32_t *list = lat->list.data;
+    int64_t passes = count - 1;
+    double *distance = malloc((size_t)count * sizeof(double));
+    Py_ssize_t *into_start = calloc((size_t)count + 1, sizeof(Py_ssize_t));
+    int32_t *into = malloc(((size_t)length + 1) * sizeof(int32_t));
+    Py_ssize_t *history_start = malloc(((size_t)count + 1) * sizeof(Py_ssize_t));
+    Event *history = NULL, *events = NULL;
+    Py_ssize_t history_size = 0, history_capacity = 0, events_capacity = 0;
+    int status = -1;
+    if (!distance || !into_start || !into || !history_start) goto done;
+    for (Py_ssize_t p = 0; p < length; p++) into_start[lat->edges[list[p]].v + 1]++;
+    for (int v = 0; v < count; v++) into_start[v + 1] += into_start[v];
+    {
+        Py_ssize_t *fill = malloc(((size_t)count + 1) * sizeof(Py_ssize_t));
+        if (!fill) goto done;
+        memcpy(fill, into_start, ((size_t)count + 1) * sizeof(Py_ssize_t));
+        for (Py_ssize_t p = 0; p < length; p++) into[fill[lat->edges[list[p]].v]++] = (int32_t)p;
+        free(fill);
+    }
+    for (int v = 0; v < count; v++) predecessor_edge[v] = -1;
+    distance[0] = 0;
+    history_capacity = 64;
+    history = malloc((size_t)history_capacity * sizeof(Event));
+    if (!history) goto done;
+    history[0].pass = 1;
+    history[0].position = -1;
+    history[0].value = 0;
+    history[0].edge = -1;
+    history_size = 1;
+    history_start[0] = 0;
+    history_start[1] = 1;
+    /* Final distances, and the check that 0.001 steps stay far above rounding errors:
+     * along any path at most `most` epsilons are summed (fewer than 1000, so integers and
+     * epsilons cannot cancel) and the error of a sum stays below NEAR / 2, so values equal
+     * in exact arithmetic stay within NEAR of each other and unequal ones 0.001 - NEAR
+     * apart. */
+    int *most = calloc((size_t)count, sizeof(int));
+    if (!most) goto done;
+    double largest = 1;
+    int most_epsilons = 0;
+    for (int v = 1; v < count; v++) {
+        double best = Py_HUGE_VAL;
+        for (Py_ssize_t k = into_start[v]; k < into_start[v + 1]; k++) {
+            Py_ssize_t q = into[k];
+            int u = lat->edges[list[q]].u;
+            double candidate = distance[u] + weights[list[q]];
+            if (candidate < best) best = candidate;
+            int path = most[u] + epsilons(lat, weights, list[q]);
+            if (path > most[v]) most[v] = path;
+        }
+        distance[v] = best;
+        if (most[v] > most_epsilons) most_epsilons = most[v];
+        if (best != Py_HUGE_VAL && fabs(best) > largest) largest = fabs(best);
+    }
+    free(most);
+    {
+        /* each addition rounds by at most half an ulp of the running sum, and a path sum
+         * never exceeds the largest final distance plus the positive weights of a path */
+        double steps = (double)(lat->n + lat->m + 1);
+        double additions = steps + most_epsilons;
+        double magnitude = largest + 2 * steps;
+        if (most_epsilons >= 999 || additions * magnitude * 1.12e-16 >= NEAR / 2) {
+            status = 1; /* the caller simulates Bellman-Ford scan by scan instead */
+            goto done;
+        }
+    }
+    for (int v = 1; v < count; v++) {
+        double best = distance[v];
+        history_start[v] = history_size;
+        if (best == Py_HUGE_VAL) {
+            history_start[v + 1] = history_size;
+            continue;
+        }
+        Py_ssize_t event_count = 0;
+        for (Py_ssize_t k = into_start[v]; k < into_start[v + 1]; k++) {
+            Py_ssize_t q = into[k];
+            int32_t edge = list[q];
+            int u = lat->edges[edge].u;
+            double w = weights[edge];
+            if (!(distance[u] + w <= best + NEAR)) continue;
+            for (Py_ssize_t r = history_start[u]; r < history_start[u + 1]; r++) {
+                int64_t pass = history[r].pass + (q > history[r].position ? 0 : 1);
+                if (pass > passes) continue;
+                /* the source's value at that scan: its latest change before it */
+                Py_ssize_t latest = r;
+                while (latest + 1 < history_start[u + 1] &&
+                       (history[latest + 1].pass < pass ||
+                        (history[latest + 1].pass == pass && history[latest + 1].position < q)))
+                    latest++;
+                double candidate = history[latest].value + w;
+                if (!(candidate <= best + NEAR)) continue;
+                if (event_count == events_capacity) {
+                    events_capacity = events_capacity ? events_capacity * 2 : 64;
+                    Event *grown = realloc(events, (size_t)events_capacity * sizeof(Event));
+                    if (!grown) goto done;
+                    events = grown;
+                }
+                events[event_count].pass = pass;
+                events[event_count].position = q;
+                events[event_count].value = candidate;
+                events[event_count].edge = edge;
+                event_count++;
+            }
+        }
+        qsort(events, (size_t)event_count, sizeof(Event), compare_events);
+        double current = Py_HUGE_VAL;
+        for (Py_ssize_t e = 0; e < event_count; e++) {
+            if (!(events[e].value < current)) continue;
+            current = events[e].value;
+            if (history_size == history_capacity) {
+                history_capacity *= 2;
+                Event *grown = realloc(history, (size_t)history_capacity * sizeof(Event));
+                if (!grown) goto done;
+                history = grown;
+            }
+            history[history_size++] = events[e];
+            predecessor_edge[v] = events[e].edge;
+        }
+        history_start[v + 1] = history_size;
+    }
+    status = 0;
+done:
+    free(distance);
+    free(into_start);
+    free(into);
+    free(history_start);
+    free(history);
+    free(events);
     return status;
 }
 
@@ -873,14 +1143,13 @@ fail:
     return NULL;
 }
 
-static PyObject *path_list(const Lattice *lat, const int *predecessor) {
+static PyObject *path_list(const Lattice *lat, const int *predecessor_edge) {
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
     int vertex = lat->vertex_count - 1, width = lat->width;
-    while (predecessor[vertex] >= 0) {
-        int before = predecessor[vertex];
-        int index = map_get(&lat->by_pair, pair_key(lat, before, vertex));
-        const Edge *edge = &lat->edges[index];
+    while (predecessor_edge[vertex] >= 0) {
+        const Edge *edge = &lat->edges[predecessor_edge[vertex]];
+        int before = edge->u;
         if (edge->kind != KIND_NOOP) {
             int from = lat->cell_of[before], to = lat->cell_of[vertex];
             PyObject *item = Py_BuildValue("(iiiiii)", edge->start, edge->end, from / width,
@@ -899,9 +1168,9 @@ static PyObject *path_list(const Lattice *lat, const int *predecessor) {
 
 static PyObject *best_paths(PyObject *self, PyObject *args) {
     PyObject *source_obj, *target_obj, *annotators_obj;
-    int max_unchanged;
-    if (!PyArg_ParseTuple(args, "OOiO", &source_obj, &target_obj, &max_unchanged,
-                          &annotators_obj))
+    int max_unchanged, by_time = 1;
+    if (!PyArg_ParseTuple(args, "OOiO|p", &source_obj, &target_obj, &max_unchanged,
+                          &annotators_obj, &by_time))
         return NULL;
     Lattice lat = {0};
     Py_ssize_t n = 0, m = 0;
@@ -948,7 +1217,9 @@ static PyObject *best_paths(PyObject *self, PyObject *args) {
         int status;
         Py_BEGIN_ALLOW_THREADS
         status = weigh(&lat, golds, (int)gold_count, weights);
-        if (status == 0) status = shortest_paths(&lat, weights, predecessor);
+        if (status == 0 && by_time) status = shortest_paths_by_time(&lat, weights, predecessor);
+        if (status == 0 && !by_time) status = shortest_paths(&lat, weights, predecessor);
+        if (status == 1) status = shortest_paths(&lat, weights, predecessor);
         Py_END_ALLOW_THREADS
         golds_free(golds, gold_count);
         if (status < 0) {
@@ -1004,8 +1275,9 @@ done:
 
 static PyMethodDef methods[] = {
     {"best_paths", best_paths, METH_VARARGS,
-     "best_paths(source, target, max_unchanged, annotators) -> list of paths, or None where "
-     "the NUS scorer 3.2 would crash"},
+     "best_paths(source, target, max_unchanged, annotators, by_time=True) -> list of paths, "
+     "or None where the NUS scorer 3.2 would crash; by_time=False forces the scan-by-scan "
+     "Bellman-Ford simulation"},
     {"lattice_size", lattice_size, METH_VARARGS,
      "lattice_size(source, target, max_unchanged) -> (vertices, edges, crashes)"},
     {NULL, NULL, 0, NULL},

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from m2lsp.errors import InputError
-from m2lsp.model import NOOP_TYPE, M2Document
+from m2lsp.model import NOOP_TYPE, Block, M2Document
 from m2lsp.parsing.source import SourceText
 from m2lsp.scoring import py2
 from m2lsp.scoring.lattice import GoldEdit
@@ -66,6 +66,22 @@ def reading_problems(document: M2Document, source: SourceText) -> list[ReadingPr
         problems.append(ReadingProblem(0, "X002", "the file starts with a byte-order mark, "
                                        "which the NUS scorer reads as part of the first line"))
     suspicious = _PY_LINE_BREAKS.search(source.text) is not None
+    if suspicious or "\r" in source.text or _BLANK_LINE.search(source.text):
+        problems.extend(_line_problems(source, suspicious))
+    for block, start in zip(document.blocks, document.starts, strict=True):
+        problem = _block_problem(block, start)
+        if problem is not None:
+            problems.append(problem)
+            break
+    return sorted(problems, key=lambda p: p.line)
+
+
+_BLANK_LINE = re.compile(r"^[^\S\r\n]+$", re.MULTILINE)
+
+
+def _line_problems(source: SourceText, suspicious: bool) -> list[ReadingProblem]:
+    """The first line the scorer cannot read as m2lsp reads it."""
+    problems = []
     for row, line in enumerate(source.lines):
         if not line:
             if source.line_break(row) not in ("\n", ""):
@@ -82,22 +98,21 @@ def reading_problems(document: M2Document, source: SourceText) -> list[ReadingPr
             problems.append(ReadingProblem(row, "M011", "a character that the NUS scorer "
                                            "reads as a line break"))
             break
-    for block, start in zip(document.blocks, document.starts, strict=True):
-        if block.sentence is None:
-            problems.append(ReadingProblem(start, "M002", "edit lines with no S line above "
-                                           "them, on which the NUS scorer stops"))
-            break
-        if block.problems:
-            problem = block.problems[0]
-            problems.append(ReadingProblem(start + problem.row, "M001", "a line that does not "
-                                           "parse, on which the NUS scorer stops"))
-            break
-        bad = next((e for e in block.edits if py2.parse_int(e.annotator) is None), None)
-        if bad is not None:
-            problems.append(ReadingProblem(start + bad.row, "M301", f"annotator id "
-                                           f"{bad.annotator!r}, which the NUS scorer cannot read"))
-            break
-    return sorted(problems, key=lambda p: p.line)
+    return problems
+
+
+def _block_problem(block: Block, start: int) -> ReadingProblem | None:
+    if block.sentence is None:
+        return ReadingProblem(start, "M002", "edit lines with no S line above them, on which "
+                              "the NUS scorer stops")
+    if block.problems:
+        return ReadingProblem(start + block.problems[0].row, "M001", "a line that does not "
+                              "parse, on which the NUS scorer stops")
+    bad = next((e for e in block.edits if py2.parse_int(e.annotator) is None), None)
+    if bad is not None:
+        return ReadingProblem(start + bad.row, "M301", f"annotator id {bad.annotator!r}, "
+                              "which the NUS scorer cannot read")
+    return None
 
 
 # characters at which Python's splitlines(), which the scorer uses, breaks a line

@@ -11,6 +11,7 @@ The scorer runs on Python 2.7; these functions give the same answers in Python 3
 
 from __future__ import annotations
 
+import functools
 import re
 
 _U180E = "\u180e"
@@ -34,6 +35,8 @@ def strip(text: str) -> str:
 
 def parse_int(text: str) -> int | None:
     """What Python 2.7's `int(text)` returns for a byte string, or None where it raises."""
+    if text.isdigit() and text.isascii():
+        return int(text)
     match = _INT.fullmatch(text)
     return int(match.group(1)) if match else None
 
@@ -45,9 +48,18 @@ def _py2_hash(key: int) -> int:
     return -2 if key == -1 else key
 
 
+@functools.lru_cache(maxsize=256)
+def _order(keys: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(_int_dict_order(list(keys)))
+
+
 def int_dict_order(keys: list[int]) -> list[int]:
     """The iteration order of a Python 2.7 dict after inserting `keys` in order (repeats
     keep their first slot)."""
+    return list(_order(tuple(keys)))
+
+
+def _int_dict_order(keys: list[int]) -> list[int]:
     size = 8
     table: list[int | None] = [None] * size
     used = 0

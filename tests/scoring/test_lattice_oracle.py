@@ -84,3 +84,34 @@ def test_compiled_core_equals_the_python_lattice(source, target, max_unchanged, 
     python = lattice_module.best_paths(source, target, max_unchanged, annotators,
                                        use_compiled=False)
     assert lattice_module.best_paths(source, target, max_unchanged, annotators) == python
+
+
+@pytest.mark.skipif(lattice_module.compiled is None, reason="the C core is not built")
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(VOCABULARY), max_size=12),
+       st.lists(st.sampled_from(VOCABULARY), max_size=12), st.integers(0, 3),
+       st.integers(0, 10**6))
+def test_one_pass_shortest_paths_equal_the_bellman_ford_simulation(source, target,
+                                                                    max_unchanged, seed):
+    """The C core's one-pass search (by relaxation time) against its scan-by-scan
+    simulation of the scorer's Bellman-Ford, on longer sentences with many ties."""
+    if source == target:
+        return
+    rng = random.Random(seed)
+    vocabulary: dict[str, int] = {}
+    s = [vocabulary.setdefault(t, len(vocabulary)) for t in source]
+    t = [vocabulary.setdefault(x, len(vocabulary)) for x in target]
+    spans = [(a, b) for a in range(len(source) + 1) for b in range(a, min(a + 3, len(source) + 1))]
+    annotators = []
+    for _ in range(2):
+        gold = []
+        for _ in range(rng.randint(0, 4)):
+            a, b = rng.choice(spans)
+            original = tuple(s[a:b])
+            j = rng.randint(0, len(t))
+            correction = tuple(t[j:j + rng.randint(0, 2)])
+            gold.append((a, b, original, [correction]))
+        annotators.append(gold)
+    fast = lattice_module.compiled.best_paths(s, t, max_unchanged, annotators, True)
+    slow = lattice_module.compiled.best_paths(s, t, max_unchanged, annotators, False)
+    assert fast == slow
