@@ -112,6 +112,8 @@ def test_one_pass_shortest_paths_equal_the_bellman_ford_simulation(source, targe
             correction = tuple(t[j:j + rng.randint(0, 2)])
             gold.append((a, b, original, [correction]))
         annotators.append(gold)
-    fast = lattice_module.compiled.best_paths(s, t, max_unchanged, annotators, True)
+    fast = lattice_module.compiled.best_paths(s, t, max_unchanged, annotators, True, 0)
     slow = lattice_module.compiled.best_paths(s, t, max_unchanged, annotators, False)
     assert fast == slow
+    streamed = lattice_module.compiled.best_paths(s, t, max_unchanged, annotators, True, 1)
+    assert streamed == slow
