@@ -57,7 +57,7 @@ def _lint(source: SourceText, fmt: Format, settings: LintSettings, cache: BlockC
     for scope in (Scope.CGED, Scope.TRUTH):
         for rule in rules[scope]:
             found.extend(rule.check(document, ctx))
-    found = _with_severities(found, settings)
+    found = with_severities(found, settings)
     found.sort(key=lambda d: d.sort_key)
     return LintResult(source, fmt, tuple(found), document)
 
@@ -86,6 +86,13 @@ def m2_context(source: SourceText, document: M2Document, settings: LintSettings)
         for edit in block.edits:
             written[edit.annotator] += 1
             types[edit.type] += 1
+    return context_from_counts(source, document, settings, written, types)
+
+
+def context_from_counts(source: SourceText, document: M2Document | None,
+                        settings: LintSettings, written: Counter[str],
+                        types: Counter[str]) -> Context:
+    """The M2 context from how often each annotator id and each error type is written."""
     annotators = {str(int(a.strip())) for a in written if a.strip().isdigit() and a.isascii()}
     return Context(source, Format.M2, settings, m2=document, annotators=frozenset(annotators),
                    taxonomy=_taxonomy(settings, types))
@@ -110,7 +117,7 @@ def _m2_block_diagnostics(document: M2Document, rules: list[Rule],
             yield diagnostic.shifted(starts[index])
 
 
-def _with_severities(found: list[Diagnostic], settings: LintSettings) -> list[Diagnostic]:
+def with_severities(found: list[Diagnostic], settings: LintSettings) -> list[Diagnostic]:
     if not settings.severity:
         return found
     return [replace(d, severity=settings.severity_of(d.code, d.severity)) for d in found]

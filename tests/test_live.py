@@ -1,0 +1,103 @@
+"""Incremental linting (m2lsp.live) against linting the whole text, edit after edit."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from m2lsp.lint import lint
+from m2lsp.live import LiveDocument, TextChange, split_lines
+from m2lsp.model import Format
+from m2lsp.parsing.source import SourceText
+from tests.conftest import ROOT, shared
+
+# Pieces an annotator types, and pieces that break things: new blocks, merged blocks,
+# new annotators (the file-wide context changes), CR and CRLF, Unicode line breaks.
+PIECES = ["S ", "A ", "A 1 2|||R:DET|||the|||REQUIRED|||-NONE-|||0", "\n", "\n\n", " ", "x",
+          "|||", "1", "3", "-1", "noop", "\r\n", "\r", "\t", "\u2028", "||", "2",
+          "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1", "S The cat sat .\n"]
+
+
+def random_change(rng: random.Random, doc: LiveDocument) -> TextChange:
+    lines = doc.lines
+    l0 = rng.randrange(len(lines))
+    c0 = rng.randint(0, len(lines[l0]))
+    l1 = min(len(lines) - 1, l0 + rng.choice([0, 0, 0, 0, 1, 2]))
+    c1 = rng.randint(0 if l1 > l0 else c0, len(lines[l1]))
+    text = "".join(rng.choice(PIECES) for _ in range(rng.choice([0, 1, 1, 1, 2])))
+    return TextChange(text, (l0, c0), (l1, c1))
+
+
+def expected_text(text: str, change: TextChange) -> str:
+    assert change.start and change.end
+    offsets = SourceText(text).line_offsets
+    start = offsets[change.start[0]] + change.start[1]
+    end = offsets[change.end[0]] + change.end[1]
+    return text[:start] + change.text + text[end:]
+
+
+def run_edits(text: str, seed: int, count: int) -> None:
+    rng = random.Random(seed)
+    doc = LiveDocument(text, Format.M2)
+    for step in range(count):
+        change = random_change(rng, doc)
+        before = doc.text
+        doc.apply([change])
+        assert doc.text == expected_text(before, change), step
+        fresh = lint(SourceText(doc.text), Format.M2).diagnostics
+        assert doc.lint().diagnostics == fresh, (step, change)
+
+
+def test_a_thousand_random_edits_to_a_real_gold_file_keep_diagnostics_exact():
+    gold = shared("conll2014/gold/official-2014.combined.m2").read_text("utf-8")
+    lines = gold.split("\n")[:400]  # about 30 sentences: edits land in many blocks
+    run_edits("\n".join(lines) + "\n", seed=2014, count=1000)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6))
+def test_random_edits_to_the_bundled_example(seed):
+    run_edits((ROOT / "examples" / "annotated.m2").read_text("utf-8"), seed, 25)
+
+
+@pytest.mark.parametrize("text", ["", "\n", "S a\r\nA 0 1|||X|||b|||REQUIRED|||-NONE-|||0",
+                                  "x\r", "\r\n\r\n"])
+def test_whole_text_changes_and_line_breaks(text):
+    doc = LiveDocument("S old\n", Format.M2)
+    doc.apply([TextChange(text)])
+    assert doc.text == text
+    assert doc.lines == SourceText(text).lines
+    assert doc.lint().diagnostics == lint(SourceText(text), Format.M2).diagnostics
+
+
+def test_a_cr_typed_before_an_lf_makes_one_crlf_break():
+    doc = LiveDocument("S a\nS b\n", Format.M2)
+    doc.apply([TextChange("\r", (0, 3), (0, 3))])
+    assert doc.lines == ["S a", "S b", ""]
+    assert doc.breaks == ["\r\n", "\n"]
+
+
+def test_positions_beyond_the_end_are_clamped():
+    doc = LiveDocument("S a\n", Format.M2)
+    doc.apply([TextChange("x", (9, 9), (12, 0))])
+    assert doc.text == "S a\nx"
+
+
+def test_split_lines_matches_source_text():
+    text = "a\r\nb\rc\n\nd"
+    lines, breaks = split_lines(text)
+    assert lines == SourceText(text).lines
+    assert breaks == ["\r\n", "\r", "\n", "\n"]
+
+
+@pytest.mark.parametrize("fmt", [Format.CGED, Format.TRUTH])
+def test_other_formats_are_linted_whole(fmt):
+    cged = ('<DOC>\n<TEXT id="1">\nabc\n</TEXT>\n'
+            '<ERROR start_off="9" end_off="9" type="R"></ERROR>\n</DOC>\n')
+    text = "A0001, 3, 4, R\nA0001, correct\n" if fmt is Format.TRUTH else cged
+    doc = LiveDocument(text, fmt)
+    doc.apply([TextChange("", (0, 0), (0, 1))])
+    assert doc.lint().diagnostics == lint(SourceText(doc.text), fmt).diagnostics
