@@ -83,7 +83,7 @@ def slowest_sentences(count: int = 3) -> list[tuple[float, str, int]]:
     start = time.perf_counter()
     score_sentence(332, gold[332], DEGENERATE, M2Settings())
     rows.append((time.perf_counter() - start, "issue #8 hypothesis", 333))
-    return sorted(rows, reverse=True)[:count] + [rows[-1]]
+    return [*sorted(rows, reverse=True)[:count], rows[-1]]
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic
@@ -118,6 +119,10 @@ class LiveDocument:
                 self._result = lint(SourceText(self.text), self.format, self.settings,
                                     known_ids=self.known_ids)
         return self._result
+
+    def lint_context_taxonomy(self) -> Any:
+        """The M2 taxonomy the rules apply (None: other formats, or none detected)."""
+        return None if self._m2 is None else self._m2.context.taxonomy
 
     @property
     def m2(self) -> M2Document | None:

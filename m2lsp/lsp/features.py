@@ -1,0 +1,263 @@
+"""Requests beyond diagnostics: reading aids, editing aids, and the scoring commands.  Each
+handler fetches the live document, calls the core, converts."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from m2lsp import reading
+from m2lsp.lsp import convert
+from m2lsp.lsp.server import M2Server, OpenDocument
+from m2lsp.model import Format
+from m2lsp.taxonomy import TAXONOMIES
+
+log = logging.getLogger(__name__)
+
+SCORE = "m2lsp.score"
+SCORE_AGAINST = "m2lsp.scoreAgainst"
+CLEAR_SCORES = "m2lsp.clearScores"
+FIXED_WORDS = ("REQUIRED", "OPTIONAL", "-NONE-", "noop")
+PROGRESS_SENTENCES = 2000  # report progress when scoring more sentences than this
+
+
+def register(server: M2Server) -> None:
+    for method, options, handler in _FEATURES:
+        server.feature(method, options)(handler) if options else server.feature(method)(handler)
+    for name, handler in _COMMANDS:
+        server.command(name)(handler)
+
+
+def _m2(ls: M2Server, uri: str) -> tuple[OpenDocument, Any] | None:
+    doc = ls.documents.get(uri)
+    if doc is None or doc.live.format is not Format.M2:
+        return None
+    return doc, doc.live.m2
+
+
+def hover(ls: M2Server, params: types.HoverParams) -> types.Hover | None:
+    found = _m2(ls, params.text_document.uri)
+    if found is None:
+        return None
+    doc, m2 = found
+    text = reading.hover(m2, params.position.line, doc.live.lint_context_taxonomy())
+    if text is None:
+        return None
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+
+def inlay_hints(ls: M2Server, params: types.InlayHintParams) -> list[types.InlayHint]:
+    found = _m2(ls, params.text_document.uri)
+    if found is None:
+        return []
+    doc, m2 = found
+    hints = reading.inlay_hints(m2, params.range.start.line, params.range.end.line)
+    return [types.InlayHint(position=convert.position(doc.lines, h.line, h.col, ls.encoding),
+                            label=h.label, padding_left=True) for h in hints]
+
+
+def symbols(ls: M2Server, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    found = _m2(ls, params.text_document.uri)
+    if found is None:
+        return []
+    doc, m2 = found
+    return [types.DocumentSymbol(
+        name=s.name, detail=s.detail, kind=types.SymbolKind.String,
+        range=convert.range_of(s.span, doc.lines, ls.encoding),
+        selection_range=convert.range_of(s.selection, doc.lines, ls.encoding))
+        for s in reading.symbols(m2)]
+
+
+def folding(ls: M2Server, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    found = _m2(ls, params.text_document.uri)
+    if found is None:
+        return []
+    return [types.FoldingRange(start_line=a, end_line=b)
+            for a, b in reading.folding_ranges(found[1])]
+
+
+def code_actions(ls: M2Server, params: types.CodeActionParams) -> list[types.CodeAction]:
+    doc = ls.documents.get(params.text_document.uri)
+    if doc is None:
+        return []
+    first, last = params.range.start.line, params.range.end.line
+    out = []
+    for found in doc.live.lint().diagnostics:
+        if found.fix is None or found.span.end_line < first or found.span.line > last:
+            continue
+        lsp = convert.diagnostic(found, doc.lines, doc.uri, ls.encoding)
+        out.append(types.CodeAction(
+            title=f"{found.fix.title} ({found.code})", kind=types.CodeActionKind.QuickFix,
+            diagnostics=[lsp], is_preferred=found.fix.applicability.value == "safe",
+            edit=convert.workspace_edit(found.fix, doc.uri, doc.lines, ls.encoding)))
+    return out
+
+
+def completion(ls: M2Server, params: types.CompletionParams) -> types.CompletionList:
+    found = _m2(ls, params.text_document.uri)
+    items: list[types.CompletionItem] = []
+    if found is not None:
+        doc, m2 = found
+        line = doc.lines[params.position.line] if params.position.line < len(doc.lines) else ""
+        field = line[:params.position.character].count("|||")
+        items = _completions(doc, m2, field)
+    return types.CompletionList(is_incomplete=False, items=items)
+
+
+def _completions(doc: OpenDocument, m2: Any, field: int) -> list[types.CompletionItem]:
+    kind = types.CompletionItemKind
+    if field == 1:  # the error type
+        taxonomy = doc.live.lint_context_taxonomy()
+        types_ = taxonomy.types if taxonomy is not None else {
+            t: m for tax in TAXONOMIES.values() for t, m in tax.types.items()}
+        return [types.CompletionItem(label=t, detail=m, kind=kind.EnumMember)
+                for t, m in sorted(types_.items())]
+    if field == 2:
+        return [types.CompletionItem(label="-NONE-", detail="delete", kind=kind.Keyword)]
+    if field == 3:
+        return [types.CompletionItem(label=w, kind=kind.Keyword) for w in FIXED_WORDS[:2]]
+    if field == 4:
+        return [types.CompletionItem(label="-NONE-", kind=kind.Keyword)]
+    if field == 5:
+        ids = sorted({e.annotator.strip() for b in m2.blocks for e in b.edits})
+        return [types.CompletionItem(label=i, detail="annotator", kind=kind.Value)
+                for i in ids if i]
+    return []
+
+
+def formatting(ls: M2Server, params: types.DocumentFormattingParams) -> list[types.TextEdit]:
+    from m2lsp.formatting import format_m2
+
+    found = _m2(ls, params.text_document.uri)
+    if found is None:
+        return []
+    doc, _ = found
+    text = doc.live.text
+    formatted = format_m2(text)
+    if formatted is None or formatted == text:
+        return []
+    end = convert.position(doc.lines, len(doc.lines) - 1, len(doc.lines[-1]), ls.encoding)
+    return [types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=end),
+                           new_text=formatted)]
+
+
+# -- scoring -------------------------------------------------------------------------
+
+def _path(value: Any) -> Path:
+    if not isinstance(value, str) or not value:
+        raise ValueError("expected a path or file URI")
+    return Path(to_fs_path(value) if value.startswith("file:") else value)
+
+
+async def score(ls: M2Server, *args: Any) -> dict[str, Any] | None:
+    """[goldUri, systemPath]: score a system file against an open gold document."""
+    try:
+        gold_uri, system = args[0], _path(args[1])
+        text = system.read_bytes().decode("utf-8")
+    except (IndexError, ValueError, TypeError) as exc:
+        return _fail(ls, f"m2lsp.score expects [goldUri, systemPath]: {exc}")
+    except OSError as exc:
+        return _fail(ls, f"cannot read the system file {args[1]}: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        return _fail(ls, f"the system file {args[1]} is not UTF-8 (byte {exc.start})")
+    return await _score(ls, gold_uri, text)
+
+
+async def score_against(ls: M2Server, *args: Any) -> dict[str, Any] | None:
+    """[goldUri, systemUri]: score an open system document against an open gold one."""
+    try:
+        gold_uri, system_uri = args[0], args[1]
+    except (IndexError, TypeError):
+        return _fail(ls, "m2lsp.scoreAgainst expects [goldUri, systemUri]")
+    system = ls.documents.get(system_uri)
+    if system is None:
+        return _fail(ls, f"the system document {system_uri} is not open")
+    return await _score(ls, gold_uri, system.live.text)
+
+
+async def _score(ls: M2Server, gold_uri: Any, system_text: str) -> dict[str, Any] | None:
+    from m2lsp.errors import M2lspError
+    from m2lsp.parsing.source import SourceText
+    from m2lsp.scoring.in_editor import score_diagnostics
+    from m2lsp.scoring.m2 import M2Settings, evaluate
+    from m2lsp.scoring.m2_input import read_gold, read_system
+
+    doc = ls.documents.get(gold_uri) if isinstance(gold_uri, str) else None
+    if doc is None or doc.live.format is not Format.M2:
+        return _fail(ls, f"the gold document {gold_uri} is not an open M2 document")
+    settings = M2Settings(ls.config.score.max_unchanged_words, ls.config.score.beta,
+                          ls.config.score.ignore_whitespace_casing)
+    version = doc.version
+    try:
+        gold = read_gold(doc.live.m2, SourceText(doc.live.text), gold_uri)
+        hypotheses = read_system(SourceText(system_text))
+        token = await _begin(ls, len(gold))
+        result = evaluate(gold, hypotheses, settings)
+        _end(ls, token)
+    except M2lspError as exc:
+        return _fail(ls, f"cannot score: {exc}")
+    if doc.version != version or ls.documents.get(gold_uri) is not doc:
+        return _fail(ls, "the gold document changed while it was scored; score again")
+    doc.scores = score_diagnostics(result, doc.live.m2)
+    ls.refresh(doc.uri)
+    s = result.score
+    ls.window_show_message(types.ShowMessageParams(
+        type=types.MessageType.Info,
+        message=f"P {s.precision:.4f}  R {s.recall:.4f}  F{settings.beta:g} {s.f:.4f}  "
+                f"({s.signature})"))
+    return {"precision": s.precision, "recall": s.recall, "f": s.f,
+            "signature": s.signature, "correct": s.counts.correct,
+            "proposed": s.counts.proposed, "gold": s.counts.gold}
+
+
+async def _begin(ls: M2Server, sentences: int) -> str | None:
+    if sentences <= PROGRESS_SENTENCES:
+        return None
+    token = str(uuid.uuid4())
+    try:
+        await ls.work_done_progress.create_async(token)
+    except Exception:  # a client without window/workDoneProgress/create
+        return None
+    ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(
+        title="m2lsp: scoring", message=f"{sentences} sentences", percentage=0))
+    return token
+
+
+def _end(ls: M2Server, token: str | None) -> None:
+    if token is not None:
+        ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message="scored"))
+
+
+def clear_scores(ls: M2Server, *args: Any) -> None:
+    uris = [a for a in args if isinstance(a, str)] or list(ls.documents)
+    for uri in uris:
+        doc = ls.documents.get(uri)
+        if doc is not None and doc.scores:
+            doc.scores = []
+            ls.refresh(uri)
+
+
+def _fail(ls: M2Server, message: str) -> None:
+    log.warning(message)
+    ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error,
+                                                   message=f"m2lsp: {message}"))
+    return None
+
+
+_FEATURES = (
+    (types.TEXT_DOCUMENT_HOVER, None, hover),
+    (types.TEXT_DOCUMENT_INLAY_HINT, None, inlay_hints),
+    (types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, None, symbols),
+    (types.TEXT_DOCUMENT_FOLDING_RANGE, None, folding),
+    (types.TEXT_DOCUMENT_CODE_ACTION,
+     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]), code_actions),
+    (types.TEXT_DOCUMENT_COMPLETION,
+     types.CompletionOptions(trigger_characters=["|"]), completion),
+    (types.TEXT_DOCUMENT_FORMATTING, None, formatting),
+)
+_COMMANDS = ((SCORE, score), (SCORE_AGAINST, score_against), (CLEAR_SCORES, clear_scores))

@@ -1,0 +1,225 @@
+"""The pygls language server: thin handlers that fetch the live document, call the core
+and convert.
+
+Documents are kept as `m2lsp.live.LiveDocument`s, not in pygls's workspace: pygls rebuilds
+the whole text on every incremental change, which costs more than a keystroke's budget on
+a 400k-line file.  Diagnostics are pulled when the client can pull, pushed otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
+from pygls.uris import to_fs_path
+
+from m2lsp import __version__
+from m2lsp.config import Config, config_from_mapping, load_config
+from m2lsp.diagnostic import Diagnostic
+from m2lsp.live import LiveDocument, TextChange
+from m2lsp.lsp import convert
+from m2lsp.model import Format
+from m2lsp.parsing.detect import detect_format
+
+log = logging.getLogger(__name__)
+
+LANGUAGE_FORMATS = {"gec-m2": Format.M2, "gec-cged": Format.CGED,
+                    "gec-cged-truth": Format.TRUTH}
+
+
+class M2Protocol(LanguageServerProtocol):
+    """Keeps open documents as LiveDocuments instead of pygls TextDocuments."""
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        self._server.open_document(params.text_document)  # type: ignore[attr-defined]
+        yield from ()
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        self._server.change_document(params)  # type: ignore[attr-defined]
+        yield from ()
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+        self._server.close_document(params.text_document.uri)  # type: ignore[attr-defined]
+        yield from ()
+
+
+class OpenDocument:
+    """A document the client has open: its text, version, and published diagnostics."""
+
+    def __init__(self, uri: str, version: int, live: LiveDocument) -> None:
+        self.uri = uri
+        self.version = version
+        self.live = live
+        self.scores: list[Diagnostic] = []
+
+    @property
+    def lines(self) -> list[str]:
+        return self.live.lines
+
+
+class M2Server(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("m2lsp", __version__, protocol_cls=M2Protocol,
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.documents: dict[str, OpenDocument] = {}
+        self.config = Config()
+        self.pull = False
+        self.refresh_support = False
+        self._pending: dict[str, asyncio.Handle] = {}
+
+    # -- documents -------------------------------------------------------------------
+
+    def open_document(self, item: types.TextDocumentItem) -> None:
+        fmt = document_format(item.uri, item.language_id, item.text)
+        live = LiveDocument(item.text, fmt or Format.M2, self.config.lint)
+        self.documents[item.uri] = OpenDocument(item.uri, item.version, live)
+        self.schedule(item.uri)
+
+    def change_document(self, params: types.DidChangeTextDocumentParams) -> None:
+        doc = self.documents.get(params.text_document.uri)
+        if doc is None:
+            return
+        changes = []
+        for change in params.content_changes:
+            if isinstance(change, types.TextDocumentContentChangePartial):
+                start = convert.position_in(doc.lines, change.range.start, self.encoding)
+                end = convert.position_in(doc.lines, change.range.end, self.encoding)
+                changes.append(TextChange(change.text, start, end))
+            else:
+                changes.append(TextChange(change.text))
+            doc.live.apply(changes[-1:])
+        doc.version = params.text_document.version
+        doc.scores = []
+        self.schedule(doc.uri)
+
+    def close_document(self, uri: str) -> None:
+        self.documents.pop(uri, None)
+        if not self.pull:
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    # -- diagnostics -----------------------------------------------------------------
+
+    def schedule(self, uri: str) -> None:
+        """Publish once the changes waiting in the queue are applied (debounce by
+        coalescing: a burst of changes is linted once)."""
+        if self.pull:
+            return
+        handle = self._pending.pop(uri, None)
+        if handle is not None:
+            handle.cancel()
+        loop = asyncio.get_event_loop()
+        self._pending[uri] = loop.call_soon(self.publish, uri)
+
+    def publish(self, uri: str) -> None:
+        self._pending.pop(uri, None)
+        doc = self.documents.get(uri)
+        if doc is None:
+            return
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, version=doc.version, diagnostics=self.diagnostics(doc)))
+
+    def diagnostics(self, doc: OpenDocument) -> list[types.Diagnostic]:
+        try:
+            found = doc.live.lint().diagnostics
+        except Exception:  # a bug must not take the server down with it
+            log.exception("linting %s failed", doc.uri)
+            found = ()
+        out = [convert.diagnostic(d, doc.lines, doc.uri, self.encoding) for d in found]
+        out.extend(convert.diagnostic(d, doc.lines, doc.uri, self.encoding,
+                                      source="m2lsp-score") for d in doc.scores)
+        return out
+
+    def refresh(self, uri: str) -> None:
+        """Diagnostics of `uri` changed without a text change (scores, settings)."""
+        if not self.pull:
+            self.schedule(uri)
+        elif self.refresh_support:
+            self.workspace_diagnostic_refresh(None)
+
+    @property
+    def encoding(self) -> str:
+        """The agreed position encoding: utf-8, utf-16 or utf-32."""
+        try:
+            chosen = self.server_capabilities.position_encoding
+        except AttributeError:  # before initialize
+            return "utf-16"
+        return str(chosen or "utf-16")
+
+    def apply_config(self, values: Any, origin: str) -> None:
+        if isinstance(values, dict):
+            values = values.get("m2lsp", values)
+        if not isinstance(values, dict):
+            return
+        self.config = config_from_mapping(values, self.config, origin)
+        for doc in self.documents.values():
+            doc.live.reconfigure(self.config.lint)
+            self.schedule(doc.uri)
+
+
+def document_format(uri: str, language_id: str | None, text: str) -> Format | None:
+    """The format of an opened document: its language id, else its name and content."""
+    if language_id in LANGUAGE_FORMATS:
+        return LANGUAGE_FORMATS[language_id]
+    path = to_fs_path(uri) if uri.startswith("file:") else uri
+    return detect_format(path, text)
+
+
+server = M2Server()
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: M2Server, params: types.InitializeParams) -> None:
+    caps = params.capabilities
+    text = caps.text_document
+    ls.pull = bool(text and text.diagnostic)
+    workspace = caps.workspace
+    ls.refresh_support = bool(workspace and workspace.diagnostics and
+                              workspace.diagnostics.refresh_support)
+    root = to_fs_path(params.root_uri) if params.root_uri else None
+    if root:
+        ls.config = load_config(Path(root))
+    if params.initialization_options:
+        ls.apply_config(params.initialization_options, "initializationOptions")
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(ls: M2Server, params: types.DidChangeConfigurationParams):
+    settings = params.settings
+    if not settings:
+        try:
+            found = await ls.workspace_configuration_async(types.ConfigurationParams(
+                items=[types.ConfigurationItem(section="m2lsp")]))
+            settings = found[0] if found else None
+        except Exception:  # the client may not answer workspace/configuration
+            settings = None
+    if settings:
+        ls.apply_config(settings, "workspace/didChangeConfiguration")
+    if ls.pull and ls.refresh_support:
+        ls.workspace_diagnostic_refresh(None)
+
+
+@server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
+                types.DiagnosticOptions(identifier="m2lsp", inter_file_dependencies=False,
+                                        workspace_diagnostics=False))
+def pull_diagnostics(ls: M2Server, params: types.DocumentDiagnosticParams):
+    doc = ls.documents.get(params.text_document.uri)
+    items = ls.diagnostics(doc) if doc is not None else []
+    return types.RelatedFullDocumentDiagnosticReport(items=items)
+
+
+def _register_features() -> None:
+    from m2lsp.lsp import features  # it imports this module's classes: import it last
+
+    features.register(server)
+
+
+_register_features()

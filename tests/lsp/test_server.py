@@ -1,0 +1,208 @@
+"""The language server end to end over stdio (pytest-lsp), pushing diagnostics."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from tests.conftest import shared
+
+SERVER = [sys.executable, "-m", "m2lsp", "serve"]
+URI = "file:///work/a.m2"
+TEXT = ("S The cat sat on mat .\n"
+        "A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0\n"
+        "A 4 4|||M:DET|||the|||REQUIRED|||-NONE-|||0\n"
+        "A 9 10|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n"
+        "\n"
+        "S It was happy .  \n"
+        "A 2 3|||R:ADJ|||glad|||REQUIRED|||-NONE-|||0\n")
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(),
+        initialization_options={"m2lsp": {"beta": 0.5, "max-unchanged-words": "bad"}}))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def published(client: LanguageClient, uri: str,
+                    holds: Callable[[list[types.Diagnostic]], bool] = lambda _: True,
+                    timeout: float = 60.0) -> list[types.Diagnostic]:
+    """Wait until the diagnostics published for `uri` satisfy `holds` (no race with the
+    notification arriving before the wait starts)."""
+    async with asyncio.timeout(timeout):
+        while uri not in client.diagnostics or not holds(client.diagnostics[uri]):
+            await asyncio.sleep(0.01)
+    return client.diagnostics[uri]
+
+
+async def open_doc(client: LanguageClient, text: str = TEXT, uri: str = URI,
+                   language: str = "gec-m2") -> list[types.Diagnostic]:
+    client.diagnostics.pop(uri, None)
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id=language, version=1,
+                                             text=text)))
+    return await published(client, uri)
+
+
+def codes(diagnostics: list[types.Diagnostic]) -> list[tuple[str, int, int, int]]:
+    return [(str(d.code), d.range.start.line, d.range.start.character, d.range.end.character)
+            for d in diagnostics]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_diagnostics_on_open_have_exact_ranges_codes_and_links(client: LanguageClient):
+    found = await open_doc(client)
+    assert codes(found) == [("M102", 3, 2, 6), ("X004", 5, 16, 18)]
+    first = found[0]
+    assert first.severity == types.DiagnosticSeverity.Error
+    assert first.code_description and first.code_description.href.endswith("rules.md#m102")
+    assert first.source == "m2lsp"
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_change_updates_the_diagnostics(client: LanguageClient):
+    await open_doc(client, uri="file:///work/change.m2")
+    client.diagnostics.pop("file:///work/change.m2")
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri="file:///work/change.m2",
+                                                            version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=3, character=2),
+                              end=types.Position(line=3, character=6)), text="5 6")]))
+    assert codes(await published(client, "file:///work/change.m2")) == [("X004", 5, 16, 18)]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_shows_tokens_corrections_meaning_and_corrected_sentence(
+        client: LanguageClient):
+    uri = "file:///work/hover.m2"
+    await open_doc(client, TEXT.replace("A 9 10", "A 5 6"), uri=uri)
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        position=types.Position(line=1, character=3)))
+    assert hover is not None
+    value = hover.contents.value  # type: ignore[union-attr]
+    assert "`cat` → `dog`" in value
+    assert "R:NOUN: " in value and "ERRANT" in value
+    assert "Annotator 0: The dog sat on the mat x" in value
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_inlay_hints_symbols_and_folding(client: LanguageClient):
+    await open_doc(client, uri="file:///work/nav.m2")
+    doc = types.TextDocumentIdentifier(uri="file:///work/nav.m2")
+    whole = types.Range(start=types.Position(line=0, character=0),
+                        end=types.Position(line=7, character=0))
+    hints = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(text_document=doc, range=whole))
+    assert [(h.position.line, h.position.character, h.label) for h in hints] == [
+        (1, 5, "cat → dog"), (2, 5, "∅ → the"), (6, 5, "happy → glad")]
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=doc))
+    assert [s.name for s in symbols] == ["1: The cat sat on mat .", "2: It was happy ."]
+    folds = await client.text_document_folding_range_async(
+        types.FoldingRangeParams(text_document=doc))
+    assert [(f.start_line, f.end_line) for f in folds] == [(0, 3), (5, 6)]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_code_action_fixes_trailing_whitespace(client: LanguageClient):
+    await open_doc(client, uri="file:///work/fix.m2")
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri="file:///work/fix.m2"),
+        range=types.Range(start=types.Position(line=5, character=0),
+                          end=types.Position(line=5, character=0)),
+        context=types.CodeActionContext(diagnostics=[])))
+    assert len(actions) == 1
+    edit = actions[0].edit.changes["file:///work/fix.m2"][0]  # type: ignore[union-attr]
+    assert (edit.range.start.character, edit.range.end.character, edit.new_text) == (16, 18, "")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_of_types_and_annotators(client: LanguageClient):
+    await open_doc(client, uri="file:///work/complete.m2")
+    doc = types.TextDocumentIdentifier(uri="file:///work/complete.m2")
+    types_ = await client.text_document_completion_async(types.CompletionParams(
+        text_document=doc, position=types.Position(line=1, character=8)))
+    labels = [i.label for i in types_.items]  # type: ignore[union-attr]
+    assert "R:NOUN" in labels and "M:DET" in labels
+    ids = await client.text_document_completion_async(types.CompletionParams(
+        text_document=doc, position=types.Position(line=1, character=43)))
+    assert [i.label for i in ids.items] == ["0"]  # type: ignore[union-attr]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_formatting_is_canonical_and_keeps_content(client: LanguageClient):
+    text = ("S a  b c\n"
+            "A 1 2|||X|||y|||REQUIRED|||-NONE-|||1\n"
+            "A 0 1|||X|||z|||REQUIRED|||-NONE-|||0\n\n\n"
+            "S d\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0")
+    await open_doc(client, text, uri="file:///work/format.m2")
+    edits = await client.text_document_formatting_async(types.DocumentFormattingParams(
+        text_document=types.TextDocumentIdentifier(uri="file:///work/format.m2"),
+        options=types.FormattingOptions(tab_size=4, insert_spaces=True)))
+    assert edits and edits[0].new_text == (
+        "S a b c\nA 0 1|||X|||z|||REQUIRED|||-NONE-|||0\n"
+        "A 1 2|||X|||y|||REQUIRED|||-NONE-|||1\n\n"
+        "S d\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_server_survives_bad_input(client: LanguageClient):
+    found = await open_doc(client, "A x|||\x00\ufffd" + "S " + "w " * 200_000,
+                           uri="file:///work/bad.m2")
+    assert found  # diagnostics, not a crash
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.score", arguments=["file:///work/a.m2", "/nonexistent/system.txt"]))
+    assert result is None
+    assert "cannot read the system file" in client.messages[-1].message
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.score", arguments=[42]))
+    assert result is None
+    assert "expects [goldUri, systemPath]" in client.messages[-1].message
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri="file:///work/unknown.m2"),
+        position=types.Position(line=99, character=99)))
+    assert hover is None
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_cged_documents_are_checked(client: LanguageClient):
+    text = ('<DOC>\n<TEXT id="1">\nabc\n</TEXT>\n'
+            '<ERROR start_off="9" end_off="9" type="R"></ERROR>\n</DOC>\n')
+    found = await open_doc(client, text, uri="file:///work/a.sgml", language="gec-cged")
+    assert [d.code for d in found] == ["C006"]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_score_command_equals_the_cli_and_annotates_the_gold(client: LanguageClient):
+    gold = shared("conll2014/gold/official-2014.combined.m2")
+    system = shared("conll2014/systems/CAMB")
+    uri = gold.as_uri()
+    await open_doc(client, gold.read_text("utf-8"), uri=uri)
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.score", arguments=[uri, str(system)]))
+    expected = shared("conll2014/expected/m2scorer-3.2/CAMB.txt").read_text("utf-8")
+    printed = {line.split(":")[0].strip(): line.split(":")[1].strip()
+               for line in expected.splitlines() if ":" in line}
+    assert f"{result['precision']:.4f}" == printed["Precision"]
+    assert f"{result['recall']:.4f}" == printed["Recall"]
+    assert f"{result['f']:.4f}" == printed["F_0.5"]
+    assert result["signature"].startswith("M2|beta:0.5|max-unchanged:2")
+    found = await published(client, uri, lambda ds: any(d.source == "m2lsp-score" for d in ds))
+    scored = [d for d in found if d.source == "m2lsp-score"]
+    kinds = {str(d.code) for d in scored}
+    assert {"score", "TP", "FN", "FP"} <= kinds
+    assert scored[0].range.start.line == 0 and scored[0].message.startswith("P ")
+    await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.clearScores", arguments=[uri]))
+    await published(client, uri, lambda ds: all(d.source != "m2lsp-score" for d in ds))
