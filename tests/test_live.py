@@ -21,8 +21,7 @@ PIECES = ["S ", "A ", "A 1 2|||R:DET|||the|||REQUIRED|||-NONE-|||0", "\n", "\n\n
           "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1", "S The cat sat .\n"]
 
 
-def random_change(rng: random.Random, doc: LiveDocument) -> TextChange:
-    lines = doc.lines
+def random_change(rng: random.Random, lines: list[str]) -> TextChange:
     l0 = rng.randrange(len(lines))
     c0 = rng.randint(0, len(lines[l0]))
     l1 = min(len(lines) - 1, l0 + rng.choice([0, 0, 0, 0, 1, 2]))
@@ -43,7 +42,7 @@ def run_edits(text: str, seed: int, count: int) -> None:
     rng = random.Random(seed)
     doc = LiveDocument(text, Format.M2)
     for step in range(count):
-        change = random_change(rng, doc)
+        change = random_change(rng, doc.lines)
         before = doc.text
         doc.apply([change])
         assert doc.text == expected_text(before, change), step

@@ -26,7 +26,12 @@ def run(args: argparse.Namespace) -> int:
 
     gc.enable()  # a long-running process: let the cycle collector work
     logging.basicConfig(level=args.log_level, format="m2lsp %(levelname)s %(message)s")
-    from m2lsp.lsp.server import server
+    from m2lsp.lsp.server import ClientLog, server
+
+    ours = logging.getLogger("m2lsp")
+    ours.addHandler(ClientLog(server))
+    ours.propagate = False  # to the client's log, not also to stderr
+    ours.setLevel(args.log_level)
 
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")

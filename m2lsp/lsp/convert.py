@@ -27,7 +27,7 @@ def to_units(line: str, col: int, encoding: str) -> int:
     """A code-point column of `line` in the agreed units."""
     if encoding == "utf-32" or line.isascii():
         return col
-    return _width(line[:col], encoding)
+    return _width(line[:col], encoding) + max(0, col - len(line))  # past the end: as is
 
 
 def to_col(line: str, units: int, encoding: str) -> int:

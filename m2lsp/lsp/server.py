@@ -71,8 +71,10 @@ class M2Server(LanguageServer):
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.documents: dict[str, OpenDocument] = {}
         self.config = Config()
+        self.base = Config()
         self.pull = False
         self.refresh_support = False
+        self.asks_configuration = False
         self._pending: dict[str, asyncio.Handle] = {}
 
     # -- documents -------------------------------------------------------------------
@@ -154,15 +156,42 @@ class M2Server(LanguageServer):
             return "utf-16"
         return str(chosen or "utf-16")
 
-    def apply_config(self, values: Any, origin: str) -> None:
+    def apply_config(self, values: Any, origin: str, *, base: bool = False) -> None:
+        """Client settings over the base (pyproject.toml and initializationOptions): a
+        setting the client drops falls back to the base, not to its last value."""
         if isinstance(values, dict):
             values = values.get("m2lsp", values)
         if not isinstance(values, dict):
+            log.warning("%s: expected an object of m2lsp settings, got %r", origin, values)
             return
-        self.config = config_from_mapping(values, self.config, origin)
+        self.config = config_from_mapping(values, self.base, origin)
+        if base:
+            self.base = self.config
         for doc in self.documents.values():
             doc.live.reconfigure(self.config.lint)
             self.schedule(doc.uri)
+
+
+class ClientLog(logging.Handler):
+    """m2lsp's own warnings (bad settings, failed requests) to the client's log
+    (`window/logMessage`), where editors show them next to the server's output."""
+
+    LEVELS = ((logging.ERROR, types.MessageType.Error),
+              (logging.WARNING, types.MessageType.Warning),
+              (logging.INFO, types.MessageType.Info))
+
+    def __init__(self, ls: M2Server) -> None:
+        super().__init__(logging.INFO)
+        self.ls = ls
+
+    def emit(self, record: logging.LogRecord) -> None:
+        kind = next((t for level, t in self.LEVELS if record.levelno >= level),
+                    types.MessageType.Log)
+        try:
+            self.ls.window_log_message(types.LogMessageParams(type=kind,
+                                                              message=self.format(record)))
+        except Exception:  # no client yet, or the transport is gone
+            self.handleError(record)
 
 
 def document_format(uri: str, language_id: str | None, text: str) -> Format | None:
@@ -184,23 +213,39 @@ def initialize(ls: M2Server, params: types.InitializeParams) -> None:
     workspace = caps.workspace
     ls.refresh_support = bool(workspace and workspace.diagnostics and
                               workspace.diagnostics.refresh_support)
+    ls.asks_configuration = bool(workspace and workspace.configuration)
     root = to_fs_path(params.root_uri) if params.root_uri else None
     if root:
-        ls.config = load_config(Path(root))
+        ls.base = ls.config = load_config(Path(root))
     if params.initialization_options:
-        ls.apply_config(params.initialization_options, "initializationOptions")
+        ls.apply_config(params.initialization_options, "initializationOptions", base=True)
+
+
+async def client_settings(ls: M2Server) -> Any:
+    """The client's `m2lsp` section (workspace/configuration), or None."""
+    if not ls.asks_configuration:
+        return None
+    try:
+        found = await ls.workspace_configuration_async(types.ConfigurationParams(
+            items=[types.ConfigurationItem(section="m2lsp")]))
+    except Exception:  # the client may fail to answer: keep what we have
+        log.warning("workspace/configuration failed; keeping the current settings")
+        return None
+    return found[0] if found else None
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: M2Server, params: types.InitializedParams) -> None:
+    settings = await client_settings(ls)
+    if settings:
+        ls.apply_config(settings, "workspace/configuration")
+        if ls.pull and ls.refresh_support:
+            ls.workspace_diagnostic_refresh(None)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
 async def did_change_configuration(ls: M2Server, params: types.DidChangeConfigurationParams):
-    settings = params.settings
-    if not settings:
-        try:
-            found = await ls.workspace_configuration_async(types.ConfigurationParams(
-                items=[types.ConfigurationItem(section="m2lsp")]))
-            settings = found[0] if found else None
-        except Exception:  # the client may not answer workspace/configuration
-            settings = None
+    settings = params.settings or await client_settings(ls)
     if settings:
         ls.apply_config(settings, "workspace/didChangeConfiguration")
     if ls.pull and ls.refresh_support:
