@@ -11,7 +11,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from m2lsp import reading
+from m2lsp import highlighting, reading
 from m2lsp.lsp import convert
 from m2lsp.lsp.server import M2Server, OpenDocument
 from m2lsp.model import Format
@@ -23,6 +23,8 @@ SCORE = "m2lsp.score"
 SCORE_AGAINST = "m2lsp.scoreAgainst"
 CLEAR_SCORES = "m2lsp.clearScores"
 FIXED_WORDS = ("REQUIRED", "OPTIONAL", "-NONE-", "noop")
+TOKEN_LEGEND = types.SemanticTokensLegend(token_types=list(highlighting.LEGEND),
+                                          token_modifiers=[])
 PROGRESS_SENTENCES = 2000  # report progress when scoring more sentences than this
 
 
@@ -98,13 +100,42 @@ def code_actions(ls: M2Server, params: types.CodeActionParams) -> list[types.Cod
     return out
 
 
+def semantic_tokens(ls: M2Server, params: types.SemanticTokensParams,
+                    ) -> types.SemanticTokens:
+    return _tokens(ls, params.text_document.uri, 0, None)
+
+
+def semantic_tokens_range(ls: M2Server, params: types.SemanticTokensRangeParams,
+                          ) -> types.SemanticTokens:
+    where = params.range
+    return _tokens(ls, params.text_document.uri, where.start.line, where.end.line)
+
+
+def _tokens(ls: M2Server, uri: str, first: int, last: int | None) -> types.SemanticTokens:
+    """Tokens in LSP's relative encoding (line delta, start delta, length, type, modifiers)."""
+    doc = ls.documents.get(uri)
+    if doc is None:
+        return types.SemanticTokens(data=[])
+    data: list[int] = []
+    line = col = 0
+    for token in highlighting.tokens(doc.lines, doc.live.format, first, last):
+        text = doc.lines[token.line]
+        start = convert.to_units(text, token.col, ls.encoding)
+        length = convert.to_units(text, token.col + token.length, ls.encoding) - start
+        data += [token.line - line, start - col if token.line == line else start, length,
+                 int(token.kind), 0]
+        line, col = token.line, start
+    return types.SemanticTokens(data=data)
+
+
 def completion(ls: M2Server, params: types.CompletionParams) -> types.CompletionList:
     found = _m2(ls, params.text_document.uri)
     items: list[types.CompletionItem] = []
     if found is not None:
         doc, m2 = found
-        line = doc.lines[params.position.line] if params.position.line < len(doc.lines) else ""
-        field = line[:params.position.character].count("|||")
+        row, col = convert.position_in(doc.lines, params.position, ls.encoding)
+        line = doc.lines[row] if row < len(doc.lines) else ""
+        field = line[:col].count("|||")
         items = _completions(doc, m2, field)
     return types.CompletionList(is_incomplete=False, items=items)
 
@@ -259,5 +290,7 @@ _FEATURES = (
     (types.TEXT_DOCUMENT_COMPLETION,
      types.CompletionOptions(trigger_characters=["|"]), completion),
     (types.TEXT_DOCUMENT_FORMATTING, None, formatting),
+    (types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, TOKEN_LEGEND, semantic_tokens),
+    (types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, TOKEN_LEGEND, semantic_tokens_range),
 )
 _COMMANDS = ((SCORE, score), (SCORE_AGAINST, score_against), (CLEAR_SCORES, clear_scores))

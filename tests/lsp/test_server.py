@@ -11,6 +11,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from m2lsp.highlighting import LEGEND
 from tests.conftest import shared
 
 SERVER = [sys.executable, "-m", "m2lsp", "serve"]
@@ -112,6 +113,23 @@ async def test_inlay_hints_symbols_and_folding(client: LanguageClient):
     folds = await client.text_document_folding_range_async(
         types.FoldingRangeParams(text_document=doc))
     assert [(f.start_line, f.end_line) for f in folds] == [(0, 3), (5, 6)]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_semantic_tokens_colour_fields_in_utf16_units(client: LanguageClient):
+    text = "S 我们 去\nA 1 2|||S|||𠮷|||REQUIRED|||-NONE-|||0\n"  # 𠮷: two UTF-16 units
+    await open_doc(client, text, uri="file:///work/tokens.m2")
+    tokens = await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(
+        text_document=types.TextDocumentIdentifier(uri="file:///work/tokens.m2")))
+    rows, line, col = [], 0, 0
+    data = list(tokens.data)
+    for i in range(0, len(data), 5):
+        delta_line, delta_col, length, kind, _ = data[i:i + 5]
+        line, col = line + delta_line, (col if delta_line == 0 else 0) + delta_col
+        rows.append((line, col, length, LEGEND[kind]))
+    assert rows[:6] == [(0, 0, 1, "keyword"), (1, 0, 1, "keyword"), (1, 2, 1, "number"),
+                        (1, 4, 1, "number"), (1, 5, 3, "operator"), (1, 8, 1, "type")]
+    assert (1, 12, 2, "string") in rows and rows[-1] == (1, 37, 1, "parameter")
 
 
 @pytest.mark.asyncio(loop_scope="module")
