@@ -31,6 +31,7 @@ _BREAKS = re.compile(r"(\r\n|\r|\n)")
 # Unicode line breaks inside a line); a file with none of them, only LF breaks and every
 # block separated gives those rules nothing to report.
 _SPECIAL = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]|\\s$")
+_ODD_CHARS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 # The text-wide and document-wide rules that can only report something given a special
 # line, a non-LF line break or an unseparated block (a text from an editor has neither a
 # decoding problem nor a BOM); any other such rule always runs.
@@ -50,12 +51,23 @@ class TextChange:
 
 def split_lines(text: str) -> tuple[list[str], list[str]]:
     """Lines as `SourceText.lines` splits them, and the break after each but the last."""
+    if "\r" not in text:  # the common case, without the regular expression
+        lines = text.split("\n")
+        return lines, ["\n"] * (len(lines) - 1)
     parts = _BREAKS.split(text)
     return parts[0::2], parts[1::2]
 
 
 def _special(line: str) -> bool:
     return _SPECIAL.search(line) is not None
+
+
+def count_special(lines: list[str]) -> int:
+    """How many lines are special; a whole text without odd characters needs only the
+    trailing-whitespace test (`\\s$` is `str.isspace` of the last character)."""
+    if _ODD_CHARS.search("\n".join(lines)):
+        return sum(map(_special, lines))
+    return sum(1 for line in lines if line[-1:].isspace())
 
 
 def _odd(breaks: list[str]) -> int:
@@ -158,7 +170,7 @@ class LiveDocument:
         old = "".join(pieces)
         new = old[:offsets[l0] + c0] + change.text + old[offsets[l1] + c1:]
         new_lines, new_breaks = split_lines(new)
-        special = sum(map(_special, new_lines)) - sum(map(_special, lines[a:b + 1]))
+        special = count_special(new_lines) - count_special(lines[a:b + 1])
         odd = _odd(new_breaks) - _odd(breaks[a:b])
         lines[a:b + 1] = new_lines
         breaks[a:b] = new_breaks
@@ -186,7 +198,7 @@ class _M2State:
         self.found: list[list[Diagnostic]] = []
         self.written: Counter[str] = Counter()
         self.types: Counter[str] = Counter()
-        self.special = sum(map(_special, lines))
+        self.special = count_special(lines)
         self.odd_breaks = _odd(breaks)
         self._document: M2Document | None = None
         with paused_gc():
