@@ -3,6 +3,7 @@ handler fetches the live document, calls the core, converts."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from pathlib import Path
@@ -25,7 +26,7 @@ CLEAR_SCORES = "m2lsp.clearScores"
 FIXED_WORDS = ("REQUIRED", "OPTIONAL", "-NONE-", "noop")
 TOKEN_LEGEND = types.SemanticTokensLegend(token_types=list(highlighting.LEGEND),
                                           token_modifiers=[])
-PROGRESS_SENTENCES = 2000  # report progress when scoring more sentences than this
+PROGRESS_SENTENCES = 1000  # report progress when scoring more sentences than this
 
 
 def register(server: M2Server) -> None:
@@ -36,7 +37,7 @@ def register(server: M2Server) -> None:
 
 
 def _m2(ls: M2Server, uri: str) -> tuple[OpenDocument, Any] | None:
-    doc = ls.documents.get(uri)
+    doc = ls.checked_document(uri)
     if doc is None or doc.live.format is not Format.M2:
         return None
     return doc, doc.live.m2
@@ -84,7 +85,7 @@ def folding(ls: M2Server, params: types.FoldingRangeParams) -> list[types.Foldin
 
 
 def code_actions(ls: M2Server, params: types.CodeActionParams) -> list[types.CodeAction]:
-    doc = ls.documents.get(params.text_document.uri)
+    doc = ls.checked_document(params.text_document.uri)
     if doc is None:
         return []
     first, last = params.range.start.line, params.range.end.line
@@ -113,7 +114,7 @@ def semantic_tokens_range(ls: M2Server, params: types.SemanticTokensRangeParams,
 
 def _tokens(ls: M2Server, uri: str, first: int, last: int | None) -> types.SemanticTokens:
     """Tokens in LSP's relative encoding (line delta, start delta, length, type, modifiers)."""
-    doc = ls.documents.get(uri)
+    doc = ls.checked_document(uri)
     if doc is None:
         return types.SemanticTokens(data=[])
     data: list[int] = []
@@ -215,24 +216,24 @@ async def _score(ls: M2Server, gold_uri: Any, system_text: str) -> dict[str, Any
     from m2lsp.errors import M2lspError
     from m2lsp.parsing.source import SourceText
     from m2lsp.scoring.in_editor import score_diagnostics
-    from m2lsp.scoring.m2 import M2Settings, evaluate
+    from m2lsp.scoring.m2 import M2Settings
     from m2lsp.scoring.m2_input import read_gold, read_system
 
-    doc = ls.documents.get(gold_uri) if isinstance(gold_uri, str) else None
+    doc = ls.checked_document(gold_uri) if isinstance(gold_uri, str) else None
     if doc is None or doc.live.format is not Format.M2:
         return _fail(ls, f"the gold document {gold_uri} is not an open M2 document")
     settings = M2Settings(ls.config.score.max_unchanged_words, ls.config.score.beta,
                           ls.config.score.ignore_whitespace_casing)
-    version = doc.version
     try:
         gold = read_gold(doc.live.m2, SourceText(doc.live.text), gold_uri)
         hypotheses = read_system(SourceText(system_text))
-        token = await _begin(ls, len(gold))
-        result = evaluate(gold, hypotheses, settings)
-        _end(ls, token)
     except M2lspError as exc:
         return _fail(ls, f"cannot score: {exc}")
-    if doc.version != version or ls.documents.get(gold_uri) is not doc:
+    if len(gold) != len(hypotheses):
+        return _fail(ls, f"cannot score: the gold has {len(gold)} sentences but the system "
+                         f"{len(hypotheses)} lines")
+    result = await _evaluate(ls, doc, gold, hypotheses, settings)
+    if result is None:
         return _fail(ls, "the gold document changed while it was scored; score again")
     doc.scores = score_diagnostics(result, doc.live.m2)
     ls.refresh(doc.uri)
@@ -244,6 +245,34 @@ async def _score(ls: M2Server, gold_uri: Any, system_text: str) -> dict[str, Any
     return {"precision": s.precision, "recall": s.recall, "f": s.f,
             "signature": s.signature, "correct": s.counts.correct,
             "proposed": s.counts.proposed, "gold": s.counts.gold}
+
+
+async def _evaluate(ls: M2Server, doc: OpenDocument, gold: Any, hypotheses: list[str],
+                    settings: Any) -> Any:
+    """Score step by step, yielding to the event loop between steps (requests and changes
+    keep flowing) and reporting progress; None if the gold document changed meanwhile."""
+    from m2lsp.scoring.m2 import evaluate_in_steps
+
+    version = doc.version
+    token = await _begin(ls, len(gold))
+    steps = evaluate_in_steps(gold, hypotheses, settings)
+    try:
+        while True:
+            done = next(steps)
+            _report(ls, token, done, len(gold))
+            await asyncio.sleep(0)
+            if doc.version != version or ls.documents.get(doc.uri) is not doc:
+                return None
+    except StopIteration as finished:
+        return finished.value
+    finally:
+        _end(ls, token)
+
+
+def _report(ls: M2Server, token: str | None, done: int, total: int) -> None:
+    if token is not None:
+        ls.work_done_progress.report(token, types.WorkDoneProgressReport(
+            message=f"{done}/{total} sentences", percentage=100 * done // max(total, 1)))
 
 
 async def _begin(ls: M2Server, sentences: int) -> str | None:

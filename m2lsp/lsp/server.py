@@ -57,10 +57,12 @@ class M2Protocol(LanguageServerProtocol):
 class OpenDocument:
     """A document the client has open: its text, version, and published diagnostics."""
 
-    def __init__(self, uri: str, version: int, live: LiveDocument) -> None:
+    def __init__(self, uri: str, version: int, live: LiveDocument, checked: bool = True,
+                 ) -> None:
         self.uri = uri
         self.version = version
         self.live = live
+        self.checked = checked  # False: not M2 or CGED (a system's output): kept, not linted
         self.scores: list[Diagnostic] = []
 
     @property
@@ -85,8 +87,9 @@ class M2Server(LanguageServer):
     def open_document(self, item: types.TextDocumentItem) -> None:
         fmt = document_format(item.uri, item.language_id, item.text)
         with settled_gc():
-            live = LiveDocument(item.text, fmt or Format.M2, self.config.lint)
-        self.documents[item.uri] = OpenDocument(item.uri, item.version, live)
+            # a document of no known format is kept for m2lsp.scoreAgainst; TRUTH lints lazily
+            live = LiveDocument(item.text, fmt or Format.TRUTH, self.config.lint)
+        self.documents[item.uri] = OpenDocument(item.uri, item.version, live, fmt is not None)
         self.schedule(item.uri)
 
     def change_document(self, params: types.DidChangeTextDocumentParams) -> None:
@@ -112,6 +115,11 @@ class M2Server(LanguageServer):
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
+    def checked_document(self, uri: str) -> OpenDocument | None:
+        """The open document at `uri` if it is one m2lsp checks (M2 or CGED)."""
+        doc = self.documents.get(uri)
+        return doc if doc is not None and doc.checked else None
+
     # -- diagnostics -----------------------------------------------------------------
 
     def schedule(self, uri: str) -> None:
@@ -135,7 +143,7 @@ class M2Server(LanguageServer):
 
     def diagnostics(self, doc: OpenDocument) -> list[types.Diagnostic]:
         try:
-            found = doc.live.lint().diagnostics
+            found = doc.live.lint().diagnostics if doc.checked else ()
         except Exception:  # a bug must not take the server down with it
             log.exception("linting %s failed", doc.uri)
             found = ()

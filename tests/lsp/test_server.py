@@ -224,3 +224,28 @@ async def test_score_command_equals_the_cli_and_annotates_the_gold(client: Langu
     await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="m2lsp.clearScores", arguments=[uri]))
     await published(client, uri, lambda ds: all(d.source != "m2lsp-score" for d in ds))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_score_against_an_open_system_document_with_progress(client: LanguageClient):
+    gold = shared("conll2014/gold/official-2014.combined.m2")
+    system = shared("conll2014/systems/AMU")
+    gold_uri, system_uri = gold.as_uri(), "file:///work/AMU.txt"
+    await open_doc(client, gold.read_text("utf-8"), uri=gold_uri)
+    # a system's output has no format m2lsp checks: kept for scoring, no diagnostics
+    assert not await open_doc(client, system.read_text("utf-8"), uri=system_uri,
+                              language="plaintext")
+    before = set(client.progress_reports)
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.scoreAgainst", arguments=[gold_uri, system_uri]))
+    expected = shared("conll2014/expected/m2scorer-3.2/AMU.txt").read_text("utf-8")
+    assert f"F_0.5       : {result['f']:.4f}" in expected
+    assert f"Precision   : {result['precision']:.4f}" in expected
+    reports = [client.progress_reports[t] for t in set(client.progress_reports) - before]
+    assert len(reports) == 1  # the gold has 1,312 sentences: progress is reported
+    kinds = [type(r).__name__ for r in reports[0]]
+    assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd"
+    assert "WorkDoneProgressReport" in kinds
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.scoreAgainst", arguments=[gold_uri, "file:///work/closed.txt"]))
+    assert result is None and "is not open" in client.messages[-1].message
