@@ -12,7 +12,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from m2lsp.highlighting import LEGEND
-from tests.conftest import shared
+from tests.conftest import ROOT, shared
 
 SERVER = [sys.executable, "-m", "m2lsp", "serve"]
 URI = "file:///work/a.m2"
@@ -249,3 +249,14 @@ async def test_score_against_an_open_system_document_with_progress(client: Langu
     result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="m2lsp.scoreAgainst", arguments=[gold_uri, "file:///work/closed.txt"]))
     assert result is None and "is not open" in client.messages[-1].message
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_related_information_points_at_the_other_edit(client: LanguageClient):
+    uri = "file:///work/annotated.m2"
+    found = await open_doc(client, (ROOT / "examples" / "annotated.m2").read_text("utf-8"),
+                           uri=uri)
+    repeated = next(d for d in found if d.code == "M402")
+    [related] = repeated.related_information
+    assert (related.location.uri, related.location.range.start.line) == (uri, 8)
+    assert related.message == "first occurrence" and repeated.range.start.line == 9
