@@ -16,7 +16,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from generate import generate  # noqa: E402
+from generate import cached  # noqa: E402
 
 
 def baseline(path: Path) -> float:
@@ -48,11 +48,7 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=400_000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    cache = HERE / ".cache"
-    cache.mkdir(exist_ok=True)
-    path = cache / f"generated-{args.lines}.m2"
-    if not path.exists():
-        path.write_text(generate(args.lines), encoding="utf-8")
+    path = cached(args.lines)
     rows = []
     for _ in range(args.runs):
         base = baseline(path)

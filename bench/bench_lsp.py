@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from bench_check import baseline  # noqa: E402
-from generate import generate  # noqa: E402
+from generate import cached  # noqa: E402
 
 URI = "file:///bench/generated.m2"
 
@@ -107,11 +107,7 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=50)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    cache = HERE / ".cache"
-    cache.mkdir(exist_ok=True)
-    path = cache / f"generated-{args.lines}.m2"
-    if not path.exists():
-        path.write_text(generate(args.lines), encoding="utf-8")
+    path = cached(args.lines)
     text = path.read_text("utf-8")
     opens, changes, trips, bases = [], [], [], []
     for run in range(args.runs):

@@ -58,6 +58,16 @@ def generate(lines: int, seed: int = 0) -> str:
     return "\n".join(out) + "\n"
 
 
+def cached(lines: int) -> Path:
+    """The generated file of `lines` lines, made once under bench/.cache/."""
+    cache = Path(__file__).resolve().parent / ".cache"
+    cache.mkdir(exist_ok=True)
+    path = cache / f"generated-{lines}.m2"
+    if not path.exists():
+        path.write_text(generate(lines), encoding="utf-8")
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("output", type=Path)

@@ -28,6 +28,7 @@ from m2lsp.live import LiveDocument, TextChange
 from m2lsp.lsp import convert
 from m2lsp.model import Format
 from m2lsp.parsing.detect import detect_format
+from m2lsp.parsing.m2 import paused_gc
 
 log = logging.getLogger(__name__)
 
@@ -214,13 +215,10 @@ def settled_gc() -> Iterator[None]:
     it, and a large document would otherwise cost a full collection now (about a second at
     400k lines) and a scan of it on every later one."""
     was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with paused_gc():
         yield
-    finally:
         if was_enabled:
             gc.freeze()
-            gc.enable()
 
 
 def document_format(uri: str, language_id: str | None, text: str) -> Format | None:
