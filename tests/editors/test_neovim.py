@@ -16,7 +16,7 @@ from m2lsp.cli import main as m2lsp_main
 from tests.conftest import ROOT
 
 NVIM = shutil.which("nvim")
-# .ci/run installs Neovim and sets this: there a missing editor is a failure, not a skip.
+# Set M2LSP_REQUIRE_EDITORS=1 where Neovim is guaranteed: a missing editor then fails.
 REQUIRED = os.environ.get("M2LSP_REQUIRE_EDITORS") == "1"
 
 
