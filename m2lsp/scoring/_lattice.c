@@ -1781,6 +1781,19 @@ fail:
     return NULL;
 }
 
+/* Appends one path step (start, end, from row, from column, to row, to column); -1 on error. */
+static int append_step(PyObject *out, int start, int end, int from, int to, int width) {
+    PyObject *item = Py_BuildValue("(iiiiii)", start, end, from / width, from % width,
+                                   to / width, to % width);
+    if (!item || PyList_Append(out, item) < 0) {
+        Py_XDECREF(item);
+        return -1;
+    }
+    Py_DECREF(item);
+    return 0;
+}
+
+/* The path read back from the stored lattice's predecessor edges. */
 static PyObject *path_list(const Lattice *lat, const int *predecessor_edge) {
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
@@ -1789,15 +1802,11 @@ static PyObject *path_list(const Lattice *lat, const int *predecessor_edge) {
         const Edge *edge = &lat->edges[predecessor_edge[vertex]];
         int before = edge->u;
         if (edge->kind != KIND_NOOP) {
-            int from = lat->cell_of[before], to = lat->cell_of[vertex];
-            PyObject *item = Py_BuildValue("(iiiiii)", edge->start, edge->end, from / width,
-                                           from % width, to / width, to % width);
-            if (!item || PyList_Append(out, item) < 0) {
-                Py_XDECREF(item);
+            if (append_step(out, edge->start, edge->end, lat->cell_of[before],
+                            lat->cell_of[vertex], width) < 0) {
                 Py_DECREF(out);
                 return NULL;
             }
-            Py_DECREF(item);
         }
         vertex = before;
     }
@@ -1813,15 +1822,11 @@ static PyObject *stream_path_list(const Lattice *lat, const int *pred_u, const i
     while (pred_u[vertex] >= 0) {
         int before = pred_u[vertex];
         if (pred_kind[vertex] != KIND_NOOP) {
-            int from = lat->cell_of[before], to = lat->cell_of[vertex];
-            PyObject *item = Py_BuildValue("(iiiiii)", pred_start[vertex], pred_end[vertex],
-                                           from / width, from % width, to / width, to % width);
-            if (!item || PyList_Append(out, item) < 0) {
-                Py_XDECREF(item);
+            if (append_step(out, pred_start[vertex], pred_end[vertex], lat->cell_of[before],
+                            lat->cell_of[vertex], width) < 0) {
                 Py_DECREF(out);
                 return NULL;
             }
-            Py_DECREF(item);
         }
         vertex = before;
     }
