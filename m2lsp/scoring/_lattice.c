@@ -765,13 +765,9 @@ static int compare_spans(const void *a, const void *b) {
     return (x->end > y->end) - (x->end < y->end);
 }
 
-/* the gold edits of one span keep their file order */
-static int weigh(const Lattice *lat, const Gold *golds, int gold_count, double *weights) {
-    for (Py_ssize_t e = 0; e < lat->edge_count; e++) weights[e] = lat->edges[e].dist;
-    Span *spans = calloc((size_t)gold_count + 1, sizeof(Span));
-    int span_count = 0, status = -1;
-    int *order = malloc(((size_t)gold_count + 1) * sizeof(int));
-    if (!spans || !order) goto done;
+/* The distinct (start, end) spans of the gold edits, in first-seen order; returns how many. */
+static int distinct_spans(const Gold *golds, int gold_count, Span *spans) {
+    int span_count = 0;
     for (int g = 0; g < gold_count; g++) {
         int known = 0;
         for (int s = 0; s < span_count; s++)
@@ -782,6 +778,17 @@ static int weigh(const Lattice *lat, const Gold *golds, int gold_count, double *
             span_count++;
         }
     }
+    return span_count;
+}
+
+/* the gold edits of one span keep their file order */
+static int weigh(const Lattice *lat, const Gold *golds, int gold_count, double *weights) {
+    for (Py_ssize_t e = 0; e < lat->edge_count; e++) weights[e] = lat->edges[e].dist;
+    Span *spans = calloc((size_t)gold_count + 1, sizeof(Span));
+    int span_count = 0, status = -1;
+    int *order = malloc(((size_t)gold_count + 1) * sizeof(int));
+    if (!spans || !order) goto done;
+    span_count = distinct_spans(golds, gold_count, spans);
     /* which starts have a gold span at all: most edges are decided by one lookup */
     int limit = (lat->n > lat->m ? lat->n : lat->m) + 2;
     char *gold_start = calloc((size_t)limit, 1);
@@ -1509,16 +1516,7 @@ static int contested_weights(const Lattice *lat, const Count *count, const Gold 
     int span_count = 0, status = -1;
     reader->contested_weight = malloc(((size_t)count->contested_size + 1) * sizeof(double));
     if (!spans || !order || !reader->contested_weight) goto done;
-    for (int g = 0; g < gold_count; g++) {
-        int known = 0;
-        for (int s = 0; s < span_count; s++)
-            if (spans[s].start == golds[g].start && spans[s].end == golds[g].end) known = 1;
-        if (!known) {
-            spans[span_count].start = golds[g].start;
-            spans[span_count].end = golds[g].end;
-            span_count++;
-        }
-    }
+    span_count = distinct_spans(golds, gold_count, spans);
     for (Py_ssize_t c = 0; c < count->contested_size; c++) {
         const Edge *edge = &count->contested[c];
         reader->contested_weight[c] = edge->dist;
