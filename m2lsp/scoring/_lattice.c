@@ -765,6 +765,25 @@ static int compare_spans(const void *a, const void *b) {
     return (x->end > y->end) - (x->end < y->end);
 }
 
+/* Sorts the spans, then weighs each gold span's edges against that span's gold edits
+ * (insertions and other spans by their own rules); `order` has room for every gold edit. */
+static int weigh_spans(const Lattice *lat, Span *spans, int span_count, const Gold *golds,
+                       int gold_count, int *order, double *weights, double bonus) {
+    qsort(spans, (size_t)span_count, sizeof(Span), compare_spans);
+    for (int s = 0; s < span_count; s++) {
+        if (!spans[s].edges.size) continue;
+        if (sort_span(lat, &spans[s].edges) < 0) return -1;
+        int count = 0;
+        for (int g = 0; g < gold_count; g++)
+            if (golds[g].start == spans[s].start && golds[g].end == spans[s].end) order[count++] = g;
+        if (spans[s].start == spans[s].end)
+            weigh_insertions(lat, &spans[s].edges, golds, order, count, weights, bonus);
+        else
+            weigh_span(lat, &spans[s].edges, golds, order, count, weights, bonus);
+    }
+    return 0;
+}
+
 /* The distinct (start, end) spans of the gold edits, in first-seen order; returns how many. */
 static int distinct_spans(const Gold *golds, int gold_count, Span *spans) {
     int span_count = 0;
@@ -809,20 +828,8 @@ static int weigh(const Lattice *lat, const Gold *golds, int gold_count, double *
         }
     }
     free(gold_start);
-    qsort(spans, (size_t)span_count, sizeof(Span), compare_spans);
     double bonus = -(double)lat->list.size;
-    for (int s = 0; s < span_count; s++) {
-        if (!spans[s].edges.size) continue;
-        if (sort_span(lat, &spans[s].edges) < 0) goto done;
-        int count = 0;
-        for (int g = 0; g < gold_count; g++)
-            if (golds[g].start == spans[s].start && golds[g].end == spans[s].end) order[count++] = g;
-        if (spans[s].start == spans[s].end)
-            weigh_insertions(lat, &spans[s].edges, golds, order, count, weights, bonus);
-        else
-            weigh_span(lat, &spans[s].edges, golds, order, count, weights, bonus);
-    }
-    status = 0;
+    status = weigh_spans(lat, spans, span_count, golds, gold_count, order, weights, bonus);
 done:
     if (spans)
         for (int s = 0; s < span_count; s++) list_free(&spans[s].edges);
@@ -1534,22 +1541,9 @@ static int contested_weights(const Lattice *lat, const Count *count, const Gold 
                 if (list_push(&spans[span].edges, c) < 0) goto done;
         }
     }
-    qsort(spans, (size_t)span_count, sizeof(Span), compare_spans);
     double bonus = -(double)(count->originals + count->processed - count->removed_count);
-    for (int s = 0; s < span_count; s++) {
-        if (!spans[s].edges.size) continue;
-        if (sort_span(&view, &spans[s].edges) < 0) goto done;
-        int found = 0;
-        for (int g = 0; g < gold_count; g++)
-            if (golds[g].start == spans[s].start && golds[g].end == spans[s].end) order[found++] = g;
-        if (spans[s].start == spans[s].end)
-            weigh_insertions(&view, &spans[s].edges, golds, order, found,
-                             reader->contested_weight, bonus);
-        else
-            weigh_span(&view, &spans[s].edges, golds, order, found, reader->contested_weight,
-                       bonus);
-    }
-    status = 0;
+    status = weigh_spans(&view, spans, span_count, golds, gold_count, order,
+                         reader->contested_weight, bonus);
 done:
     if (spans)
         for (int s = 0; s < span_count; s++) list_free(&spans[s].edges);
