@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from m2lsp import __version__
-from m2lsp.cli import check, convert, rule, score, serve
+from m2lsp.cli import check, convert, errant_compare, rule, score, serve
 from m2lsp.cli.exits import EXIT_ERROR
 from m2lsp.errors import M2lspError
 
@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(M2, CGED).")
     parser.add_argument("--version", action="version", version=f"m2lsp {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in (check, rule, score, serve, convert):
+    for module in (check, rule, score, errant_compare, serve, convert):
         module.add_commands(commands)
     return parser
 

@@ -31,10 +31,15 @@ from m2lsp.scoring.m2_report import summary, verbose
 def add_commands(commands: argparse._SubParsersAction) -> None:
     score = commands.add_parser(
         "score", help="score a system against gold edits",
-        description="Score a system's output against gold edits (M2 metric: identical to the "
-        "NUS M2 scorer 3.2).")
-    score.add_argument("system", type=Path, help="system output, one tokenized sentence a line")
-    score.add_argument("gold", type=Path, help="gold M2 file")
+        description="Score a system's output against gold edits. --metric m2 (default): "
+        "MaxMatch, identical to the NUS M2 scorer 3.2; SYSTEM is one tokenized sentence a "
+        "line. --metric errant: span-based, identical to errant_compare 3.0.2; SYSTEM is the "
+        "hypothesis edits in M2.")
+    score.add_argument("system", type=Path,
+                       help="system output: one tokenized sentence a line (m2), M2 (errant)")
+    score.add_argument("gold", type=Path, help="gold (reference) M2 file")
+    score.add_argument("--metric", choices=["m2", "errant"], default="m2",
+                       help="m2 (MaxMatch, default) or errant (span-based)")
     score.add_argument("-v", "--verbose", action="store_true",
                        help="print every sentence's edits, as the NUS scorer's -v does")
     score.add_argument("--very-verbose", action="store_true",
@@ -85,6 +90,8 @@ def _settings(args: argparse.Namespace) -> M2Settings:
 
 
 def run_score(args: argparse.Namespace) -> int:
+    if args.metric == "errant":
+        return run_errant(args)
     settings = _settings(args)
     job = Scoring(settings, args.encoding, args.jobs, args.time_limit)
     results = job.results(args.system, args.gold)
@@ -98,6 +105,32 @@ def run_score(args: argparse.Namespace) -> int:
     else:
         text = summary(score)
     sys.stdout.write(text + _extras(chosen, score, args))
+    return EXIT_CLEAN
+
+
+_NOT_ERRANT = {"very_verbose": False, "max_unchanged_words": 2, "ignore_whitespace_casing": False,
+               "jobs": 1, "bootstrap": 0, "sentence_level": False}
+
+
+def run_errant(args: argparse.Namespace) -> int:
+    """`--metric errant`: errant_compare's scores (-v, --beta, --per-type as its -cat 3)."""
+    from m2lsp.cli.errant_compare import score_files
+    from m2lsp.scoring.errant import ErrantSettings
+    from m2lsp.scoring.errant_json import result_json
+    from m2lsp.scoring.errant_report import report
+
+    given = [name for name, default in _NOT_ERRANT.items() if getattr(args, name) != default]
+    if given:
+        raise UsageError("not available with --metric errant: " + ", ".join(
+            "--" + name.replace("_", "-") for name in given)
+            + " (`m2lsp errant-compare --help` lists errant_compare's own options)")
+    if args.beta <= 0:
+        raise UsageError("--beta must be > 0")
+    result = score_files(args.system, args.gold, ErrantSettings(beta=args.beta), args.encoding)
+    if args.format == "json":
+        sys.stdout.write(result_json(result, args.system, args.gold, args.per_type))
+    else:
+        sys.stdout.write(report(result, args.verbose, 3 if args.per_type else None))
     return EXIT_CLEAN
 
 

@@ -1,0 +1,270 @@
+"""ERRANT's span-based scoring of hypothesis edits against reference edits, identical to
+`errant_compare` from errant 3.0.2.
+
+Per sentence, every hypothesis annotator is compared with every reference annotator.  Edits
+are keys: (start, end, correction) by default (`cs`), with the type too (`cse`), the span
+only (`ds`), or one key per source token (`dt`; an insertion counts as the token on its
+right).  A hypothesis key found among the reference keys is a true positive *once per
+reference edit at that key*; otherwise once per hypothesis edit at that key a false
+positive; reference keys not in the hypothesis are false negatives, once per edit.  `noop`
+keys never count.  Edits of type `UNK` count only for detection (`ds`, `dt`).
+
+The pair chosen for a sentence is the one whose counts, added to the corpus counts chosen so
+far, give the highest F (rounded to 4 places, as errant_compare rounds), then more true
+positives, fewer false positives, fewer false negatives; on a complete tie the first pair in
+file order (hypothesis annotators outside, reference annotators inside, each in order of
+first appearance).  This is not the M2 scorer's choice, which breaks ties differently.
+
+P, R, F: a denominator without false positives (or false negatives) gives precision (or
+recall) 1.0, F is 0.0 when P + R is 0, and all three are rounded to 4 places.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from m2lsp.scoring.errant_input import ErrantBlock, ErrantEdit
+
+MODES = ("cs", "cse", "ds", "dt")
+NOOP = "noop"
+UNKNOWN = "UNK"
+_NOOP_EDIT = ErrantEdit(-1, -1, NOOP, "-NONE-", 0, -1)
+
+Key = tuple  # (start, end, correction) | (start, end, type, correction) | (start, end)
+Categories = dict[str, list[int]]  # type -> [tp, fp, fn], in order of first count
+
+
+@dataclass(frozen=True)
+class ErrantSettings:
+    """errant_compare's options; the defaults are its defaults."""
+
+    beta: float = 0.5
+    mode: str = "cs"  # cs | cse | ds | dt
+    single: bool = False
+    multi: bool = False
+    filtered: tuple[str, ...] = ()
+
+    def signature(self) -> str:
+        """How the numbers were made, printed with them."""
+        parts = [f"ERRANT|beta:{self.beta:g}|mode:{self.mode}"]
+        if self.single:
+            parts.append("single")
+        if self.multi:
+            parts.append("multi")
+        if self.filtered:
+            parts.append("filter:" + ",".join(self.filtered))
+        return "|".join([*parts, "scorer:errant_compare-3.0.2"])
+
+    def keeps(self, edit: ErrantEdit) -> bool:
+        """Whether the edit is evaluated under these options."""
+        if edit.type == UNKNOWN and self.mode not in ("ds", "dt"):
+            return False
+        span = edit.end - edit.start
+        if self.single and (span >= 2 or len(edit.correction.split()) >= 2):
+            return False
+        if self.multi and span < 2 and len(edit.correction.split()) < 2:
+            return False
+        return not (self.filtered and edit.type in self.filtered)
+
+    def keys(self, edit: ErrantEdit) -> list[Key]:
+        """The keys the edit is counted under."""
+        start, end = edit.start, edit.end
+        if self.mode == "cs":
+            return [(start, end, edit.correction)]
+        if self.mode == "cse":
+            return [(start, end, edit.type, edit.correction)]
+        if self.mode == "ds":
+            return [(start, end)]
+        if start == -1:
+            return [(start, start)]
+        if start == end and start >= 0:
+            return [(start, start + 1)]
+        return [(token, token + 1) for token in range(start, end)]
+
+
+@dataclass(frozen=True)
+class CoderEdits:
+    """One annotator's evaluated edits: each key's types, and the line that first gave it."""
+
+    coder: int
+    types: dict[Key, list[str]]
+    lines: dict[Key, int]
+
+
+def coder_edits(edits: Sequence[ErrantEdit], settings: ErrantSettings) -> list[CoderEdits]:
+    """Each annotator's keys, annotators in order of first appearance.  A block without
+    edits reads as annotator 0's noop."""
+    coders: dict[int, CoderEdits] = {}
+    for edit in edits or (_NOOP_EDIT,):
+        found = coders.get(edit.coder)
+        if found is None:
+            found = coders[edit.coder] = CoderEdits(edit.coder, {}, {})
+        if not settings.keeps(edit):
+            continue
+        for key in settings.keys(edit):
+            found.types.setdefault(key, []).append(edit.type)
+            found.lines.setdefault(key, edit.line)
+    return list(coders.values())
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One hypothesis annotator against one reference annotator."""
+
+    hyp: CoderEdits
+    ref: CoderEdits
+    tp: int
+    fp: int
+    fn: int
+    categories: Categories
+    true_positives: tuple[Key, ...]
+    false_positives: tuple[Key, ...]
+    false_negatives: tuple[Key, ...]
+
+
+def compare(hyp: CoderEdits, ref: CoderEdits) -> Comparison:
+    """Count the hypothesis keys against the reference keys."""
+    categories: Categories = {}
+    tps, fps, fns = [], [], []
+    tp = fp = fn = 0
+    for key, types in hyp.types.items():
+        if types[0] == NOOP:
+            continue
+        found = ref.types.get(key)
+        if found is not None:
+            tps.append(key)
+            tp += len(found)
+            _count(categories, found, 0)
+        else:
+            fps.append(key)
+            fp += len(types)
+            _count(categories, types, 1)
+    for key, types in ref.types.items():
+        if types[0] != NOOP and key not in hyp.types:
+            fns.append(key)
+            fn += len(types)
+            _count(categories, types, 2)
+    return Comparison(hyp, ref, tp, fp, fn, categories, tuple(tps), tuple(fps), tuple(fns))
+
+
+def _count(categories: Categories, types: list[str], slot: int) -> None:
+    for name in types:
+        counts = categories.get(name)
+        if counts is None:
+            counts = categories[name] = [0, 0, 0]
+        counts[slot] += 1
+
+
+def f_score(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:
+    """errant_compare's P, R, F, each rounded to 4 places."""
+    p = float(tp) / (tp + fp) if fp else 1.0
+    r = float(tp) / (tp + fn) if fn else 1.0
+    f = float((1 + (beta ** 2)) * p * r) / (((beta ** 2) * p) + r) if p + r else 0.0
+    return round(p, 4), round(r, 4), round(f, 4)
+
+
+@dataclass(frozen=True)
+class ErrantSentence:
+    """Everything scoring found about one sentence."""
+
+    index: int  # 0-based
+    hyp_block: ErrantBlock
+    ref_block: ErrantBlock
+    comparisons: tuple[Comparison, ...]  # in the order they were tried
+    chosen: int  # index into comparisons
+    before: tuple[int, int, int]  # corpus tp, fp, fn chosen before this sentence
+
+    @property
+    def best(self) -> Comparison:
+        return self.comparisons[self.chosen]
+
+    @property
+    def line(self) -> int:
+        """The reference file's sentence line (0-based)."""
+        return self.ref_block.line
+
+    @property
+    def counts(self) -> tuple[int, int, int]:
+        best = self.best
+        return best.tp, best.fp, best.fn
+
+
+@dataclass(frozen=True)
+class ErrantResult:
+    sentences: list[ErrantSentence]
+    tp: int
+    fp: int
+    fn: int
+    categories: Categories = field(default_factory=dict)
+    settings: ErrantSettings = field(default_factory=ErrantSettings)
+
+    @property
+    def scores(self) -> tuple[float, float, float]:
+        return f_score(self.tp, self.fp, self.fn, self.settings.beta)
+
+
+def evaluate(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock],
+             settings: ErrantSettings = ErrantSettings()) -> ErrantResult:
+    """Score hypothesis blocks against reference blocks (same number, same order)."""
+    if len(hyp) != len(ref):
+        raise ValueError("hypothesis and reference have different numbers of sentences")
+    total = [0, 0, 0]
+    categories: Categories = {}
+    sentences = []
+    for index, (h, r) in enumerate(zip(hyp, ref, strict=True)):
+        sentence = _sentence(index, h, r, settings, tuple(total))
+        best = sentence.best
+        total[0] += best.tp
+        total[1] += best.fp
+        total[2] += best.fn
+        _merge(categories, best.categories)
+        sentences.append(sentence)
+    return ErrantResult(sentences, *total, categories, settings)
+
+
+def _sentence(index: int, hyp: ErrantBlock, ref: ErrantBlock, settings: ErrantSettings,
+              before: tuple[int, int, int]) -> ErrantSentence:
+    refs = coder_edits(ref.edits, settings)
+    comparisons = [compare(h, r) for h in coder_edits(hyp.edits, settings) for r in refs]
+    return ErrantSentence(index, hyp, ref, tuple(comparisons),
+                          choose(comparisons, before, settings.beta), before)
+
+
+def choose(comparisons: Sequence[Comparison], before: tuple[int, int, int],
+           beta: float) -> int:
+    """The index of the comparison errant_compare keeps (see the module docstring)."""
+    best, best_key = 0, None
+    for index, c in enumerate(comparisons):
+        f = f_score(c.tp + before[0], c.fp + before[1], c.fn + before[2], beta)[2]
+        key = (f, c.tp, -c.fp, -c.fn)
+        if best_key is None or key > best_key:
+            best, best_key = index, key
+    return best
+
+
+def _merge(total: Categories, counts: Categories) -> None:
+    for name, (tp, fp, fn) in counts.items():
+        found = total.get(name)
+        if found is None:
+            total[name] = [tp, fp, fn]
+        else:
+            total[name] = [found[0] + tp, found[1] + fp, found[2] + fn]
+
+
+def categories_at(categories: Categories, level: int) -> Categories:
+    """errant_compare -cat: 1 the operation (`R`), 2 the rest (`NOUN:NUM`), 3 the whole
+    type.  `UNK` keeps its name, and at level 2 it replaces (does not add to) a category
+    that reads `UNK` after its operation is cut off, as errant_compare does."""
+    if level == 3:
+        return categories
+    out: Categories = {}
+    for name, counts in categories.items():
+        if name == UNKNOWN:
+            out[name] = counts
+            continue
+        short = name[:1] if level == 1 else name[2:]
+        found = out.get(short)
+        out[short] = counts if found is None else [a + b for a, b in
+                                                   zip(found, counts, strict=True)]
+    return out

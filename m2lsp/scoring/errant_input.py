@@ -1,0 +1,182 @@
+"""Reading hypothesis and reference M2 files the way `errant_compare` 3.0.2 reads them.
+
+errant_compare strips the whole text, splits it into blocks at every "\\n\\n", takes each
+block's first line as the sentence and reads *every* later line as an edit: the two
+characters before the offsets are skipped whatever they are, fields are split at "|||", the
+correction is the third field exactly as written (not stripped, `||` alternatives not split)
+and the annotator is the last field, read with Python's `int()`.  m2lsp reads the same
+values, with three differences, each where errant_compare would stop with a traceback:
+
+- ChERRANT's target lines (`T0-A0 ...`, `T0 没有错误`, MuCGEC / ChERRANT files) are skipped,
+  as ChERRANT's own scorer skips them; every other line is read as errant_compare reads it;
+- CRLF line ends are read as LF;
+- a line that errant_compare cannot read as an edit (a line of spaces, two empty lines
+  between blocks, too few fields, offsets that are not integers) is a clear error naming
+  the file and line, instead of a traceback.
+
+Sentences are compared between the two files: different counts, or a sentence whose number
+of tokens differs (offsets then mean different things), are errors naming the first line
+where the files stop lining up.  Sources with the same number of tokens that differ in some
+token (MuCGEC's demo writes `：` in one file and `:` in the other) are scored as
+errant_compare scores them, with a warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from m2lsp.errors import InputError
+
+
+@dataclass(frozen=True)
+class ErrantEdit:
+    """One edit line, as errant_compare reads it."""
+
+    start: int
+    end: int
+    type: str
+    correction: str  # the third field, as written
+    coder: int
+    line: int  # 0-based line in its file
+
+
+@dataclass(frozen=True)
+class ErrantBlock:
+    """One sentence block: the sentence line and its edits."""
+
+    line: int  # 0-based line of the sentence line
+    text: str  # the block as errant_compare would see it (target lines left out)
+    edits: tuple[ErrantEdit, ...]
+
+    @property
+    def sentence(self) -> str:
+        return self.text.partition("\n")[0]
+
+    @property
+    def original(self) -> str:
+        """What errant_compare -v prints as the original sentence."""
+        return self.text[2:].split("\nA")[0]
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.sentence[2:].split()
+
+
+class ErrantReadError(InputError):
+    """A file errant_compare would stop on; the message names the file and line."""
+
+
+def read_blocks(text: str, path: str) -> list[ErrantBlock]:
+    """The blocks of an M2 file, in errant_compare's reading."""
+    if "\r\n" in text:
+        text = text.replace("\r\n", "\n")
+    body = text.strip()
+    line = text[:len(text) - len(text.lstrip())].count("\n")
+    blocks = []
+    for index, chunk in enumerate(body.split("\n\n")):
+        if index and chunk.partition("\n")[0] == "":
+            raise ErrantReadError(f"{path}:{line + 1}: two or more empty lines between blocks; "
+                                  "errant_compare would read them as a sentence of their own "
+                                  "or the next sentence line as an edit")
+        blocks.append(_block(chunk, line, path))
+        line += chunk.count("\n") + 2
+    return blocks
+
+
+def _block(chunk: str, line: int, path: str) -> ErrantBlock:
+    lines = chunk.split("\n")
+    kept = [lines[0]]
+    edits = []
+    for row, text in enumerate(lines[1:], line + 1):
+        if _is_target(text):
+            continue
+        kept.append(text)
+        edits.append(_edit(text, row, path))
+    return ErrantBlock(line, "\n".join(kept) if len(kept) < len(lines) else chunk, tuple(edits))
+
+
+def _is_target(text: str) -> bool:
+    """A ChERRANT target line: `T0-A0 ...`, `T1 ...`."""
+    return text[:1] == "T" and text[1:2].isdigit()
+
+
+def _edit(text: str, row: int, path: str) -> ErrantEdit:
+    fields = text[2:].split("|||")
+    span = fields[0].split()
+    try:
+        return ErrantEdit(int(span[0]), int(span[1]), fields[1], fields[2], int(fields[-1]),
+                          row)
+    except (IndexError, ValueError):
+        raise ErrantReadError(f"{path}:{row + 1}: {_why(text)}; errant_compare reads every "
+                              "line after a block's first as `A start end|||type|||correction"
+                              "|||...|||annotator`") from None
+
+
+def _why(text: str) -> str:
+    if not text.strip():
+        return "a line of only spaces inside a block (blocks end at an empty line)"
+    if text.count("|||") < 2:
+        return f"`{_short(text)}` has fewer than three `|||`-separated fields"
+    return f"`{_short(text)}` has no integer offsets or annotator where they belong"
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+@dataclass(frozen=True)
+class SourceMismatch:
+    """A sentence whose tokens differ between the two files."""
+
+    index: int
+    hyp_line: int
+    ref_line: int
+    same_length: bool
+
+
+def mismatches(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock]) -> list[SourceMismatch]:
+    """Sentences whose source tokens differ, in order."""
+    out = []
+    for index, (h, r) in enumerate(zip(hyp, ref, strict=False)):
+        if h.sentence != r.sentence:
+            a, b = h.tokens, r.tokens
+            if a != b:
+                out.append(SourceMismatch(index, h.line, r.line, len(a) == len(b)))
+    return out
+
+
+def check_pair(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock], hyp_path: str,
+               ref_path: str) -> str | None:
+    """Raise where the files cannot be compared; return a warning where they differ only
+    in some tokens' text, else None."""
+    found = mismatches(hyp, ref)
+    if len(hyp) != len(ref):
+        raise ErrantReadError(_count_message(hyp, ref, found, hyp_path, ref_path))
+    hard = [m for m in found if not m.same_length]
+    if hard:
+        m = hard[0]
+        raise ErrantReadError(
+            f"sentence {m.index + 1} differs between {hyp_path}:{m.hyp_line + 1} and "
+            f"{ref_path}:{m.ref_line + 1} (a different number of tokens, so the edit offsets "
+            f"do not refer to the same tokens)")
+    if found:
+        m = found[0]
+        return (f"{len(found)} sentence(s) differ in some tokens between the files, first "
+                f"{hyp_path}:{m.hyp_line + 1} and {ref_path}:{m.ref_line + 1}; scored as "
+                "errant_compare scores them (by token offsets)")
+    return None
+
+
+def _count_message(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock],
+                   found: list[SourceMismatch], hyp_path: str, ref_path: str) -> str:
+    counts = (f"hypothesis file {hyp_path} has {len(hyp)} sentences but reference file "
+              f"{ref_path} has {len(ref)}")
+    if found:
+        m = found[0]
+        return (f"{counts}; they stop lining up at sentence {m.index + 1} "
+                f"({hyp_path}:{m.hyp_line + 1}, {ref_path}:{m.ref_line + 1})")
+    shorter = min(len(hyp), len(ref))
+    extra = (hyp if len(hyp) > shorter else ref)[shorter]
+    where = hyp_path if len(hyp) > shorter else ref_path
+    return f"{counts}; the first extra sentence is {where}:{extra.line + 1}"
