@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from m2lsp.cli.exits import EXIT_CLEAN
+from m2lsp.cli.inputs import read_text
 from m2lsp.scoring.errant import ErrantResult, ErrantSettings, evaluate
 from m2lsp.scoring.errant_input import check_pair, read_blocks
 from m2lsp.scoring.errant_report import report
@@ -59,8 +60,6 @@ def _mode(args: argparse.Namespace) -> str:
 def score_files(hyp: Path, ref: Path, settings: ErrantSettings,
                 encoding: str | None = None) -> ErrantResult:
     """Read, check and score; a warning on stderr where sources differ in some tokens."""
-    from m2lsp.cli.score import read_text
-
     hyp_blocks = read_blocks(read_text(hyp, "hypothesis", encoding).text, str(hyp))
     ref_blocks = read_blocks(read_text(ref, "reference", encoding).text, str(ref))
     warning = check_pair(hyp_blocks, ref_blocks, str(hyp), str(ref))

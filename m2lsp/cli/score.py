@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
+from m2lsp.cli.inputs import read_text
 from m2lsp.errors import InputError, M2lspError, UsageError
 from m2lsp.parsing.m2 import parse_m2
-from m2lsp.parsing.source import SourceText, decode
 from m2lsp.scoring.bootstrap import compare, confidence
 from m2lsp.scoring.breakdown import per_type, per_type_text, sentence_text
 from m2lsp.scoring.m2 import (
@@ -203,18 +203,6 @@ def run_compare(args: argparse.Namespace) -> int:
         f"seed {found.seed}: how often the resampled difference does not keep its sign)\n"
         f"{settings.signature()}\n")
     return EXIT_CLEAN
-
-
-def read_text(path: Path, what: str, encoding: str | None) -> SourceText:
-    """A file's text, or an InputError that says what is wrong with it."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read {what} file {path}: {exc.strerror or exc}") from exc
-    source = decode(data, encoding)
-    if source.problem is not None:
-        raise InputError(f"{what} file {path} is {source.problem.describe()}")
-    return source
 
 
 class Scoring:

@@ -21,8 +21,9 @@ recall) 1.0, F is 0.0 when P + R is 0, and all three are rounded to 4 places.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from m2lsp.scoring.errant_input import ErrantBlock, ErrantEdit
 
@@ -69,22 +70,27 @@ class ErrantSettings:
 
     def keys(self, edit: ErrantEdit) -> list[Key]:
         """The keys the edit is counted under."""
-        start, end = edit.start, edit.end
-        if self.mode == "cs":
-            return [(start, end, edit.correction)]
-        if self.mode == "cse":
-            return [(start, end, edit.type, edit.correction)]
-        if self.mode == "ds":
-            return [(start, end)]
-        if start == -1:
-            return [(start, start)]
-        if start == end and start >= 0:
-            return [(start, start + 1)]
-        return [(token, token + 1) for token in range(start, end)]
+        return _KEYS[self.mode](edit)
 
 
-@dataclass(frozen=True)
-class CoderEdits:
+def _token_keys(edit: ErrantEdit) -> list[Key]:
+    start, end = edit.start, edit.end
+    if start == -1:
+        return [(start, start)]
+    if start == end and start >= 0:
+        return [(start, start + 1)]
+    return [(token, token + 1) for token in range(start, end)]
+
+
+_KEYS: dict[str, Callable[[ErrantEdit], list[Key]]] = {
+    "cs": lambda e: [(e.start, e.end, e.correction)],
+    "cse": lambda e: [(e.start, e.end, e.type, e.correction)],
+    "ds": lambda e: [(e.start, e.end)],
+    "dt": _token_keys,
+}
+
+
+class CoderEdits(NamedTuple):
     """One annotator's evaluated edits: each key's types, and the line that first gave it."""
 
     coder: int
@@ -96,20 +102,50 @@ def coder_edits(edits: Sequence[ErrantEdit], settings: ErrantSettings) -> list[C
     """Each annotator's keys, annotators in order of first appearance.  A block without
     edits reads as annotator 0's noop."""
     coders: dict[int, CoderEdits] = {}
+    plain = settings.mode == "cs" and not (settings.single or settings.multi
+                                           or settings.filtered)
+    keys = _KEYS[settings.mode]
+    if plain:
+        _plain_keys(coders, edits or (_NOOP_EDIT,))
+        return list(coders.values())
     for edit in edits or (_NOOP_EDIT,):
         found = coders.get(edit.coder)
         if found is None:
             found = coders[edit.coder] = CoderEdits(edit.coder, {}, {})
-        if not settings.keeps(edit):
-            continue
-        for key in settings.keys(edit):
-            found.types.setdefault(key, []).append(edit.type)
-            found.lines.setdefault(key, edit.line)
+        if settings.keeps(edit):
+            for key in keys(edit):
+                _add(found, key, edit)
     return list(coders.values())
 
 
-@dataclass(frozen=True)
-class Comparison:
+def _plain_keys(coders: dict[int, CoderEdits], edits: Sequence[ErrantEdit]) -> None:
+    """The default options, quickly (the hot loop of scoring): UNK left out, one key per
+    edit."""
+    for start, end, kind, correction, coder, line in edits:
+        found = coders.get(coder)
+        if found is None:
+            found = coders[coder] = CoderEdits(coder, {}, {})
+        if kind == UNKNOWN:
+            continue
+        key = (start, end, correction)
+        types = found.types.get(key)
+        if types is None:
+            found.types[key] = [kind]
+            found.lines[key] = line
+        else:
+            types.append(kind)
+
+
+def _add(coder: CoderEdits, key: Key, edit: ErrantEdit) -> None:
+    types = coder.types.get(key)
+    if types is None:
+        coder.types[key] = [edit.type]
+        coder.lines[key] = edit.line
+    else:
+        types.append(edit.type)
+
+
+class Comparison(NamedTuple):
     """One hypothesis annotator against one reference annotator."""
 
     hyp: CoderEdits
@@ -128,10 +164,11 @@ def compare(hyp: CoderEdits, ref: CoderEdits) -> Comparison:
     categories: Categories = {}
     tps, fps, fns = [], [], []
     tp = fp = fn = 0
-    for key, types in hyp.types.items():
+    hyp_types, ref_types = hyp.types, ref.types
+    for key, types in hyp_types.items():
         if types[0] == NOOP:
             continue
-        found = ref.types.get(key)
+        found = ref_types.get(key)
         if found is not None:
             tps.append(key)
             tp += len(found)
@@ -140,8 +177,8 @@ def compare(hyp: CoderEdits, ref: CoderEdits) -> Comparison:
             fps.append(key)
             fp += len(types)
             _count(categories, types, 1)
-    for key, types in ref.types.items():
-        if types[0] != NOOP and key not in hyp.types:
+    for key, types in ref_types.items():
+        if key not in hyp_types and types[0] != NOOP:
             fns.append(key)
             fn += len(types)
             _count(categories, types, 2)
@@ -150,10 +187,11 @@ def compare(hyp: CoderEdits, ref: CoderEdits) -> Comparison:
 
 def _count(categories: Categories, types: list[str], slot: int) -> None:
     for name in types:
-        counts = categories.get(name)
-        if counts is None:
+        if name in categories:
+            categories[name][slot] += 1
+        else:
             counts = categories[name] = [0, 0, 0]
-        counts[slot] += 1
+            counts[slot] = 1
 
 
 def f_score(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:
@@ -164,8 +202,7 @@ def f_score(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float
     return round(p, 4), round(r, 4), round(f, 4)
 
 
-@dataclass(frozen=True)
-class ErrantSentence:
+class ErrantSentence(NamedTuple):
     """Everything scoring found about one sentence."""
 
     index: int  # 0-based
@@ -234,6 +271,8 @@ def _sentence(index: int, hyp: ErrantBlock, ref: ErrantBlock, settings: ErrantSe
 def choose(comparisons: Sequence[Comparison], before: tuple[int, int, int],
            beta: float) -> int:
     """The index of the comparison errant_compare keeps (see the module docstring)."""
+    if len(comparisons) == 1:
+        return 0
     best, best_key = 0, None
     for index, c in enumerate(comparisons):
         f = f_score(c.tp + before[0], c.fp + before[1], c.fn + before[2], beta)[2]
@@ -245,11 +284,11 @@ def choose(comparisons: Sequence[Comparison], before: tuple[int, int, int],
 
 def _merge(total: Categories, counts: Categories) -> None:
     for name, (tp, fp, fn) in counts.items():
-        found = total.get(name)
-        if found is None:
-            total[name] = [tp, fp, fn]
-        else:
+        if name in total:
+            found = total[name]
             total[name] = [found[0] + tp, found[1] + fp, found[2] + fn]
+        else:
+            total[name] = [tp, fp, fn]
 
 
 def categories_at(categories: Categories, level: int) -> Categories:

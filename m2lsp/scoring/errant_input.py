@@ -25,13 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from m2lsp.errors import InputError
 
 
-@dataclass(frozen=True)
-class ErrantEdit:
-    """One edit line, as errant_compare reads it."""
+class ErrantEdit(NamedTuple):
+    """One edit line, as errant_compare reads it (a tuple: thousands are made per file)."""
 
     start: int
     end: int
@@ -86,14 +86,38 @@ def read_blocks(text: str, path: str) -> list[ErrantBlock]:
 
 def _block(chunk: str, line: int, path: str) -> ErrantBlock:
     lines = chunk.split("\n")
-    kept = [lines[0]]
-    edits = []
+    try:
+        edits, targets = _edits(lines, line)
+    except (IndexError, ValueError):
+        for row, text in enumerate(lines[1:], line + 1):  # the slow way, to name the line
+            if not _is_target(text):
+                _edit(text, row, path)
+        raise
+    if targets:
+        chunk = "\n".join([lines[0], *(x for x in lines[1:] if not _is_target(x))])
+    return ErrantBlock(line, chunk, tuple(edits))
+
+
+_SMALL = {str(number): number for number in range(-1, 1000)}
+_new_edit = tuple.__new__
+
+
+def _edits(lines: list[str], line: int) -> tuple[list[ErrantEdit], bool]:
+    """The block's edits (the hot loop of reading: `_edit` inlined, small numbers looked up
+    rather than parsed) and whether it has target lines."""
+    small, edits, targets = _SMALL, [], False
     for row, text in enumerate(lines[1:], line + 1):
-        if _is_target(text):
+        if text[:1] == "T" and text[1:2].isdigit():
+            targets = True
             continue
-        kept.append(text)
-        edits.append(_edit(text, row, path))
-    return ErrantBlock(line, "\n".join(kept) if len(kept) < len(lines) else chunk, tuple(edits))
+        fields = text[2:].split("|||")
+        span = fields[0].split()
+        start, end, coder = span[0], span[1], fields[-1]
+        edits.append(_new_edit(ErrantEdit, (
+            small[start] if start in small else int(start),
+            small[end] if end in small else int(end), fields[1], fields[2],
+            small[coder] if coder in small else int(coder), row)))
+    return edits, targets
 
 
 def _is_target(text: str) -> bool:
