@@ -77,12 +77,9 @@ def errant_main():
 
 
 def m2lsp_main(args: list[str]) -> None:
-    import gc
-
     from m2lsp.cli import main
 
     main(["errant-compare", *args])
-    gc.enable()  # main turns the collector off for its short-lived process
 
 
 def measure(name: str, args: list[str], runs: int, reference: str) -> float:

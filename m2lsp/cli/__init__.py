@@ -18,8 +18,17 @@ from m2lsp.errors import M2lspError
 
 def main(argv: Sequence[str] | None = None) -> int:
     # A short-lived process over acyclic data: the cycle collector only costs time here.
+    # (Turned back on at the end for callers that run commands in their own process.)
+    collecting = gc.isenabled()
     gc.disable()
-    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _run(sys.argv[1:] if argv is None else list(argv))
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _run(argv: list[str]) -> int:
     parser = build_parser(next((a for a in argv if not a.startswith("-")), None))
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from m2lsp.cli.exits import EXIT_CLEAN
 from m2lsp.cli.inputs import read_text
+from m2lsp.parsing.source import SourceText
 from m2lsp.scoring.errant import ErrantResult, ErrantSettings, evaluate
 from m2lsp.scoring.errant_input import check_pair, read_blocks
 from m2lsp.scoring.errant_report import report
@@ -57,11 +58,16 @@ def _mode(args: argparse.Namespace) -> str:
     return next((m for m in ("dt", "ds", "cse") if getattr(args, m)), "cs")
 
 
+def _as_errant_reads(source: SourceText) -> str:
+    """The text with its byte-order mark, which errant_compare keeps in the first line."""
+    return "\ufeff" + source.text if source.bom else source.text
+
+
 def score_files(hyp: Path, ref: Path, settings: ErrantSettings,
                 encoding: str | None = None) -> ErrantResult:
     """Read, check and score; a warning on stderr where sources differ in some tokens."""
-    hyp_blocks = read_blocks(read_text(hyp, "hypothesis", encoding).text, str(hyp))
-    ref_blocks = read_blocks(read_text(ref, "reference", encoding).text, str(ref))
+    hyp_blocks = read_blocks(_as_errant_reads(read_text(hyp, "hypothesis", encoding)), str(hyp))
+    ref_blocks = read_blocks(_as_errant_reads(read_text(ref, "reference", encoding)), str(ref))
     warning = check_pair(hyp_blocks, ref_blocks, str(hyp), str(ref))
     if warning:
         print(f"m2lsp: warning: {warning}", file=sys.stderr)

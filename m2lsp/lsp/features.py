@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -187,7 +188,8 @@ def _path(value: Any) -> Path:
 
 
 async def score(ls: M2Server, *args: Any) -> dict[str, Any] | None:
-    """[goldUri, systemPath]: score a system file against an open gold document."""
+    """[goldUri, systemPath, {metric}?]: score a system file against an open gold document.
+    With metric `errant` the system file is hypothesis M2 (default: the `metric` setting)."""
     try:
         gold_uri, system = args[0], _path(args[1])
         text = system.read_bytes().decode("utf-8")
@@ -197,11 +199,16 @@ async def score(ls: M2Server, *args: Any) -> dict[str, Any] | None:
         return _fail(ls, f"cannot read the system file {args[1]}: {exc.strerror or exc}")
     except UnicodeDecodeError as exc:
         return _fail(ls, f"the system file {args[1]} is not UTF-8 (byte {exc.start})")
-    return await _score(ls, gold_uri, text)
+    return await _score(ls, gold_uri, text, _options(args))
+
+
+def _options(args: tuple[Any, ...]) -> dict[str, Any]:
+    return args[2] if len(args) > 2 and isinstance(args[2], dict) else {}
 
 
 async def score_against(ls: M2Server, *args: Any) -> dict[str, Any] | None:
-    """[goldUri, systemUri]: score an open system document against an open gold one."""
+    """[goldUri, systemUri, {metric}?]: score an open system document against an open gold
+    one."""
     try:
         gold_uri, system_uri = args[0], args[1]
     except (IndexError, TypeError):
@@ -209,19 +216,31 @@ async def score_against(ls: M2Server, *args: Any) -> dict[str, Any] | None:
     system = ls.documents.get(system_uri)
     if system is None:
         return _fail(ls, f"the system document {system_uri} is not open")
-    return await _score(ls, gold_uri, system.live.text)
+    return await _score(ls, gold_uri, system.live.text, _options(args))
 
 
-async def _score(ls: M2Server, gold_uri: Any, system_text: str) -> dict[str, Any] | None:
-    from m2lsp.errors import M2lspError
-    from m2lsp.parsing.source import SourceText
-    from m2lsp.scoring.in_editor import score_diagnostics
-    from m2lsp.scoring.m2 import M2Settings
-    from m2lsp.scoring.m2_input import read_gold, read_system
-
+async def _score(ls: M2Server, gold_uri: Any, system_text: str, options: dict[str, Any]
+                 ) -> dict[str, Any] | None:
+    metric = options.get("metric", ls.config.score.metric)
     doc = ls.checked_document(gold_uri) if isinstance(gold_uri, str) else None
     if doc is None or doc.live.format is not Format.M2:
         return _fail(ls, f"the gold document {gold_uri} is not an open M2 document")
+    if metric == "errant":
+        return await _score_errant(ls, doc, system_text)
+    if metric != "m2":
+        return _fail(ls, f"metric {metric!r} cannot score in the editor (m2 or errant)")
+    return await _score_m2(ls, doc, system_text)
+
+
+async def _score_m2(ls: M2Server, doc: OpenDocument, system_text: str
+                    ) -> dict[str, Any] | None:
+    from m2lsp.errors import M2lspError
+    from m2lsp.parsing.source import SourceText
+    from m2lsp.scoring.in_editor import score_diagnostics
+    from m2lsp.scoring.m2 import M2Settings, evaluate_in_steps
+    from m2lsp.scoring.m2_input import read_gold, read_system
+
+    gold_uri = doc.uri
     settings = M2Settings(ls.config.score.max_unchanged_words, ls.config.score.beta,
                           ls.config.score.ignore_whitespace_casing)
     try:
@@ -232,7 +251,7 @@ async def _score(ls: M2Server, gold_uri: Any, system_text: str) -> dict[str, Any
     if len(gold) != len(hypotheses):
         return _fail(ls, f"cannot score: the gold has {len(gold)} sentences but the system "
                          f"{len(hypotheses)} lines")
-    result = await _evaluate(ls, doc, gold, hypotheses, settings)
+    result = await _evaluate(ls, doc, len(gold), evaluate_in_steps(gold, hypotheses, settings))
     if result is None:
         return _fail(ls, "the gold document changed while it was scored; score again")
     doc.scores = score_diagnostics(result, doc.live.m2)
@@ -247,19 +266,48 @@ async def _score(ls: M2Server, gold_uri: Any, system_text: str) -> dict[str, Any
             "proposed": s.counts.proposed, "gold": s.counts.gold}
 
 
-async def _evaluate(ls: M2Server, doc: OpenDocument, gold: Any, hypotheses: list[str],
-                    settings: Any) -> Any:
-    """Score step by step, yielding to the event loop between steps (requests and changes
-    keep flowing) and reporting progress; None if the gold document changed meanwhile."""
-    from m2lsp.scoring.m2 import evaluate_in_steps
+async def _score_errant(ls: M2Server, doc: OpenDocument, system_text: str
+                        ) -> dict[str, Any] | None:
+    from m2lsp.errors import M2lspError
+    from m2lsp.scoring.errant import ErrantSettings
+    from m2lsp.scoring.errant import evaluate_in_steps as errant_steps
+    from m2lsp.scoring.errant_input import check_pair, read_blocks
+    from m2lsp.scoring.in_editor import errant_diagnostics
 
+    settings = ErrantSettings(beta=ls.config.score.beta)
+    try:
+        hyp = read_blocks(system_text, "system")
+        ref = read_blocks(doc.live.text, doc.uri)
+        warning = check_pair(hyp, ref, "system", doc.uri)
+    except M2lspError as exc:
+        return _fail(ls, f"cannot score: {exc}")
+    if warning:
+        log.warning(warning)
+    result = await _evaluate(ls, doc, len(ref), errant_steps(hyp, ref, settings))
+    if result is None:
+        return _fail(ls, "the gold document changed while it was scored; score again")
+    doc.scores = errant_diagnostics(result, doc.live.m2)
+    ls.refresh(doc.uri)
+    p, r, f = result.scores
+    signature = settings.signature()
+    ls.window_show_message(types.ShowMessageParams(
+        type=types.MessageType.Info,
+        message=f"P {p}  R {r}  F{settings.beta:g} {f}  ({signature})"))
+    return {"precision": p, "recall": r, "f": f, "signature": signature,
+            "true_positives": result.tp, "false_positives": result.fp,
+            "false_negatives": result.fn}
+
+
+async def _evaluate(ls: M2Server, doc: OpenDocument, sentences: int,
+                    steps: Generator[int, None, Any]) -> Any:
+    """Run a scorer's steps, yielding to the event loop between them (requests and changes
+    keep flowing) and reporting progress; None if the gold document changed meanwhile."""
     version = doc.version
-    token = await _begin(ls, len(gold))
-    steps = evaluate_in_steps(gold, hypotheses, settings)
+    token = await _begin(ls, sentences)
     try:
         while True:
             done = next(steps)
-            _report(ls, token, done, len(gold))
+            _report(ls, token, done, sentences)
             await asyncio.sleep(0)
             if doc.version != version or ls.documents.get(doc.uri) is not doc:
                 return None

@@ -21,7 +21,7 @@ recall) 1.0, F is 0.0 when P + R is 0, and all three are rounded to 4 places.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -244,6 +244,19 @@ class ErrantResult:
 def evaluate(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock],
              settings: ErrantSettings = ErrantSettings()) -> ErrantResult:
     """Score hypothesis blocks against reference blocks (same number, same order)."""
+    steps = evaluate_in_steps(hyp, ref, settings, step=len(ref) + 1)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as finished:
+            return finished.value
+
+
+def evaluate_in_steps(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock],
+                      settings: ErrantSettings = ErrantSettings(), step: int = 500
+                      ) -> Generator[int, None, ErrantResult]:
+    """`evaluate`, yielding the number of sentences done after every `step` of them (so an
+    event loop can go on between steps); the result is the generator's return value."""
     if len(hyp) != len(ref):
         raise ValueError("hypothesis and reference have different numbers of sentences")
     total = [0, 0, 0]
@@ -257,6 +270,8 @@ def evaluate(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock],
         total[2] += best.fn
         _merge(categories, best.categories)
         sentences.append(sentence)
+        if (index + 1) % step == 0:
+            yield index + 1
     return ErrantResult(sentences, *total, categories, settings)
 
 

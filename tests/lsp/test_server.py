@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
+import json
 import sys
 from collections.abc import Callable
 
@@ -11,6 +14,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from m2lsp.cli import main
 from m2lsp.highlighting import LEGEND
 from tests.conftest import ROOT, shared
 
@@ -249,6 +253,33 @@ async def test_score_against_an_open_system_document_with_progress(client: Langu
     result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="m2lsp.scoreAgainst", arguments=[gold_uri, "file:///work/closed.txt"]))
     assert result is None and "is not open" in client.messages[-1].message
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_score_command_with_the_errant_metric(client: LanguageClient):
+    """The same command, metric errant: the system file is hypothesis M2; the numbers and
+    the TP/FP/FN alignments are those of `m2lsp score --metric errant --format json`."""
+    ref, hyp = shared("mucgec/demo.ref.m2.char"), shared("mucgec/demo.hyp.m2.char")
+    uri = ref.as_uri()
+    await open_doc(client, ref.read_text("utf-8"), uri=uri)
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.score", arguments=[uri, str(hyp), {"metric": "errant"}]))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        main(["score", "--metric", "errant", "--format", "json", str(hyp), str(ref)])
+    expected = json.loads(out.getvalue())
+    assert (result["precision"], result["recall"], result["f"]) == (
+        expected["precision"], expected["recall"], expected["f"])
+    assert result["signature"].startswith("ERRANT|beta:0.5|mode:cs")
+    found = await published(client, uri, lambda ds: any(d.source == "m2lsp-score" for d in ds))
+    scored = [d for d in found if d.source == "m2lsp-score"]
+    for code, key in (("TP", "true_positives"), ("FP", "false_positives"),
+                      ("FN", "false_negatives")):
+        assert sum(str(d.code) == code for d in scored) == sum(
+            len(s[key]) for s in expected["sentences"]), code
+    missed = {(d.range.start.line + 1) for d in scored if str(d.code) == "FN"}
+    assert missed == {e["line"] for s in expected["sentences"] for e in s["false_negatives"]}
+    assert sum(str(d.code) == "score" for d in scored) == len(expected["sentences"])
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -339,3 +339,14 @@ def test_score_metric_errant_refuses_m2_only_options(tmp_path):
         code = main(["score", "--metric", "errant", "--bootstrap", "10",
                      str(tmp_path / "h.m2"), str(tmp_path / "h.m2")])
     assert code == 2 and "--bootstrap" in err.getvalue()
+
+
+def test_a_byte_order_mark_stays_in_the_first_line_as_errant_compare_reads_it(
+        errant_compare, tmp_path):
+    (tmp_path / "h.m2").write_bytes("\ufeff".encode() + m2(
+        "S a b\n" + EDIT.format(0, 1, "R:DET", "the", 0), "S c d").encode())
+    (tmp_path / "r.m2").write_text(m2("S a b\n" + EDIT.format(0, 1, "R:DET", "the", 0),
+                                      "S c d\n" + EDIT.format(1, 2, "R:DET", "x", 0)))
+    args = ["-hyp", str(tmp_path / "h.m2"), "-ref", str(tmp_path / "r.m2"), "-v"]
+    assert ours(args) == errant_compare(args)
+    assert "Original sentence 0:  a b\n" in ours(args)
