@@ -467,10 +467,24 @@ struct Visitor {
                   const Edge *edge, int is_new);
 };
 
+typedef int (*AppendFn)(Visitor *self, Py_ssize_t position, Column *column, int i, int j,
+                        const Edge *edge, int is_new);
+
+/* A pivot's outgoing edge (a copy: the storing visitor may move lat->edges while the pivot
+ * runs; the edges leaving the pivot do not change then) and its target's column, side by
+ * side for the inner loop. */
+typedef struct {
+    Edge edge;
+    Column *column;
+} Target;
+
 /* The original edges are lat->edges[0 .. original_count) and lat->list holds their sorted
- * list (an edge of both matrices twice, side by side). */
-static int generate(Lattice *lat, Py_ssize_t original_count, int max_unchanged,
-                    Visitor *visitor) {
+ * list (an edge of both matrices twice, side by side).  Always inlined into one caller per
+ * visitor, so that `append` is a direct call (the streaming search's is empty and
+ * vanishes): the inner loop runs tens of millions of times on degenerate sentences. */
+static inline __attribute__((always_inline)) int generate(
+        Lattice *lat, Py_ssize_t original_count, int max_unchanged, Visitor *visitor,
+        AppendFn append) {
     int count = lat->vertex_count;
     Py_ssize_t position = lat->list.size;
     Int32List *outgoing = calloc((size_t)count, sizeof(Int32List));
@@ -478,16 +492,21 @@ static int generate(Lattice *lat, Py_ssize_t original_count, int max_unchanged,
     Column *columns = calloc((size_t)count, sizeof(Column));
     int32_t *first = malloc(((size_t)original_count + 1) * sizeof(int32_t));
     uint8_t *listed = calloc((size_t)original_count + 1, 1);
+    Target *pivot_targets = NULL;
     int status = -1;
     if (!outgoing || !into || !columns || !first || !listed) goto done;
     for (Py_ssize_t p = lat->list.size - 1; p >= 0; p--) {
         first[lat->list.data[p]] = (int32_t)p;
         listed[lat->list.data[p]]++;
     }
+    Py_ssize_t most_targets = 1;
     for (Py_ssize_t e = 0; e < original_count; e++) {
         if (push32(&outgoing[lat->edges[e].u], (int32_t)e) < 0) goto done;
         if (push32(&into[lat->edges[e].v], (int32_t)e) < 0) goto done;
+        if (outgoing[lat->edges[e].u].size > most_targets)
+            most_targets = outgoing[lat->edges[e].u].size;
     }
+    if (!(pivot_targets = malloc((size_t)most_targets * sizeof(Target)))) goto done;
     for (int k = 0; k < count; k++) {
         if (visitor->vertex && columns[k].cell && visitor->vertex(visitor, k, &columns[k]) < 0)
             goto done;
@@ -508,19 +527,24 @@ static int generate(Lattice *lat, Py_ssize_t original_count, int max_unchanged,
         }
         Column *sources = &columns[k];
         if (targets->size && sources->cell) {
+            for (Py_ssize_t b = 0; b < targets->size; b++) {
+                pivot_targets[b].edge = lat->edges[targets->data[b]];
+                pivot_targets[b].column = &columns[pivot_targets[b].edge.v];
+            }
             FOR_EACH_SOURCE(sources, k, i) { /* sources in vertex order */
                 const Cell *from = &sources->cell[i];
                 int first_dist = from->dist, first_unchanged = from->unchanged;
                 int first_kind = from->kind, first_start = from->start;
                 for (Py_ssize_t b = 0; b < targets->size; b++) {
-                    const Edge *second = &lat->edges[targets->data[b]];
+                    const Edge *second = &pivot_targets[b].edge;
+                    /* both tests below only skip: the cheap one first */
+                    int unchanged = first_unchanged + second->unchanged;
+                    if (unchanged > max_unchanged) continue;
+                    Column *column = pivot_targets[b].column;
                     int j = second->v;
-                    Column *column = &columns[j];
                     int candidate = first_dist + second->dist;
                     int present = has_source(column, i);
                     if (present && candidate >= column->cell[i].dist) continue;
-                    int unchanged = first_unchanged + second->unchanged;
-                    if (unchanged > max_unchanged) continue;
                     Edge merged;
                     merged.dist = candidate;
                     merged.kind = merged_kind(first_kind, second->kind);
@@ -538,7 +562,7 @@ static int generate(Lattice *lat, Py_ssize_t original_count, int max_unchanged,
                     } else if (column->cell[i].listed < 255) {
                         column->cell[i].listed++;
                     }
-                    if (visitor->append(visitor, position, column, i, j, &merged, !present) < 0)
+                    if (append(visitor, position, column, i, j, &merged, !present) < 0)
                         goto done;
                     position++;
                 }
@@ -559,6 +583,7 @@ done:
     free(columns);
     free(first);
     free(listed);
+    free(pivot_targets);
     return status;
 }
 
@@ -585,7 +610,7 @@ static int store_append(Visitor *self, Py_ssize_t position, Column *column, int 
 
 static int add_transitive(Lattice *lat, int max_unchanged) {
     Store store = {{NULL, store_append}, lat};
-    return generate(lat, lat->edge_count, max_unchanged, &store.base);
+    return generate(lat, lat->edge_count, max_unchanged, &store.base, store_append);
 }
 
 /* Step 4: drop unchanged-only transitive edges, skipping the element after each removal as
@@ -1592,7 +1617,7 @@ static int stream_paths(Lattice *lat, int max_unchanged, Gold **golds, Py_ssize_
     if (map_init(&count.eligible, 64) < 0 || map_init(&count.removed_pairs, 64) < 0 ||
         map_init(&count.extras.index, 64) < 0)
         goto done;
-    if (generate(lat, originals, max_unchanged, &count.base) < 0) goto done;
+    if (generate(lat, originals, max_unchanged, &count.base, count_append) < 0) goto done;
     if (count_decide(&count, n) < 0) goto done;
     if (count.removed_count) { /* a removed edge listed again: the scorer's KeyError */
         for (Py_ssize_t slot = 0; slot < count.removed_pairs.capacity; slot++) {
@@ -1638,7 +1663,7 @@ static int stream_paths(Lattice *lat, int max_unchanged, Gold **golds, Py_ssize_
     search.annotators = annotators;
     search.sources = malloc(((size_t)n + 1) * sizeof(Source));
     if (!search.sources) goto done;
-    if (generate(lat, originals, max_unchanged, &search.base) < 0) goto done;
+    if (generate(lat, originals, max_unchanged, &search.base, search_append) < 0) goto done;
     for (int a = 0; a < annotators; a++) {
         Reader *reader = &readers[a];
         double steps = (double)(lat->n + lat->m + 1);
