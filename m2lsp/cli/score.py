@@ -38,8 +38,17 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     score.add_argument("system", type=Path,
                        help="system output: one tokenized sentence a line (m2), M2 (errant)")
     score.add_argument("gold", type=Path, help="gold (reference) M2 file")
-    score.add_argument("--metric", choices=["m2", "errant"], default="m2",
-                       help="m2 (MaxMatch, default) or errant (span-based)")
+    score.add_argument("--metric", choices=["m2", "errant", "cged"], default="m2",
+                       help="m2 (MaxMatch, default), errant (span-based) or cged (NLP-TEA "
+                       "CGED levels; SYSTEM is the result file, GOLD the truth file)")
+    score.add_argument("--cged-report", choices=["2015"],
+                       help="print the report of that year's official CGED tool, byte for byte")
+    score.add_argument("--cged-counting", choices=["official", "paper"], default="official",
+                       help="false positives as the official tool counts them (default) or "
+                       "as the NLP-TEA 2015 overview does")
+    score.add_argument("--cged-line-ends", choices=["lf", "crlf"], default="lf",
+                       help="line ends of --cged-report (the official tools write the "
+                       "platform's; the recorded reports are CRLF)")
     score.add_argument("-v", "--verbose", action="store_true",
                        help="print every sentence's edits, as the NUS scorer's -v does")
     score.add_argument("--very-verbose", action="store_true",
@@ -92,6 +101,8 @@ def _settings(args: argparse.Namespace) -> M2Settings:
 def run_score(args: argparse.Namespace) -> int:
     if args.metric == "errant":
         return run_errant(args)
+    if args.metric == "cged":
+        return run_cged(args)
     settings = _settings(args)
     job = Scoring(settings, args.encoding, args.jobs, args.time_limit)
     results = job.results(args.system, args.gold)
@@ -132,6 +143,53 @@ def run_errant(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(report(result, args.verbose, 3 if args.per_type else None))
     return EXIT_CLEAN
+
+
+def run_cged(args: argparse.Namespace) -> int:
+    """`--metric cged`: the NLP-TEA levels (RESULT TRUTH)."""
+    from m2lsp.scoring.cged import evaluate as evaluate_cged
+    from m2lsp.scoring.cged_input import read_items
+    from m2lsp.scoring.cged_report import report_2015, summary
+
+    given = [name for name, default in _NOT_ERRANT.items() if getattr(args, name) != default]
+    if given or args.per_type:
+        raise UsageError("not available with --metric cged: " + ", ".join(
+            "--" + name.replace("_", "-") for name in given + ["per_type"] * args.per_type))
+    result_items = read_items(read_text(args.system, "result", args.encoding).text,
+                              str(args.system), "result")
+    truth_items = read_items(read_text(args.gold, "truth", args.encoding).text,
+                             str(args.gold), "truth")
+    result = evaluate_cged(result_items, truth_items, args.cged_counting)
+    if args.format == "json":
+        sys.stdout.write(_cged_json(result, args))
+    elif args.cged_report:
+        out = report_2015(result, "\r\n" if args.cged_line_ends == "crlf" else "\n")
+        sys.stdout.buffer.write(out.encode("utf-8"))
+    else:
+        sys.stdout.write(summary(result))
+    return EXIT_CLEAN
+
+
+def _cged_json(result, args: argparse.Namespace) -> str:
+    import json
+
+    from m2lsp.scoring.cged import LEVELS
+
+    def number(value: float) -> float | None:  # NaN (a 0/0) is not JSON
+        return None if value != value else value
+
+    rate = result.false_positive_rate[0]
+    data = {"metric": "cged", "signature": f"CGED|counting:{result.counting}"
+            "|scorer:nlptea15cged", "system": str(args.system), "gold": str(args.gold),
+            "false_positive_rate": number(rate), "levels": {}}
+    for level in LEVELS:
+        s = result.score(level)
+        outcomes = result.levels[level]
+        data["levels"][level] = {
+            "accuracy": number(s.accuracy), "precision": number(s.precision),
+            "recall": number(s.recall), "f1": number(s.f1),
+            **{name: getattr(outcomes, name) for name in ("tp", "fp", "tn", "fn")}}
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
 def _extras(chosen: list[SentenceResult], score: Score, args: argparse.Namespace) -> str:

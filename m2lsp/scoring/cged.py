@@ -1,0 +1,140 @@
+"""CGED evaluation (NLP-TEA 2015): false positive rate and the detection, identification and
+position levels, counted as the official `nlptea15cged.jar` counts them.
+
+One truth item and one result item per sentence id (a later line for the same id replaces
+the earlier; the jar warns about repeated result ids and scores such an id once per line).
+Each result line is judged at each level, in result-file order:
+
+| truth   | result        | detection | identification | position                       |
+|---------|---------------|-----------|----------------|--------------------------------|
+| correct | correct       | TN        | TN             | TN (FP if positions differ)    |
+| correct | an error      | FP        | FP             | FP                             |
+| error   | correct       | FN        | FN             | FN                             |
+| error   | the same type | TP        | TP             | TP if the same position, else FN |
+| error   | another type  | TP        | FN             | FN                             |
+
+Types compare without case; positions compare as written (`start, end`).  Accuracy is
+(TP + TN) / result lines, precision TP / (TP + FP), recall TP / (TP + FN), F1 2PR / (P + R),
+the false positive rate FP / (FP + TN) at the detection level; a 0/0 is NaN, printed `NaN`.
+
+`paper` counting (`--cged-counting paper`) is the NLP-TEA 2015 overview's: at the
+identification and position levels a wrong claim about an erroneous sentence is also a false
+positive, so precision is TP over every sentence the system flags.  On the overview's
+8-sentence example the jar prints identification precision 0.6 (3/5) and position 0.5 (2/4);
+the paper prints 0.5 (3/6) and 0.33 (2/6).  Accuracy and recall are the same either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from m2lsp.errors import InputError
+from m2lsp.scoring.cged_input import CgedItem
+
+LEVELS = ("detection", "identification", "position")
+COUNTINGS = ("official", "paper")
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """The result ids judged TP, FP, TN, FN at one level, in result-file order."""
+
+    tp: list[str] = field(default_factory=list)
+    fp: list[str] = field(default_factory=list)
+    tn: list[str] = field(default_factory=list)
+    fn: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LevelScore:
+    accuracy: float
+    precision: float
+    recall: float
+    f1: float
+    correct: int  # TP + TN
+    total: int
+    tp: int
+    fp: int
+    fn: int
+
+
+@dataclass(frozen=True)
+class CgedResult:
+    ids: list[str]  # result ids in file order (repeated ids repeated)
+    truth: dict[str, CgedItem]
+    result: dict[str, CgedItem]
+    levels: dict[str, Outcomes]
+    counting: str = "official"
+
+    @property
+    def false_positive_rate(self) -> tuple[float, int, int]:
+        d = self.levels["detection"]
+        return _ratio(len(d.fp), len(d.fp) + len(d.tn)), len(d.fp), len(d.fp) + len(d.tn)
+
+    def score(self, level: str) -> LevelScore:
+        o = self.levels[level]
+        tp, tn, fn = len(o.tp), len(o.tn), len(o.fn)
+        fp = len(o.fp)
+        if self.counting == "paper" and level != "detection":
+            fp += len(self.levels["detection"].tp) - tp
+        p, r = _ratio(tp, tp + fp), _ratio(tp, tp + fn)
+        return LevelScore(_ratio(tp + tn, len(self.ids)), p, r, _f1(p, r), tp + tn,
+                          len(self.ids), tp, fp, fn)
+
+
+def _ratio(a: int, b: int) -> float:
+    """a / b as a Java double: 0/0 is NaN."""
+    return a / b if b else (float("nan") if a == 0 else float("inf"))
+
+
+def _f1(p: float, r: float) -> float:
+    if p != p or r != r:
+        return float("nan")
+    return 2.0 * (p * r) / (p + r) if p + r else float("nan")
+
+
+def by_id(items: Sequence[CgedItem]) -> dict[str, CgedItem]:
+    """Each id's last item, as the jar's map keeps it."""
+    return {item.sid: item for item in items}
+
+
+def evaluate(result_items: Sequence[CgedItem], truth_items: Sequence[CgedItem],
+             counting: str = "official") -> CgedResult:
+    """Judge every result line against the truth (see the module docstring)."""
+    truth, result = by_id(truth_items), by_id(result_items)
+    _check_balance(truth, result)
+    levels = {level: Outcomes() for level in LEVELS}
+    ids = [item.sid for item in result_items]
+    for sid in ids:
+        for level, outcome in zip(LEVELS, judge(truth[sid], result[sid]), strict=True):
+            getattr(levels[level], outcome).append(sid)
+    return CgedResult(ids, truth, result, levels, counting)
+
+
+def judge(truth: CgedItem, result: CgedItem) -> tuple[str, str, str]:
+    """The outcome at the detection, identification and position levels."""
+    if truth.correct:
+        if result.correct:
+            return "tn", "tn", "tn" if truth.position == result.position else "fp"
+        return "fp", "fp", "fp"
+    if result.correct:
+        return "fn", "fn", "fn"
+    if result.type.lower() == truth.type.lower():
+        return "tp", "tp", "tp" if truth.position == result.position else "fn"
+    return "tp", "fn", "fn"
+
+
+def _check_balance(truth: dict[str, CgedItem], result: dict[str, CgedItem]) -> None:
+    missing = [sid for sid in result if sid not in truth]
+    absent = [sid for sid in truth if sid not in result]
+    if missing or absent:
+        parts = []
+        if missing:
+            parts.append(f"{len(missing)} result id(s) not in the truth, first "
+                         f"{missing[0]!r} (result line {result[missing[0]].line + 1})")
+        if absent:
+            parts.append(f"{len(absent)} truth id(s) with no result line, first "
+                         f"{absent[0]!r} (truth line {truth[absent[0]].line + 1})")
+        raise InputError("unbalanced: " + "; ".join(parts)
+                         + " (the official tool stops with `Unbalanced!`)")

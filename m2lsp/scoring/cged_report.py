@@ -1,0 +1,89 @@
+"""The NLP-TEA evaluation tools' printed reports, byte for byte (`--cged-report 2015`: the
+file `nlptea15cged.jar -o` writes).  Numbers are printed as the jars print them: Java's
+`%.4f` (half-up rounding of the shortest decimal form), then trailing zeros and a trailing
+point cut off (so 1.0 prints `1`, and 0/0 prints `NaN`).  The jars end lines with the
+platform's separator: LF here, CRLF in the reports recorded on Windows (`line_end`)."""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_HALF_UP, Decimal
+
+from m2lsp.scoring.cged import LEVELS, CgedResult, LevelScore
+
+RULE = "=" * 58
+REPORTS = ("2015",)
+
+
+def java_number(value: float) -> str:
+    """utils.FUM.DoubleToStr: `%.04f`, then zeros and a point cut off the end."""
+    text = java_fixed(value, 4)
+    while text.endswith("0") or text.endswith("."):
+        text = text[:-1]
+    return text or "0"
+
+
+def java_fixed(value: float, places: int) -> str:
+    """Java's String.format("%.Nf"): HALF_UP on the shortest decimal form of the double."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    exact = Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return f"{exact:.{places}f}"
+
+
+def report_2015(result: CgedResult, line_end: str = "\n") -> str:
+    """What `nlptea15cged.jar -t TRUTH -i RESULT -o REPORT` writes to REPORT."""
+    lines = ["NLPTEA 2015 Shared Task", "Chinese Grammatical Error Diagnosis", "", RULE,
+             "Part 1: Overall Performance", RULE, ""]
+    rate, fp, total = result.false_positive_rate
+    lines += [f"False Positive Rate = {java_number(rate)} ({fp}/{total})", ""]
+    for level in LEVELS:
+        lines += [f"{level.capitalize()} Level", *_level_lines(result.score(level)), ""]
+    lines += ["", "", RULE, "Part 2: Details", RULE, ""]
+    for level in LEVELS:
+        lines += [f"{level.capitalize()} Level", ""]
+        outcomes = result.levels[level]
+        for name in ("tp", "fp", "tn", "fn"):
+            lines += [f"\t#{name.upper()}:", "\t" + _details(result, level,
+                                                             getattr(outcomes, name)), ""]
+    return line_end.join(lines) + line_end
+
+
+def _level_lines(score: LevelScore) -> list[str]:
+    p, r = java_number(score.precision), java_number(score.recall)
+    return [f"\tAccuracy = {java_number(score.accuracy)} ({score.correct}/{score.total})",
+            f"\tPrecision = {p} ({score.tp}/{score.tp + score.fp})",
+            f"\tRecall = {r} ({score.tp}/{score.tp + score.fn})",
+            f"\tF1-Score = {java_number(score.f1)} ((2*{p}*{r})/({p}+{r}))"]
+
+
+def summary(result: CgedResult) -> str:
+    """m2lsp's own compact table (no `--cged-report`)."""
+    rate, fp, total = result.false_positive_rate
+    lines = [f"False positive rate  {java_number(rate)} ({fp}/{total})",
+             f"{'Level':<16}{'Accuracy':>10}{'Precision':>11}{'Recall':>9}{'F1':>9}"]
+    for level in LEVELS:
+        s = result.score(level)
+        lines.append(f"{level.capitalize():<16}" + "".join(
+            f"{java_number(v):>{w}}" for v, w in ((s.accuracy, 10), (s.precision, 11),
+                                                  (s.recall, 9), (s.f1, 9))))
+    lines.append(f"CGED|counting:{result.counting}|scorer:nlptea15cged")
+    return "\n".join(lines) + "\n"
+
+
+def _details(result: CgedResult, level: str, ids: list[str]) -> str:
+    """Detection: the ids; identification `(id, type)` and position `(id, start, end, type)`
+    of the *result's* item, each followed by a space."""
+    if level == "detection":
+        return " | ".join(ids)
+    shown = []
+    for sid in ids:
+        item = result.result[sid]
+        if level == "position" and item.position:  # the jar prints its list, brackets cut
+            listed = f"{item.position}, {item.type}".replace("[", "").replace("]", "")
+            shown.append(f"({sid}, {listed})")
+        else:
+            shown.append(f"({sid}, {item.type})")
+    return " | ".join(shown) + " " if shown else ""

@@ -1,0 +1,152 @@
+"""CGED evaluation: the NLP-TEA 2015 tool's report byte for byte, its counting and the
+overview paper's, its number format; errors where the official tool stops."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from m2lsp.cli import main
+from m2lsp.scoring.cged_report import java_number
+from tests.conftest import SHARED_DATA
+
+TOY = SHARED_DATA / "cged" / "cged2015" / "nlptea15cged_release1.0" / "Tool"
+
+# the NLP-TEA 2015 overview's worked example (its text is garbled; these are its files)
+TRUTH = """B1-1138, 7, 10, Disorder
+A2-0087, 12, 13, Missing
+A2-0904, correct
+B1-0990, correct
+A2-0789, 2, 3, Selection
+B1-0295, correct
+B2-0591, 3, 3, Redundant
+A2-0920, correct
+"""
+RESULT = """B1-1138, 7, 8, Disorder
+A2-0087, 12, 13, Missing
+A2-0904, 5, 6, Missing
+B1-0990, correct
+A2-0789, 2, 5, Disorder
+B1-0295, correct
+B2-0591, 3, 3, Redundant
+A2-0920, 4, 5, Selection
+"""
+
+
+def run(args: list[str]) -> tuple[int, bytes, str]:
+    out, err = io.BytesIO(), io.StringIO()
+    wrapper = io.TextIOWrapper(out, encoding="utf-8", newline="")
+    with contextlib.redirect_stdout(wrapper), contextlib.redirect_stderr(err):
+        code = main(["score", "--metric", "cged", *args])
+        wrapper.flush()
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.skipif(not TOY.is_dir(), reason="../shared/data/cged/cged2015 is absent")
+def test_the_recorded_toy_report_byte_for_byte():
+    code, out, _ = run(["--cged-report", "2015", "--cged-line-ends", "crlf",
+                        str(TOY / "NLPTEA15_Toy_Result.txt"), str(TOY / "NLPTEA15_Toy_Truth.txt")])
+    assert code == 0
+    assert out == (TOY / "NLPTEA15_Toy_Evaluation.txt").read_bytes()
+
+
+@pytest.fixture
+def example(tmp_path: Path) -> tuple[str, str]:
+    (tmp_path / "truth.txt").write_text(TRUTH)
+    (tmp_path / "result.txt").write_text(RESULT)
+    return str(tmp_path / "result.txt"), str(tmp_path / "truth.txt")
+
+
+def levels(out: bytes) -> dict:
+    data = json.loads(out)
+    return {name: tuple(round(v, 4) for v in (level["accuracy"], level["precision"],
+                                              level["recall"], level["f1"]))
+            for name, level in data["levels"].items()} | {"fpr": data["false_positive_rate"]}
+
+
+# the paper's table, and the official tool's where it differs (see m2lsp.scoring.cged)
+PAPER = {"fpr": 0.5, "detection": (0.75, 0.6667, 1.0, 0.8),
+         "identification": (0.625, 0.5, 0.75, 0.6), "position": (0.5, 0.3333, 0.5, 0.4)}
+OFFICIAL = PAPER | {"identification": (0.625, 0.6, 0.75, 0.6667),
+                    "position": (0.5, 0.5, 0.5, 0.5)}
+
+
+@pytest.mark.parametrize("counting, expected", [("official", OFFICIAL), ("paper", PAPER)])
+def test_the_overview_example(example, counting, expected):
+    code, out, _ = run(["--format", "json", "--cged-counting", counting, *example])
+    assert code == 0
+    assert levels(out) == expected
+
+
+def test_the_overview_example_report_lines(example):
+    _, out, _ = run(["--cged-report", "2015", *example])
+    text = out.decode()
+    assert "False Positive Rate = 0.5 (2/4)\n" in text
+    assert "\tPrecision = 0.6 (3/5)\n" in text and "\tPrecision = 0.5 (2/4)\n" in text
+    assert "\tF1-Score = 0.6667 ((2*0.6*0.75)/(0.6+0.75))\n" in text
+    assert "\t(B1-1138, 7, 8, Disorder) | (A2-0789, 2, 5, Disorder) \n" in text  # position FN
+
+
+@pytest.mark.parametrize("value, printed", [
+    (1.0, "1"), (0.0, "0"), (float("nan"), "NaN"), (2 / 3, "0.6667"), (0.125, "0.125"),
+    (0.5, "0.5"), (0.00015, "0.0002"),  # half-up on the shortest form, not on the double
+    (10.0, "1"),  # the tool cuts zeros before the point too
+])
+def test_numbers_print_as_the_jar_prints_them(value, printed):
+    assert java_number(value) == printed
+
+
+def test_nothing_flagged_prints_nan(tmp_path):
+    (tmp_path / "t.txt").write_text("a1, correct\na2, 3, 4, Missing\n")
+    (tmp_path / "r.txt").write_text("a1, correct\na2, correct\n")
+    _, out, _ = run(["--cged-report", "2015", str(tmp_path / "r.txt"), str(tmp_path / "t.txt")])
+    assert "\tF1-Score = NaN ((2*NaN*0)/(NaN+0))\n" in out.decode()
+
+
+@pytest.mark.parametrize("truth, result, message", [
+    ("a, correct\nb, correct\n", "a, correct\n", "1 truth id(s) with no result line, first 'b'"),
+    ("a, correct\n", "a, correct\nc, correct\n", "1 result id(s) not in the truth, first 'c'"),
+    ("a, 1, correct\n", "a, correct\n", "has 3 comma-separated fields"),
+])
+def test_where_the_official_tool_stops_m2lsp_says_why(tmp_path, truth, result, message):
+    (tmp_path / "t.txt").write_text(truth)
+    (tmp_path / "r.txt").write_text(result)
+    code, out, err = run([str(tmp_path / "r.txt"), str(tmp_path / "t.txt")])
+    assert code == 2 and not out and message in err
+
+
+JAR = os.environ.get("M2LSP_NLPTEA15_JAR")
+
+
+@pytest.mark.skipif(not JAR or not shutil.which("java"),
+                    reason="set M2LSP_NLPTEA15_JAR to nlptea15cged.jar (blcuicall/cged_datasets)")
+def test_random_files_against_the_official_jar(tmp_path):
+    rng = random.Random(15)
+    types = ["Missing", "missing", "Redundant", "Selection", "Disorder"]
+    for _ in range(60):
+        truth, result = [], []
+        for i in range(rng.randint(1, 8)):
+            truth.append(f"s{i}, correct" if rng.random() < 0.4 else
+                         f"s{i}, {rng.randint(1, 5)}, {rng.randint(5, 8)}, {rng.choice(types)}")
+            result.append(truth[-1] if rng.random() < 0.3 else
+                          f"s{i}, correct" if rng.random() < 0.4 else
+                          f"s{i},{rng.randint(1, 5)},{rng.randint(5, 8)},{rng.choice(types)}")
+        rng.shuffle(result)
+        (tmp_path / "t.txt").write_text("\n".join(truth) + "\n")
+        (tmp_path / "r.txt").write_text("\n".join(result) + "\n")
+        subprocess.run(["java", "-jar", JAR, "-t", str(tmp_path / "t.txt"), "-i",
+                        str(tmp_path / "r.txt"), "-o", str(tmp_path / "o.txt")],
+                       capture_output=True, check=True)
+        found = subprocess.run([sys.executable, "-m", "m2lsp", "score", "--metric", "cged",
+                                "--cged-report", "2015", str(tmp_path / "r.txt"),
+                                str(tmp_path / "t.txt")], capture_output=True, check=True)
+        assert found.stdout == (tmp_path / "o.txt").read_bytes()
