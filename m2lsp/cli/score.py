@@ -41,7 +41,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     score.add_argument("--metric", choices=["m2", "errant", "cged"], default="m2",
                        help="m2 (MaxMatch, default), errant (span-based) or cged (NLP-TEA "
                        "CGED levels; SYSTEM is the result file, GOLD the truth file)")
-    score.add_argument("--cged-report", choices=["2015"],
+    score.add_argument("--cged-report", choices=["2015", "2016"],
                        help="print the report of that year's official CGED tool, byte for byte")
     score.add_argument("--cged-counting", choices=["official", "paper"], default="official",
                        help="false positives as the official tool counts them (default) or "
@@ -148,8 +148,9 @@ def run_errant(args: argparse.Namespace) -> int:
 def run_cged(args: argparse.Namespace) -> int:
     """`--metric cged`: the NLP-TEA levels (RESULT TRUTH)."""
     from m2lsp.scoring.cged import evaluate as evaluate_cged
+    from m2lsp.scoring.cged import evaluate_2016
     from m2lsp.scoring.cged_input import read_items
-    from m2lsp.scoring.cged_report import report_2015, summary
+    from m2lsp.scoring.cged_report import report_2015, report_2016, summary
 
     given = [name for name, default in _NOT_ERRANT.items() if getattr(args, name) != default]
     if given or args.per_type:
@@ -159,12 +160,17 @@ def run_cged(args: argparse.Namespace) -> int:
                               str(args.system), "result")
     truth_items = read_items(read_text(args.gold, "truth", args.encoding).text,
                              str(args.gold), "truth")
+    line_end = "\r\n" if args.cged_line_ends == "crlf" else "\n"
+    if args.cged_report == "2016":
+        out = report_2016(evaluate_2016(result_items, truth_items), args.system.name,
+                          args.gold.name, line_end)
+        sys.stdout.buffer.write(out.encode("utf-8"))
+        return EXIT_CLEAN
     result = evaluate_cged(result_items, truth_items, args.cged_counting)
     if args.format == "json":
         sys.stdout.write(_cged_json(result, args))
     elif args.cged_report:
-        out = report_2015(result, "\r\n" if args.cged_line_ends == "crlf" else "\n")
-        sys.stdout.buffer.write(out.encode("utf-8"))
+        sys.stdout.buffer.write(report_2015(result, line_end).encode("utf-8"))
     else:
         sys.stdout.write(summary(result))
     return EXIT_CLEAN

@@ -138,3 +138,115 @@ def _check_balance(truth: dict[str, CgedItem], result: dict[str, CgedItem]) -> N
                          f"{absent[0]!r} (truth line {truth[absent[0]].line + 1})")
         raise InputError("unbalanced: " + "; ".join(parts)
                          + " (the official tool stops with `Unbalanced!`)")
+
+
+# -- NLP-TEA 2016 (nlptea16cged.jar): several errors per sentence ----------------------
+
+CORRECT = "CORRECT"
+ErrorMap = dict[str, dict[str, set[str]]]  # sid -> TYPE -> {"start, end"}
+
+
+@dataclass(frozen=True)
+class Cged2016Result:
+    """nlptea16cged.jar's counts.  Detection counts sentences (ids in sorted order);
+    identification counts `sid, TYPE` items and position `sid, start, end, TYPE` items, each
+    a set.  A sentence whose types all match puts its result types in TP; otherwise each
+    result type (position) found in the truth is TP and the others FP.  A missed erroneous
+    sentence is one FN item `sid, CORRECT` at each level, so accuracy's denominator (TP + TN
+    + FP + FN) is not recall's, which is every error (position) of the truth."""
+
+    ids: list[str]
+    detection: dict[str, list[str]]
+    identification: dict[str, set[str]]
+    position: dict[str, set[str]]
+    truth_errors: int
+    truth_positions: int
+
+    @property
+    def false_positive_rate(self) -> tuple[float, int, int]:
+        fp, tn = len(self.detection["fp"]), len(self.detection["tn"])
+        return _ratio(fp, fp + tn), fp, fp + tn
+
+    def score(self, level: str) -> LevelScore:
+        if level == "detection":
+            d = {k: len(v) for k, v in self.detection.items()}
+            p, r = _ratio(d["tp"], d["tp"] + d["fp"]), _ratio(d["tp"], d["tp"] + d["fn"])
+            return LevelScore(_ratio(d["tp"] + d["tn"], len(self.ids)), p, r, _f1(p, r),
+                              d["tp"] + d["tn"], len(self.ids), d["tp"], d["fp"], d["fn"])
+        items = self.identification if level == "identification" else self.position
+        c = {k: len(v) for k, v in items.items()}
+        errors = self.truth_errors if level == "identification" else self.truth_positions
+        total = c["tp"] + c["tn"] + c["fp"] + c["fn"]
+        p, r = _ratio(c["tp"], c["tp"] + c["fp"]), _ratio(c["tp"], errors)
+        return LevelScore(_ratio(c["tp"] + c["tn"], total), p, r, _f1(p, r),
+                          c["tp"] + c["tn"], total, c["tp"], c["fp"], errors - c["tp"])
+
+
+def error_maps(items: Sequence[CgedItem]) -> ErrorMap:
+    """Each sentence's types (upper case) and their positions; `correct` is a type with no
+    positions."""
+    maps: ErrorMap = {}
+    for item in items:
+        positions = maps.setdefault(item.sid, {}).setdefault(item.type.upper(), set())
+        if item.position:
+            positions.add(item.position)
+    return maps
+
+
+def evaluate_2016(result_items: Sequence[CgedItem], truth_items: Sequence[CgedItem]
+                  ) -> Cged2016Result:
+    truth, result = error_maps(truth_items), error_maps(result_items)
+    _check_balance(by_id(truth_items), by_id(result_items))
+    detection: dict[str, list[str]] = {k: [] for k in ("tp", "fp", "tn", "fn")}
+    ident: dict[str, set[str]] = {k: set() for k in ("tp", "fp", "tn", "fn")}
+    position: dict[str, set[str]] = {k: set() for k in ("tp", "fp", "tn", "fn")}
+    ids = sorted(result)
+    for sid in ids:
+        _judge_2016(sid, truth[sid], result[sid], detection, ident, position)
+    errors = sum(len(t) - (CORRECT in t) for t in truth.values())
+    positions = sum(len(p) for t in truth.values() for p in t.values())
+    return Cged2016Result(ids, detection, ident, position, errors, positions)
+
+
+def _judge_2016(sid: str, truth: dict[str, set[str]], result: dict[str, set[str]],
+                detection: dict[str, list[str]], ident: dict[str, set[str]],
+                position: dict[str, set[str]]) -> None:
+    correct = f"{sid}, {CORRECT}"
+    if _is_correct(truth) and _is_correct(result):
+        detection["tn"].append(sid)
+        ident["tn"].add(correct)
+        position["tn"].add(correct)
+    elif _is_correct(truth):
+        detection["fp"].append(sid)
+        _all_wrong(sid, result, ident, position)
+    elif _is_correct(result):
+        detection["fn"].append(sid)
+        ident["fn"].add(correct)
+        position["fn"].add(correct)
+    else:
+        detection["tp"].append(sid)
+        _claims(sid, truth, result, ident, position)
+
+
+def _is_correct(errors: dict[str, set[str]]) -> bool:
+    return len(errors) == 1 and CORRECT in errors
+
+
+def _all_wrong(sid: str, result: dict[str, set[str]], ident: dict[str, set[str]],
+               position: dict[str, set[str]]) -> None:
+    for kind, places in result.items():
+        ident["fp"].add(f"{sid}, {kind}")
+        for place in places:
+            position["fp"].add(f"{sid}, {place}, {kind}")
+
+
+def _claims(sid: str, truth: dict[str, set[str]], result: dict[str, set[str]],
+            ident: dict[str, set[str]], position: dict[str, set[str]]) -> None:
+    """An erroneous sentence the system flags: each claimed type (position) is TP if the
+    truth has it, else FP.  (The jar takes three paths here, by whether the types and the
+    positions all match; they come to this.)"""
+    for kind, places in result.items():
+        ident["tp" if kind in truth else "fp"].add(f"{sid}, {kind}")
+        for place in places:
+            found = place in truth.get(kind, ())
+            position["tp" if found else "fp"].add(f"{sid}, {place}, {kind}")

@@ -9,10 +9,10 @@ from __future__ import annotations
 import math
 from decimal import ROUND_HALF_UP, Decimal
 
-from m2lsp.scoring.cged import LEVELS, CgedResult, LevelScore
+from m2lsp.scoring.cged import LEVELS, Cged2016Result, CgedResult, LevelScore
 
 RULE = "=" * 58
-REPORTS = ("2015",)
+REPORTS = ("2015", "2016")
 
 
 def java_number(value: float) -> str:
@@ -49,6 +49,20 @@ def report_2015(result: CgedResult, line_end: str = "\n") -> str:
             lines += [f"\t#{name.upper()}:", "\t" + _details(result, level,
                                                              getattr(outcomes, name)), ""]
     return line_end.join(lines) + line_end
+
+
+def report_2016(result: Cged2016Result, result_name: str, truth_name: str,
+                line_end: str = "\n") -> str:
+    """What `nlptea16cged.jar -t TRUTH -r RESULT -o REPORT` writes to REPORT (file names
+    without their directories; no line end after the last line)."""
+    lines = ["NLP-TEA 2016 Shared Task", "Chinese Grammatical Error Diagnosis", "",
+             f"System Results: {result_name}", f"Gold Standard: {truth_name}", "", RULE,
+             "Overall Performance", RULE, ""]
+    rate, fp, total = result.false_positive_rate
+    lines += [f"False Positive Rate = {java_number(rate)} ({fp}/{total})", ""]
+    for level in LEVELS:
+        lines += [f"{level.capitalize()} Level", *_level_lines(result.score(level)), ""]
+    return line_end.join(lines[:-1])
 
 
 def _level_lines(score: LevelScore) -> list[str]:

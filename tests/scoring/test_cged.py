@@ -20,6 +20,7 @@ from m2lsp.scoring.cged_report import java_number
 from tests.conftest import SHARED_DATA
 
 TOY = SHARED_DATA / "cged" / "cged2015" / "nlptea15cged_release1.0" / "Tool"
+HSK = SHARED_DATA / "cged" / "cged2016" / "nlptea16cged_release1.0" / "Evaluation"
 
 # the NLP-TEA 2015 overview's worked example (its text is garbled; these are its files)
 TRUTH = """B1-1138, 7, 10, Disorder
@@ -57,6 +58,38 @@ def test_the_recorded_toy_report_byte_for_byte():
                         str(TOY / "NLPTEA15_Toy_Result.txt"), str(TOY / "NLPTEA15_Toy_Truth.txt")])
     assert code == 0
     assert out == (TOY / "NLPTEA15_Toy_Evaluation.txt").read_bytes()
+
+
+@pytest.mark.skipif(not HSK.is_dir(), reason="../shared/data/cged/cged2016 is absent")
+def test_the_recorded_2016_report_byte_for_byte():
+    code, out, _ = run(["--cged-report", "2016", "--cged-line-ends", "crlf",
+                        str(HSK / "HSK_OutputFile.txt"), str(HSK / "HSK_Truth.txt")])
+    assert code == 0
+    assert out == (HSK / "HSK_Evaluation.txt").read_bytes()
+
+
+# The 2016 tool counts items, several per sentence.  Truth: s1 {S 6-7, R 8-8}, s2 correct,
+# s3 {M 9-9, S 16-16}, s4 {W 19-25}.  Result: s1 {S 2-3, S 4-5, R 8-8}, s2 correct,
+# s3 {M 9-9, S 16-19}, s4 {M 19-25}.  Identification: TP s1 S, s1 R, s3 M, s3 S; FP s4 M;
+# TN s2; no FN item (s4 is not missed), so accuracy 5/6 but recall 4/5 (five truth types).
+# Position: TP s1 8-8 R, s3 9-9 M; FP s1 2-3, s1 4-5, s3 16-19, s4 19-25; TN s2: 3/7, 2/6, 2/5.
+HSK_TRUTH = "s1, 6, 7, S\ns1, 8, 8, R\ns2, correct\ns3, 9, 9, M\ns3, 16, 16, S\ns4, 19, 25, W\n"
+HSK_RESULT = ("s1, 2, 3, S\ns1, 4, 5, S\ns1, 8, 8, R\ns2, correct\ns3, 9, 9, M\n"
+              "s3, 16, 19, S\ns4, 19, 25, M\n")
+
+
+def test_the_2016_counting_by_hand(tmp_path):
+    (tmp_path / "t.txt").write_text(HSK_TRUTH)
+    (tmp_path / "r.txt").write_text(HSK_RESULT)
+    _, out, _ = run(["--cged-report", "2016", str(tmp_path / "r.txt"), str(tmp_path / "t.txt")])
+    text = out.decode()
+    assert text.startswith("NLP-TEA 2016 Shared Task\nChinese Grammatical Error Diagnosis\n\n"
+                           "System Results: r.txt\nGold Standard: t.txt\n")
+    assert ("Identification Level\n\tAccuracy = 0.8333 (5/6)\n\tPrecision = 0.8 (4/5)\n"
+            "\tRecall = 0.8 (4/5)\n") in text
+    assert text.endswith("Position Level\n\tAccuracy = 0.4286 (3/7)\n\tPrecision = 0.3333 "
+                         "(2/6)\n\tRecall = 0.4 (2/5)\n\tF1-Score = 0.3636 "
+                         "((2*0.3333*0.4)/(0.3333+0.4))")
 
 
 @pytest.fixture
@@ -125,6 +158,7 @@ def test_where_the_official_tool_stops_m2lsp_says_why(tmp_path, truth, result, m
 
 
 JAR = os.environ.get("M2LSP_NLPTEA15_JAR")
+JAR16 = os.environ.get("M2LSP_NLPTEA16_JAR")
 
 
 @pytest.mark.skipif(not JAR or not shutil.which("java"),
@@ -148,5 +182,35 @@ def test_random_files_against_the_official_jar(tmp_path):
                        capture_output=True, check=True)
         found = subprocess.run([sys.executable, "-m", "m2lsp", "score", "--metric", "cged",
                                 "--cged-report", "2015", str(tmp_path / "r.txt"),
+                                str(tmp_path / "t.txt")], capture_output=True, check=True)
+        assert found.stdout == (tmp_path / "o.txt").read_bytes()
+
+
+@pytest.mark.skipif(not JAR16 or not shutil.which("java"),
+                    reason="set M2LSP_NLPTEA16_JAR to nlptea16cged.jar (blcuicall/cged_datasets)")
+def test_random_files_against_the_official_2016_jar(tmp_path):
+    rng = random.Random(16)
+
+    def error(sid: str) -> str:
+        start = rng.randint(1, 6)
+        return f"{sid}, {start}, {start + rng.randint(0, 2)}, {rng.choice('MRSWm')}"
+
+    for _ in range(60):
+        truth, result = [], []
+        for i in range(rng.randint(1, 7)):
+            sid = f"0{i}"
+            truth += [f"{sid}, correct"] if rng.random() < 0.35 else [
+                error(sid) for _ in range(rng.randint(1, 3))]
+            result += ([x for x in truth if x.startswith(sid + ",")] if rng.random() < 0.3
+                       else [f"{sid}, correct"] if rng.random() < 0.35
+                       else [error(sid) for _ in range(rng.randint(1, 3))])
+        rng.shuffle(result)
+        (tmp_path / "t.txt").write_text("\n".join(truth) + "\n")
+        (tmp_path / "r.txt").write_text("\n".join(result) + "\n")
+        subprocess.run(["java", "-jar", JAR16, "-t", str(tmp_path / "t.txt"), "-r",
+                        str(tmp_path / "r.txt"), "-o", str(tmp_path / "o.txt")],
+                       capture_output=True, check=True)
+        found = subprocess.run([sys.executable, "-m", "m2lsp", "score", "--metric", "cged",
+                                "--cged-report", "2016", str(tmp_path / "r.txt"),
                                 str(tmp_path / "t.txt")], capture_output=True, check=True)
         assert found.stdout == (tmp_path / "o.txt").read_bytes()
