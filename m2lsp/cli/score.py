@@ -41,7 +41,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     score.add_argument("--metric", choices=["m2", "errant", "cged"], default="m2",
                        help="m2 (MaxMatch, default), errant (span-based) or cged (NLP-TEA "
                        "CGED levels; SYSTEM is the result file, GOLD the truth file)")
-    score.add_argument("--cged-report", choices=["2015", "2016"],
+    score.add_argument("--cged-report", choices=["2014", "2015", "2016"],
                        help="print the report of that year's official CGED tool, byte for byte")
     score.add_argument("--cged-counting", choices=["official", "paper"], default="official",
                        help="false positives as the official tool counts them (default) or "
@@ -150,16 +150,17 @@ def run_cged(args: argparse.Namespace) -> int:
     from m2lsp.scoring.cged import evaluate as evaluate_cged
     from m2lsp.scoring.cged import evaluate_2016
     from m2lsp.scoring.cged_input import read_items
-    from m2lsp.scoring.cged_report import report_2015, report_2016, summary
+    from m2lsp.scoring.cged_report import report_2014, report_2015, report_2016, summary
 
     given = [name for name, default in _NOT_ERRANT.items() if getattr(args, name) != default]
     if given or args.per_type:
         raise UsageError("not available with --metric cged: " + ", ".join(
             "--" + name.replace("_", "-") for name in given + ["per_type"] * args.per_type))
+    positions = args.cged_report != "2014"
     result_items = read_items(read_text(args.system, "result", args.encoding).text,
-                              str(args.system), "result")
+                              str(args.system), "result", positions)
     truth_items = read_items(read_text(args.gold, "truth", args.encoding).text,
-                             str(args.gold), "truth")
+                             str(args.gold), "truth", positions)
     line_end = "\r\n" if args.cged_line_ends == "crlf" else "\n"
     if args.cged_report == "2016":
         out = report_2016(evaluate_2016(result_items, truth_items), args.system.name,
@@ -170,7 +171,8 @@ def run_cged(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(_cged_json(result, args))
     elif args.cged_report:
-        sys.stdout.buffer.write(report_2015(result, line_end).encode("utf-8"))
+        report = report_2014 if args.cged_report == "2014" else report_2015
+        sys.stdout.buffer.write(report(result, line_end).encode("utf-8"))
     else:
         sys.stdout.write(summary(result))
     return EXIT_CLEAN

@@ -54,8 +54,9 @@ def java_split(text: str, separator: str = ",") -> list[str]:
     return parts if text else [""]
 
 
-def read_items(text: str, path: str, what: str) -> list[CgedItem]:
-    """Every item of a truth or result file, in file order."""
+def read_items(text: str, path: str, what: str, positions: bool = True) -> list[CgedItem]:
+    """Every item of a truth or result file, in file order.  Without `positions` (the 2014
+    tool) only `sid, type` lines are read, and ids are lower-cased as that tool does."""
     if text.startswith("\ufeff"):
         text = text[1:]
     items = []
@@ -63,7 +64,13 @@ def read_items(text: str, path: str, what: str) -> list[CgedItem]:
         line = java_trim(raw)
         if not line or line.startswith("#"):
             continue
-        items.append(_item(java_split(line), row, path, what, line))
+        fields = java_split(line)
+        if not positions and len(fields) != 2:
+            raise CgedReadError(f"{path}:{row + 1}: `{line}` has {len(fields)} comma-separated "
+                                f"fields; a 2014 {what} line is `sid, type` (the official tool "
+                                "stops here)")
+        item = _item(fields, row, path, what, line)
+        items.append(item if positions else CgedItem(item.sid.lower(), "", item.type, row))
     return items
 
 

@@ -12,7 +12,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from m2lsp.scoring.cged import LEVELS, Cged2016Result, CgedResult, LevelScore
 
 RULE = "=" * 58
-REPORTS = ("2015", "2016")
+REPORTS = ("2014", "2015", "2016")
 
 
 def java_number(value: float) -> str:
@@ -48,6 +48,29 @@ def report_2015(result: CgedResult, line_end: str = "\n") -> str:
         for name in ("tp", "fp", "tn", "fn"):
             lines += [f"\t#{name.upper()}:", "\t" + _details(result, level,
                                                              getattr(outcomes, name)), ""]
+    return line_end.join(lines) + line_end
+
+
+def report_2014(result: CgedResult, line_end: str = "\n") -> str:
+    """What `nlptea14cfl.jar -t TRUTH -i RESULT -o REPORT` writes to REPORT: the 2015 report
+    without the position level, and its own spacing in Part 2."""
+    lines = ["NLPTEA 2014 Shared Task",
+             "Grammatical Error Diagnosis for Learning Chinese as a Foreign Language", "", RULE,
+             "Part 1: Overall Performance", RULE, ""]
+    rate, fp, total = result.false_positive_rate
+    lines += [f"False Positive Rate = {java_number(rate)} ({fp}/{total})", ""]
+    for level in LEVELS[:2]:
+        lines += [f"{level.capitalize()} Level", *_level_lines(result.score(level)), ""]
+    lines += ["", "", RULE, "Part 2: Details", RULE, "", "Detection Level", ""]
+    detection = result.levels["detection"]
+    for name in ("tp", "fp", "tn", "fn"):
+        lines += [f"\t#{name.upper()}:", "\t" + " | ".join(getattr(detection, name)), ""]
+    lines += ["", "Identification Level", ""]
+    for name in ("tp", "fp", "tn", "fn"):
+        shown = _details(result, "identification", getattr(result.levels["identification"],
+                                                            name))
+        # an empty list leaves its tab on the blank line that follows
+        lines += [f"\t#{name.upper()}:", *(["\t" + shown, ""] if shown else ["\t"])]
     return line_end.join(lines) + line_end
 
 

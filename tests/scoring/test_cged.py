@@ -92,6 +92,29 @@ def test_the_2016_counting_by_hand(tmp_path):
                          "((2*0.3333*0.4)/(0.3333+0.4))")
 
 
+# nlptea14cfl.jar's output on these files, as it printed it (ids lower-cased, the result's
+# types as written, an empty identification list leaves its tab on the blank line)
+REPORT_2014 = (
+    "NLPTEA 2014 Shared Task\nGrammatical Error Diagnosis for Learning Chinese as a Foreign "
+    "Language\n\n" + "=" * 58 + "\nPart 1: Overall Performance\n" + "=" * 58 + "\n\n"
+    "False Positive Rate = 0 (0/1)\n\nDetection Level\n\tAccuracy = 1 (3/3)\n"
+    "\tPrecision = 1 (2/2)\n\tRecall = 1 (2/2)\n\tF1-Score = 1 ((2*1*1)/(1+1))\n\n"
+    "Identification Level\n\tAccuracy = 0.6667 (2/3)\n\tPrecision = 1 (1/1)\n"
+    "\tRecall = 0.5 (1/2)\n\tF1-Score = 0.6667 ((2*1*0.5)/(1+0.5))\n\n\n\n" + "=" * 58
+    + "\nPart 2: Details\n" + "=" * 58 + "\n\nDetection Level\n\n\t#TP:\n\ta2 | a3\n\n"
+    "\t#FP:\n\t\n\n\t#TN:\n\ta1\n\n\t#FN:\n\t\n\n\nIdentification Level\n\n\t#TP:\n"
+    "\t(a2, MISSING) \n\n\t#FP:\n\t\n\t#TN:\n\t(a1, Correct) \n\n\t#FN:\n"
+    "\t(a3, Redundant) \n\n")
+
+
+def test_the_2014_report(tmp_path):
+    (tmp_path / "t.txt").write_text("A1, correct\na2, Missing\na3, Missing\n")
+    (tmp_path / "r.txt").write_text("a1, Correct\nA2, MISSING\na3, Redundant\n")
+    code, out, _ = run(["--cged-report", "2014", str(tmp_path / "r.txt"),
+                        str(tmp_path / "t.txt")])
+    assert code == 0 and out.decode() == REPORT_2014
+
+
 @pytest.fixture
 def example(tmp_path: Path) -> tuple[str, str]:
     (tmp_path / "truth.txt").write_text(TRUTH)
