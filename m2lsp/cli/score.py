@@ -41,8 +41,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     score.add_argument("--metric", choices=["m2", "errant", "cged"], default="m2",
                        help="m2 (MaxMatch, default), errant (span-based) or cged (NLP-TEA "
                        "CGED levels; SYSTEM is the result file, GOLD the truth file)")
-    score.add_argument("--cged-report", choices=["2014", "2015", "2016"],
-                       help="print the report of that year's official CGED tool, byte for byte")
+    score.add_argument("--cged-report", choices=["2014", "2015", "2016", "2018"],
+                       help="print the report of that year's official CGED tool, byte for byte "
+                       "(2014-2016: the jar's -o file; 2018: evaluation.pl's output)")
+    score.add_argument("--cged-report-file", type=Path, metavar="FILE",
+                       help="with --cged-report 2018, also write the report file "
+                       "evaluation.pl writes")
     score.add_argument("--cged-counting", choices=["official", "paper"], default="official",
                        help="false positives as the official tool counts them (default) or "
                        "as the NLP-TEA 2015 overview does")
@@ -156,6 +160,10 @@ def run_cged(args: argparse.Namespace) -> int:
     if given or args.per_type:
         raise UsageError("not available with --metric cged: " + ", ".join(
             "--" + name.replace("_", "-") for name in given + ["per_type"] * args.per_type))
+    if args.cged_report == "2018":
+        return _run_cged_2018(args)
+    if args.cged_report_file:
+        raise UsageError("--cged-report-file goes with --cged-report 2018")
     positions = args.cged_report != "2014"
     result_items = read_items(read_text(args.system, "result", args.encoding).text,
                               str(args.system), "result", positions)
@@ -175,6 +183,23 @@ def run_cged(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(report(result, line_end).encode("utf-8"))
     else:
         sys.stdout.write(summary(result))
+    return EXIT_CLEAN
+
+
+def _run_cged_2018(args: argparse.Namespace) -> int:
+    from m2lsp.scoring import cged2018
+
+    result = cged2018.evaluate(
+        cged2018.read_result(read_text(args.system, "result", args.encoding).text),
+        cged2018.read_truth(read_text(args.gold, "truth", args.encoding).text))
+    if args.cged_report_file:
+        try:
+            args.cged_report_file.write_bytes(
+                cged2018.report_2018(result, str(args.system), str(args.gold)).encode("utf-8"))
+        except OSError as exc:
+            raise InputError(f"cannot write {args.cged_report_file}: "
+                             f"{exc.strerror or exc}") from exc
+    sys.stdout.buffer.write(cged2018.stdout_2018(result).encode("utf-8"))
     return EXIT_CLEAN
 
 

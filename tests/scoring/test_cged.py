@@ -237,3 +237,92 @@ def test_random_files_against_the_official_2016_jar(tmp_path):
                                 "--cged-report", "2016", str(tmp_path / "r.txt"),
                                 str(tmp_path / "t.txt")], capture_output=True, check=True)
         assert found.stdout == (tmp_path / "o.txt").read_bytes()
+
+
+# -- 2018-2021: evaluation.pl -----------------------------------------------------------
+
+# a1, a4 correct; the system flags a1 and marks a4 both correct and erroneous (erroneous
+# wins).  FPR 2/2.  Detection, identification, position: P 2/4, R 2/2, F 2/3.  Corrections:
+# the truth's "的, 地" splits into two answers, so 3 expected, 2 claimed, 2 found: P 1,
+# R 2/3, F 0.8.  Composite 0.25 * (3 * 2/3 + 0.8) - 0.25 * 1 = 0.45.
+TRUTH_2018 = "a1, correct\na2, 3, 4, S, 好\na3, 5, 5, M, 的, 地\na4, correct\n"
+RESULT_2018 = "a1, 2, 2, R\na2, 3, 4, S, 好\na3, 5, 5, M, 地\na4, correct\na4, 1, 1, R\n"
+
+
+def test_the_2018_script_by_hand(tmp_path):
+    (tmp_path / "t.txt").write_text(TRUTH_2018, encoding="utf-8")
+    (tmp_path / "r.txt").write_text(RESULT_2018, encoding="utf-8")
+    report = tmp_path / "report.txt"
+    code, out, _ = run(["--cged-report", "2018", "--cged-report-file", str(report),
+                        str(tmp_path / "r.txt"), str(tmp_path / "t.txt")])
+    text = out.decode()
+    assert code == 0
+    assert "False Positive Rate = 1 ( 2 / 2)" in text
+    assert "Detction Level\nPre = 0.5 (2 / 4)\nRec = 1 (2 / 2)\nF1 = 0.666666666666667 " in text
+    assert "Correction Level\nPre = 1 ( 2 / 2 )\nRec = 0.666666666666667 ( 2 / 3 )\nF1 = 0.8 " \
+        in text
+    assert text.endswith("\nComprehensive score = 0.45\n\n==========END===========\n\n")
+    written = report.read_text(encoding="utf-8")
+    assert written.startswith(f"CGED2021 Evaluation\n\nSystem Output:{tmp_path / 'r.txt'}\n")
+    assert "Correction Level\nPre = 1.0000 (2 / 2)\nRec = 0.6667 (2 / 3)\nF1 = 0.8000 " in written
+
+
+TRUTH_2018_REAL = SHARED_DATA / "cged" / "cged2018" / "test_truth0.txt"
+
+
+@pytest.mark.skipif(not TRUTH_2018_REAL.is_file(), reason="../shared/data/cged/cged2018 is absent")
+def test_a_crlf_truth_defeats_the_2018_correction_level(tmp_path):
+    """The CGED 2018 truth has CRLF line ends: evaluation.pl keeps the CR in a truth answer
+    but not in a result's, so even the truth scored against itself finds no correction."""
+    truth = str(TRUTH_2018_REAL)
+    _, out, _ = run(["--cged-report", "2018", truth, truth])
+    assert "Correction Level\nPre = 0 (  / 3548 )\nRec = 0 (  / 3548 )" in out.decode()
+    assert out.decode().endswith("Comprehensive score = 0.75\n\n==========END===========\n\n")
+    lf = tmp_path / "truth.txt"
+    lf.write_bytes(TRUTH_2018_REAL.read_bytes().replace(b"\r\n", b"\n"))
+    _, out, _ = run(["--cged-report", "2018", str(lf), str(lf)])
+    assert out.decode().endswith("Comprehensive score = 1\n\n==========END===========\n\n")
+
+
+def test_where_the_2018_script_divides_by_zero_m2lsp_says_so(tmp_path):
+    (tmp_path / "t.txt").write_text("a1, 3, 4, S\n")
+    (tmp_path / "r.txt").write_text("a1, correct\n")
+    code, out, err = run(["--cged-report", "2018", str(tmp_path / "r.txt"),
+                          str(tmp_path / "t.txt")])
+    assert code == 2 and not out and "Illegal division by zero" in err
+
+
+PL = os.environ.get("M2LSP_CGED_EVALUATION_PL")
+
+
+@pytest.mark.skipif(not PL or not shutil.which("perl") or not TRUTH_2018_REAL.is_file(),
+                    reason="set M2LSP_CGED_EVALUATION_PL to evaluation.pl "
+                    "(blcuicall/CCL2022-CLTC, metrics/track2)")
+def test_random_files_against_evaluation_pl(tmp_path):
+    rng = random.Random(18)
+    lines = [x for x in TRUTH_2018_REAL.read_text(encoding="utf-8").split("\n") if x.strip()]
+    for _ in range(40):
+        start = rng.randrange(len(lines) - 40)
+        truth = lines[start:start + rng.randint(5, 40)]
+        result = []
+        for line in truth:
+            fields = line.split(",")
+            if rng.random() < 0.15:
+                continue
+            if rng.random() < 0.2 and len(fields) >= 4:
+                fields[3] = rng.choice(["\tR", "\tW", "\tM", "\tS"])
+            if rng.random() < 0.1:
+                fields = [f.strip() for f in fields]  # no whitespace: the script skips it
+            result.append(",".join(fields))
+        (tmp_path / "t.txt").write_text("\n".join(truth) + "\n", encoding="utf-8")
+        (tmp_path / "r.txt").write_text("\n".join(result) + "\n", encoding="utf-8")
+        expected = subprocess.run(["perl", PL, str(tmp_path / "r.txt"), str(tmp_path / "p.txt"),
+                                   str(tmp_path / "t.txt")], capture_output=True)
+        if b"division by zero" in expected.stderr:
+            continue
+        found = subprocess.run([sys.executable, "-m", "m2lsp", "score", "--metric", "cged",
+                                "--cged-report", "2018", "--cged-report-file",
+                                str(tmp_path / "o.txt"), str(tmp_path / "r.txt"),
+                                str(tmp_path / "t.txt")], capture_output=True, check=True)
+        assert found.stdout == expected.stdout
+        assert (tmp_path / "o.txt").read_bytes() == (tmp_path / "p.txt").read_bytes()
