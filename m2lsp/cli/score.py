@@ -38,9 +38,11 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     score.add_argument("system", type=Path,
                        help="system output: one tokenized sentence a line (m2), M2 (errant)")
     score.add_argument("gold", type=Path, help="gold (reference) M2 file")
-    score.add_argument("--metric", choices=["m2", "errant", "cged"], default="m2",
-                       help="m2 (MaxMatch, default), errant (span-based) or cged (NLP-TEA "
-                       "CGED levels; SYSTEM is the result file, GOLD the truth file)")
+    score.add_argument("--metric", choices=["m2", "errant", "cged", "cgec"], default="m2",
+                       help="m2 (MaxMatch, default), errant (span-based), cged (NLP-TEA "
+                       "CGED levels; SYSTEM is the result file, GOLD the truth file) or "
+                       "cgec (Lin et al.: sentence accuracy, char BLEU, meaning "
+                       "preservation; GOLD is M2, each annotator one reference)")
     score.add_argument("--cged-report", choices=["2014", "2015", "2016", "2018"],
                        help="print the report of that year's official CGED tool, byte for byte "
                        "(2014-2016: the jar's -o file; 2018: evaluation.pl's output)")
@@ -107,6 +109,8 @@ def run_score(args: argparse.Namespace) -> int:
         return run_errant(args)
     if args.metric == "cged":
         return run_cged(args)
+    if args.metric == "cgec":
+        return run_cgec(args)
     settings = _settings(args)
     job = Scoring(settings, args.encoding, args.jobs, args.time_limit)
     results = job.results(args.system, args.gold)
@@ -183,6 +187,50 @@ def run_cged(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(report(result, line_end).encode("utf-8"))
     else:
         sys.stdout.write(summary(result))
+    return EXIT_CLEAN
+
+
+def run_cgec(args: argparse.Namespace) -> int:
+    """`--metric cgec`: Lin et al.'s metrics (SYSTEM one sentence a line, GOLD M2)."""
+    import json
+
+    from m2lsp.reading import corrected_sentence
+    from m2lsp.scoring.cgec import SIGNATURE, evaluate
+
+    given = ["--" + name.replace("_", "-") for name, default in _NOT_ERRANT.items()
+             if getattr(args, name) != default]
+    given += [flag for flag, on in (("-v", args.verbose), ("--per-type", args.per_type)) if on]
+    if given:
+        raise UsageError("not available with --metric cgec: " + ", ".join(given))
+    gold = parse_m2(read_text(args.gold, "gold", args.encoding))
+    hypotheses = read_system(read_text(args.system, "system", args.encoding))
+    blocks = [b for b in gold.blocks if b.sentence is not None]
+    if len(blocks) != len(hypotheses):
+        raise InputError(f"system file {args.system} has {len(hypotheses)} sentences but "
+                         f"gold file {args.gold} has {len(blocks)}")
+    sources = [b.sentence.text for b in blocks]
+    references = [[r for a in dict.fromkeys(e.annotator.strip() for e in b.edits)
+                   if (r := corrected_sentence(b, a)) is not None] for b in blocks]
+    score = evaluate(sources, hypotheses, references)
+    b = score.bleu
+    if args.format == "json":
+        sys.stdout.write(json.dumps({
+            "metric": "cgec", "signature": SIGNATURE, "system": str(args.system),
+            "gold": str(args.gold), "sentences": score.sentences,
+            "acc_sen": score.accuracy, "exact": score.exact, "bleu": b.score,
+            "bleu_precisions": list(b.precisions), "brevity_penalty": b.brevity_penalty,
+            "hypothesis_length": b.hypothesis_length, "reference_length": b.reference_length,
+            "mp": score.mp, "mp_average": score.mp_average, "mp_revised": score.mp_revised},
+            indent=1) + "\n")
+        return EXIT_CLEAN
+    precisions = "/".join(f"{p:.4f}" for p in b.precisions)
+    sys.stdout.write(
+        f"Acc_sen : {score.accuracy:.4f} ({score.exact}/{score.sentences})\n"
+        f"BLEU_c  : {b.score:.4f} (precisions {precisions}, BP {b.brevity_penalty:.4f}, "
+        f"length {b.hypothesis_length}/{b.reference_length})\n"
+        f"MP      : {score.mp:.4f}\n"
+        f"MP_avg  : {score.mp_average:.4f} (references against their sources)\n"
+        f"MP'     : {score.mp_revised:.4f}\n{SIGNATURE}\n")
     return EXIT_CLEAN
 
 

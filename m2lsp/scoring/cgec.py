@@ -1,0 +1,117 @@
+"""CGEC metrics of Lin et al., *A New Evaluation Method: Evaluation Data and Metrics for
+Chinese Grammar Error Correction*: sentence accuracy, char-level BLEU and char-level meaning
+preservation.  Every sentence is compared as characters with all whitespace removed, so no
+word segmentation enters any number (the paper's point).
+
+- **Acc_sen**: the share of hypotheses equal to one of their references.
+- **BLEU_c** (corpus level, as Papineni et al. and sacrebleu compute it): n = 1..4 with
+  uniform weights; a hypothesis n-gram counts up to its largest count in any one reference
+  (clipping); the brevity penalty compares the total hypothesis length c with the total of
+  each sentence's *closest* reference length r (a tie goes to the shorter reference):
+  exp(1 - r/c) when c <= r, else 1.  Choices the paper leaves open: **no smoothing** (a
+  precision of 0 makes BLEU 0) -- equal to sacrebleu's `corpus_bleu` on space-separated
+  characters with `tokenize="none", smooth_method="none"` (divided by 100).
+- **MP** (meaning preservation against the source, reference-less): per sentence
+  P·R / (t·P + (1−t)·R) with t = 0.85, P = m/|C|, R = m/|O|, where m, the "matched
+  characters", is the size of the multiset intersection of the two strings' characters (an
+  exact-match METEOR alignment, as in Asano et al. whose t it borrows); 0 when m = 0, 1 for
+  two empty strings.  MP is the mean over sentences.
+- **MP_average**: the same score of every reference against its source, averaged over all
+  (sentence, reference) pairs; **MP'** = |MP − MP_average|.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+T = 0.85
+ORDER = 4
+SIGNATURE = ("CGEC|chars:no-whitespace|acc-sen:exact-any-ref|bleu:n4,uniform,clipped,"
+             "closest-ref,corpus,no-smoothing|mp:t0.85,char-multiset,mean|mp-average:"
+             "all-refs-pooled")
+
+
+def chars(text: str) -> str:
+    """The sentence as the metrics see it: every whitespace character removed."""
+    return "".join(text.split())
+
+
+@dataclass(frozen=True)
+class Bleu:
+    score: float
+    precisions: tuple[float, ...]
+    brevity_penalty: float
+    hypothesis_length: int
+    reference_length: int
+
+
+@dataclass(frozen=True)
+class CgecScore:
+    sentences: int
+    exact: int  # hypotheses equal to a reference
+    bleu: Bleu
+    mp: float
+    mp_average: float
+
+    @property
+    def accuracy(self) -> float:
+        return self.exact / self.sentences if self.sentences else 0.0
+
+    @property
+    def mp_revised(self) -> float:
+        return abs(self.mp - self.mp_average)
+
+
+def evaluate(sources: Sequence[str], hypotheses: Sequence[str],
+             references: Sequence[Sequence[str]]) -> CgecScore:
+    """Score hypotheses (one per source) against each source's references."""
+    if not len(sources) == len(hypotheses) == len(references):
+        raise ValueError("sources, hypotheses and references differ in number")
+    src = [chars(s) for s in sources]
+    hyp = [chars(h) for h in hypotheses]
+    refs = [[chars(r) for r in rs] or [s] for rs, s in zip(references, src, strict=True)]
+    exact = sum(h in rs for h, rs in zip(hyp, refs, strict=True))
+    mp = sum(meaning(h, s) for h, s in zip(hyp, src, strict=True)) / len(src) if src else 0.0
+    pairs = [meaning(r, s) for rs, s in zip(refs, src, strict=True) for r in rs]
+    mp_average = sum(pairs) / len(pairs) if pairs else 0.0
+    return CgecScore(len(src), exact, bleu(hyp, refs), mp, mp_average)
+
+
+def meaning(corrected: str, original: str) -> float:
+    """S_CM(C, O) with t = 0.85 and m the multiset intersection of characters."""
+    if not corrected and not original:
+        return 1.0
+    matched = sum((Counter(corrected) & Counter(original)).values())
+    if matched == 0:
+        return 0.0
+    p, r = matched / len(corrected), matched / len(original)
+    return p * r / (T * p + (1 - T) * r)
+
+
+def bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> Bleu:
+    """Corpus char-level BLEU (see the module docstring)."""
+    correct, total = [0] * ORDER, [0] * ORDER
+    c = r = 0
+    for hyp, refs in zip(hypotheses, references, strict=True):
+        c += len(hyp)
+        r += min((abs(len(x) - len(hyp)), len(x)) for x in refs)[1]
+        for n in range(1, ORDER + 1):
+            counts = _ngrams(hyp, n)
+            most: Counter[str] = Counter()
+            for ref in refs:
+                most |= _ngrams(ref, n)
+            correct[n - 1] += sum((counts & most).values())
+            total[n - 1] += sum(counts.values())
+    precisions = tuple(k / t if t else 0.0 for k, t in zip(correct, total, strict=True))
+    bp = 1.0 if c > r else (math.exp(1 - r / c) if c else 0.0)
+    if min(precisions) == 0:
+        return Bleu(0.0, precisions, bp, c, r)
+    score = bp * math.exp(sum(math.log(p) for p in precisions) / ORDER)
+    return Bleu(score, precisions, bp, c, r)
+
+
+def _ngrams(text: str, n: int) -> Counter[str]:
+    return Counter(text[i:i + n] for i in range(len(text) - n + 1))
