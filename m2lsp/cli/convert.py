@@ -1,9 +1,77 @@
-"""`m2lsp convert`: between CGED SGML, truth files, M2 and parallel text."""
+"""`m2lsp convert`: between CGED SGML, CGED truth files, char-level M2 and parallel text."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
+
+from m2lsp.cli.exits import EXIT_CLEAN
+from m2lsp.cli.inputs import read_text
+from m2lsp.errors import InputError, UsageError
+
+TARGETS = {"m2": ("cged",), "cged": ("m2",), "truth": ("cged", "m2"), "parallel": ("m2",)}
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    """Nothing yet."""
+    convert = commands.add_parser(
+        "convert", help="convert between CGED SGML, truth files, M2 and parallel text",
+        description="CGED SGML -> char-level M2 or truth file; M2 -> CGED SGML, truth file or "
+        "parallel text (source, then each annotator's correction, tab separated). Offsets: "
+        "CGED start_off..end_off (1-based) is the M2 span start-1 end; an M error at k is the "
+        "insertion point k-1.")
+    convert.add_argument("input", type=Path, help="a CGED SGML/XML or M2 file")
+    convert.add_argument("--to", required=True, choices=sorted(TARGETS),
+                         help="what to write")
+    convert.add_argument("-o", "--output", type=Path, help="write here (default: stdout)")
+    convert.add_argument("--annotator", help="M2 -> CGED: whose edits (default: each "
+                         "sentence's first annotator)")
+    convert.add_argument("--ids", type=Path, help="M2 -> CGED: a file of sentence ids, one a "
+                         "line (default: 1, 2, ...)")
+    convert.add_argument("--no-spaces", action="store_true",
+                         help="parallel: join tokens without spaces (char-level Chinese)")
+    convert.add_argument("--encoding", help="encoding of the input (default: UTF-8)")
+    convert.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from m2lsp import conversion
+    from m2lsp.model import Format
+    from m2lsp.parsing.cged import parse_cged
+    from m2lsp.parsing.detect import detect_format
+    from m2lsp.parsing.m2 import parse_m2
+
+    source = read_text(args.input, "input", args.encoding)
+    kind = detect_format(args.input, source.text)
+    name = {Format.M2: "m2", Format.CGED: "cged"}.get(kind)
+    if name not in TARGETS[args.to]:
+        raise UsageError(f"cannot convert {args.input} ({kind.value if kind else 'unknown'} "
+                         f"format) to {args.to}: the input must be "
+                         + " or ".join(TARGETS[args.to]))
+    if name == "cged":
+        sentences = conversion.from_cged(parse_cged(source))
+    else:
+        document = parse_m2(source)
+        if args.to == "parallel":
+            return _write(args, conversion.to_parallel(document, not args.no_spaces))
+        sentences = conversion.from_m2(document, args.annotator)
+    if args.to == "m2":
+        return _write(args, conversion.to_m2(sentences))
+    if args.to == "truth":
+        return _write(args, conversion.to_truth(sentences))
+    ids = None
+    if args.ids:
+        ids = [x.strip() for x in read_text(args.ids, "ids", args.encoding).text.splitlines()
+               if x.strip()]
+    return _write(args, conversion.to_cged(sentences, ids))
+
+
+def _write(args: argparse.Namespace, text: str) -> int:
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_CLEAN
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write {args.output}: {exc.strerror or exc}") from exc
+    return EXIT_CLEAN
