@@ -223,12 +223,15 @@ async def _score(ls: M2Server, gold_uri: Any, system_text: str, options: dict[st
                  ) -> dict[str, Any] | None:
     metric = options.get("metric", ls.config.score.metric)
     doc = ls.checked_document(gold_uri) if isinstance(gold_uri, str) else None
+    if metric == "cged" and doc is not None and doc.live.format is Format.TRUTH:
+        return _score_cged(ls, doc, system_text)
     if doc is None or doc.live.format is not Format.M2:
         return _fail(ls, f"the gold document {gold_uri} is not an open M2 document")
     if metric == "errant":
         return await _score_errant(ls, doc, system_text)
     if metric != "m2":
-        return _fail(ls, f"metric {metric!r} cannot score in the editor (m2 or errant)")
+        return _fail(ls, f"metric {metric!r} cannot score in the editor here (m2 or errant "
+                         "on an M2 gold, cged on a truth file)")
     return await _score_m2(ls, doc, system_text)
 
 
@@ -296,6 +299,37 @@ async def _score_errant(ls: M2Server, doc: OpenDocument, system_text: str
     return {"precision": p, "recall": r, "f": f, "signature": signature,
             "true_positives": result.tp, "false_positives": result.fp,
             "false_negatives": result.fn}
+
+
+def _score_cged(ls: M2Server, doc: OpenDocument, system_text: str) -> dict[str, Any] | None:
+    """A result file against an open CGED truth file (nlptea16cged.jar's counting: several
+    errors per sentence)."""
+    from m2lsp.errors import M2lspError
+    from m2lsp.scoring.cged import LEVELS, evaluate_2016
+    from m2lsp.scoring.cged_input import read_items
+    from m2lsp.scoring.in_editor import cged_diagnostics
+
+    try:
+        truth = read_items(doc.live.text, doc.uri, "truth")
+        result = read_items(system_text, "system", "result")
+        scored = evaluate_2016(result, truth)
+    except M2lspError as exc:
+        return _fail(ls, f"cannot score: {exc}")
+    doc.scores = cged_diagnostics(truth, result)
+    ls.refresh(doc.uri)
+    levels = {level: scored.score(level) for level in LEVELS}
+    rate = scored.false_positive_rate[0]
+    summary = "  ".join(f"{name[:3]} F1 {s.f1:.4f}" for name, s in levels.items())
+    ls.window_show_message(types.ShowMessageParams(
+        type=types.MessageType.Info, message=f"FPR {rate:.4f}  {summary}  "
+        "(CGED|scorer:nlptea16cged)"))
+    def number(value: float) -> float | None:  # a 0/0 (NaN) is not JSON
+        return None if value != value else value
+
+    return {"false_positive_rate": number(rate), "signature": "CGED|scorer:nlptea16cged",
+            **{name: {"accuracy": number(s.accuracy), "precision": number(s.precision),
+                      "recall": number(s.recall), "f1": number(s.f1)}
+               for name, s in levels.items()}}
 
 
 async def _evaluate(ls: M2Server, doc: OpenDocument, sentences: int,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from m2lsp.diagnostic import Diagnostic, Severity
 from m2lsp.model import M2Document, Span
 from m2lsp.reading import block_at
+from m2lsp.scoring.cged_input import CgedItem
 from m2lsp.scoring.errant import ErrantResult, ErrantSentence, f_score
 from m2lsp.scoring.m2 import Counts, M2Result, SentenceResult, p_r_f
 
@@ -15,6 +16,7 @@ SENTENCE = "score"
 TRUE_POSITIVE = "TP"
 FALSE_NEGATIVE = "FN"
 FALSE_POSITIVE = "FP"
+TRUE_NEGATIVE = "TN"
 
 
 def score_diagnostics(result: M2Result, document: M2Document) -> list[Diagnostic]:
@@ -123,3 +125,37 @@ def _errant_sentence(sentence: ErrantSentence, document: M2Document, beta: float
 def _key_text(key: tuple) -> str:
     """`3 4 'the'`, or `3 4` for detection keys."""
     return f"{key[0]} {key[1]}" + (f" '{key[-1]}'" if len(key) > 2 else "")
+
+
+# -- CGED: the gold document is a truth file -------------------------------------------
+
+def cged_diagnostics(truth: list[CgedItem], result: list[CgedItem]) -> list[Diagnostic]:
+    """Each truth line: found by the result (TP, same position and type), missed (FN), or,
+    for a `correct` line, whether the result agrees (TN) or flags errors (FP, listed)."""
+    claimed: dict[str, list[CgedItem]] = {}
+    for item in result:
+        claimed.setdefault(item.sid, []).append(item)
+    out = []
+    for item in truth:
+        span = Span.on_line(item.line, 0, len(item.sid))
+        mine = claimed.get(item.sid, [])
+        if item.correct:
+            wrong = [c for c in mine if not c.correct]
+            code, severity = (FALSE_POSITIVE, Severity.WARNING) if wrong or not mine else \
+                (TRUE_NEGATIVE, Severity.HINT)
+            text = ("FP: the system flags " + "; ".join(_item_text(c) for c in wrong)
+                    if wrong else "FP: the system says nothing on this sentence" if not mine
+                    else "TN: the system also finds no error")
+            out.append(Diagnostic(code, text, span, severity))
+            continue
+        hit = any(c.type.upper() == item.type.upper() and c.position == item.position
+                  for c in mine)
+        code, severity = (TRUE_POSITIVE, Severity.HINT) if hit else (FALSE_NEGATIVE,
+                                                                    Severity.INFO)
+        verb = "found by the system" if hit else "missed by the system"
+        out.append(Diagnostic(code, f"{code}: {_item_text(item)} {verb}", span, severity))
+    return out
+
+
+def _item_text(item: CgedItem) -> str:
+    return f"{item.position} {item.type}" if item.position else item.type

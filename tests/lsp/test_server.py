@@ -283,6 +283,29 @@ async def test_score_command_with_the_errant_metric(client: LanguageClient):
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_score_command_on_a_cged_truth_file(client: LanguageClient):
+    """metric cged: a result file against an open truth file, counted as nlptea16cged.jar
+    counts (the recorded HSK example: identification 0.8 / 0.8, position 2/6, 2/5)."""
+    folder = shared("cged/cged2016/nlptea16cged_release1.0/Evaluation/HSK_Truth.txt").parent
+    truth, result = folder / "HSK_Truth.txt", folder / "HSK_OutputFile.txt"
+    uri = truth.as_uri()
+    await open_doc(client, truth.read_text("utf-8"), uri=uri, language="gec-cged-truth")
+    found = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.score", arguments=[uri, str(result), {"metric": "cged"}]))
+    assert found["false_positive_rate"] == 0
+    assert (found["identification"]["precision"], found["identification"]["recall"]) == (0.8,
+                                                                                          0.8)
+    assert found["position"]["precision"] == pytest.approx(2 / 6)
+    scored = [d for d in await published(
+        client, uri, lambda ds: any(d.source == "m2lsp-score" for d in ds))
+        if d.source == "m2lsp-score"]
+    # truth lines: 481 S 6-7 (missed), 481 R 8-8 (found), 464 correct (TN), 1261 M 9-9
+    # (found), 1261 S 16-16 (missed), 1320 W 19-25 (missed)
+    assert [(d.range.start.line, str(d.code)) for d in scored] == [
+        (0, "FN"), (1, "TP"), (2, "TN"), (3, "TP"), (4, "FN"), (5, "FN")]
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_related_information_points_at_the_other_edit(client: LanguageClient):
     uri = "file:///work/annotated.m2"
     found = await open_doc(client, (ROOT / "examples" / "annotated.m2").read_text("utf-8"),
