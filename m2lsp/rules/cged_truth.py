@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity, TextEdit
-from m2lsp.model import Span, TruthDocument, TruthLine
+from m2lsp.model import Format, Span, TruthDocument, TruthLine
 from m2lsp.rules.base import Context, Rule, Scope
+from m2lsp.rules.m2_structure import CrlfLineEndings
 
 
 class TruthSyntaxError(Rule):
@@ -302,3 +303,33 @@ class TruthStartAfterEnd(Rule):
             elif line.start > line.end:
                 yield self.report(line.span(1), start=line.start, end=line.end,
                                   problem="start is after end")
+
+
+class TruthCrlfLineEndings(CrlfLineEndings):
+    """Reports a truth or result file whose lines end in CRLF (or CR).
+
+    ## What it does
+    Flags the first line of a truth or result file that ends in anything but LF.
+
+    ## Why is this bad?
+    The official CGED 2018-2021 scorer (`evaluation.pl`) cuts only the LF off each line, so
+    a truth answer written without a comma keeps the CR (`影响\\r`) while a result's answers
+    are split at whitespace and lose it: no correction ever matches, and the correction
+    level (a quarter of the composite score) is 0 even for a perfect system.  The CGED 2018
+    test truth is such a file.
+
+    ## Example
+    A truth file saved by a Windows editor.
+
+    ## Use instead
+    LF line endings (`dos2unix truth.txt`).
+
+    ## Fix safety
+    Safe: only line breaks change.
+    """
+
+    code = "T009"
+    name = "truth-crlf-line-endings"
+    severity = Severity.WARNING
+    message = "{count} line(s) end in CRLF or CR: the official 2018 scorer then matches no correction"  # noqa: E501
+    formats = frozenset({Format.TRUTH})

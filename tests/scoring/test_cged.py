@@ -326,3 +326,17 @@ def test_random_files_against_evaluation_pl(tmp_path):
                                 str(tmp_path / "t.txt")], capture_output=True, check=True)
         assert found.stdout == expected.stdout
         assert (tmp_path / "o.txt").read_bytes() == (tmp_path / "p.txt").read_bytes()
+
+
+TRUTH_2020 = SHARED_DATA / "cged" / "cged2020" / "truth_2020-m.txt"
+
+
+@pytest.mark.skipif(not TRUTH_2020.is_file(), reason="../shared/data/cged/cged2020 is absent")
+def test_the_gb18030_release_reads_with_encoding_and_is_a_clear_error_without():
+    truth = str(TRUTH_2020)
+    code, out, err = run(["--cged-report", "2018", truth, truth])
+    assert code == 2 and not out and "gb18030" in err.lower()
+    code, out, _ = run(["--cged-report", "2018", "--encoding", "gb18030", truth, truth])
+    assert code == 0
+    assert out.decode().startswith("Correct Units: ")
+    assert "Identification Level\nPre = 1 (" in out.decode()
