@@ -49,9 +49,11 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     score.add_argument("--cged-report-file", type=Path, metavar="FILE",
                        help="with --cged-report 2018, also write the report file "
                        "evaluation.pl writes")
-    score.add_argument("--cged-counting", choices=["official", "paper"], default="official",
-                       help="false positives as the official tool counts them (default) or "
-                       "as the NLP-TEA 2015 overview does")
+    score.add_argument("--cged-counting", choices=["official", "paper", "2016"],
+                       default="official",
+                       help="official: as nlptea15cged.jar (one error per sentence; default); "
+                       "paper: false positives as the NLP-TEA 2015 overview counts them; "
+                       "2016: as nlptea16cged.jar (several errors per sentence)")
     score.add_argument("--cged-line-ends", choices=["lf", "crlf"], default="lf",
                        help="line ends of --cged-report (the official tools write the "
                        "platform's; the recorded reports are CRLF)")
@@ -155,8 +157,8 @@ def run_errant(args: argparse.Namespace) -> int:
 
 def run_cged(args: argparse.Namespace) -> int:
     """`--metric cged`: the NLP-TEA levels (RESULT TRUTH)."""
+    from m2lsp.scoring.cged import correction_level, evaluate_2016
     from m2lsp.scoring.cged import evaluate as evaluate_cged
-    from m2lsp.scoring.cged import evaluate_2016
     from m2lsp.scoring.cged_input import read_items
     from m2lsp.scoring.cged_report import report_2014, report_2015, report_2016, summary
 
@@ -168,26 +170,46 @@ def run_cged(args: argparse.Namespace) -> int:
         return _run_cged_2018(args)
     if args.cged_report_file:
         raise UsageError("--cged-report-file goes with --cged-report 2018")
-    positions = args.cged_report != "2014"
+    positions, strict = args.cged_report != "2014", args.cged_report is not None
     result_items = read_items(read_text(args.system, "result", args.encoding).text,
-                              str(args.system), "result", positions)
+                              str(args.system), "result", positions, strict)
     truth_items = read_items(read_text(args.gold, "truth", args.encoding).text,
-                             str(args.gold), "truth", positions)
+                             str(args.gold), "truth", positions, strict)
     line_end = "\r\n" if args.cged_line_ends == "crlf" else "\n"
     if args.cged_report == "2016":
         out = report_2016(evaluate_2016(result_items, truth_items), args.system.name,
                           args.gold.name, line_end)
         sys.stdout.buffer.write(out.encode("utf-8"))
         return EXIT_CLEAN
-    result = evaluate_cged(result_items, truth_items, args.cged_counting)
-    if args.format == "json":
-        sys.stdout.write(_cged_json(result, args))
-    elif args.cged_report:
+    if args.cged_counting == "2016":
+        if args.cged_report:
+            raise UsageError(f"--cged-report {args.cged_report} counts as its own tool does; "
+                             "--cged-counting 2016 is --cged-report 2016's counting")
+        result = evaluate_2016(result_items, truth_items)
+    else:
+        result = evaluate_cged(result_items, truth_items, args.cged_counting)
+        _warn_several(truth_items)
+    if args.cged_report:
         report = report_2014 if args.cged_report == "2014" else report_2015
         sys.stdout.buffer.write(report(result, line_end).encode("utf-8"))
+        return EXIT_CLEAN
+    correction = correction_level(result_items, truth_items)
+    if args.format == "json":
+        sys.stdout.write(_cged_json(result, correction, args))
     else:
-        sys.stdout.write(summary(result))
+        sys.stdout.write(summary(result, correction, args.cged_counting))
     return EXIT_CLEAN
+
+
+def _warn_several(truth_items) -> None:
+    """The 2015 counting keeps each id's last line: say so where the truth has more."""
+    from collections import Counter
+
+    several = [sid for sid, n in Counter(i.sid for i in truth_items).items() if n > 1]
+    if several:
+        print(f"m2lsp: warning: {len(several)} truth sentence(s) have several lines (first "
+              f"{several[0]!r}); the 2015 counting keeps only the last of each; "
+              "--cged-counting 2016 counts every error", file=sys.stderr)
 
 
 def run_cgec(args: argparse.Namespace) -> int:
@@ -251,25 +273,33 @@ def _run_cged_2018(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-def _cged_json(result, args: argparse.Namespace) -> str:
+def _cged_json(result, correction, args: argparse.Namespace) -> str:
     import json
 
     from m2lsp.scoring.cged import LEVELS
+    from m2lsp.scoring.cged_report import signature
 
     def number(value: float) -> float | None:  # NaN (a 0/0) is not JSON
         return None if value != value else value
 
     rate = result.false_positive_rate[0]
-    data = {"metric": "cged", "signature": f"CGED|counting:{result.counting}"
-            "|scorer:nlptea15cged", "system": str(args.system), "gold": str(args.gold),
+    data = {"metric": "cged", "signature": signature(args.cged_counting),
+            "system": str(args.system), "gold": str(args.gold),
             "false_positive_rate": number(rate), "levels": {}}
     for level in LEVELS:
         s = result.score(level)
-        outcomes = result.levels[level]
         data["levels"][level] = {
             "accuracy": number(s.accuracy), "precision": number(s.precision),
-            "recall": number(s.recall), "f1": number(s.f1),
-            **{name: getattr(outcomes, name) for name in ("tp", "fp", "tn", "fn")}}
+            "recall": number(s.recall), "f1": number(s.f1), "true_positives": s.tp,
+            "false_positives": s.fp, "false_negatives": s.fn}
+        outcomes = getattr(result, "levels", {}).get(level)
+        if outcomes is not None:  # the 2015 counting judges each line: which ids where
+            data["levels"][level].update({name: getattr(outcomes, name)
+                                          for name in ("tp", "fp", "tn", "fn")})
+    data["levels"]["correction"] = {
+        "precision": number(correction.precision), "recall": number(correction.recall),
+        "f1": number(correction.f1), "true_positives": correction.tp,
+        "claimed": correction.claimed, "expected": correction.expected}
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 

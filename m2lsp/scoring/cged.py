@@ -250,3 +250,37 @@ def _claims(sid: str, truth: dict[str, set[str]], result: dict[str, set[str]],
         for place in places:
             found = place in truth.get(kind, ())
             position["tp" if found else "fp"].add(f"{sid}, {place}, {kind}")
+
+
+# -- the correction level of CGED 2020-2021 (m2lsp's own scoring) ------------------------
+
+@dataclass(frozen=True)
+class CorrectionScore:
+    """Top-1 correction of S and M errors: a result's first answer is right when it is one
+    of the truth's answers for the same sentence, position and type."""
+
+    precision: float
+    recall: float
+    f1: float
+    tp: int
+    claimed: int  # result S/M errors with an answer
+    expected: int  # truth S/M errors with answers
+
+
+def correction_level(result_items: Sequence[CgedItem], truth_items: Sequence[CgedItem]
+                     ) -> CorrectionScore:
+    expected: dict[tuple[str, str, str], set[str]] = {}
+    for item in truth_items:
+        if item.answers and item.type.upper() in ("S", "M"):
+            expected.setdefault(_key(item), set()).update(item.answers)
+    claimed: dict[tuple[str, str, str], str] = {}
+    for item in result_items:
+        if item.answers and item.type.upper() in ("S", "M"):
+            claimed.setdefault(_key(item), item.answers[0])
+    tp = sum(answer in expected.get(key, ()) for key, answer in claimed.items())
+    p, r = _ratio(tp, len(claimed)), _ratio(tp, len(expected))
+    return CorrectionScore(p, r, _f1(p, r), tp, len(claimed), len(expected))
+
+
+def _key(item: CgedItem) -> tuple[str, str, str]:
+    return item.sid, item.position, item.type.upper()

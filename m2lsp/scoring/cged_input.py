@@ -26,6 +26,7 @@ class CgedItem:
     position: str  # "start, end" as written (trimmed), "" for a two-field line
     type: str
     line: int  # 0-based line in its file
+    answers: tuple[str, ...] = ()  # fields after the type (CGED 2020-2021 corrections)
 
     @property
     def correct(self) -> bool:
@@ -54,9 +55,11 @@ def java_split(text: str, separator: str = ",") -> list[str]:
     return parts if text else [""]
 
 
-def read_items(text: str, path: str, what: str, positions: bool = True) -> list[CgedItem]:
+def read_items(text: str, path: str, what: str, positions: bool = True,
+               strict: bool = True) -> list[CgedItem]:
     """Every item of a truth or result file, in file order.  Without `positions` (the 2014
-    tool) only `sid, type` lines are read, and ids are lower-cased as that tool does."""
+    tool) only `sid, type` lines are read, and ids are lower-cased as that tool does.  Not
+    `strict` (m2lsp's own scoring), fields after the type are answers instead of an error."""
     if text.startswith("\ufeff"):
         text = text[1:]
     items = []
@@ -69,7 +72,12 @@ def read_items(text: str, path: str, what: str, positions: bool = True) -> list[
             raise CgedReadError(f"{path}:{row + 1}: `{line}` has {len(fields)} comma-separated "
                                 f"fields; a 2014 {what} line is `sid, type` (the official tool "
                                 "stops here)")
+        answers: tuple[str, ...] = ()
+        if not strict and len(fields) > 4:
+            fields, answers = fields[:4], tuple(a for a in map(java_trim, fields[4:]) if a)
         item = _item(fields, row, path, what, line)
+        if answers:
+            item = CgedItem(item.sid, item.position, item.type, row, answers)
         items.append(item if positions else CgedItem(item.sid.lower(), "", item.type, row))
     return items
 

@@ -9,7 +9,13 @@ from __future__ import annotations
 import math
 from decimal import ROUND_HALF_UP, Decimal
 
-from m2lsp.scoring.cged import LEVELS, Cged2016Result, CgedResult, LevelScore
+from m2lsp.scoring.cged import (
+    LEVELS,
+    Cged2016Result,
+    CgedResult,
+    CorrectionScore,
+    LevelScore,
+)
 
 RULE = "=" * 58
 REPORTS = ("2014", "2015", "2016")
@@ -96,7 +102,8 @@ def _level_lines(score: LevelScore) -> list[str]:
             f"\tF1-Score = {java_number(score.f1)} ((2*{p}*{r})/({p}+{r}))"]
 
 
-def summary(result: CgedResult) -> str:
+def summary(result: CgedResult | Cged2016Result, correction: CorrectionScore,
+            counting: str) -> str:
     """m2lsp's own compact table (no `--cged-report`)."""
     rate, fp, total = result.false_positive_rate
     lines = [f"False positive rate  {java_number(rate)} ({fp}/{total})",
@@ -106,8 +113,18 @@ def summary(result: CgedResult) -> str:
         lines.append(f"{level.capitalize():<16}" + "".join(
             f"{java_number(v):>{w}}" for v, w in ((s.accuracy, 10), (s.precision, 11),
                                                   (s.recall, 9), (s.f1, 9))))
-    lines.append(f"CGED|counting:{result.counting}|scorer:nlptea15cged")
+    c = correction
+    lines.append(f"{'Correction':<16}{'':>10}" + "".join(
+        f"{java_number(v):>{w}}" for v, w in ((c.precision, 11), (c.recall, 9), (c.f1, 9)))
+        + f"  (top-1, S and M: {c.tp} of {c.claimed} answers right, {c.expected} expected)")
+    lines.append(signature(counting))
     return "\n".join(lines) + "\n"
+
+
+def signature(counting: str) -> str:
+    scorer = {"official": "nlptea15cged", "paper": "nlptea15-overview",
+              "2016": "nlptea16cged"}[counting]
+    return f"CGED|counting:{counting}|scorer:{scorer}|correction:top1-S-M"
 
 
 def _details(result: CgedResult, level: str, ids: list[str]) -> str:

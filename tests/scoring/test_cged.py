@@ -126,7 +126,8 @@ def levels(out: bytes) -> dict:
     data = json.loads(out)
     return {name: tuple(round(v, 4) for v in (level["accuracy"], level["precision"],
                                               level["recall"], level["f1"]))
-            for name, level in data["levels"].items()} | {"fpr": data["false_positive_rate"]}
+            for name, level in data["levels"].items() if name != "correction"} | {
+        "fpr": data["false_positive_rate"]}
 
 
 # the paper's table, and the official tool's where it differs (see m2lsp.scoring.cged)
@@ -340,3 +341,21 @@ def test_the_gb18030_release_reads_with_encoding_and_is_a_clear_error_without():
     assert code == 0
     assert out.decode().startswith("Correct Units: ")
     assert "Identification Level\nPre = 1 (" in out.decode()
+
+
+def test_the_correction_level_and_the_2016_counting(tmp_path):
+    """m2lsp's own scoring reads answers (2020-2021 truth) and scores the top-1 correction
+    of S and M errors; --cged-counting 2016 counts several errors per sentence."""
+    (tmp_path / "t.txt").write_text("s1, 3, 4, S, 好, 很好\ns1, 6, 6, M, 的\ns2, correct\n",
+                                    encoding="utf-8")
+    (tmp_path / "r.txt").write_text("s1, 3, 4, S, 很好, 好\ns1, 6, 6, M, 地\ns2, correct\n",
+                                    encoding="utf-8")
+    code, out, err = run(["--format", "json", "--cged-counting", "2016",
+                          str(tmp_path / "r.txt"), str(tmp_path / "t.txt")])
+    data = json.loads(out)
+    assert code == 0 and not err
+    assert data["levels"]["correction"] == {"precision": 0.5, "recall": 0.5, "f1": 0.5,
+                                            "true_positives": 1, "claimed": 2, "expected": 2}
+    assert data["levels"]["position"]["precision"] == 1.0
+    code, _, err = run([str(tmp_path / "r.txt"), str(tmp_path / "t.txt")])
+    assert code == 0 and "--cged-counting 2016 counts every error" in err
