@@ -223,7 +223,8 @@ async def _score(ls: M2Server, gold_uri: Any, system_text: str, options: dict[st
                  ) -> dict[str, Any] | None:
     metric = options.get("metric", ls.config.score.metric)
     doc = ls.checked_document(gold_uri) if isinstance(gold_uri, str) else None
-    if metric == "cged" and doc is not None and doc.live.format is Format.TRUTH:
+    if metric == "cged" and doc is not None and doc.live.format in (Format.TRUTH,
+                                                                    Format.CGED):
         return _score_cged(ls, doc, system_text)
     if doc is None or doc.live.format is not Format.M2:
         return _fail(ls, f"the gold document {gold_uri} is not an open M2 document")
@@ -302,20 +303,24 @@ async def _score_errant(ls: M2Server, doc: OpenDocument, system_text: str
 
 
 def _score_cged(ls: M2Server, doc: OpenDocument, system_text: str) -> dict[str, Any] | None:
-    """A result file against an open CGED truth file (nlptea16cged.jar's counting: several
-    errors per sentence)."""
+    """A result file against an open CGED truth file or SGML file (nlptea16cged.jar's
+    counting: several errors per sentence)."""
     from m2lsp.errors import M2lspError
+    from m2lsp.parsing.cged import parse_cged
     from m2lsp.scoring.cged import LEVELS, evaluate_2016
-    from m2lsp.scoring.cged_input import read_items
+    from m2lsp.scoring.cged_input import items_from_sgml, read_items
     from m2lsp.scoring.in_editor import cged_diagnostics
 
     try:
-        truth = read_items(doc.live.text, doc.uri, "truth")
-        result = read_items(system_text, "system", "result")
+        if doc.live.format is Format.CGED:
+            truth = items_from_sgml(parse_cged(doc.live.text))
+        else:
+            truth = read_items(doc.live.text, doc.uri, "truth", strict=False)
+        result = read_items(system_text, "system", "result", strict=False)
         scored = evaluate_2016(result, truth)
     except M2lspError as exc:
         return _fail(ls, f"cannot score: {exc}")
-    doc.scores = cged_diagnostics(truth, result)
+    doc.scores = cged_diagnostics(truth, result, doc.live.lines)
     ls.refresh(doc.uri)
     levels = {level: scored.score(level) for level in LEVELS}
     rate = scored.false_positive_rate[0]

@@ -91,3 +91,21 @@ def _item(fields: list[str], row: int, path: str, what: str, line: str) -> CgedI
     raise CgedReadError(f"{path}:{row + 1}: `{line}` has {len(fields)} comma-separated "
                         f"fields; a {what} line is `sid, start, end, type` or `sid, correct` "
                         "(the official tool stops here)")
+
+
+def items_from_sgml(document) -> list[CgedItem]:
+    """A parsed CGED SGML document (`CgedDocument`) as truth items: each error (its type as
+    written, offsets, answer) on its element's line; a sentence without errors `correct`
+    on its text's line."""
+    items = []
+    for doc in document.docs:
+        if not doc.errors:
+            items.append(CgedItem(doc.id, "", "correct", doc.text_span.line))
+        for error in doc.errors:
+            start, end = error.attribute("start_off"), error.attribute("end_off")
+            position = (f"{java_trim(start.value)}, {java_trim(end.value)}"
+                        if start is not None and end is not None else "")
+            answers = (error.answer,) if error.answer else ()
+            items.append(CgedItem(doc.id, position, java_trim(error.type), error.span.line,
+                                  answers))
+    return items

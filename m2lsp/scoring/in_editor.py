@@ -129,7 +129,8 @@ def _key_text(key: tuple) -> str:
 
 # -- CGED: the gold document is a truth file -------------------------------------------
 
-def cged_diagnostics(truth: list[CgedItem], result: list[CgedItem]) -> list[Diagnostic]:
+def cged_diagnostics(truth: list[CgedItem], result: list[CgedItem],
+                     lines: list[str] | None = None) -> list[Diagnostic]:
     """Each truth line: found by the result (TP, same position and type), missed (FN), or,
     for a `correct` line, whether the result agrees (TN) or flags errors (FP, listed)."""
     claimed: dict[str, list[CgedItem]] = {}
@@ -137,7 +138,8 @@ def cged_diagnostics(truth: list[CgedItem], result: list[CgedItem]) -> list[Diag
         claimed.setdefault(item.sid, []).append(item)
     out = []
     for item in truth:
-        span = Span.on_line(item.line, 0, len(item.sid))
+        width = len(lines[item.line]) if lines and item.line < len(lines) else len(item.sid)
+        span = Span.on_line(item.line, 0, width)
         mine = claimed.get(item.sid, [])
         if item.correct:
             wrong = [c for c in mine if not c.correct]

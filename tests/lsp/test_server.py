@@ -306,6 +306,26 @@ async def test_score_command_on_a_cged_truth_file(client: LanguageClient):
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_score_command_on_a_cged_sgml_file(client: LanguageClient, tmp_path):
+    sgml = ('<DOC>\n<TEXT id="s1">我送你那裡</TEXT>\n'
+            '<ERROR start_off="4" end_off="4" type="M" answer="到"></ERROR>\n'
+            '<ERROR start_off="1" end_off="2" type="W"></ERROR>\n</DOC>\n'
+            '<DOC>\n<TEXT id="s2">他們高興</TEXT>\n</DOC>\n')
+    result = tmp_path / "result.txt"
+    result.write_text("s1, 4, 4, M, 到\ns2, 2, 2, S\n", encoding="utf-8")
+    uri = "file:///work/gold.sgml"
+    await open_doc(client, sgml, uri=uri, language="gec-cged")
+    found = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.score", arguments=[uri, str(result), {"metric": "cged"}]))
+    assert found["false_positive_rate"] == 1.0 and found["detection"]["recall"] == 1.0
+    scored = [d for d in await published(
+        client, uri, lambda ds: any(d.source == "m2lsp-score" for d in ds))
+        if d.source == "m2lsp-score"]
+    assert [(d.range.start.line, str(d.code)) for d in scored] == [(2, "TP"), (3, "FN"),
+                                                                  (6, "FP")]
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_related_information_points_at_the_other_edit(client: LanguageClient):
     uri = "file:///work/annotated.m2"
     found = await open_doc(client, (ROOT / "examples" / "annotated.m2").read_text("utf-8"),
