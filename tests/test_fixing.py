@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
+from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Applicability
 from m2lsp.fixing import applicable, apply_once, fix_until_stable
 from m2lsp.lint import lint
@@ -65,6 +66,7 @@ def test_fix_applies_only_safe_fixes_by_default() -> None:
 
 def test_crlf_text_keeps_its_line_breaks_where_untouched() -> None:
     text = "P, 1, 2, S \r\nQ,3,4,M\r\n"
+    keep = LintSettings(ignore=("T009",))  # T009 itself would make the file LF
     outcome = fix_until_stable(SourceText(text),
-                               lambda s: lint(s, Format.TRUTH).diagnostics)
+                               lambda s: lint(s, Format.TRUTH, keep).diagnostics)
     assert outcome.source.text == "P, 1, 2, S\r\nQ, 3, 4, M\r\n"
