@@ -177,6 +177,10 @@ def _kebab(key: str) -> str:
     return "".join(out)
 
 
+# settings of the editor clients in the same `m2lsp` section, not the server's
+CLIENT_KEYS = frozenset({"server", "trace"})
+
+
 def config_from_mapping(values: Mapping[str, Any], base: Config | None = None,
                         origin: str = "settings") -> Config:
     """Apply `values` on top of `base`; bad keys and values are logged and skipped."""
@@ -184,6 +188,8 @@ def config_from_mapping(values: Mapping[str, Any], base: Config | None = None,
     updates: dict[str, dict[str, Any]] = {"lint": {}, "score": {}}
     for raw_key, value in values.items():
         key = _kebab(str(raw_key))
+        if key in CLIENT_KEYS:
+            continue
         if key not in KEYS:
             log.warning("%s: unknown m2lsp option %r ignored", origin, raw_key)
             continue

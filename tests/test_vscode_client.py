@@ -1,0 +1,62 @@
+"""The VS Code client, built for real: `npm ci`, `npm run package` (type check, esbuild
+bundle, vsce) gives a .vsix with the grammars and the bundle; `npm test` tokenizes fixed and
+real lines with the TextMate grammars (vscode-textmate, as VS Code does)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import zipfile
+
+import pytest
+
+from tests.conftest import ROOT
+
+CLIENT = ROOT / "vscode-client"
+NPM = shutil.which("npm")
+REQUIRE = os.environ.get("M2LSP_REQUIRE_EDITORS") == "1"
+
+
+@pytest.fixture(scope="module")
+def built():
+    if NPM is None:
+        if REQUIRE:
+            pytest.fail("npm is not installed and M2LSP_REQUIRE_EDITORS=1")
+        pytest.skip("npm (Node 20) is not installed: the VS Code client cannot be built")
+    for step in (["ci", "--no-audit", "--no-fund"], ["run", "package"]):
+        done = subprocess.run([NPM, *step], cwd=CLIENT, capture_output=True, text=True,
+                              timeout=900)
+        assert done.returncode == 0, f"npm {' '.join(step)} failed:\n{done.stdout}\n{done.stderr}"
+    return CLIENT / "m2lsp.vsix"
+
+
+def test_the_vsix_holds_the_bundle_grammars_and_manifest(built):
+    with zipfile.ZipFile(built) as vsix:
+        names = set(vsix.namelist())
+        manifest = json.loads(vsix.read("extension/package.json"))
+    assert {"extension/dist/extension.js", "extension/syntaxes/gec-m2.tmLanguage.json",
+            "extension/syntaxes/gec-cged.tmLanguage.json"} <= names
+    assert not any(n.startswith("extension/node_modules/") for n in names)
+    titles = {c["title"] for c in manifest["contributes"]["commands"]}
+    assert titles == {"M2: Score Against System File…", "M2: Clear Scores", "M2: Restart Server"}
+    assert {lang["id"] for lang in manifest["contributes"]["languages"]} == {"gec-m2",
+                                                                             "gec-cged"}
+
+
+def test_settings_mirror_the_server_options(built):
+    from m2lsp.config import OPTIONS
+
+    manifest = json.loads((CLIENT / "package.json").read_text(encoding="utf-8"))
+    settings = set(manifest["contributes"]["configuration"]["properties"])
+    camel = {"m2lsp." + "".join(w if i == 0 else w.capitalize()
+                                for i, w in enumerate(o.key.split("-"))) for o in OPTIONS}
+    assert settings == camel | {"m2lsp.server.command"}
+
+
+def test_grammar_unit_tests(built):
+    done = subprocess.run([NPM, "test"], cwd=CLIENT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "# fail 0" in done.stdout and "# pass 5" in done.stdout
