@@ -1,0 +1,143 @@
+// Drives a real VS Code (code-server) with Playwright: see run.sh.
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+
+const require = createRequire(process.env.NODE_PATH + "/");
+const { chromium } = require("playwright-core");
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const data = process.env.M2LSP_SHARED_DATA ?? path.join(here, "..", "..", "..", "shared", "data");
+const out = process.env.M2LSP_E2E_OUT;
+const codeServer = process.env.M2LSP_E2E_CODE_SERVER;
+const python = process.env.M2LSP_PYTHON;
+const port = 8000 + Math.floor(Math.random() * 1000);
+
+function step(text) {
+  console.log(`e2e: ${text}`);
+}
+
+if (!existsSync(path.join(data, "conll2014"))) {
+  console.error(`e2e: the real data is absent (${data}; set M2LSP_SHARED_DATA)`);
+  process.exit(1);
+}
+
+// a real gold file with known problems (CoNLL-2014: sentences with no line of annotator 1,
+// rule M302) and the matching lines of a real system (CAMB)
+const gold = readFileSync(path.join(data, "conll2014/gold/official-2014.combined.m2"), "utf8");
+const system = readFileSync(path.join(data, "conll2014/systems/CAMB"), "utf8");
+const root = mkdtempSync(path.join(tmpdir(), "m2lsp-e2e-"));
+const workspace = path.join(root, "workspace");
+const userData = path.join(root, "user-data");
+const extensions = path.join(root, "extensions");
+for (const dir of [workspace, path.join(userData, "User"), extensions]) mkdirSync(dir, { recursive: true });
+writeFileSync(path.join(workspace, "gold.m2"), gold.split("\n\n").slice(0, 30).join("\n\n") + "\n\n");
+writeFileSync(path.join(workspace, "camb.txt"), system.split("\n").slice(0, 30).join("\n") + "\n");
+writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify({
+  "m2lsp.server.command": [python, "-m", "m2lsp", "serve"],
+  "workbench.startupEditor": "none",
+  "security.workspace.trust.enabled": false,
+  "files.simpleDialog.enable": true,
+  "workbench.tips.enabled": false,
+  "chat.disableAIFeatures": true,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+}, null, 1));
+
+step("installing the .vsix");
+execFileSync(codeServer, ["--extensions-dir", extensions, "--user-data-dir", userData,
+  "--install-extension", process.env.M2LSP_E2E_VSIX], { stdio: "inherit" });
+
+step(`starting code-server on port ${port}`);
+const server = spawn(codeServer, ["--auth", "none", "--bind-addr", `127.0.0.1:${port}`,
+  "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
+  "--user-data-dir", userData, "--extensions-dir", extensions, workspace],
+  { stdio: ["ignore", "pipe", "pipe"] });
+server.stdout.on("data", () => {});
+server.stderr.on("data", () => {});
+
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+let failed = false;
+try {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+      break;
+    } catch (error) {
+      if (attempt > 60) throw error;
+      await page.waitForTimeout(1000);
+    }
+  }
+  await page.waitForSelector(".monaco-workbench", { timeout: 120000 });
+  await page.waitForTimeout(3000);
+
+  step("opening gold.m2");
+  await quickOpen(page, "gold.m2");
+  await page.waitForSelector(".monaco-editor .view-lines", { timeout: 60000 });
+  await page.waitForSelector(".squiggly-warning, .squiggly-error", { timeout: 90000 });
+  step("squiggle seen");
+
+  await page.keyboard.press("Control+Shift+M");
+  const problem = page.locator(".markers-panel .monaco-list-row", { hasText: "M302" }).first();
+  await problem.waitFor({ timeout: 60000 });
+  step(`Problems entry: ${(await problem.innerText()).replace(/\s+/g, " ").slice(0, 120)}`);
+  await page.screenshot({ path: path.join(out, "problems.png") });
+
+  step("running M2: Score Against System File…");
+  await page.locator(".monaco-editor .view-lines").first().click();
+  await page.keyboard.press("F1");
+  await page.waitForSelector(".quick-input-widget input", { timeout: 30000 });
+  await page.keyboard.type("M2: Score Against System File");
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: "Score Against System File" })
+    .first().waitFor({ timeout: 30000 });
+  await page.keyboard.press("Enter");
+  const dialog = page.locator(".quick-input-widget input");
+  await dialog.waitFor({ timeout: 30000 });
+  await page.waitForTimeout(1000);
+  await dialog.fill(path.join(workspace, "camb.txt"));
+  await page.waitForTimeout(500);
+  await page.keyboard.press("Enter");
+  const status = page.locator(".statusbar-item", { hasText: /F0\.5 0\.\d{4}/ }).first();
+  await status.waitFor({ timeout: 90000 });
+  step(`status bar: ${await status.innerText()}`);
+  const cli = execFileSync(python, ["-m", "m2lsp", "score", path.join(workspace, "camb.txt"),
+    path.join(workspace, "gold.m2")], { encoding: "utf8" });
+  const expected = /F_0\.5\s*:\s*(\d\.\d{4})/.exec(cli)[1];
+  if (!(await status.innerText()).includes(expected)) {
+    throw new Error(`the status bar does not show the CLI's F0.5 ${expected}`);
+  }
+  const falsePositive = page.locator(".markers-panel .monaco-list-row",
+    { hasText: "FP: system edit" }).first();
+  await falsePositive.waitFor({ timeout: 30000 });
+  step(`false positive: ${(await falsePositive.innerText()).replace(/\s+/g, " ").slice(0, 120)}`);
+  await page.screenshot({ path: path.join(out, "vscode.png") });
+  // the per-sentence P/R/F are information, listed after the warnings: filter for them
+  await page.locator(".viewpane-filter input, .markers-panel-action-filter input").first()
+    .fill("F0.5");
+  const scored = page.locator(".markers-panel .monaco-list-row", { hasText: /P \d\.\d{4}\s+R/ }).first();
+  await scored.waitFor({ timeout: 30000 });
+  step(`per-sentence score: ${(await scored.innerText()).replace(/\s+/g, " ").slice(0, 120)}`);
+  await page.screenshot({ path: path.join(out, "scores.png") });
+  step("ok");
+} catch (error) {
+  failed = true;
+  console.error(`e2e: FAILED: ${error}`);
+  const pages = browser.contexts().flatMap((c) => c.pages());
+  if (pages.length) await pages[0].screenshot({ path: path.join(out, "failure.png") }).catch(() => {});
+} finally {
+  await browser.close();
+  server.kill();
+}
+process.exit(failed ? 1 : 0);
+
+async function quickOpen(page, name) {
+  await page.keyboard.press("Control+P");
+  await page.waitForSelector(".quick-input-widget input", { timeout: 30000 });
+  await page.keyboard.type(name);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first()
+    .waitFor({ timeout: 30000 });
+  await page.keyboard.press("Enter");
+}

