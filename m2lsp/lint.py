@@ -10,7 +10,7 @@ from typing import Any
 from m2lsp import taxonomy as taxonomies
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic
-from m2lsp.model import CgedDocument, M2Document, TruthDocument
+from m2lsp.model import Block, CgedDocument, M2Document, TruthDocument
 from m2lsp.parsing.m2 import BlockCache, parse_m2, paused_gc
 from m2lsp.parsing.source import SourceText
 from m2lsp.rules.base import BlockSet, Context, Format, Rule, Scope, all_rules
@@ -82,20 +82,41 @@ def m2_context(source: SourceText, document: M2Document, settings: LintSettings)
     """File-level facts the M2 rules need: annotator ids in use, the taxonomy."""
     written: Counter[str] = Counter()
     types: Counter[str] = Counter()
+    sentences: Counter[str] = Counter()
+    annotated = 0
     for block in document.blocks:
         for edit in block.edits:
             written[edit.annotator] += 1
             types[edit.type] += 1
-    return context_from_counts(source, document, settings, written, types)
+        ids = block_annotators(block)
+        if ids:
+            sentences.update(ids)
+            annotated += 1
+    return context_from_counts(source, document, settings, written, types, sentences,
+                               annotated)
+
+
+def block_annotators(block: Block) -> set[str]:
+    """The annotator ids (as integers written plainly) of a block's A lines."""
+    return {str(int(a.strip())) for a in {e.annotator for e in block.edits}
+            if a.strip().isdigit() and a.isascii()}
 
 
 def context_from_counts(source: SourceText, document: M2Document | None,
                         settings: LintSettings, written: Counter[str],
-                        types: Counter[str]) -> Context:
-    """The M2 context from how often each annotator id and each error type is written."""
+                        types: Counter[str], sentences: Counter[str] | None = None,
+                        annotated: int = 0) -> Context:
+    """The M2 context from how often each annotator id and each error type is written, and
+    in how many of the `annotated` sentences (those with an annotator id) each id appears."""
     annotators = {str(int(a.strip())) for a in written if a.strip().isdigit() and a.isascii()}
+    sentences = sentences or Counter()
+    total = annotated
+    expected = frozenset(a for a, n in sentences.items() if 2 * n >= total)
+    rare = tuple(sorted((a, n) for a, n in sentences.items() if 100 * n < total and expected))
     return Context(source, Format.M2, settings, m2=document, annotators=frozenset(annotators),
-                   taxonomy=_taxonomy(settings, types))
+                   taxonomy=_taxonomy(settings, types),
+                   expected_annotators=expected if sentences else None,
+                   rare_annotators=rare, annotated_sentences=total)
 
 
 def _taxonomy(settings: LintSettings, types: Counter[str]) -> taxonomies.Taxonomy | None:

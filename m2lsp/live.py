@@ -20,7 +20,14 @@ from typing import Any
 
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic
-from m2lsp.lint import LintResult, context_from_counts, lint, selected_rules, with_severities
+from m2lsp.lint import (
+    LintResult,
+    block_annotators,
+    context_from_counts,
+    lint,
+    selected_rules,
+    with_severities,
+)
 from m2lsp.model import Block, Format, M2Document
 from m2lsp.parsing.m2 import find_blocks, parse_block, paused_gc
 from m2lsp.parsing.source import SourceText
@@ -198,6 +205,8 @@ class _M2State:
         self.found: list[list[Diagnostic]] = []
         self.written: Counter[str] = Counter()
         self.types: Counter[str] = Counter()
+        self.sentences: Counter[str] = Counter()  # annotator id -> sentences using it
+        self.annotated = 0  # sentences with an annotator id
         self.special = count_special(lines)
         self.odd_breaks = _odd(breaks)
         self._document: M2Document | None = None
@@ -222,8 +231,7 @@ class _M2State:
             self._shift(k1, delta)
             made = self._resplit(k0, k1, r0, r1)
             context = self._context()
-            if (context.annotators, context.taxonomy) != \
-                    (self.context.annotators, self.context.taxonomy):
+            if _file_facts(context) != _file_facts(self.context):
                 self.context = context
                 self._check(0, len(self.blocks))
             else:
@@ -261,15 +269,16 @@ class _M2State:
     def _count(self, block: Block, sign: int) -> None:
         for edit in block.edits:
             for counter, key in ((self.written, edit.annotator), (self.types, edit.type)):
-                value = counter[key] + sign
-                if value:
-                    counter[key] = value
-                else:
-                    del counter[key]
+                _add(counter, key, sign)
+        ids = block_annotators(block) if block.edits else ()
+        for key in ids:
+            _add(self.sentences, key, sign)
+        if ids:
+            self.annotated += sign
 
     def _context(self) -> Context:
         return context_from_counts(SourceText(""), None, self.settings, self.written,
-                                   self.types)
+                                   self.types, self.sentences, self.annotated)
 
     def _check(self, k0: int, k1: int) -> None:
         found = self.found
@@ -320,3 +329,17 @@ class _M2State:
             if chosen:
                 out[scope] = chosen
         return out
+
+
+def _add(counter: Counter[str], key: str, sign: int) -> None:
+    value = counter[key] + sign
+    if value:
+        counter[key] = value
+    else:
+        del counter[key]
+
+
+def _file_facts(context: Context) -> tuple:
+    """What block rules know of the whole file: a change means every block is checked."""
+    return (context.annotators, context.taxonomy, context.expected_annotators,
+            context.rare_annotators)

@@ -100,3 +100,19 @@ def test_other_formats_are_linted_whole(fmt):
     doc = LiveDocument(text, fmt)
     doc.apply([TextChange("", (0, 0), (0, 1))])
     assert doc.lint().diagnostics == lint(SourceText(doc.text), fmt).diagnostics
+
+
+def test_a_typo_annotator_is_one_warning_not_a_storm() -> None:
+    """Typing `10` for `1` in one sentence of a 2-annotator file: M306 on that line and M302
+    on that sentence (it lacks annotator 1 now), not M302 on the 999 others (it used to flag
+    every sentence without annotator 10)."""
+    blocks = [f"S s {i} .\nA 0 1|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n"
+              f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n" for i in range(1000)]
+    doc = LiveDocument("\n".join(blocks), Format.M2)
+    assert not [d for d in doc.lint().diagnostics if d.code in ("M302", "M306")]
+    line = 4 * 500 + 2  # the noop line of sentence 500
+    doc.apply([TextChange("10", (line, 46), (line, 47))])
+    codes = [d.code for d in doc.lint().diagnostics]
+    assert codes.count("M306") == 1 and codes.count("M302") == 1
+    doc.apply([TextChange("1", (line, 46), (line, 48))])
+    assert not [d for d in doc.lint().diagnostics if d.code in ("M302", "M306", "M303")]

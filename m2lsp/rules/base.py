@@ -50,6 +50,12 @@ class Context:
     cged: CgedDocument | None = None
     truth: TruthDocument | None = None
     annotators: frozenset[str] = frozenset()  # M2: every annotator id used in the file
+    # M2: the ids used in at least half of the sentences that have A lines (None: all ids),
+    # the ids used in under 1% of them with their sentence counts, and how many such
+    # sentences there are
+    expected_annotators: frozenset[str] | None = None
+    rare_annotators: tuple[tuple[str, int], ...] = ()
+    annotated_sentences: int = 0
     taxonomy: Any = None  # M2: the rules.taxonomy.Taxonomy that applies
     known_ids: frozenset[str] | None = None  # truth files: ids of the matching input
 

@@ -174,8 +174,11 @@ class MissingAnnotator(Rule):
 
     ## What it does
     In a file with several annotators, flags a sentence that has A lines but none of some
-    annotator's, and offers to add that annotator's noop line.  (A sentence with no A line
-    at all is read by every scorer as "no edits", and is not flagged.)
+    annotator's, and offers to add that annotator's noop line.  Only annotators found in at
+    least half of the sentences with A lines are expected everywhere: an id used in a few
+    sentences is more likely a typo (M306) than a lost annotation in all the others.  (A
+    sentence with no A line at all is read by every scorer as "no edits", and is not
+    flagged.)
 
     ## Why is this bad?
     It is ambiguous: did the annotator see the sentence and find nothing to correct, or was
@@ -211,7 +214,10 @@ class MissingAnnotator(Rule):
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         if len(ctx.annotators) < 2:
             return
-        expected = ctx.annotators
+        expected = ctx.annotators if ctx.expected_annotators is None else \
+            ctx.expected_annotators
+        if len(expected) < 2:
+            return
         for index, block in enumerate(view.blocks):
             if not block.edits or block.sentence is None:
                 continue
@@ -230,6 +236,46 @@ class MissingAnnotator(Rule):
         fix = Fix(self.fix_title.format(missing=names),
                   (TextEdit(Span.on_line(last, col, col), added),), Applicability.UNSAFE)
         return self.report(Span.on_line(0, 0, len(block.lines[0])), fix=fix, missing=names)
+
+
+class RareAnnotator(Rule):
+    """Reports an annotator id used in under 1% of the sentences that have A lines.
+
+    ## What it does
+    Flags each A line whose annotator id appears in fewer than 1 in 100 of the annotated
+    sentences, while other ids appear in most of them.
+
+    ## Why is this bad?
+    It is usually a typo (`10` for `1`, `00` for `0`).  Every scorer takes it for another
+    annotator, with its own edits: the sentence gets a reference that nobody wrote.
+
+    ## Example
+    `A 3 4|||R:VERB|||goes|||REQUIRED|||-NONE-|||10` in a file annotated by 0 and 1.
+
+    ## Use instead
+    The id that was meant: `...|||1`.
+
+    ## Fix safety
+    No automatic fix: only the annotator knows which id was meant.
+    """
+
+    code = "M306"
+    name = "rare-annotator"
+    severity = Severity.WARNING
+    message = ("annotator {id} is used in only {count} sentence(s), while {usual} are used "
+               "in most: a typo?")
+    scope = Scope.M2_BLOCK
+
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        rare = dict(ctx.rare_annotators)
+        if not rare:
+            return
+        usual = ", ".join(sorted(ctx.expected_annotators or (), key=_id_order))
+        for i, edit in enumerate(view.edits):
+            value = edit.annotator_id
+            if value is not None and str(value) in rare:
+                yield view.owner[i], self.report(edit.span(EditField.ANNOTATOR), id=str(value),
+                                                 count=rare[str(value)], usual=usual)
 
 
 def _id_order(annotator: str) -> tuple[int, str]:
