@@ -150,36 +150,37 @@ def evaluate(result: Side, truth: Side) -> Cged2018Result:
 
 
 def _detection(result: Side, truth: Side) -> Level:
-    tp = None
-    for sid in truth.errors:
-        if sid in result.verdict and result.verdict[sid] != "correct":
-            tp = _add(tp)
-    p = _divide(tp, len(result.errors), "detection: no sentence flagged")
-    r = _divide(tp, len(truth.errors), "detection: no erroneous truth sentence")
-    return Level(p, r, _divide(2 * p * r, p + r, "detection F1: P + R = 0"), tp,
-                 len(result.errors), len(truth.errors))
+    flagged = [sid for sid in truth.errors
+               if sid in result.verdict and result.verdict[sid] != "correct"]
+    return _level("detection", len(flagged) or None, len(result.errors), len(truth.errors),
+                  guarded=False)
 
 
 def _identification(result: Side, truth: Side) -> Level:
-    tp = None
-    for key in truth.types:
-        if key in result.types:
-            tp = _add(tp)
-    p = _divide(tp, len(result.types), "identification: no type claimed")
-    r = _divide(tp, len(truth.types), "identification: no truth error")
-    return Level(p, r, _divide(2 * p * r, p + r, "identification F1: P + R = 0"), tp,
-                 len(result.types), len(truth.types))
+    return _level("identification", _hits(truth.types, result.types), len(result.types),
+                  len(truth.types), guarded=False)
 
 
 def _position(result: Side, truth: Side) -> Level:
-    tp = None
-    for key in truth.positions:
-        if key in result.positions:
-            tp = _add(tp)
-    p = _divide(tp, len(result.positions), "position: no error claimed")
-    r = _divide(tp, len(truth.positions), "position: no truth error")
-    return Level(p, r, 2 * p * r / (p + r) if p + r > 0 else 0, tp, len(result.positions),
-                 len(truth.positions))
+    return _level("position", _hits(truth.positions, result.positions),
+                  len(result.positions), len(truth.positions), guarded=True)
+
+
+def _hits(expected: dict[str, int], claimed: dict[str, int]) -> int | None:
+    """How many expected keys were claimed (None, a Perl counter never set, for none)."""
+    return sum(1 for key in expected if key in claimed) or None
+
+
+def _level(name: str, hits: Number, claimed: int, expected: int, guarded: bool) -> Level:
+    """P, R and F1 as the script computes them; only the position level guards its F1
+    against P + R = 0 (the others stop there)."""
+    p = _divide(hits, claimed, f"{name}: nothing claimed")
+    r = _divide(hits, expected, f"{name}: nothing in the truth")
+    if guarded:
+        f1: Number = 2 * p * r / (p + r) if p + r > 0 else 0
+    else:
+        f1 = _divide(2 * p * r, p + r, f"{name} F1: P + R = 0")
+    return Level(p, r, f1, hits, claimed, expected)
 
 
 def _correction(result: Side, truth: Side) -> Level:

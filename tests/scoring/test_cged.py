@@ -199,15 +199,21 @@ def test_random_files_against_the_official_jar(tmp_path):
                           f"s{i}, correct" if rng.random() < 0.4 else
                           f"s{i},{rng.randint(1, 5)},{rng.randint(5, 8)},{rng.choice(types)}")
         rng.shuffle(result)
-        (tmp_path / "t.txt").write_text("\n".join(truth) + "\n")
-        (tmp_path / "r.txt").write_text("\n".join(result) + "\n")
-        subprocess.run(["java", "-jar", JAR, "-t", str(tmp_path / "t.txt"), "-i",
-                        str(tmp_path / "r.txt"), "-o", str(tmp_path / "o.txt")],
-                       capture_output=True, check=True)
-        found = subprocess.run([sys.executable, "-m", "m2lsp", "score", "--metric", "cged",
-                                "--cged-report", "2015", str(tmp_path / "r.txt"),
-                                str(tmp_path / "t.txt")], capture_output=True, check=True)
-        assert found.stdout == (tmp_path / "o.txt").read_bytes()
+        assert_same_as_jar(tmp_path, truth, result, [JAR, "-i"], "2015")
+
+
+def assert_same_as_jar(tmp_path, truth: list[str], result: list[str], jar: list[str],
+                       year: str) -> None:
+    """The jar's -o report and `m2lsp score --cged-report YEAR`, byte for byte."""
+    (tmp_path / "t.txt").write_text("\n".join(truth) + "\n")
+    (tmp_path / "r.txt").write_text("\n".join(result) + "\n")
+    subprocess.run(["java", "-jar", jar[0], "-t", str(tmp_path / "t.txt"), jar[1],
+                    str(tmp_path / "r.txt"), "-o", str(tmp_path / "o.txt")],
+                   capture_output=True, check=True)
+    found = subprocess.run([sys.executable, "-m", "m2lsp", "score", "--metric", "cged",
+                            "--cged-report", year, str(tmp_path / "r.txt"),
+                            str(tmp_path / "t.txt")], capture_output=True, check=True)
+    assert found.stdout == (tmp_path / "o.txt").read_bytes()
 
 
 @pytest.mark.skipif(not JAR16 or not shutil.which("java"),
@@ -229,15 +235,7 @@ def test_random_files_against_the_official_2016_jar(tmp_path):
                        else [f"{sid}, correct"] if rng.random() < 0.35
                        else [error(sid) for _ in range(rng.randint(1, 3))])
         rng.shuffle(result)
-        (tmp_path / "t.txt").write_text("\n".join(truth) + "\n")
-        (tmp_path / "r.txt").write_text("\n".join(result) + "\n")
-        subprocess.run(["java", "-jar", JAR16, "-t", str(tmp_path / "t.txt"), "-r",
-                        str(tmp_path / "r.txt"), "-o", str(tmp_path / "o.txt")],
-                       capture_output=True, check=True)
-        found = subprocess.run([sys.executable, "-m", "m2lsp", "score", "--metric", "cged",
-                                "--cged-report", "2016", str(tmp_path / "r.txt"),
-                                str(tmp_path / "t.txt")], capture_output=True, check=True)
-        assert found.stdout == (tmp_path / "o.txt").read_bytes()
+        assert_same_as_jar(tmp_path, truth, result, [JAR16, "-r"], "2016")
 
 
 # -- 2018-2021: evaluation.pl -----------------------------------------------------------
