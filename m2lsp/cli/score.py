@@ -129,8 +129,20 @@ def run_score(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-_NOT_ERRANT = {"very_verbose": False, "max_unchanged_words": 2, "ignore_whitespace_casing": False,
-               "jobs": 1, "bootstrap": 0, "sentence_level": False}
+# options of the M2 metric only, with their defaults
+_M2_ONLY = {"very_verbose": False, "max_unchanged_words": 2, "ignore_whitespace_casing": False,
+            "jobs": 1, "bootstrap": 0, "sentence_level": False}
+
+
+def _refuse_m2_options(args: argparse.Namespace, also: dict[str, bool] | None = None,
+                       hint: str = "") -> None:
+    """A usage error naming every given option the metric does not take."""
+    given = ["--" + name.replace("_", "-") for name, default in _M2_ONLY.items()
+             if getattr(args, name) != default]
+    given += [flag for flag, on in (also or {}).items() if on]
+    if given:
+        raise UsageError(f"not available with --metric {args.metric}: " + ", ".join(given)
+                         + hint)
 
 
 def run_errant(args: argparse.Namespace) -> int:
@@ -140,11 +152,8 @@ def run_errant(args: argparse.Namespace) -> int:
     from m2lsp.scoring.errant_json import result_json
     from m2lsp.scoring.errant_report import report
 
-    given = [name for name, default in _NOT_ERRANT.items() if getattr(args, name) != default]
-    if given:
-        raise UsageError("not available with --metric errant: " + ", ".join(
-            "--" + name.replace("_", "-") for name in given)
-            + " (`m2lsp errant-compare --help` lists errant_compare's own options)")
+    _refuse_m2_options(args, hint=" (`m2lsp errant-compare --help` lists errant_compare's "
+                       "own options)")
     if args.beta <= 0:
         raise UsageError("--beta must be > 0")
     result = score_files(args.system, args.gold, ErrantSettings(beta=args.beta), args.encoding)
@@ -162,10 +171,7 @@ def run_cged(args: argparse.Namespace) -> int:
     from m2lsp.scoring.cged_input import read_items
     from m2lsp.scoring.cged_report import report_2014, report_2015, report_2016, summary
 
-    given = [name for name, default in _NOT_ERRANT.items() if getattr(args, name) != default]
-    if given or args.per_type:
-        raise UsageError("not available with --metric cged: " + ", ".join(
-            "--" + name.replace("_", "-") for name in given + ["per_type"] * args.per_type))
+    _refuse_m2_options(args, {"--per-type": args.per_type})
     if args.cged_report == "2018":
         return _run_cged_2018(args)
     if args.cged_report_file:
@@ -219,11 +225,7 @@ def run_cgec(args: argparse.Namespace) -> int:
     from m2lsp.reading import corrected_sentence
     from m2lsp.scoring.cgec import SIGNATURE, evaluate
 
-    given = ["--" + name.replace("_", "-") for name, default in _NOT_ERRANT.items()
-             if getattr(args, name) != default]
-    given += [flag for flag, on in (("-v", args.verbose), ("--per-type", args.per_type)) if on]
-    if given:
-        raise UsageError("not available with --metric cgec: " + ", ".join(given))
+    _refuse_m2_options(args, {"-v": args.verbose, "--per-type": args.per_type})
     gold = parse_m2(read_text(args.gold, "gold", args.encoding))
     hypotheses = read_system(read_text(args.system, "system", args.encoding))
     blocks = [b for b in gold.blocks if b.sentence is not None]
