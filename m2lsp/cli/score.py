@@ -12,8 +12,6 @@ from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.cli.inputs import read_text
 from m2lsp.errors import InputError, M2lspError, UsageError
 from m2lsp.parsing.m2 import parse_m2
-from m2lsp.scoring.bootstrap import compare, confidence
-from m2lsp.scoring.breakdown import per_type, per_type_text, sentence_text
 from m2lsp.scoring.m2 import (
     Counts,
     M2Result,
@@ -306,6 +304,12 @@ def _cged_json(result, correction, args: argparse.Namespace) -> str:
 
 
 def _extras(chosen: list[SentenceResult], score: Score, args: argparse.Namespace) -> str:
+    if not (args.per_type or args.sentence_level or args.bootstrap):
+        return ""
+    # imported here: the plain score (the drop-in m2scorer's whole job) does without them
+    from m2lsp.scoring.bootstrap import confidence
+    from m2lsp.scoring.breakdown import per_type, per_type_text, sentence_text
+
     beta = score.settings.beta
     parts = []
     if args.per_type:
@@ -334,6 +338,8 @@ def _stats(settings: M2Settings):
 
 def _json(results: list[SentenceResult], args: argparse.Namespace,
           settings: M2Settings) -> str:
+    from m2lsp.scoring.bootstrap import confidence
+    from m2lsp.scoring.breakdown import per_type
     from m2lsp.scoring.m2_json import result_json
 
     chosen, total = choose(results, settings.beta)
@@ -357,6 +363,8 @@ def _json(results: list[SentenceResult], args: argparse.Namespace,
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    from m2lsp.scoring.bootstrap import compare
+
     settings = _settings(args)
     job = Scoring(settings, args.encoding, args.jobs, args.time_limit)
     counts = []
