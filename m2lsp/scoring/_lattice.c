@@ -19,6 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#ifndef _WIN32
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+#define HAVE_THREADS 1
+#endif
 
 #define KIND_INS 0
 #define KIND_DEL 1
@@ -465,7 +471,27 @@ struct Visitor {
     int (*vertex)(Visitor *self, int k, const Column *column);
     int (*append)(Visitor *self, Py_ssize_t position, Column *column, int i, int j,
                   const Edge *edge, int is_new);
+    /* A visitor that reads completed columns on another thread sets these: the generator
+     * stores its column array in *columns, frees column k only once *consumed > k (the
+     * other thread is past it), and calls finish (which waits for that thread) before
+     * freeing the rest. */
+    Column **columns;
+    const int *consumed;
+    void (*finish)(Visitor *self);
 };
+
+#define MAX_LAG 256 /* completed columns the other thread may fall behind by */
+
+static void wait_briefly(int *rounds);
+
+/* Frees the columns up to k that the other thread is done with (all of them when it is
+ * MAX_LAG columns behind: it is waited for first). */
+static void release_columns(Column *columns, int *freed, int k, const int *consumed) {
+    int rounds = 0;
+    while (k - __atomic_load_n(consumed, __ATOMIC_ACQUIRE) > MAX_LAG) wait_briefly(&rounds);
+    int done = __atomic_load_n(consumed, __ATOMIC_ACQUIRE);
+    for (; *freed <= k && *freed < done; (*freed)++) column_close(&columns[*freed]);
+}
 
 typedef int (*AppendFn)(Visitor *self, Py_ssize_t position, Column *column, int i, int j,
                         const Edge *edge, int is_new);
@@ -481,8 +507,8 @@ typedef struct {
 /* The original edges are lat->edges[0 .. original_count) and lat->list holds their sorted
  * list (an edge of both matrices twice, side by side).  With `allowed`, only the sources i
  * with allowed[i] are followed: each source's row of the closure (its edges' lengths, kinds,
- * offsets and how often each is listed) depends on no other source, only list positions do.  Always inlined into one caller per
- * visitor, so that `append` is a direct call (the streaming search's is empty and
+ * offsets and how often each is listed) depends on no other source, only list positions do.
+ * Always inlined into one caller per visitor, so that `append` is a direct call (the streaming search's is empty and
  * vanishes): the inner loop runs tens of millions of times on degenerate sentences. */
 static inline __attribute__((always_inline)) int generate(
         Lattice *lat, Py_ssize_t original_count, int max_unchanged, Visitor *visitor,
@@ -495,8 +521,9 @@ static inline __attribute__((always_inline)) int generate(
     int32_t *first = malloc(((size_t)original_count + 1) * sizeof(int32_t));
     uint8_t *listed = calloc((size_t)original_count + 1, 1);
     Target *pivot_targets = NULL;
-    int status = -1;
+    int status = -1, freed = 0;
     if (!outgoing || !into || !columns || !first || !listed) goto done;
+    if (visitor->columns) *visitor->columns = columns;
     for (Py_ssize_t p = lat->list.size - 1; p >= 0; p--) {
         first[lat->list.data[p]] = (int32_t)p;
         listed[lat->list.data[p]]++;
@@ -571,10 +598,14 @@ static inline __attribute__((always_inline)) int generate(
                 }
             }
         }
-        column_close(&columns[k]); /* edges into k are complete and no longer needed here */
+        if (visitor->consumed)
+            release_columns(columns, &freed, k, visitor->consumed);
+        else
+            column_close(&columns[k]); /* edges into k are complete, no longer needed here */
     }
     status = 0;
 done:
+    if (visitor->finish) visitor->finish(visitor); /* before any column is freed */
     if (outgoing)
         for (int k = 0; k < count; k++) free32(&outgoing[k]);
     if (into)
@@ -612,7 +643,7 @@ static int store_append(Visitor *self, Py_ssize_t position, Column *column, int 
 }
 
 static int add_transitive(Lattice *lat, int max_unchanged) {
-    Store store = {{NULL, store_append}, lat};
+    Store store = {{.append = store_append}, lat};
     return generate(lat, lat->edge_count, max_unchanged, &store.base, store_append, NULL);
 }
 
@@ -1188,9 +1219,10 @@ done:
  *   (removed unless the entry before it was removed: the scorer's iterator skips that one).
  * - The weight of a gold-matched edge, -|E|, where |E| is the final list length.  The
  *   search is first run on exact values instead: -k * BONUS_UNIT + 1000 * length + epsilons,
- *   as int64, where k counts matched edges.  While |E| > n + m + 1 a path with more matched
- *   edges is shorter whatever |E| is (a path's length is at most n + m and it has fewer
- *   than 1000 epsilons), so these values order every candidate as the real ones do, and the
+ *   as int64, where k counts matched edges.  While |E| > n + m + 1 + (most epsilons on a
+ *   path) / 1000, a path with more matched edges is shorter whatever |E| is (a path's
+ *   length is at most n + m), so these values order every candidate as the real ones do
+ *   (with 0.001 taken exactly), and the
  *   sources whose value equals v's minimum are exactly the "near final" ones of
  *   shortest_paths_by_time.  Only those are kept (about 1% of the edges); once |E| is
  *   known, a last pass over them computes the floating-point distances, with the scorer's
@@ -1208,7 +1240,7 @@ done:
  * the caller stores the lattice instead.  Measured on the degenerate hypothesis of
  * CoNLL-2014 sentence 333 (9252 vertices, 18.7M list entries): see bench/bench_m2.py. */
 
-#define BONUS_UNIT ((int64_t)1 << 36) /* stands for |E|: above 1000 * (n + m) + 999 */
+#define BONUS_UNIT ((int64_t)1 << 36) /* stands for |E|: above 1000 * (n + m) + 255 * (n + m) */
 #define EXACT_INF INT64_MAX
 #define STAND_IN_BONUS (-1073741824.0) /* -2^30: decodes back to k and epsilons exactly */
 #define NORMAL_WEIGHT (-1)
@@ -1298,7 +1330,7 @@ static int gather_inserts(Lattice *lat, int max_unchanged, const char *wanted, i
         int row = lat->cell_of[u] / lat->width, column = lat->cell_of[u] % lat->width;
         allowed[u] = (row < limit && wanted[row]) || (row == 0 && column < limit && wanted[column]);
     }
-    Gather gather = {{gather_vertex, gather_append}, lat, wanted, limit, out};
+    Gather gather = {{.vertex = gather_vertex, .append = gather_append}, lat, wanted, limit, out};
     int status = generate(lat, lat->edge_count, max_unchanged, &gather.base, gather_append,
                           allowed);
     free(allowed);
@@ -1335,12 +1367,10 @@ typedef struct {
 typedef struct {
     Visitor base;
     const Lattice *lat;
-    Py_ssize_t originals, appended;
+    Py_ssize_t originals;
     int max_unchanged;
     int *chain, *depth;    /* runs of diagonal-match unit edges */
-    int skip;
-    uint8_t *removed;      /* bit per list position */
-    Py_ssize_t removed_capacity, removed_count;
+    uint8_t **removed;     /* bit per list position, in chunks that never move */
     Extras extras;
     const char *gold_span; /* limit x limit: a gold span of any annotator */
     int limit;
@@ -1348,26 +1378,64 @@ typedef struct {
     Track *tracks;
     int annotators;
     int crash, inconsistent;
+    /* the search on its own thread (see search_thread); what the generator writes on
+     * every entry and what the two threads signal each other sit on cache lines of their
+     * own */
+    Column *columns;
+    struct {
+        Py_ssize_t appended, removed_count;
+        int skip;
+    } counts __attribute__((aligned(64)));
+    int published __attribute__((aligned(64)));
+    int consumed __attribute__((aligned(64)));
+    int finished __attribute__((aligned(64)));
+    int failed;
+#ifdef HAVE_THREADS
+    pthread_t thread;
+    pthread_mutex_t extras_lock; /* the generator adds extras while the search reads them */
+#endif
 } Stream;
 
+#define CHUNK_SHIFT 20                        /* positions per chunk of the removal bits */
+#define CHUNKS ((Py_ssize_t)1 << (31 - CHUNK_SHIFT)) /* list positions are int32 */
+
+/* Atomic byte reads and writes: the search thread reads bits of older positions while the
+ * generator sets bits of newer ones, sometimes in the same byte. */
 static inline int is_removed(const Stream *stream, Py_ssize_t position) {
-    Py_ssize_t byte = position >> 3;
-    return byte < stream->removed_capacity && ((stream->removed[byte] >> (position & 7)) & 1);
+    uint8_t *chunk = __atomic_load_n(&stream->removed[position >> CHUNK_SHIFT], __ATOMIC_ACQUIRE);
+    if (!chunk) return 0;
+    Py_ssize_t offset = position & (((Py_ssize_t)1 << CHUNK_SHIFT) - 1);
+    return (__atomic_load_n(&chunk[offset >> 3], __ATOMIC_RELAXED) >> (position & 7)) & 1;
 }
 
 static int mark_removed(Stream *stream, Py_ssize_t position) {
-    Py_ssize_t byte = position >> 3;
-    if (byte >= stream->removed_capacity) {
-        Py_ssize_t capacity = stream->removed_capacity * 2 + byte + 1024;
-        uint8_t *grown = realloc(stream->removed, (size_t)capacity);
-        if (!grown) return -1;
-        memset(grown + stream->removed_capacity, 0, (size_t)(capacity - stream->removed_capacity));
-        stream->removed = grown;
-        stream->removed_capacity = capacity;
+    Py_ssize_t index = position >> CHUNK_SHIFT;
+    if (index >= CHUNKS) return -1;
+    uint8_t *chunk = stream->removed[index];
+    if (!chunk) {
+        if (!(chunk = calloc((size_t)1 << (CHUNK_SHIFT - 3), 1))) return -1;
+        __atomic_store_n(&stream->removed[index], chunk, __ATOMIC_RELEASE);
     }
-    stream->removed[byte] |= (uint8_t)(1 << (position & 7));
-    stream->removed_count++;
+    Py_ssize_t offset = position & (((Py_ssize_t)1 << CHUNK_SHIFT) - 1);
+    __atomic_fetch_or(&chunk[offset >> 3], (uint8_t)(1 << (position & 7)), __ATOMIC_RELAXED);
+    stream->counts.removed_count++;
     return 0;
+}
+
+static inline void lock_extras(Stream *stream) {
+#ifdef HAVE_THREADS
+    pthread_mutex_lock(&stream->extras_lock);
+#else
+    (void)stream;
+#endif
+}
+
+static inline void unlock_extras(Stream *stream) {
+#ifdef HAVE_THREADS
+    pthread_mutex_unlock(&stream->extras_lock);
+#else
+    (void)stream;
+#endif
 }
 
 /* The scorer's removal loop, one entry at a time, in list order. */
@@ -1376,22 +1444,26 @@ static int stream_append(Visitor *self, Py_ssize_t position, Column *column, int
     Stream *stream = (Stream *)self;
     (void)column;
     (void)edge;
-    stream->appended++;
-    if (!is_new && extras_add(&stream->extras, pair_of(stream->lat->vertex_count, i, j),
-                              (int32_t)position) < 0)
-        return -1;
-    if (stream->skip) { /* the iterator skipped this entry: kept */
-        stream->skip = 0;
+    stream->counts.appended++;
+    if (!is_new) {
+        lock_extras(stream);
+        int status = extras_add(&stream->extras, pair_of(stream->lat->vertex_count, i, j),
+                                (int32_t)position);
+        unlock_extras(stream);
+        if (status < 0) return -1;
+    }
+    if (stream->counts.skip) { /* the iterator skipped this entry: kept */
+        stream->counts.skip = 0;
         return 0;
     }
     int run = stream->depth[j] - stream->depth[i];
     if (stream->chain[i] != stream->chain[j] || run < 2 || run > stream->max_unchanged) return 0;
-    stream->skip = 1;
+    stream->counts.skip = 1;
     return mark_removed(stream, position);
 }
 
 /* The list positions of an edge's entries still in the list (into `out` when given). */
-static int kept_entries(const Stream *stream, int u, int v, const Cell *cell, int32_t *out) {
+static int kept_entries(Stream *stream, int u, int v, const Cell *cell, int32_t *out) {
     int found = 0;
     if (cell->first < stream->originals) { /* an original: listed once or twice, side by side */
         for (int k = 0; k < cell->listed; k++)
@@ -1403,13 +1475,15 @@ static int kept_entries(const Stream *stream, int u, int v, const Cell *cell, in
         found++;
     }
     if (cell->listed > 1) {
-        int link = map_get(&stream->extras.index, pair_of(stream->lat->vertex_count, u, v));
         int32_t more[256];
         int extra = 0;
+        lock_extras(stream);
+        int link = map_get(&stream->extras.index, pair_of(stream->lat->vertex_count, u, v));
         while (link >= 0 && extra < 256) {
             more[extra++] = stream->extras.position.data[link];
             link = stream->extras.next.data[link];
         }
+        unlock_extras(stream);
         for (int k = extra - 1; k >= 0; k--) /* the chain is newest first */
             if (!is_removed(stream, more[k])) {
                 if (out) out[found] = more[k];
@@ -1419,7 +1493,7 @@ static int kept_entries(const Stream *stream, int u, int v, const Cell *cell, in
     return found;
 }
 
-static inline int kept_count(const Stream *stream, int u, int v, const Cell *cell) {
+static inline int kept_count(Stream *stream, int u, int v, const Cell *cell) {
     if (cell->first < stream->originals) return cell->listed;
     if (cell->listed == 1) return !is_removed(stream, cell->first);
     return kept_entries(stream, u, v, cell, NULL);
@@ -1550,6 +1624,86 @@ static int stream_vertex(Visitor *self, int v, const Column *column) {
         if (record_near(stream, track, v, column) < 0) return -1;
     }
     return 0;
+}
+
+/* Spins a little, then gives the processor away (the thread waited for may share its
+ * core), then sleeps: the search thread is usually ahead and would otherwise burn a core. */
+static void wait_briefly(int *rounds) {
+    int round = (*rounds)++;
+    if (round < 64) {
+        for (volatile int k = 0; k < 32; k++) {
+        }
+        return;
+    }
+#ifdef HAVE_THREADS
+    if (round < 128) {
+        sched_yield();
+        return;
+    }
+    struct timespec pause = {0, 20000};
+    nanosleep(&pause, NULL);
+#endif
+}
+
+/* With a second thread, the generator only publishes each completed column (it then goes
+ * on with that pivot, which reads the column but no longer writes it) and this thread runs
+ * stream_vertex on the columns in order.  What both touch: the removal bits (atomic bytes
+ * in chunks that never move; the search reads only positions appended before the column
+ * was published), the extras (a lock), and the columns (freed by the generator only once
+ * `consumed` has passed them). */
+static int stream_publish(Visitor *self, int k, const Column *column) {
+    (void)column;
+    __atomic_store_n(&((Stream *)self)->published, k + 1, __ATOMIC_RELEASE);
+    return 0;
+}
+
+#ifdef HAVE_THREADS
+static void *search_thread(void *argument) {
+    Stream *stream = argument;
+    int next = 0, rounds = 0;
+    for (;;) {
+        int published = __atomic_load_n(&stream->published, __ATOMIC_ACQUIRE);
+        if (next < published) {
+            for (; next < published; next++) {
+                const Column *column = &stream->columns[next];
+                if (column->cell && !stream->failed &&
+                    stream_vertex(&stream->base, next, column) < 0)
+                    stream->failed = 1;
+                __atomic_store_n(&stream->consumed, next + 1, __ATOMIC_RELEASE);
+            }
+            rounds = 0;
+        } else if (__atomic_load_n(&stream->finished, __ATOMIC_ACQUIRE)) {
+            if (__atomic_load_n(&stream->published, __ATOMIC_ACQUIRE) <= next) break;
+        } else {
+            wait_briefly(&rounds);
+        }
+    }
+    return NULL;
+}
+
+static void stream_finish(Visitor *self) {
+    Stream *stream = (Stream *)self;
+    __atomic_store_n(&stream->finished, 1, __ATOMIC_RELEASE);
+    pthread_join(stream->thread, NULL);
+}
+#endif
+
+/* Runs the generation with the search on the calling thread, or on a second one. */
+static int generate_and_search(Lattice *lat, int max_unchanged, Stream *stream, int threaded) {
+    stream->base.vertex = stream_vertex;
+#ifdef HAVE_THREADS
+    if (threaded && pthread_create(&stream->thread, NULL, search_thread, stream) == 0) {
+        stream->base.vertex = stream_publish;
+        stream->base.columns = &stream->columns;
+        stream->base.consumed = &stream->consumed;
+        stream->base.finish = stream_finish;
+    }
+#else
+    (void)threaded;
+#endif
+    int status = generate(lat, lat->edge_count, max_unchanged, &stream->base, stream_append,
+                          NULL);
+    return stream->failed ? -1 : status;
 }
 
 /* Weighs the insertion-span edges on the annotator's insertion spans with the scorer's walk,
@@ -1736,7 +1890,9 @@ static int float_search(const Lattice *lat, const Track *track, double bonus, in
     double steps = (double)(lat->n + lat->m + 1);
     double additions = steps + track->most_epsilons;
     double magnitude = largest + 2 * steps;
-    status = track->most_epsilons >= 999 || additions * magnitude * 1.12e-16 >= NEAR / 2;
+    /* Unlike shortest_paths_by_time, no bound on the epsilons: the exact pass has already
+     * told equal values from unequal ones; only rounding must stay below NEAR / 2. */
+    status = additions * magnitude * 1.12e-16 >= NEAR / 2;
 done:
     free(floats.distance);
     free(floats.history_start);
@@ -1820,8 +1976,8 @@ static void mark_spans(Gold **golds, Py_ssize_t *gold_counts, int annotators, in
 /* One generation for every annotator; returns 0 with the predecessors filled, 1 when the
  * scorer would crash, 2 when the caller must store the lattice instead, -1 on memory. */
 static int stream_paths(Lattice *lat, int max_unchanged, Gold **golds, Py_ssize_t *gold_counts,
-                        int annotators, int **pred_u, int **pred_kind, int **pred_start,
-                        int **pred_end) {
+                        int annotators, int threaded, int **pred_u, int **pred_kind,
+                        int **pred_start, int **pred_end) {
     int count = lat->vertex_count, limit = lat->n + 1, status = -1;
     Stream stream;
     memset(&stream, 0, sizeof(Stream));
@@ -1832,7 +1988,12 @@ static int stream_paths(Lattice *lat, int max_unchanged, Gold **golds, Py_ssize_
     stream.chain = malloc((size_t)count * sizeof(int));
     stream.depth = malloc((size_t)count * sizeof(int));
     stream.tracks = calloc((size_t)annotators + 1, sizeof(Track));
+    stream.removed = calloc((size_t)CHUNKS, sizeof(uint8_t *));
+#ifdef HAVE_THREADS
+    pthread_mutex_init(&stream.extras_lock, NULL);
+#endif
     if (!gold_span || !insertion || !stream.chain || !stream.depth || !stream.tracks ||
+        !stream.removed ||
         map_init(&inserts.index, 64) < 0 || map_init(&stream.extras.index, 64) < 0 ||
         diagonal_runs(lat, stream.chain, stream.depth) < 0)
         goto done;
@@ -1847,7 +2008,6 @@ static int stream_paths(Lattice *lat, int max_unchanged, Gold **golds, Py_ssize_
             (inserts.size && exact_insert_weights(lat, &inserts, track) < 0))
             goto done;
     }
-    stream.base.vertex = stream_vertex;
     stream.base.append = stream_append;
     stream.lat = lat;
     stream.originals = lat->list.size;
@@ -1856,15 +2016,19 @@ static int stream_paths(Lattice *lat, int max_unchanged, Gold **golds, Py_ssize_
     stream.limit = limit;
     stream.inserts = &inserts;
     stream.annotators = annotators;
-    if (generate(lat, lat->edge_count, max_unchanged, &stream.base, stream_append, NULL) < 0)
-        goto done;
+    if (generate_and_search(lat, max_unchanged, &stream, threaded) < 0) goto done;
     if (stream.crash) {
         status = 1;
         goto done;
     }
-    Py_ssize_t length = stream.originals + stream.appended - stream.removed_count;
+    Py_ssize_t length = stream.originals + stream.counts.appended - stream.counts.removed_count;
     status = 2;
-    if (stream.inconsistent || length <= (Py_ssize_t)lat->n + lat->m + 1) goto done;
+    int most = 0;
+    for (int a = 0; a < annotators; a++)
+        if (stream.tracks[a].most_epsilons > most) most = stream.tracks[a].most_epsilons;
+    /* more matched edges always shorter: |E| above any difference of the other parts */
+    if (stream.inconsistent || length <= (Py_ssize_t)lat->n + lat->m + 1 + most / 1000)
+        goto done;
     double bonus = -(double)length;
     for (int a = 0; a < annotators; a++) {
         Track *track = &stream.tracks[a];
@@ -1894,7 +2058,12 @@ done:
     free(stream.tracks);
     free(stream.chain);
     free(stream.depth);
+    if (stream.removed)
+        for (Py_ssize_t c = 0; c < CHUNKS; c++) free(stream.removed[c]);
     free(stream.removed);
+#ifdef HAVE_THREADS
+    pthread_mutex_destroy(&stream.extras_lock);
+#endif
     map_free(&stream.extras.index);
     free32(&stream.extras.position);
     free32(&stream.extras.next);
@@ -2042,6 +2211,9 @@ static PyObject *stream_path_list(const Lattice *lat, const int *pred_u, const i
  * storing is as fast (measured on random sentence pairs: equal up to ~300 vertices, streaming
  * 10-50% faster from ~400).  Defined at build time to test the streamed search on every
  * sentence (-DSTREAM_VERTICES=0). */
+#ifndef THREAD_VERTICES
+#define THREAD_VERTICES 2000
+#endif
 #ifndef STREAM_VERTICES
 #define STREAM_VERTICES 400
 #endif
@@ -2049,7 +2221,8 @@ static PyObject *stream_path_list(const Lattice *lat, const int *pred_u, const i
 /* Streams every annotator's search at once.  Returns a new list, Py_None (the scorer would
  * crash), NULL with an exception set, or NULL without one: the granularity condition failed
  * and the caller must take the stored route. */
-static PyObject *streamed_paths(Lattice *lat, int max_unchanged, PyObject *annotators) {
+static PyObject *streamed_paths(Lattice *lat, int max_unchanged, PyObject *annotators,
+                                int threaded) {
     Py_ssize_t count = PySequence_Fast_GET_SIZE(annotators);
     Gold **golds = calloc((size_t)count + 1, sizeof(Gold *));
     Py_ssize_t *gold_counts = calloc((size_t)count + 1, sizeof(Py_ssize_t));
@@ -2065,7 +2238,7 @@ static PyObject *streamed_paths(Lattice *lat, int max_unchanged, PyObject *annot
         if (!(golds[a] = read_golds(PySequence_Fast_GET_ITEM(annotators, a), &gold_counts[a])))
             goto done;
     Py_BEGIN_ALLOW_THREADS
-    status = stream_paths(lat, max_unchanged, golds, gold_counts, (int)count, pred[0], pred[1],
+    status = stream_paths(lat, max_unchanged, golds, gold_counts, (int)count, threaded, pred[0], pred[1],
                           pred[2], pred[3]);
     Py_END_ALLOW_THREADS
     if (status < 0) {
@@ -2097,7 +2270,8 @@ done:
 }
 
 /* mode: -1 chooses by size, 0 stores the lattice, 1 streams it (falling back to storing
- * where the granularity condition fails). */
+ * where the exact search cannot be used), 2 streams it with the search on a second
+ * thread. */
 static PyObject *best_paths(PyObject *self, PyObject *args) {
     PyObject *source_obj, *target_obj, *annotators_obj;
     int max_unchanged, by_time = 1, mode = -1;
@@ -2130,8 +2304,9 @@ static PyObject *best_paths(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    if (by_time && (mode == 1 || (mode < 0 && lat.vertex_count >= STREAM_VERTICES))) {
-        result = streamed_paths(&lat, max_unchanged, annotators);
+    if (by_time && (mode >= 1 || (mode < 0 && lat.vertex_count >= STREAM_VERTICES))) {
+        int threaded = mode == 2 || (mode < 0 && lat.vertex_count >= THREAD_VERTICES);
+        result = streamed_paths(&lat, max_unchanged, annotators, threaded);
         if (result || PyErr_Occurred()) goto done;
     }
     Py_BEGIN_ALLOW_THREADS
@@ -2226,8 +2401,8 @@ static PyMethodDef methods[] = {
     {"best_paths", best_paths, METH_VARARGS,
      "best_paths(source, target, max_unchanged, annotators, by_time=True, mode=-1) -> list "
      "of paths, or None where the NUS scorer 3.2 would crash; by_time=False forces the "
-     "scan-by-scan Bellman-Ford simulation; mode 0 stores the lattice, 1 streams it, -1 "
-     "chooses by size"},
+     "scan-by-scan Bellman-Ford simulation; mode 0 stores the lattice, 1 streams it, 2 "
+     "streams it with the search on a second thread, -1 chooses by size"},
     {"lattice_size", lattice_size, METH_VARARGS,
      "lattice_size(source, target, max_unchanged) -> (vertices, edges, crashes)"},
     {"stream_counts", stream_counts, METH_NOARGS,

@@ -1,7 +1,8 @@
 """The C core's streamed search (one generation of the lattice, exact integer values, then a
-floating-point pass over the near-final sources) against its scan-by-scan simulation of the
-scorer's Bellman-Ford and against the stored lattice.  Each case also checks which route
-ran: a fallback to the stored lattice would make the comparison prove nothing."""
+floating-point pass over the near-final sources; on the same thread or a second one)
+against its scan-by-scan simulation of the scorer's Bellman-Ford and against the stored
+lattice.  Each case also checks which route ran: a fallback to the stored lattice would
+make the comparison prove nothing."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from m2lsp.scoring import lattice as lattice_module
 compiled = lattice_module.compiled
 pytestmark = pytest.mark.skipif(compiled is None, reason="the C core is not built")
 
-STREAM, STORE = 1, 0
+STORE, STREAM, THREADED = 0, 1, 2
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "conll2014"
 
 
@@ -25,10 +26,13 @@ def ids(*texts: str) -> tuple[list[int], ...]:
 
 
 def routes_taken(source, target, max_unchanged, annotators):
-    """The streamed result, the stored and scan-by-scan results, and (streamed, fell back)."""
+    """The streamed result (the search on the same thread, then on a second one: both must
+    agree), the stored and scan-by-scan results, and (streamed, fell back) of the first."""
     before = compiled.stream_counts()
     streamed = compiled.best_paths(source, target, max_unchanged, annotators, True, STREAM)
     after = compiled.stream_counts()
+    threaded = compiled.best_paths(source, target, max_unchanged, annotators, True, THREADED)
+    assert threaded == streamed
     stored = compiled.best_paths(source, target, max_unchanged, annotators, True, STORE)
     scanned = compiled.best_paths(source, target, max_unchanged, annotators, False)
     return streamed, stored, scanned, (after[0] - before[0], after[1] - before[1])
@@ -58,6 +62,21 @@ def _cases():
 def test_named_cases_stream_and_agree(name, source, target, max_unchanged, annotators):
     streamed, stored, scanned, route = routes_taken(source, target, max_unchanged, annotators)
     assert route == (1, 0), name
+    assert streamed == stored == scanned
+
+
+def test_paths_with_over_999_epsilons_stream_and_agree():
+    """A long sentence (n + m = 1199): the stored route's by-time search gives up on more
+    than 999 epsilons on a path and simulates Bellman-Ford scan by scan; the exact values
+    of the streamed search need no such bound."""
+    rng = random.Random(9)
+    source = [rng.randint(0, 40) for _ in range(400)]
+    target = ([x if rng.random() < 0.6 else rng.randint(0, 3) for x in source]
+              + [1, 2, 1] * 133)
+    annotators = [[(a, a + 1, tuple(source[a:a + 1]), [(target[a],)])
+                   for a in rng.sample(range(400), 4)] for _ in range(2)]
+    streamed, stored, scanned, route = routes_taken(source, target, 2, annotators)
+    assert route == (1, 0)
     assert streamed == stored == scanned
 
 
@@ -132,4 +151,5 @@ def test_the_degenerate_hypothesis_of_sentence_333_streams_and_agrees():
     before = compiled.stream_counts()
     streamed = compiled.best_paths(source, target, 2, annotators, True, STREAM)
     assert compiled.stream_counts()[0] == before[0] + 1
+    assert streamed == compiled.best_paths(source, target, 2, annotators, True, THREADED)
     assert streamed == compiled.best_paths(source, target, 2, annotators, True, STORE)
