@@ -37,12 +37,17 @@ def test_the_vsix_holds_the_bundle_grammars_and_manifest(built):
         names = set(vsix.namelist())
         manifest = json.loads(vsix.read("extension/package.json"))
     assert {"extension/dist/extension.js", "extension/syntaxes/gec-m2.tmLanguage.json",
-            "extension/syntaxes/gec-cged.tmLanguage.json"} <= names
+            "extension/syntaxes/gec-cged.tmLanguage.json",
+            "extension/syntaxes/gec-cged-truth.tmLanguage.json"} <= names
     assert not any(n.startswith("extension/node_modules/") for n in names)
     titles = {c["title"] for c in manifest["contributes"]["commands"]}
     assert titles == {"M2: Score Against System File…", "M2: Clear Scores", "M2: Restart Server"}
-    assert {lang["id"] for lang in manifest["contributes"]["languages"]} == {"gec-m2",
-                                                                             "gec-cged"}
+    # every language the server reads, and only those
+    from m2lsp.lsp.server import LANGUAGE_FORMATS
+
+    assert {lang["id"] for lang in manifest["contributes"]["languages"]} == set(LANGUAGE_FORMATS)
+    assert ({g["language"] for g in manifest["contributes"]["grammars"]}
+            == set(LANGUAGE_FORMATS))
 
 
 def test_settings_mirror_the_server_options(built):
@@ -59,4 +64,4 @@ def test_grammar_unit_tests(built):
     done = subprocess.run([NPM, "test"], cwd=CLIENT, capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "# fail 0" in done.stdout and "# pass 5" in done.stdout
+    assert "# fail 0" in done.stdout and "# pass 8" in done.stdout

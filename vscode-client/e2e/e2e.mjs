@@ -36,6 +36,10 @@ const extensions = path.join(root, "extensions");
 for (const dir of [workspace, path.join(userData, "User"), extensions]) mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(workspace, "gold.m2"), gold.split("\n\n").slice(0, 30).join("\n\n") + "\n\n");
 writeFileSync(path.join(workspace, "camb.txt"), system.split("\n").slice(0, 30).join("\n") + "\n");
+// a real CGED truth file (CGED 2018 test truth, CRLF, with an id and nothing after it at
+// line 209, rule T001): found as a truth file by its name, not by the .txt extension
+const truthFile = readFileSync(path.join(data, "cged/cged2018/test_truth0.txt"), "utf8");
+writeFileSync(path.join(workspace, "test_truth0.txt"), truthFile.split("\n").slice(0, 220).join("\n"));
 writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify({
   "m2lsp.server.command": [python, "-m", "m2lsp", "serve"],
   "workbench.startupEditor": "none",
@@ -121,6 +125,17 @@ try {
   await scored.waitFor({ timeout: 30000 });
   step(`per-sentence score: ${(await scored.innerText()).replace(/\s+/g, " ").slice(0, 120)}`);
   await page.screenshot({ path: path.join(out, "scores.png") });
+
+  step("opening test_truth0.txt");
+  await quickOpen(page, "test_truth0.txt");
+  await page.locator(".statusbar-item", { hasText: "CGED truth" }).first().waitFor({ timeout: 60000 });
+  step("language mode: CGED truth");
+  await page.locator(".viewpane-filter input, .markers-panel-action-filter input").first()
+    .fill("T001");
+  const malformed = page.locator(".markers-panel .monaco-list-row", { hasText: "T001" }).first();
+  await malformed.waitFor({ timeout: 60000 });
+  step(`truth problem: ${(await malformed.innerText()).replace(/\s+/g, " ").slice(0, 120)}`);
+  await page.screenshot({ path: path.join(out, "truth.png") });
   step("ok");
 } catch (error) {
   failed = true;

@@ -3,7 +3,8 @@
 # Installs what it needs into $M2LSP_E2E_CACHE (default ~/.cache/m2lsp-e2e; about 600 MB,
 # 7 minutes the first time), builds the .vsix, installs it, opens a real M2 file with a known
 # error and checks the squiggle and the Problems entry, runs "M2: Score Against System
-# File…" and checks the per-sentence diagnostics.  Screenshots go to $M2LSP_E2E_OUT
+# File…" and checks the per-sentence diagnostics, then opens a real CGED truth file and checks
+# its language mode and a T001 entry.  Screenshots go to $M2LSP_E2E_OUT
 # (default vscode-client/e2e/out).  Needs: Node 20 + npm, chromium, Python with m2lsp.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

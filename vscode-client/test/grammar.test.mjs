@@ -21,12 +21,18 @@ const registry = new textmate.Registry({
     createOnigString: (text) => new oniguruma.OnigString(text),
   }),
   loadGrammar: async (scope) => {
-    const file = { "source.gec-m2": "gec-m2.tmLanguage.json", "text.gec-cged": "gec-cged.tmLanguage.json" }[scope];
+    const file = {
+      "source.gec-m2": "gec-m2.tmLanguage.json",
+      "text.gec-cged": "gec-cged.tmLanguage.json",
+      "text.gec-cged-truth": "gec-cged-truth.tmLanguage.json",
+    }[scope];
     return file ? textmate.parseRawGrammar(readFileSync(path.join(root, "syntaxes", file), "utf8"), file) : null;
   },
 });
 const m2 = await registry.loadGrammar("source.gec-m2");
 const cged = await registry.loadGrammar("text.gec-cged");
+const truth = await registry.loadGrammar("text.gec-cged-truth");
+const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
 
 /** [text, scopes] of each token of each line. */
 function tokenize(grammar, lines) {
@@ -132,4 +138,60 @@ test("real data: CGED 2018 training XML", (t) => {
     assert.ok(scopes.some((s) => s.includes("error-type")), lines[i]);
   }
   assert.ok(errors > 20, `only ${errors} ERROR lines`);
+});
+
+test("CGED truth: ids, offsets, types, answers, correct, comments; other lines marked", () => {
+  const [error, correct, spelled, comment, bad] = tokenize(truth, [
+    "1001,\t9,\t10,\tS,\t想,\t要",
+    "A2-0657, correct",
+    "A2-0777, 3, 3, Selection",
+    "# a note",
+    "A2-0777, 3, x, S",
+  ]);
+  assert.match(scopesOf(error, "1001"), /entity\.name\.label\.sentence-id/);
+  assert.match(scopesOf(error, "9"), /constant\.numeric\.offset\.start/);
+  assert.match(scopesOf(error, "10"), /constant\.numeric\.offset\.end/);
+  assert.match(scopesOf(error, "S"), /entity\.name\.type\.error-type/);
+  assert.match(scopesOf(error, "想"), /string\.unquoted\.correction/);
+  assert.match(scopesOf(error, "要"), /string\.unquoted\.correction/);
+  assert.match(scopesOf(correct, "correct"), /keyword\.other\.correct/);
+  assert.match(scopesOf(spelled, "Selection"), /entity\.name\.type\.error-type/);
+  assert.match(scopesOf(comment, "# a note"), /comment\.line/);
+  assert.match(scopesOf(bad, "A2-0777, 3, x, S"), /invalid\.illegal/);
+});
+
+test("CGED truth: the first-line pattern picks truth files and nothing else", () => {
+  const language = manifest.contributes.languages.find((l) => l.id === "gec-cged-truth");
+  const first = new RegExp(language.firstLine);
+  for (const line of ["1000,\t13,\t19,\tW", "A2-0657, correct", "200405109525201343_2_5x1, correct"])
+    assert.ok(first.test(line), line);
+  for (const line of ["S The cat sat .", "<DOC>", '<TEXT id="1">', "A 1 2|||R|||x|||REQUIRED|||-NONE-|||0"])
+    assert.ok(!first.test(line), line);
+});
+
+test("real data: CGED truth files of 2015, 2016 and 2018 (every well-formed line scoped)", (t) => {
+  const files = ["cged/cged2015/nlptea15cged_release1.0/Test/NLPTEA15_CGED_TestTruth.txt",
+                 "cged/cged2016/nlptea16cged_release1.0/Test/CGED16_HSK_Test_Truth.txt",
+                 "cged/cged2018/test_truth0.txt"];
+  const found = files.map((f) => realLines(f, 400)).filter(Boolean);
+  if (found.length === 0) {
+    t.skip(`real data is absent: ${data}`);
+    return;
+  }
+  let lines = 0;
+  for (const text of found) {
+    for (const [i, tokens] of tokenize(truth, text).entries()) {
+      if (!text[i].trim()) continue;
+      lines++;
+      const scopes = tokens.map(([, s]) => s.join(" "));
+      // CGED 2018's test truth has ids with nothing after them: m2lsp check reports those
+      // lines as T001 (malformed), and the grammar marks them, and only them
+      const idOnly = /^[^,\s]+,\s*$/.test(text[i]);
+      assert.equal(scopes.some((s) => s.includes("invalid")), idOnly, text[i]);
+      if (idOnly) continue;
+      assert.ok(scopes.some((s) => s.includes("sentence-id")), text[i]);
+      assert.ok(scopes.some((s) => s.includes("error-type") || s.includes("correct")), text[i]);
+    }
+  }
+  assert.ok(lines > 1000, `only ${lines} truth lines`);
 });
