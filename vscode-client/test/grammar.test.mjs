@@ -101,14 +101,18 @@ function realLines(relative, count, encoding = "utf8") {
   return existsSync(file) ? readFileSync(file, encoding).split(/\r?\n/).slice(0, count) : null;
 }
 
+/** The first 400 lines of each file that is there; the test is skipped when none is. */
+function realFiles(t, files) {
+  const found = files.map((f) => realLines(f, 400)).filter(Boolean);
+  if (found.length === 0) t.skip(`real data is absent: ${data}`);
+  return found;
+}
+
 test("real data: CoNLL-2014 gold, BEA-2019 dev, MuCGEC (every A line fully scoped)", (t) => {
   const files = ["conll2014/gold/official-2014.combined.m2", "bea2019-dev/ABCN.dev.gold.bea19.m2",
                  "mucgec/demo.ref.m2.char"];
-  const found = files.map((f) => realLines(f, 400)).filter(Boolean);
-  if (found.length === 0) {
-    t.skip(`real data is absent: ${data}`);
-    return;
-  }
+  const found = realFiles(t, files);
+  if (found.length === 0) return;
   let edits = 0;
   for (const lines of found) {
     for (const [i, tokens] of tokenize(m2, lines).entries()) {
@@ -173,11 +177,8 @@ test("real data: CGED truth files of 2015, 2016 and 2018 (every well-formed line
   const files = ["cged/cged2015/nlptea15cged_release1.0/Test/NLPTEA15_CGED_TestTruth.txt",
                  "cged/cged2016/nlptea16cged_release1.0/Test/CGED16_HSK_Test_Truth.txt",
                  "cged/cged2018/test_truth0.txt"];
-  const found = files.map((f) => realLines(f, 400)).filter(Boolean);
-  if (found.length === 0) {
-    t.skip(`real data is absent: ${data}`);
-    return;
-  }
+  const found = realFiles(t, files);
+  if (found.length === 0) return;
   let lines = 0;
   for (const text of found) {
     for (const [i, tokens] of tokenize(truth, text).entries()) {
