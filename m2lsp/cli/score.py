@@ -96,12 +96,29 @@ def _add_m2_options(parser: argparse.ArgumentParser) -> None:
                         help="score with N processes (default 1)")
     parser.add_argument("--time-limit", type=float, default=5.0, metavar="SECONDS",
                         help="name sentences slower than this on stderr (default 5)")
+    parser.add_argument("--max-lattice-memory", type=int,
+                        default=M2Settings.max_lattice_memory, metavar="MIB",
+                        help="stop with an error naming a sentence whose edit lattice would "
+                        "need more than MIB MiB (default %(default)s; 0: no bound)")
 
 
 def _settings(args: argparse.Namespace) -> M2Settings:
     if args.max_unchanged_words < 0 or args.beta <= 0:
         raise UsageError("--max-unchanged-words must be >= 0 and --beta > 0")
-    return M2Settings(args.max_unchanged_words, args.beta, args.ignore_whitespace_casing)
+    if args.max_lattice_memory < 0:
+        raise UsageError("--max-lattice-memory must be >= 0 (0: no bound)")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be >= 1")
+    return M2Settings(args.max_unchanged_words, args.beta, args.ignore_whitespace_casing,
+                      args.max_lattice_memory)
+
+
+def _positive(name: str, value: int, zero_means_off: bool) -> None:
+    """A usage error for a count that cannot be used (negative, or 0 where 0 means nothing
+    would be computed)."""
+    if value < 0 or (value == 0 and not zero_means_off):
+        least = "0 (none) or more" if zero_means_off else "at least 1"
+        raise UsageError(f"{name} must be {least}, not {value}")
 
 
 def run_score(args: argparse.Namespace) -> int:
@@ -112,6 +129,7 @@ def run_score(args: argparse.Namespace) -> int:
     if args.metric == "cgec":
         return run_cgec(args)
     settings = _settings(args)
+    _positive("--bootstrap", args.bootstrap, zero_means_off=True)
     job = Scoring(settings, args.encoding, args.jobs, args.time_limit)
     results = job.results(args.system, args.gold)
     if args.format == "json":
@@ -366,6 +384,7 @@ def run_compare(args: argparse.Namespace) -> int:
     from m2lsp.scoring.bootstrap import compare
 
     settings = _settings(args)
+    _positive("--samples", args.samples, zero_means_off=False)
     job = Scoring(settings, args.encoding, args.jobs, args.time_limit)
     counts = []
     for system in (args.system_a, args.system_b):
@@ -404,8 +423,11 @@ class Scoring:
         hypotheses = read_system(read_text(system_path, "system", self.encoding))
         if len(gold) != len(hypotheses):
             raise InputError(count_mismatch(gold, hypotheses, system_path, gold_path))
-        return score_all(gold, hypotheses, self.settings, self.jobs, _note_slow,
-                         self.time_limit)
+        from m2lsp.cli.progress import Ticker
+
+        with Ticker(len(gold)) as ticker:
+            return score_all(gold, hypotheses, self.settings, self.jobs, _note_slow,
+                             self.time_limit, ticker.at)
 
 
 def _note_slow(result: SentenceResult, seconds: float) -> None:
@@ -478,7 +500,8 @@ def m2scorer_main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         opts, args = getopt.getopt(argv, "v", ["max_unchanged_words=", "beta=", "verbose",
-                                               "ignore_whitespace_casing", "very_verbose"])
+                                               "ignore_whitespace_casing", "very_verbose",
+                                               "max_lattice_memory="])
         settings, loud = _m2scorer_options(opts)
     except (getopt.GetoptError, UsageError, ValueError) as exc:
         print(exc, file=sys.stderr)
@@ -490,13 +513,15 @@ def m2scorer_main(argv: Sequence[str] | None = None) -> int:
     try:
         sys.stdout.write(score_files(Path(args[0]), Path(args[1]), settings, loud))
     except M2lspError as exc:
-        print(f"m2scorer: error: {exc}", file=sys.stderr)
+        message = str(exc).replace("--max-lattice-memory", "--max_lattice_memory")
+        print(f"m2scorer: error: {message}", file=sys.stderr)
         return EXIT_ERROR
     return EXIT_CLEAN
 
 
 def _m2scorer_options(opts: list[tuple[str, str]]) -> tuple[M2Settings, bool]:
     max_unchanged, beta, ignore, loud = 2, 0.5, False, False
+    memory = M2Settings.max_lattice_memory
     for option, value in opts:
         if option in ("-v", "--verbose", "--very_verbose"):
             loud = True
@@ -506,4 +531,6 @@ def _m2scorer_options(opts: list[tuple[str, str]]) -> tuple[M2Settings, bool]:
             beta = float(value)
         elif option == "--ignore_whitespace_casing":
             ignore = True
-    return M2Settings(max_unchanged, beta, ignore), loud
+        elif option == "--max_lattice_memory":  # m2lsp's own: the bound on one lattice
+            memory = int(value)
+    return M2Settings(max_unchanged, beta, ignore, memory), loud

@@ -26,6 +26,50 @@
 #define HAVE_THREADS 1
 #endif
 
+/* Every allocation of this module is counted (where the C library can tell a block's size),
+ * so that the memory bound below compares what the lattice really holds, on both threads. */
+#if defined(__GLIBC__)
+#include <malloc.h>
+#define TRACKING 1
+static int64_t tracked = 0;
+
+static inline void track(int64_t bytes) { __atomic_add_fetch(&tracked, bytes, __ATOMIC_RELAXED); }
+
+static void *tracked_malloc(size_t size) {
+    void *block = malloc(size);
+    if (block) track((int64_t)malloc_usable_size(block));
+    return block;
+}
+
+static void *tracked_calloc(size_t count, size_t size) {
+    void *block = calloc(count, size);
+    if (block) track((int64_t)malloc_usable_size(block));
+    return block;
+}
+
+static void *tracked_realloc(void *old, size_t size) {
+    int64_t before = old ? (int64_t)malloc_usable_size(old) : 0;
+    void *block = realloc(old, size);
+    if (block) track((int64_t)malloc_usable_size(block) - before);
+    return block;
+}
+
+static void tracked_free(void *block) {
+    if (block) track(-(int64_t)malloc_usable_size(block));
+    free(block);
+}
+
+static inline int64_t tracked_bytes(void) { return __atomic_load_n(&tracked, __ATOMIC_RELAXED); }
+
+#define malloc tracked_malloc
+#define calloc tracked_calloc
+#define realloc tracked_realloc
+#define free tracked_free
+#else
+#define TRACKING 0
+static inline int64_t tracked_bytes(void) { return 0; }
+#endif
+
 #define KIND_INS 0
 #define KIND_DEL 1
 #define KIND_SUB 2
@@ -160,6 +204,32 @@ typedef struct {
     int u, v; /* compact vertex indices */
 } Edge;
 
+/* The memory bound of one sentence pair.  What a step allocates at once (the matrices'
+ * cells, the columns open together) is checked before it is taken; what grows with the list
+ * entries is checked every CHECK_EVERY entries against the bytes this module really holds
+ * (or, where the C library cannot tell, an estimate per entry).  Sizes in bytes. */
+#define TOO_LARGE (-2)              /* a step's return value: the bound stopped it */
+#define CELL_BYTES 64               /* matrices, walks and vertex maps, per cell (n+1)(m+1) */
+#define ESTIMATED_ENTRY_BYTES 40    /* without TRACKING: the stored lattice's cost per entry */
+#define CHECK_EVERY 0xFFFF          /* entries between two checks, minus one (a mask) */
+#define MAX_ENTRIES 2147483000      /* list positions are int32 */
+typedef struct {
+    double limit;          /* 0: no bound */
+    int64_t start;         /* tracked bytes before the lattice was made */
+    int exceeded;          /* the bound stopped the work */
+    double needed;         /* bytes needed at least, when it did */
+    Py_ssize_t entries;    /* list entries generated when it did */
+} Budget;
+
+/* Whether `bytes` fit the budget; records what was needed when they do not. */
+static int budget_allows(Budget *budget, double bytes, Py_ssize_t entries) {
+    if (budget->limit <= 0 || bytes <= budget->limit) return 1;
+    budget->exceeded = 1;
+    budget->needed = bytes;
+    budget->entries = entries;
+    return 0;
+}
+
 typedef struct {
     int n, m, width;          /* source and target lengths; width = m + 1 */
     const int64_t *source, *target;
@@ -170,6 +240,7 @@ typedef struct {
     Py_ssize_t edge_count, edge_capacity;
     Map by_pair;              /* original edges: u * vertex_count + v -> edge index */
     Int32List list;           /* the scorer's edge list: edge indices, in order */
+    Budget budget;
 } Lattice;
 
 /* Levenshtein distances in a diagonal band (see lattice.py: shortest_band) */
@@ -504,6 +575,57 @@ typedef struct {
     Column *column;
 } Target;
 
+/* Bytes of the columns open at once: column j is open from the first pivot with an original
+ * edge into j to pivot j (and, when another thread reads completed columns, up to MAX_LAG
+ * columns longer). */
+static double column_bytes(const Int32List *into, const Edge *edges, int count, int threaded) {
+    int *change = calloc((size_t)count + 1, sizeof(int));
+    if (!change) return -1;
+    for (int j = 0; j < count; j++) {
+        if (!into[j].size) continue;
+        int opened = j;
+        for (Py_ssize_t a = 0; a < into[j].size; a++)
+            if (edges[into[j].data[a]].u < opened) opened = edges[into[j].data[a]].u;
+        change[opened]++;
+        change[j + 1]--;
+    }
+    int open = 0, peak = 0;
+    for (int k = 0; k <= count; k++) {
+        open += change[k];
+        if (open > peak) peak = open;
+    }
+    free(change);
+    if (threaded) peak += MAX_LAG + 1;
+    return (double)peak * ((double)count * sizeof(Cell) + ((double)count + 63) / 64 * 8);
+}
+
+/* The bytes a lattice's cells and original edges keep while the transitive edges are made. */
+static double base_bytes(const Lattice *lat) {
+    return (double)(lat->n + 1) * lat->width * 8 + (double)lat->edge_count * sizeof(Edge) * 2;
+}
+
+/* 0 when the columns the generation opens together fit the budget, TOO_LARGE when they do
+ * not, -1 when out of memory. */
+static int columns_fit(Lattice *lat, const Int32List *into, int count, int threaded) {
+    double columns = column_bytes(into, lat->edges, count, threaded);
+    if (columns < 0) return -1;
+    double held = (double)(tracked_bytes() - lat->budget.start);
+    return budget_allows(&lat->budget, held + columns, 0) ? 0 : TOO_LARGE;
+}
+
+/* Whether the lattice, with `position` list entries made, still fits its budget. */
+static int entries_fit(Lattice *lat, Py_ssize_t position) {
+    double held = TRACKING ? (double)(tracked_bytes() - lat->budget.start)
+                           : base_bytes(lat) + (double)position * ESTIMATED_ENTRY_BYTES;
+    if (position >= MAX_ENTRIES) { /* beyond what int32 positions index: no bound lifts it */
+        lat->budget.exceeded = 1;
+        lat->budget.needed = held;
+        lat->budget.entries = position;
+        return 0;
+    }
+    return budget_allows(&lat->budget, held, position);
+}
+
 /* The original edges are lat->edges[0 .. original_count) and lat->list holds their sorted
  * list (an edge of both matrices twice, side by side).  With `allowed`, only the sources i
  * with allowed[i] are followed: each source's row of the closure (its edges' lengths, kinds,
@@ -536,6 +658,11 @@ static inline __attribute__((always_inline)) int generate(
             most_targets = outgoing[lat->edges[e].u].size;
     }
     if (!(pivot_targets = malloc((size_t)most_targets * sizeof(Target)))) goto done;
+    int fit = columns_fit(lat, into, count, visitor->consumed != NULL);
+    if (fit) {
+        if (fit == TOO_LARGE) status = TOO_LARGE;
+        goto done;
+    }
     for (int k = 0; k < count; k++) {
         if (visitor->vertex && columns[k].cell && visitor->vertex(visitor, k, &columns[k]) < 0)
             goto done;
@@ -594,7 +721,10 @@ static inline __attribute__((always_inline)) int generate(
                     }
                     if (append(visitor, position, column, i, j, &merged, !present) < 0)
                         goto done;
-                    position++;
+                    if (!(++position & CHECK_EVERY) && !entries_fit(lat, position)) {
+                        status = TOO_LARGE;
+                        goto done;
+                    }
                 }
             }
         }
@@ -1703,7 +1833,7 @@ static int generate_and_search(Lattice *lat, int max_unchanged, Stream *stream, 
 #endif
     int status = generate(lat, lat->edge_count, max_unchanged, &stream->base, stream_append,
                           NULL);
-    return stream->failed ? -1 : status;
+    return stream->failed && status != TOO_LARGE ? -1 : status;
 }
 
 /* Weighs the insertion-span edges on the annotator's insertion spans with the scorer's walk,
@@ -2000,8 +2130,13 @@ static int stream_paths(Lattice *lat, int max_unchanged, Gold **golds, Py_ssize_
     mark_spans(golds, gold_counts, annotators, limit, gold_span, insertion);
     int any_insertion = 0;
     for (int s = 0; s < limit; s++) any_insertion |= insertion[s];
-    if (any_insertion && gather_inserts(lat, max_unchanged, insertion, limit, &inserts) < 0)
-        goto done;
+    if (any_insertion) {
+        int gathered = gather_inserts(lat, max_unchanged, insertion, limit, &inserts);
+        if (gathered < 0) {
+            if (gathered == TOO_LARGE) status = TOO_LARGE;
+            goto done;
+        }
+    }
     for (int a = 0; a < annotators; a++) {
         Track *track = &stream.tracks[a];
         if (track_open(track, golds[a], gold_counts[a], limit, count, inserts.size) < 0 ||
@@ -2016,7 +2151,11 @@ static int stream_paths(Lattice *lat, int max_unchanged, Gold **golds, Py_ssize_
     stream.limit = limit;
     stream.inserts = &inserts;
     stream.annotators = annotators;
-    if (generate_and_search(lat, max_unchanged, &stream, threaded) < 0) goto done;
+    int generated = generate_and_search(lat, max_unchanged, &stream, threaded);
+    if (generated < 0) {
+        if (generated == TOO_LARGE) status = TOO_LARGE;
+        goto done;
+    }
     if (stream.crash) {
         status = 1;
         goto done;
@@ -2218,6 +2357,20 @@ static PyObject *stream_path_list(const Lattice *lat, const int *pred_u, const i
 #define STREAM_VERTICES 400
 #endif
 
+static PyObject *TooLarge = NULL;
+
+/* Raises TooLarge(vertices, entries, needed bytes, limit bytes) for a lattice its budget
+ * stopped. */
+static void raise_too_large(const Lattice *lat) {
+    const Budget *budget = &lat->budget;
+    PyObject *args = Py_BuildValue("(indd)", lat->vertex_count, budget->entries, budget->needed,
+                                   budget->limit);
+    if (args) {
+        PyErr_SetObject(TooLarge, args);
+        Py_DECREF(args);
+    }
+}
+
 /* Streams every annotator's search at once.  Returns a new list, Py_None (the scorer would
  * crash), NULL with an exception set, or NULL without one: the granularity condition failed
  * and the caller must take the stored route. */
@@ -2241,7 +2394,9 @@ static PyObject *streamed_paths(Lattice *lat, int max_unchanged, PyObject *annot
     status = stream_paths(lat, max_unchanged, golds, gold_counts, (int)count, threaded, pred[0], pred[1],
                           pred[2], pred[3]);
     Py_END_ALLOW_THREADS
-    if (status < 0) {
+    if (status == TOO_LARGE) {
+        raise_too_large(lat);
+    } else if (status < 0) {
         PyErr_NoMemory();
     } else if (status == 1) {
         result = Py_None;
@@ -2275,8 +2430,9 @@ done:
 static PyObject *best_paths(PyObject *self, PyObject *args) {
     PyObject *source_obj, *target_obj, *annotators_obj;
     int max_unchanged, by_time = 1, mode = -1;
-    if (!PyArg_ParseTuple(args, "OOiO|pi", &source_obj, &target_obj, &max_unchanged,
-                          &annotators_obj, &by_time, &mode))
+    double memory_limit = 0;
+    if (!PyArg_ParseTuple(args, "OOiO|pid", &source_obj, &target_obj, &max_unchanged,
+                          &annotators_obj, &by_time, &mode, &memory_limit))
         return NULL;
     Lattice lat = {0};
     Py_ssize_t n = 0, m = 0;
@@ -2285,8 +2441,13 @@ static PyObject *best_paths(PyObject *self, PyObject *args) {
     double *weights = NULL;
     int *predecessor = NULL;
     if (!source || !(target = read_ints(target_obj, &m))) goto done;
-    if ((double)(n + 1) * (double)(m + 1) > 5e7) {
-        PyErr_SetString(PyExc_MemoryError, "sentence pair too long for the compiled lattice");
+    lat.budget.limit = memory_limit;
+    lat.budget.start = tracked_bytes();
+    double cells = (double)(n + 1) * (double)(m + 1);
+    if (!budget_allows(&lat.budget, cells * CELL_BYTES, 0) || cells >= 2147483647.0) {
+        lat.budget.exceeded = 1;
+        lat.budget.needed = cells * CELL_BYTES;
+        raise_too_large(&lat);
         goto done;
     }
     annotators = PySequence_Fast(annotators_obj, "expected a list of annotators");
@@ -2310,11 +2471,13 @@ static PyObject *best_paths(PyObject *self, PyObject *args) {
         if (result || PyErr_Occurred()) goto done;
     }
     Py_BEGIN_ALLOW_THREADS
-    if (add_transitive(&lat, max_unchanged) < 0)
-        crash = -1;
-    else
-        crash = remove_unchanged(&lat);
+    crash = add_transitive(&lat, max_unchanged);
+    if (crash == 0) crash = remove_unchanged(&lat);
     Py_END_ALLOW_THREADS
+    if (crash == TOO_LARGE) {
+        raise_too_large(&lat);
+        goto done;
+    }
     if (crash < 0) {
         PyErr_NoMemory();
         goto done;
@@ -2322,6 +2485,12 @@ static PyObject *best_paths(PyObject *self, PyObject *args) {
     if (crash) {
         result = Py_None;
         Py_INCREF(result);
+        goto done;
+    }
+    double weighing = ((double)lat.edge_count + 1) * sizeof(double);
+    if (!budget_allows(&lat.budget, (double)(tracked_bytes() - lat.budget.start) + weighing,
+                       lat.list.size)) {
+        raise_too_large(&lat);
         goto done;
     }
     weights = malloc(((size_t)lat.edge_count + 1) * sizeof(double));
@@ -2399,10 +2568,12 @@ static PyObject *stream_counts(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"best_paths", best_paths, METH_VARARGS,
-     "best_paths(source, target, max_unchanged, annotators, by_time=True, mode=-1) -> list "
-     "of paths, or None where the NUS scorer 3.2 would crash; by_time=False forces the "
-     "scan-by-scan Bellman-Ford simulation; mode 0 stores the lattice, 1 streams it, 2 "
-     "streams it with the search on a second thread, -1 chooses by size"},
+     "best_paths(source, target, max_unchanged, annotators, by_time=True, mode=-1, "
+     "memory_limit=0) -> list of paths, or None where the NUS scorer 3.2 would crash; "
+     "by_time=False forces the scan-by-scan Bellman-Ford simulation; mode 0 stores the "
+     "lattice, 1 streams it, 2 streams it with the search on a second thread, -1 chooses by "
+     "size; memory_limit (bytes, 0: none) raises TooLarge(vertices, entries, needed, limit) "
+     "before the lattice would take more"},
     {"lattice_size", lattice_size, METH_VARARGS,
      "lattice_size(source, target, max_unchanged) -> (vertices, edges, crashes)"},
     {"stream_counts", stream_counts, METH_NOARGS,
@@ -2416,4 +2587,14 @@ static struct PyModuleDef module = {
     methods,
 };
 
-PyMODINIT_FUNC PyInit__lattice(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__lattice(void) {
+    PyObject *created = PyModule_Create(&module);
+    if (!created) return NULL;
+    TooLarge = PyErr_NewException("m2lsp.scoring._lattice.TooLarge", NULL, NULL);
+    if (!TooLarge || PyModule_AddObjectRef(created, "TooLarge", TooLarge) < 0) {
+        Py_XDECREF(TooLarge);
+        Py_DECREF(created);
+        return NULL;
+    }
+    return created;
+}

@@ -65,6 +65,26 @@ class LatticeCrash(Exception):
     """Where NUS M2 scorer 3.2 itself raises an exception (no score exists to match)."""
 
 
+# The default bound on one sentence pair's lattice: with the interpreter and the files, a
+# scoring command stays under 1 GiB whatever the hypothesis.
+DEFAULT_MEMORY_LIMIT = 768 * 2**20
+# What the pure-Python lattice keeps per list entry (edge info, dict slots, lists), and per
+# matrix cell: its bound is checked against these, as the compiled core checks its own.
+_PY_ENTRY_BYTES = 320
+_PY_CELL_BYTES = 64
+
+
+class LatticeTooLarge(Exception):
+    """A sentence pair whose lattice needs more memory than the bound allows: the work
+    stopped before taking it.  `entries` are the scorer's edge-list entries made so far (0
+    when the bound was known to be exceeded before any was made)."""
+
+    def __init__(self, vertices: int, entries: int, needed: float, limit: float) -> None:
+        super().__init__(vertices, entries, needed, limit)
+        self.vertices, self.entries = vertices, entries
+        self.needed, self.limit = needed, limit
+
+
 class Info(NamedTuple):
     """What the scorer knows of an edge: its length in unit edits, kind, span, and how many
     unchanged tokens it carries."""
@@ -81,16 +101,23 @@ class SentenceLattice:
     `u * size + v` (both sort as the scorer sorts its tuples)."""
 
     def __init__(self, source: Sequence[str], target: Sequence[str],
-                 max_unchanged: int = 2) -> None:
+                 max_unchanged: int = 2, memory_limit: float = 0) -> None:
         self.source, self.target = list(source), list(target)
         self.width = len(target) + 1
         self.size = (len(source) + 1) * self.width
+        self.memory_limit = memory_limit
         self.info: dict[int, Info] = {}
+        self._check_memory(0, self.size * _PY_CELL_BYTES)
         vertices, edges = self._original_edges()
         self.vertices = sorted(vertices)
         self.edges = edges
         self._add_transitive(max_unchanged)
         self._remove_unchanged()
+
+    def _check_memory(self, entries: int, needed: float) -> None:
+        if self.memory_limit and needed > self.memory_limit:
+            vertices = len(getattr(self, "vertices", ()))
+            raise LatticeTooLarge(vertices, entries, needed, self.memory_limit)
 
     # -- 1, 2: shortest-path cells of both matrices ------------------------------------
 
@@ -131,6 +158,7 @@ class SentenceLattice:
 
     def _add_transitive(self, max_unchanged: int) -> None:
         size, info, edges = self.size, self.info, self.edges
+        room = (self.memory_limit // _PY_ENTRY_BYTES) if self.memory_limit else float("inf")
         incoming: dict[int, list[int]] = {}
         outgoing: dict[int, list[int]] = {}
         for edge in info:
@@ -162,6 +190,8 @@ class SentenceLattice:
                     info[key] = Info(candidate, _merged_kind(first.kind, second.kind),
                                      first.start, second.end, unchanged)
                     edges.append(key)
+                    if len(edges) > room:
+                        self._check_memory(len(edges), len(edges) * _PY_ENTRY_BYTES)
 
     # -- 4: unchanged-only transitive edges --------------------------------------------
 
@@ -466,21 +496,20 @@ except ImportError:  # pragma: no cover - exercised where no compiler is install
 
 
 def best_paths(source: Sequence[str], target: Sequence[str], max_unchanged: int,
-               annotators: Sequence[Sequence[GoldEdit]],
-               use_compiled: bool = True) -> list[list[SystemEdit]]:
+               annotators: Sequence[Sequence[GoldEdit]], use_compiled: bool = True,
+               memory_limit: float = DEFAULT_MEMORY_LIMIT) -> list[list[SystemEdit]]:
     """The best path's edits (last first) for each annotator's gold edits: in C when the
-    compiled core is there, else in Python; both give the same edits."""
+    compiled core is there, else in Python; both give the same edits.  Raises
+    LatticeTooLarge rather than take more than `memory_limit` bytes (0: no bound)."""
     if use_compiled and compiled is not None:
-        try:
-            return _compiled_paths(source, target, max_unchanged, annotators)
-        except MemoryError:  # a pair too long for the compiled lattice's dense tables
-            pass
-    lattice = SentenceLattice(source, target, max_unchanged)
+        return _compiled_paths(source, target, max_unchanged, annotators, memory_limit)
+    lattice = SentenceLattice(source, target, max_unchanged, memory_limit)
     return [lattice.best_edits(gold) for gold in annotators]
 
 
 def _compiled_paths(source: Sequence[str], target: Sequence[str], max_unchanged: int,
-                    annotators: Sequence[Sequence[GoldEdit]]) -> list[list[SystemEdit]]:
+                    annotators: Sequence[Sequence[GoldEdit]], memory_limit: float
+                    ) -> list[list[SystemEdit]]:
     vocabulary: dict[str, int] = {}
     source_ids = [vocabulary.setdefault(token, len(vocabulary)) for token in source]
     target_ids = [vocabulary.setdefault(token, len(vocabulary)) for token in target]
@@ -495,7 +524,11 @@ def _compiled_paths(source: Sequence[str], target: Sequence[str], max_unchanged:
 
     golds = [[(g.start, g.end, ids(g.original), [ids(c) for c in g.corrections])
               for g in gold] for gold in annotators]
-    paths = compiled.best_paths(source_ids, target_ids, max_unchanged, golds)
+    try:
+        paths = compiled.best_paths(source_ids, target_ids, max_unchanged, golds, True, -1,
+                                    float(memory_limit))
+    except compiled.TooLarge as exc:
+        raise LatticeTooLarge(*exc.args) from None
     if paths is None:
         raise LatticeCrash("the NUS scorer 3.2 raises an exception on this sentence")
     return [[SystemEdit(start, end, " ".join(source[i1:i2]), " ".join(target[j1:j2]))

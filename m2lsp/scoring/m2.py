@@ -16,8 +16,10 @@ from m2lsp.errors import InputError
 from m2lsp.parsing.source import SourceText
 from m2lsp.scoring import py2
 from m2lsp.scoring.lattice import (
+    DEFAULT_MEMORY_LIMIT,
     GoldEdit,
     LatticeCrash,
+    LatticeTooLarge,
     SentenceLattice,
     SystemEdit,
     best_paths,
@@ -33,6 +35,14 @@ class M2Settings:
     max_unchanged_words: int = 2
     beta: float = 0.5
     ignore_whitespace_casing: bool = False
+    # the bound on one sentence's lattice, in MiB (0: none); it never changes a result, it
+    # only stops a sentence that would need more (see SentenceTooLarge)
+    max_lattice_memory: int = DEFAULT_MEMORY_LIMIT // 2**20
+
+    @property
+    def memory_limit(self) -> int:
+        """The lattice bound in bytes (0: none)."""
+        return self.max_lattice_memory * 2**20
 
     def signature(self) -> str:
         """How the numbers were made, printed with them."""
@@ -136,7 +146,8 @@ def build_lattice(source: list[str], hypothesis: list[str], settings: M2Settings
     """The sentence's lattice (for reports), or None when nothing changed."""
     if source == hypothesis:
         return None
-    return SentenceLattice(source, hypothesis, settings.max_unchanged_words)
+    return SentenceLattice(source, hypothesis, settings.max_unchanged_words,
+                           settings.memory_limit)
 
 
 def score_sentence(index: int, gold: GoldSentence, hypothesis: str,
@@ -151,9 +162,12 @@ def score_sentence(index: int, gold: GoldSentence, hypothesis: str,
     else:
         try:
             paths = best_paths(source_tokens, hypothesis_tokens, settings.max_unchanged_words,
-                               golds)
+                               golds, memory_limit=settings.memory_limit)
         except LatticeCrash as exc:
             raise ScorerCrash(index, gold.line) from exc
+        except LatticeTooLarge as exc:
+            raise SentenceTooLarge(index, gold.line, len(source_tokens),
+                                   len(hypothesis_tokens), exc) from None
     types = gold.types or tuple(() for _ in golds)
     lines = gold.lines or tuple(() for _ in golds)
     attempts = tuple(attempt(path, a, edits, settings, t, n) for path, (a, edits), t, n
@@ -168,6 +182,26 @@ class ScorerCrash(InputError):
         super().__init__(f"the NUS M2 scorer 3.2 stops with an exception on sentence "
                          f"{index + 1} (gold line {line + 1}), so there is no official score "
                          "to reproduce")
+
+
+class SentenceTooLarge(InputError):
+    """A sentence whose lattice would take more memory than the bound: named, with its sizes
+    and the option that lifts the bound, instead of the machine running out of memory."""
+
+    def __init__(self, index: int, line: int, source: int, hypothesis: int,
+                 found: LatticeTooLarge) -> None:
+        self.index, self.line = index, line
+        made = f", {found.entries:,} edges made before stopping" if found.entries else ""
+        super().__init__(
+            f"sentence {index + 1} (gold line {line + 1}) cannot be scored exactly within "
+            f"{_mib(found.limit)}: the edit lattice of its {source} source and {hypothesis} "
+            f"hypothesis tokens ({found.vertices:,} vertices{made}) needs at least "
+            f"{_mib(found.needed)}.  --max-lattice-memory MIB raises the bound (0: none); "
+            "NUS M2 scorer 3.2 builds the same lattice, with more memory and time")
+
+
+def _mib(size: float) -> str:
+    return f"{size / 2**20:,.0f} MiB"
 
 
 # ---------------------------------------------------------------------------------------
@@ -266,28 +300,33 @@ def evaluate_in_steps(gold: Sequence[GoldSentence], hypotheses: Sequence[str],
 
 
 Slow = Callable[[SentenceResult, float], None]
+Started = Callable[[int, int], None]  # (sentence index, its gold line)
 
 
 def score_all(gold: Sequence[GoldSentence], hypotheses: Sequence[str], settings: M2Settings,
-              jobs: int = 1, slow: Slow | None = None, time_limit: float = 5.0
-              ) -> list[SentenceResult]:
+              jobs: int = 1, slow: Slow | None = None, time_limit: float = 5.0,
+              started: Started | None = None) -> list[SentenceResult]:
     """Every sentence's attempts, in order; `jobs` > 1 splits the work over processes.
 
     `slow(result, seconds)` is called for a sentence that took longer than `time_limit`: a
-    note for the user, never a change of result (every path here is exact)."""
+    note for the user, never a change of result (every path here is exact).  `started`
+    is told of each sentence as its scoring starts (with processes: as each batch ends)."""
     if jobs > 1 and len(gold) > 2 * jobs:
-        return _score_in_processes(gold, hypotheses, settings, jobs, slow, time_limit)
-    return _score_range(gold, hypotheses, settings, 0, slow, time_limit)
+        return _score_in_processes(gold, hypotheses, settings, jobs, slow, time_limit,
+                                   started)
+    return _score_range(gold, hypotheses, settings, 0, slow, time_limit, started)
 
 
 def _score_range(gold: Sequence[GoldSentence], hypotheses: Sequence[str],
                  settings: M2Settings, first: int, slow: Slow | None,
-                 time_limit: float) -> list[SentenceResult]:
+                 time_limit: float, started: Started | None = None) -> list[SentenceResult]:
     out = []
     for offset, (g, h) in enumerate(zip(gold, hypotheses, strict=True)):
-        started = time.perf_counter()
+        if started is not None:
+            started(first + offset, g.line)
+        started_at = time.perf_counter()
         result = score_sentence(first + offset, g, h, settings)
-        spent = time.perf_counter() - started
+        spent = time.perf_counter() - started_at
         if slow is not None and spent > time_limit:
             slow(result, spent)
         out.append(result)
@@ -304,7 +343,7 @@ def _score_chunk(args: tuple) -> tuple[list[SentenceResult], list[tuple[int, flo
 
 def _score_in_processes(gold: Sequence[GoldSentence], hypotheses: Sequence[str],
                         settings: M2Settings, jobs: int, slow: Slow | None,
-                        time_limit: float) -> list[SentenceResult]:
+                        time_limit: float, started: Started | None) -> list[SentenceResult]:
     from concurrent.futures import ProcessPoolExecutor
 
     size = -(-len(gold) // (jobs * 4))  # a few chunks per process evens out slow sentences
@@ -314,6 +353,8 @@ def _score_in_processes(gold: Sequence[GoldSentence], hypotheses: Sequence[str],
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for results, notes in pool.map(_score_chunk, chunks):
             out.extend(results)
+            if started is not None and len(out) < len(gold):
+                started(len(out), gold[len(out)].line)
             for index, spent in notes:
                 if slow is not None:
                     slow(results[index - results[0].index], spent)

@@ -1,0 +1,66 @@
+"""Progress on stderr for commands that run long: nothing for the first seconds, then which
+item of how many is being worked on and, when one item is slow, which one and for how long.
+
+A thread prints it, so the report goes on while one sentence keeps the scorer busy (the
+compiled core releases the interpreter while it works)."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from typing import TextIO
+
+AFTER = 2.0  # seconds of silence before the first report
+TERMINAL_EVERY = 1.0  # a terminal's line is rewritten this often
+LOG_EVERY = 10.0  # elsewhere (logs, CI), a new line this often
+
+
+class Ticker:
+    """`with Ticker(total) as tick: ... tick.at(index, line)` reports on `stream` once the
+    block has run past AFTER seconds."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, what: str = "sentence",
+                 after: float = AFTER) -> None:
+        self.total, self.what, self.after = total, what, after
+        self.stream = stream if stream is not None else sys.stderr
+        self.terminal = bool(getattr(self.stream, "isatty", lambda: False)())
+        self._index, self._line, self._since = 0, None, time.monotonic()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="m2lsp-progress", daemon=True)
+        self._printed = False
+
+    def at(self, index: int, line: int | None = None) -> None:
+        """Work on item `index` (0-based; `line` is where it is in the input, 0-based)."""
+        self._index, self._line, self._since = index, line, time.monotonic()
+
+    def message(self, now: float) -> str:
+        text = f"m2lsp: {self.what} {self._index + 1} of {self.total}"
+        spent = now - self._since
+        if spent >= self.after:
+            where = f" (line {self._line + 1})" if self._line is not None else ""
+            text += f"{where}: {spent:.0f} s on it so far"
+        return text
+
+    def __enter__(self) -> Ticker:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        if self._printed and self.terminal:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+    def _run(self) -> None:
+        if self._stop.wait(self.after):
+            return
+        every = TERMINAL_EVERY if self.terminal else LOG_EVERY
+        while True:
+            text = self.message(time.monotonic())
+            self.stream.write(f"\r\x1b[K{text}" if self.terminal else text + "\n")
+            self.stream.flush()
+            self._printed = True
+            if self._stop.wait(every):
+                return

@@ -1,0 +1,40 @@
+"""Progress on stderr for long commands: silent at first, then the item and how long the
+current one has taken."""
+
+from __future__ import annotations
+
+import io
+import time
+
+from m2lsp.cli.progress import Ticker
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_nothing_is_printed_for_a_short_command() -> None:
+    stream = io.StringIO()
+    with Ticker(10, stream, after=5.0) as ticker:
+        ticker.at(3, 7)
+    assert stream.getvalue() == ""
+
+
+def test_a_long_command_names_the_item_and_the_slow_one() -> None:
+    stream = io.StringIO()
+    with Ticker(1312, stream, after=0.05) as ticker:
+        ticker.at(332, 2368)
+        time.sleep(0.3)
+    text = stream.getvalue()
+    assert text.startswith("m2lsp: sentence 333 of 1312 (line 2369): ")
+    assert "s on it so far" in text and text.endswith("\n")
+
+
+def test_on_a_terminal_the_line_is_rewritten_and_cleared() -> None:
+    stream = Terminal()
+    with Ticker(5, stream, after=0.05) as ticker:
+        ticker.at(0)
+        time.sleep(0.2)
+    text = stream.getvalue()
+    assert text.startswith("\r\x1b[Km2lsp: sentence 1 of 5") and text.endswith("\r\x1b[K")
