@@ -1,4 +1,5 @@
-"""Generate a large, varied, well-formed M2 file for benchmarks.
+"""Generate a large, varied M2 file for benchmarks: well-formed, or (--messy) with a defect
+in most blocks, about one finding every three lines.
 
 Content is random (seeded) so that no two blocks are alike and the block cache
 cannot help: the benchmark measures parsing and linting, not caching.
@@ -48,23 +49,38 @@ def block(rng: random.Random) -> list[str]:
     return lines
 
 
-def generate(lines: int, seed: int = 0) -> str:
+DEFECTS = (
+    lambda line: line + " ",  # trailing whitespace (fixable)
+    lambda line: line.replace("|||REQUIRED|||", "|||REQUIRED |||"),  # a padded field
+    lambda line: line.replace("A ", "A 99 ", 1) if line.startswith("A ") else line,
+    lambda line: line.replace("|||R:", "|||R:NOPE") if line.startswith("A ") else line + "\t",
+)
+
+
+def messy(lines: list[str], rng: random.Random) -> list[str]:
+    """The block with a defect on most lines (whitespace, bad fields, offsets past the end,
+    unknown types): the findings of a file nobody has checked yet."""
+    return [rng.choice(DEFECTS)(line) if rng.random() < 0.45 else line for line in lines]
+
+
+def generate(lines: int, seed: int = 0, defects: bool = False) -> str:
     """About `lines` lines of M2 text."""
     rng = random.Random(seed)
     out: list[str] = []
     while len(out) < lines:
-        out.extend(block(rng))
+        made = block(rng)
+        out.extend(messy(made, rng) if defects else made)
         out.append("")
     return "\n".join(out) + "\n"
 
 
-def cached(lines: int) -> Path:
+def cached(lines: int, defects: bool = False) -> Path:
     """The generated file of `lines` lines, made once under bench/.cache/."""
     cache = Path(__file__).resolve().parent / ".cache"
     cache.mkdir(exist_ok=True)
-    path = cache / f"generated-{lines}.m2"
+    path = cache / f"generated-{lines}{'-messy' if defects else ''}.m2"
     if not path.exists():
-        path.write_text(generate(lines), encoding="utf-8")
+        path.write_text(generate(lines, defects=defects), encoding="utf-8")
     return path
 
 
@@ -73,8 +89,9 @@ def main() -> None:
     parser.add_argument("output", type=Path)
     parser.add_argument("--lines", type=int, default=400_000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--messy", action="store_true", help="a defect in most blocks")
     args = parser.parse_args()
-    args.output.write_text(generate(args.lines, args.seed), encoding="utf-8")
+    args.output.write_text(generate(args.lines, args.seed, args.messy), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -43,6 +43,18 @@ class CharError:
 
 
 @dataclass(frozen=True)
+class Unconverted:
+    """Something a conversion could not carry over: where (a sentence id, or the M2 block's
+    number and first line) and why."""
+
+    where: str
+    reason: str
+
+
+Problems = list[Unconverted] | None  # where a conversion reports what it could not carry
+
+
+@dataclass(frozen=True)
 class CharSentence:
     id: str
     text: str
@@ -52,13 +64,21 @@ class CharSentence:
 
 # -- reading ------------------------------------------------------------------------------
 
-def from_cged(document: CgedDocument) -> list[CharSentence]:
-    """The sentences of parsed CGED SGML (errors with unreadable offsets or types left out;
-    `m2lsp check` reports them)."""
+def from_cged(document: CgedDocument, problems: Problems = None) -> list[CharSentence]:
+    """The sentences of parsed CGED SGML; errors with unreadable offsets or types are left
+    out and reported to `problems` (`m2lsp check` says what is wrong with them)."""
     out = []
     for doc in document.docs:
-        errors = tuple(e for e in (_error(err) for err in doc.errors) if e is not None)
-        out.append(CharSentence(doc.id, doc.text, errors, _sentence_correction(doc)))
+        errors = []
+        for err in doc.errors:
+            error = _error(err)
+            if error is not None:
+                errors.append(error)
+            elif problems is not None:
+                problems.append(Unconverted(
+                    f"sentence {doc.id} (line {err.span.line + 1})",
+                    f"error {err.type!r} has no readable type or offsets; it is left out"))
+        out.append(CharSentence(doc.id, doc.text, tuple(errors), _sentence_correction(doc)))
     return out
 
 
@@ -78,7 +98,9 @@ def _error(err) -> CharError | None:
 
 
 def from_m2(document: M2Document, annotator: str | None = None) -> list[CharSentence]:
-    """Char-level M2 as CGED sentences: one annotator's edits (default: each block's first)."""
+    """Char-level M2 as CGED sentences: one annotator's edits (default: each block's first).
+    Every edit is carried over with its offsets, even one outside the sentence (as CGED
+    data has them too: `m2lsp check` reports both)."""
     out = []
     for number, block in enumerate((b for b in document.blocks if b.sentence is not None), 1):
         chosen = annotator if annotator is not None else _first_annotator(block)
@@ -88,6 +110,16 @@ def from_m2(document: M2Document, annotator: str | None = None) -> list[CharSent
         out.append(CharSentence(str(number), text, errors,
                                 _joined(corrected_sentence(block, chosen)) if edits else None))
     return out
+
+
+def _sentences(document: M2Document) -> Iterable[tuple[Block, int]]:
+    """The blocks that have a sentence, with their first line (0-based)."""
+    return ((b, start) for b, start in zip(document.blocks, document.starts, strict=True)
+            if b.sentence is not None)
+
+
+def _block_name(number: int, start: int) -> str:
+    return f"sentence {number} (line {start + 1})"
 
 
 def _first_annotator(block: Block) -> str:
@@ -194,16 +226,23 @@ def to_truth(sentences: Iterable[CharSentence]) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def to_parallel(document: M2Document, spaces: bool = True) -> str:
+def to_parallel(document: M2Document, spaces: bool = True, problems: Problems = None) -> str:
     """One line per sentence: the source, then each annotator's corrected sentence, tab
-    separated (annotators in order of first appearance; none -> the source again)."""
+    separated (annotators in order of first appearance; none -> the source again).  An
+    annotator whose edits cannot be applied (overlapping, outside the sentence) gets the
+    source, and is reported to `problems`."""
     lines = []
-    for block in document.blocks:
-        if block.sentence is None:
-            continue
+    for number, (block, start) in enumerate(_sentences(document), 1):
         source = " ".join(block.sentence.tokens)
         annotators = list(dict.fromkeys(e.annotator.strip() for e in block.edits)) or ["0"]
-        fields = [source] + [corrected_sentence(block, a) or source for a in annotators]
+        fields = [source]
+        for annotator in annotators:
+            corrected = corrected_sentence(block, annotator)
+            if corrected is None and problems is not None:
+                problems.append(Unconverted(
+                    _block_name(number, start), f"annotator {annotator}'s edits overlap or "
+                    "lie outside the sentence; the source stands in for the correction"))
+            fields.append(source if corrected is None else corrected)
         if not spaces:
             fields = ["".join(f.split()) for f in fields]
         lines.append("\t".join(_tabless(f) for f in fields))

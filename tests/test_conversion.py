@@ -98,3 +98,32 @@ def test_real_cged_round_trip_keeps_every_error(path):
             (e.start, e.start if e.type == "M" else e.end, e.type) for e in before.errors]
         assert [e.answer for e in after.errors] == [
             None if e.type == "R" else a for e, a in zip(before.errors, known, strict=True)]
+
+
+CONFLICTING = ("S a b c\nA 0 2|||R:OTHER|||x|||REQUIRED|||-NONE-|||0\n"
+               "A 1 2|||R:OTHER|||y|||REQUIRED|||-NONE-|||0\n"
+               "A 0 1|||R:OTHER|||z|||REQUIRED|||-NONE-|||1\n\nS d e\n"
+               "A 1 9|||R:OTHER|||f|||REQUIRED|||-NONE-|||0\n")
+
+
+@pytest.mark.parametrize("name, text, target, reports", [
+    ("a.m2", CONFLICTING, "parallel", [
+        "sentence 1 (line 1): annotator 0's edits overlap or lie outside the sentence",
+        "sentence 2 (line 6): annotator 0's edits overlap"]),
+    ("a.sgml", SGML.replace('start_off="5" end_off="5" type="R"', 'start_off="x" type="R"'),
+     "m2", ["sentence s1 (line 5): error 'R' has no readable type or offsets"]),
+])
+def test_what_cannot_be_converted_is_reported_and_nothing_written(
+        tmp_path, capsys, name, text, target, reports) -> None:
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    output = tmp_path / "out"
+    assert main(["convert", str(tmp_path / name), "--to", target, "-o", str(output)]) == 1
+    err = capsys.readouterr().err
+    assert all(report in err for report in reports), err
+    assert err.count("m2lsp: error: ") == len(reports)
+    assert not output.exists()
+    assert main(["convert", str(tmp_path / name), "--to", target, "-o", str(output),
+                 "--skip-unconvertible"]) == 0
+    assert err.replace("error: ", "warning: ").split("\n")[:len(reports)] == \
+        capsys.readouterr().err.split("\n")[:len(reports)]
+    assert output.exists()

@@ -60,3 +60,15 @@ def test_fix_hook_rewrites_the_file(workspace) -> None:
                  repo, env)
     assert result.returncode == 1  # pre-commit fails a hook that changed files
     assert (repo / "fixable.m2").read_text(encoding="utf-8") == GOOD
+
+
+def test_batches_never_say_passed_after_another_found_problems(workspace) -> None:
+    repo, env = workspace
+    names = [f"good{i}.m2" for i in range(6)]
+    for name in names:
+        (repo / name).write_text(GOOD, encoding="utf-8")
+    result = run([*PRE_COMMIT, "try-repo", str(ROOT), "m2lsp-m2", "--files", "bad.m2", *names],
+                 repo, env)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "M102" in result.stdout
+    assert "passed" not in result.stdout.replace("Passed", "")  # pre-commit's own word aside

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import errno
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
-from m2lsp.errors import M2lspError
+from m2lsp.errors import M2lspError, UsageError
 from m2lsp.model import Format
 
 if TYPE_CHECKING:
@@ -42,23 +44,54 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     check.set_defaults(handler=run_check)
 
 
+UNKNOWN_FORMAT = ("not recognised as M2, CGED SGML or a CGED truth file; --format m2, cged "
+                  "or cged-truth reads it as one")
+
+
 def run_check(args: argparse.Namespace) -> int:
-    from m2lsp.checking import check_file, discover
+    from m2lsp.checking import CheckedFile, check_file, discover
 
     options = _check_options(args)
-    files = list(discover(args.paths))
-    missing = [p for p in args.paths if not p.exists()]
-    for path in missing:
-        print(f"m2lsp: error: {path}: no such file or folder", file=sys.stderr)
+    unusable = {path: why for path in args.paths if (why := _unusable(path))}
+    for path, why in unusable.items():
+        print(f"m2lsp: error: {path}: {why}", file=sys.stderr)
+    named = [p for p in args.paths if p not in unusable]
+    files = list(discover(named))
     progress = Progress(len(files), enabled=sys.stderr.isatty() and not args.quiet)
     results = []
     for path in files:
-        if path in missing:
-            continue
         progress.step(path)
-        results.append(check_file(path, options))
+        result = check_file(path, options)
+        if result.format is None and result.error is None and path in named:
+            result = CheckedFile(path, None, error=UNKNOWN_FORMAT)  # named, so meant
+        results.append(result)
     progress.done()
-    return _report(results, args, had_errors=bool(missing))
+    _warn_empty_folders(named, results, args.quiet)
+    return _report(results, args, had_errors=bool(unusable))
+
+
+def _unusable(path: Path) -> str | None:
+    """Why a path named on the command line cannot be checked at all (missing, a link loop,
+    not readable), or None."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if exc.errno == errno.ENOENT:
+            reason = "no such file or folder"
+        return reason
+    if not os.access(path, os.R_OK):
+        return "not readable (permission denied)"
+    return None
+
+
+def _warn_empty_folders(named: list[Path], results: list[CheckedFile], quiet: bool) -> None:
+    """A named folder in which no file was checked is said, not passed over."""
+    checked = [r.path for r in results if r.format is not None]
+    for folder in (p for p in named if p.is_dir()):
+        if not any(folder in path.parents for path in checked) and not quiet:
+            print(f"m2lsp: warning: {folder}: no M2 or CGED file found in this folder",
+                  file=sys.stderr)
 
 
 def _check_options(args: argparse.Namespace) -> CheckOptions:
@@ -72,6 +105,10 @@ def _check_options(args: argparse.Namespace) -> CheckOptions:
                                    ("taxonomy", args.taxonomy)) if v is not None}
     if overrides:
         config = config_from_mapping(overrides, config, origin="command line")
+    _check_codes(config.lint.select, "--select" if args.select else "select")
+    _check_codes(config.lint.ignore, "--ignore" if args.ignore else "ignore")
+    if args.cged_input is not None and (why := _unusable(args.cged_input)):
+        raise UsageError(f"--cged-input {args.cged_input}: {why}")
     fix = frozenset()
     if args.fix:
         fix = frozenset({Applicability.SAFE} | (
@@ -79,6 +116,18 @@ def _check_options(args: argparse.Namespace) -> CheckOptions:
     _check_encoding(args.encoding)
     return CheckOptions(config.lint, Format(args.format) if args.format else None,
                         args.encoding, fix, args.cged_input)
+
+
+def _check_codes(codes: tuple[str, ...], option: str) -> None:
+    """A usage error for a rule code or prefix that names no rule (a typo would otherwise
+    select nothing, and every file would pass)."""
+    from m2lsp.rules.base import all_rules
+
+    known = [rule.code for rule in all_rules()]
+    unknown = [c for c in codes if c != "ALL" and not any(k.startswith(c) for k in known)]
+    if unknown:
+        raise UsageError(f"{option}: no rule has the code or prefix {', '.join(unknown)} "
+                         "(`m2lsp rule --all` lists them)")
 
 
 def _check_encoding(encoding: str | None) -> None:
@@ -94,7 +143,13 @@ def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bo
     from m2lsp.output import FileReport, renderers
 
     reports = [FileReport(str(r.path), r.diagnostics) for r in results if r.diagnostics]
-    sys.stdout.write(renderers()[args.output_format](reports))
+    render = renderers()[args.output_format]
+    if args.output_format == "text":
+        unchecked = sum(1 for r in results if r.error) + had_errors
+        checked = sum(1 for r in results if r.format is not None and not r.error)
+        sys.stdout.write(render(reports, checked=checked, unchecked=unchecked))
+    else:
+        sys.stdout.write(render(reports))
     sys.stdout.flush()
     errors = had_errors
     for result in results:

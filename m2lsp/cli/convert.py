@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from m2lsp.cli.exits import EXIT_CLEAN
+from m2lsp.cli.exits import EXIT_CLEAN, EXIT_FINDINGS
 from m2lsp.cli.inputs import read_text
 from m2lsp.errors import InputError, UsageError
 
@@ -31,6 +31,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     convert.add_argument("--no-spaces", action="store_true",
                          help="parallel: join tokens without spaces (char-level Chinese)")
     convert.add_argument("--encoding", help="encoding of the input (default: UTF-8)")
+    convert.add_argument("--skip-unconvertible", action="store_true",
+                         help="write the conversion even when some sentences cannot be "
+                         "fully converted (each is still reported); without it nothing is "
+                         "written and the exit code is 1")
     convert.set_defaults(handler=run)
 
 
@@ -42,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from m2lsp.parsing.m2 import parse_m2
 
     source = read_text(args.input, "input", args.encoding)
+    problems: list[conversion.Unconverted] = []
     kind = detect_format(args.input, source.text)
     name = {Format.M2: "m2", Format.CGED: "cged"}.get(kind)
     if name not in TARGETS[args.to]:
@@ -49,24 +54,35 @@ def run(args: argparse.Namespace) -> int:
                          f"format) to {args.to}: the input must be "
                          + " or ".join(TARGETS[args.to]))
     if name == "cged":
-        sentences = conversion.from_cged(parse_cged(source))
+        sentences = conversion.from_cged(parse_cged(source), problems)
     else:
         document = parse_m2(source)
         if args.to == "parallel":
-            return _write(args, conversion.to_parallel(document, not args.no_spaces))
+            return _write(args, conversion.to_parallel(document, not args.no_spaces, problems),
+                          problems)
         sentences = conversion.from_m2(document, args.annotator)
     if args.to == "m2":
-        return _write(args, conversion.to_m2(sentences))
+        return _write(args, conversion.to_m2(sentences), problems)
     if args.to == "truth":
-        return _write(args, conversion.to_truth(sentences))
+        return _write(args, conversion.to_truth(sentences), problems)
     ids = None
     if args.ids:
         ids = [x.strip() for x in read_text(args.ids, "ids", args.encoding).text.splitlines()
                if x.strip()]
-    return _write(args, conversion.to_cged(sentences, ids))
+    return _write(args, conversion.to_cged(sentences, ids), problems)
 
 
-def _write(args: argparse.Namespace, text: str) -> int:
+def _write(args: argparse.Namespace, text: str, problems: list) -> int:
+    """Write the conversion, unless something could not be converted and the user did not
+    say to go on; every such sentence is reported either way."""
+    kind = "warning" if args.skip_unconvertible else "error"
+    for problem in problems:
+        print(f"m2lsp: {kind}: {args.input}: {problem.where}: {problem.reason}",
+              file=sys.stderr)
+    if problems and not args.skip_unconvertible:
+        print(f"m2lsp: {len(problems)} sentence(s) could not be fully converted; nothing "
+              "written (--skip-unconvertible writes the rest)", file=sys.stderr)
+        return EXIT_FINDINGS
     if args.output is None:
         sys.stdout.write(text)
         return EXIT_CLEAN

@@ -8,7 +8,10 @@ from m2lsp.diagnostic import Applicability
 from m2lsp.output import FileReport
 
 
-def render(reports: Sequence[FileReport]) -> str:
+def render(reports: Sequence[FileReport], checked: int | None = None,
+           unchecked: int = 0) -> str:
+    """The diagnostics, then a summary of what was found in the `checked` files (`unchecked`:
+    how many named paths or files could not be checked)."""
     lines = []
     total = fixable = 0
     for report in reports:
@@ -16,14 +19,20 @@ def render(reports: Sequence[FileReport]) -> str:
             lines.append(f"{report.path}:{d.span.line + 1}:{d.span.col + 1}: {d.code} {d.message}")
             total += 1
             fixable += bool(d.fix and d.fix.applicability is Applicability.SAFE)
-    lines.append(summary(total, fixable))
+    lines.append(summary(total, fixable, checked, unchecked))
     return "\n".join(lines) + "\n"
 
 
-def summary(total: int, fixable: int) -> str:
+def summary(total: int, fixable: int, checked: int | None = None, unchecked: int = 0) -> str:
+    """What was found, saying only what was checked: never "passed" for a file that was
+    not read, and always how many files a clean run covered."""
+    missed = f"; {unchecked} could not be checked (see the errors above)" if unchecked else ""
     if not total:
-        return "All checks passed!"
+        if checked == 0:
+            return "No file was checked" + missed + "."
+        files = "" if checked is None else f" in {checked} file{'s' if checked != 1 else ''}"
+        return f"No problems found{files}{missed}."
     text = f"Found {total} problem{'s' if total != 1 else ''}"
     if fixable:
         text += f" ({fixable} fixable with `--fix`)"
-    return text + "."
+    return text + missed + "."

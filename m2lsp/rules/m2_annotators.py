@@ -312,17 +312,33 @@ class NonContiguousAnnotators(Rule):
 
     def check(self, doc: M2Document, ctx: Context) -> Iterator[Diagnostic]:
         ids = sorted({int(a) for a in ctx.annotators if a.isdigit()})
-        if not ids or ids == list(range(len(ids))):
+        gaps = _gaps(ids)
+        if not gaps:
             return
-        missing = sorted(set(range(ids[-1] + 1)) - set(ids))
-        first_bad = min(i for i in ids if i > missing[0])
+        first_bad = gaps[0][1] + 1  # the id after the first gap
         for block, start in zip(doc.blocks, doc.starts, strict=True):
             for edit in block.edits:
                 if edit.annotator_id == first_bad:
                     yield self.report(edit.span(EditField.ANNOTATOR).shifted(start),
                                       ids=", ".join(map(str, ids)),
-                                      missing=", ".join(map(str, missing)))
+                                      missing=", ".join(map(_range_text, gaps)))
                     return
+
+
+def _gaps(ids: list[int]) -> list[tuple[int, int]]:
+    """The runs of ids missing from 0 to the largest of sorted `ids`, as (first, last): as
+    many as there are ids, whatever their values."""
+    gaps, expected = [], 0
+    for value in ids:
+        if value > expected:
+            gaps.append((expected, value - 1))
+        expected = value + 1
+    return gaps
+
+
+def _range_text(gap: tuple[int, int]) -> str:
+    first, last = gap
+    return str(first) if first == last else f"{first}-{last}"
 
 
 class UnsortedEdits(Rule):

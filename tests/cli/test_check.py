@@ -29,10 +29,50 @@ def files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (["good.m2"], 0), (["bad.m2"], 1), (["."], 1), (["bad.m2", "--exit-zero"], 0),
     (["missing.m2"], 2), (["bad.m2", "--select", "M1"], 1), (["bad.m2", "--select", "M3"], 0),
     (["bad.m2", "--ignore", "M102,X004"], 0), (["good.m2", "--encoding", "no-such"], 2),
-    (["notes.md"], 0), (["notes.md", "--format", "m2"], 1),
+    (["notes.md"], 2), (["notes.md", "--format", "m2"], 1),
 ])
 def test_exit_codes(files: Path, args: list[str], code: int) -> None:
     assert main(["check", *args]) == code
+
+
+def loop(name: str) -> str:
+    Path(name).symlink_to(name + ".other")
+    Path(name + ".other").symlink_to(name)
+    return name
+
+
+# Every path named on the command line is checked or reported: never a silent pass.
+@pytest.mark.parametrize(("setup", "args", "error"), [
+    (None, ["missing.m2"], "missing.m2: no such file or folder"),
+    (loop, ["loop.m2"], "loop.m2: Too many levels of symbolic links"),
+    (None, ["notes.md"], "notes.md: not recognised as M2, CGED SGML or a CGED truth file"),
+    (None, ["good.m2", "--select", "ZZZ"], "--select: no rule has the code or prefix ZZZ"),
+    (None, ["good.m2", "--ignore", "M1,Q9"], "--ignore: no rule has the code or prefix Q9"),
+    (None, ["good.m2", "--cged-input", "/nonexistent"],
+     "--cged-input /nonexistent: no such file or folder"),
+])
+def test_what_cannot_be_checked_is_an_error_not_a_pass(files: Path, capsys, setup, args,
+                                                       error: str) -> None:
+    if setup is not None:
+        setup(args[0])
+    assert main(["check", *args]) == 2
+    captured = capsys.readouterr()
+    assert error in captured.err
+    assert "passed" not in captured.out + captured.err
+    assert "No problems found" not in captured.out
+
+
+def test_a_clean_run_says_how_many_files_it_covered(files: Path, capsys) -> None:
+    assert main(["check", "good.m2"]) == 0
+    assert capsys.readouterr().out == "No problems found in 1 file.\n"
+    Path("empty").mkdir()
+    assert main(["check", "empty"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "No file was checked.\n"
+    assert "empty: no M2 or CGED file found in this folder" in captured.err
+    assert main(["check", "good.m2", "missing.m2"]) == 2
+    assert capsys.readouterr().out == ("No problems found in 1 file; 1 could not be checked "
+                                       "(see the errors above).\n")
 
 
 @pytest.mark.parametrize("output", ["text", "json", "github", "sarif"])
