@@ -3,6 +3,7 @@ completion), and detection of the taxonomy a file uses."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -20,6 +21,11 @@ class Taxonomy:
 
     def accepts(self, etype: str) -> bool:
         return etype in self.types
+
+    @functools.cached_property
+    def names(self) -> frozenset[str]:
+        """The type names, once (hashable: a key for per-type caches)."""
+        return frozenset(self.types)
 
     def meaning(self, etype: str) -> str | None:
         return self.types.get(etype)

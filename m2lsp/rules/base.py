@@ -140,5 +140,8 @@ def all_rules() -> list[Rule]:
 
 
 def rule_by_code(code: str) -> Rule | None:
-    all_rules()
-    return RULES.get(code.upper())
+    rule = RULES.get(code)  # the common case: a code the registered rules reported
+    if rule is None:
+        all_rules()
+        rule = RULES.get(code.upper())
+    return rule

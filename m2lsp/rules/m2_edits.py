@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator
+import functools
+from collections.abc import Iterator
 
 from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity, TextEdit
 from m2lsp.model import NONE_CORRECTION, Block, Edit, EditField
@@ -28,9 +29,12 @@ def _overlap(a: Edit, b: Edit) -> bool:
     return a.start < b.end and b.start < a.end
 
 
-def _suggestion(etype: str, known: Iterable[str]) -> str:
-    """` (did you mean 'X'?)` for the closest known type, ignoring case and spaces."""
-    by_key = {t.upper(): t for t in known}
+@functools.lru_cache(maxsize=4096)
+def _suggestion(etype: str, known: frozenset[str]) -> str:
+    """` (did you mean 'X'?)` for the closest known type, ignoring case and spaces.  Kept per
+    type: a file with an unknown type usually has it on thousands of lines, and each
+    comparison with every known type is costly (the taxonomy's frozenset hashes once)."""
+    by_key = {t.upper(): t for t in sorted(known)}
     close = difflib.get_close_matches(etype.strip().upper(), list(by_key), n=1)
     return f" (did you mean {by_key[close[0]]!r}?)" if close else ""
 
@@ -346,7 +350,7 @@ class UnknownErrorType(Rule):
             if etype.strip().lower() != NOOP:
                 yield view.owner[i], self.report(edits[i].span(EditField.TYPE), type=etype,
                                                  taxonomy=taxonomy.title,
-                                                 hint=_suggestion(etype, known))
+                                                 hint=_suggestion(etype, taxonomy.names))
 
 
 class NoopSpelling(Rule):

@@ -146,3 +146,27 @@ def test_real_data_checks_without_a_traceback(capsys: pytest.CaptureFixture) -> 
     assert "test_truth_2020mk.xml:30:1: C002 element has no <DOC> start tag" in out
     assert "official-2014.combined.m2:5:1: M302" in out
     assert "ABCN.dev.gold.bea19.m2" not in out
+
+
+def test_json_is_what_the_json_module_writes(tmp_path: Path) -> None:
+    """The templates of the JSON renderer against json.dumps on varied diagnostics: fixes
+    with several edits, related information, quotes, tabs and non-ASCII text."""
+    from m2lsp.lint import lint
+    from m2lsp.model import Format
+    from m2lsp.output import FileReport
+    from m2lsp.output.json import diagnostic_json, render
+    from m2lsp.parsing.source import SourceText
+
+    texts = {Format.M2: BAD + "\nS 中文 \"引号\"\tx \n"
+             "A 0 1|||R:NOM|||a\tb|||REQUIRED|||-NONE-|||0\n"
+             "A 0 1|||R:NOM|||a\tb|||REQUIRED|||-NONE-|||0\nA 3 1|||M:DET|||é|||X|||Y|||kim\n"
+             "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n",
+             Format.TRUTH: "A1,3,4,M\r\nA2, correct\r\nA2, 9, 1, Q\r\n"}
+    for fmt, text in texts.items():
+        found = lint(SourceText(text), fmt).diagnostics
+        assert any(d.related for d in found) or fmt is Format.TRUTH
+        assert any(d.fix for d in found)
+        reports = [FileReport('dir/"odd"\tname', found)]
+        expected = [diagnostic_json(r.path, d) for r in reports for d in r.diagnostics]
+        assert render(reports) == json.dumps(expected, ensure_ascii=False, indent=2) + "\n"
+    assert render([]) == "[]\n"
