@@ -75,9 +75,20 @@ class ScoreSettings:
 
 
 @dataclass(frozen=True)
+class EditorSettings:
+    """How the language server shows results."""
+
+    max_diagnostics: int = 1000
+    """At most this many diagnostics per document (0: all): the most severe, then those
+    nearest the last edit, and one note saying how many more `m2lsp check` lists.  VS Code
+    keeps at most 1,000 markers per file; more costs every keystroke and shows nothing."""
+
+
+@dataclass(frozen=True)
 class Config:
     lint: LintSettings = field(default_factory=LintSettings)
     score: ScoreSettings = field(default_factory=ScoreSettings)
+    editor: EditorSettings = field(default_factory=EditorSettings)
 
 
 # ---------------------------------------------------------------------------------------
@@ -162,7 +173,11 @@ OPTIONS: tuple[Option, ...] = (
            "Drop system edits that only change whitespace or case (M2 scorer)."),
     Option("metric", "score", "metric", _metric,
            "Metric of in-editor scoring: m2, errant or cged."),
+    Option("max-diagnostics", "editor", "max_diagnostics", _positive_int,
+           "Language server: at most this many diagnostics per document (0: all), the most "
+           "severe and those nearest the last edit first."),
 )
+SECTIONS = {"lint": LintSettings, "score": ScoreSettings, "editor": EditorSettings}
 KEYS = {option.key: option for option in OPTIONS}
 
 
@@ -185,7 +200,7 @@ def config_from_mapping(values: Mapping[str, Any], base: Config | None = None,
                         origin: str = "settings") -> Config:
     """Apply `values` on top of `base`; bad keys and values are logged and skipped."""
     config = base or Config()
-    updates: dict[str, dict[str, Any]] = {"lint": {}, "score": {}}
+    updates: dict[str, dict[str, Any]] = {name: {} for name in SECTIONS}
     for raw_key, value in values.items():
         key = _kebab(str(raw_key))
         if key in CLIENT_KEYS:
@@ -199,8 +214,8 @@ def config_from_mapping(values: Mapping[str, Any], base: Config | None = None,
         except (ValueError, TypeError) as exc:
             log.warning("%s: option %r = %r is invalid (%s); using the default",
                         origin, raw_key, value, exc)
-    return Config(lint=replace(config.lint, **updates["lint"]),
-                  score=replace(config.score, **updates["score"]))
+    return Config(**{name: replace(getattr(config, name), **updates[name])
+                     for name in SECTIONS})
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -234,5 +249,5 @@ def load_config(start: Path | None = None, explicit: Path | None = None) -> Conf
 
 def default_value(option: Option) -> Any:
     """The default of one option."""
-    owner = LintSettings if option.section == "lint" else ScoreSettings
+    owner = SECTIONS[option.section]
     return next(f.default for f in fields(owner) if f.name == option.field)

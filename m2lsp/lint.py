@@ -13,7 +13,7 @@ from m2lsp.diagnostic import Diagnostic
 from m2lsp.model import Block, CgedDocument, M2Document, TruthDocument
 from m2lsp.parsing.m2 import BlockCache, parse_m2, paused_gc
 from m2lsp.parsing.source import SourceText
-from m2lsp.rules.base import BlockSet, Context, Format, Rule, Scope, all_rules
+from m2lsp.rules.base import BlockSet, Context, Format, LineRange, Rule, Scope, all_rules
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,8 @@ def _lint(source: SourceText, fmt: Format, settings: LintSettings, cache: BlockC
     found: list[Diagnostic] = []
     for rule in rules[Scope.TEXT]:
         found.extend(rule.check(source, ctx))
+    for rule in rules[Scope.LINE]:
+        found.extend(rule.check(LineRange(0, source.lines), ctx))
     if isinstance(document, M2Document):
         found.extend(_m2_block_diagnostics(document, rules[Scope.M2_BLOCK], ctx))
         for rule in rules[Scope.M2_DOCUMENT]:

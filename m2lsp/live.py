@@ -31,19 +31,14 @@ from m2lsp.lint import (
 from m2lsp.model import Block, Format, M2Document
 from m2lsp.parsing.m2 import find_blocks, parse_block, paused_gc
 from m2lsp.parsing.source import SourceText
-from m2lsp.rules.base import BlockSet, Context, Rule, Scope
+from m2lsp.rules.base import BlockSet, Context, LineRange, Rule, Scope
 
 _BREAKS = re.compile(r"(\r\n|\r|\n)")
-# Characters that make a line matter to the text-wide rules (trailing or odd whitespace,
-# Unicode line breaks inside a line); a file with none of them, only LF breaks and every
-# block separated gives those rules nothing to report.
-_SPECIAL = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]|\\s$")
-_ODD_CHARS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-# The text-wide and document-wide rules that can only report something given a special
-# line, a non-LF line break or an unseparated block (a text from an editor has neither a
-# decoding problem nor a BOM); any other such rule always runs.
-GATED = {"X001": "never", "X002": "never", "X003": "odd", "M010": "odd", "X004": "special",
-         "M008": "special", "M011": "special", "M005": "unseparated"}
+# The text-wide and document-wide rules that can only report something given a non-LF line
+# break or an unseparated block (a text from an editor has neither a decoding problem nor a
+# BOM); any other such rule always runs.  (Line rules run per block: see _M2State.)
+GATED = {"X001": "never", "X002": "never", "X003": "odd", "M010": "odd",
+         "M005": "unseparated"}
 
 
 @dataclass(frozen=True)
@@ -65,18 +60,6 @@ def split_lines(text: str) -> tuple[list[str], list[str]]:
     return parts[0::2], parts[1::2]
 
 
-def _special(line: str) -> bool:
-    return _SPECIAL.search(line) is not None
-
-
-def count_special(lines: list[str]) -> int:
-    """How many lines are special; a whole text without odd characters needs only the
-    trailing-whitespace test (`\\s$` is `str.isspace` of the last character)."""
-    if _ODD_CHARS.search("\n".join(lines)):
-        return sum(map(_special, lines))
-    return sum(1 for line in lines if line[-1:].isspace())
-
-
 def _odd(breaks: list[str]) -> int:
     return sum(1 for brk in breaks if brk != "\n")
 
@@ -84,12 +67,11 @@ def _odd(breaks: list[str]) -> int:
 @dataclass(frozen=True)
 class Splice:
     """Lines `first`..`old_last` (inclusive) were replaced by `count` lines; the number of
-    special lines and of non-LF breaks changed by `special` and `odd`."""
+    non-LF breaks changed by `odd`."""
 
     first: int
     old_last: int
     count: int
-    special: int
     odd: int
 
 
@@ -139,6 +121,25 @@ class LiveDocument:
                                     known_ids=self.known_ids)
         return self._result
 
+    def select(self, limit: int, focus: int = 0) -> Selection:
+        """At most `limit` of the current diagnostics (0: all), without building the whole
+        list when it is longer: the most severe, then those nearest line `focus`."""
+        if self._m2 is not None:
+            return self._m2.select(limit, focus, lambda: self.text)
+        found = self.lint().diagnostics
+        if not limit or len(found) <= limit:
+            return Selection(found, len(found))
+        chosen = sorted(found, key=lambda d: (d.severity, abs(d.span.line - focus)))[:limit]
+        return Selection(tuple(sorted(chosen, key=_position)), len(found))
+
+    def diagnostics_on(self, first: int, last: int) -> list[Diagnostic]:
+        """The current diagnostics that touch lines `first`..`last` (for code actions: a
+        cursor's line in a file with many findings costs its blocks, not the file)."""
+        if self._m2 is None:
+            return [d for d in self.lint().diagnostics
+                    if d.span.end_line >= first and d.span.line <= last]
+        return self._m2.diagnostics_on(first, last, lambda: self.text)
+
     def lint_context_taxonomy(self) -> Any:
         """The M2 taxonomy the rules apply (None: other formats, or none detected)."""
         return None if self._m2 is None else self._m2.context.taxonomy
@@ -177,11 +178,10 @@ class LiveDocument:
         old = "".join(pieces)
         new = old[:offsets[l0] + c0] + change.text + old[offsets[l1] + c1:]
         new_lines, new_breaks = split_lines(new)
-        special = count_special(new_lines) - count_special(lines[a:b + 1])
         odd = _odd(new_breaks) - _odd(breaks[a:b])
         lines[a:b + 1] = new_lines
         breaks[a:b] = new_breaks
-        return Splice(a, b, len(new_lines), special, odd)
+        return Splice(a, b, len(new_lines), odd)
 
     def _clamp(self, position: tuple[int, int]) -> tuple[int, int]:
         line, col = position
@@ -193,7 +193,13 @@ class LiveDocument:
 
 class _M2State:
     """Blocks of an M2 document as parallel lists, with each block's diagnostics (rows
-    relative to the block) and the counts behind the file-wide context."""
+    relative to the block) and the counts behind the file-wide context.
+
+    Each block also owns the lines after it up to the next block (its *segment*: the
+    separators), and the line rules' findings there; lines before the first block are the
+    head.  `merged[k]` holds block k's diagnostics of both kinds in position order, and
+    `tally` counts every merged diagnostic by severity, so that a view of the most pressing
+    ones never walks them all (see `select`)."""
 
     def __init__(self, lines: list[str], breaks: list[str], settings: LintSettings) -> None:
         self.lines, self.breaks, self.settings = lines, breaks, settings
@@ -203,24 +209,28 @@ class _M2State:
         self.separated: list[bool] = []
         self.blocks: list[Block] = []
         self.found: list[list[Diagnostic]] = []
+        self.line_found: list[list[Diagnostic]] = []
+        self.merged: list[list[Diagnostic]] = []
+        self.worst: list[int] = []  # the most severe severity in merged[k] (5: none)
+        self.head: list[Diagnostic] = []
+        self.tally = [0] * 5  # by severity (1-4) over merged and head
         self.written: Counter[str] = Counter()
         self.types: Counter[str] = Counter()
         self.sentences: Counter[str] = Counter()  # annotator id -> sentences using it
         self.annotated = 0  # sentences with an annotator id
-        self.special = count_special(lines)
         self.odd_breaks = _odd(breaks)
         self._document: M2Document | None = None
         with paused_gc():
             self._resplit(0, 0, 0, len(lines))
             self.context = self._context()
             self._check(0, len(self.blocks))
+            self._check_lines(0, len(self.blocks), head=True)
 
     # -- changes ---------------------------------------------------------------------
 
     def changed(self, splice: Splice) -> None:
         """Bring blocks, counts and diagnostics up to date after a splice of self.lines."""
         self._document = None
-        self.special += splice.special
         self.odd_breaks += splice.odd
         delta = splice.count - (splice.old_last - splice.first + 1)
         with paused_gc():
@@ -236,6 +246,8 @@ class _M2State:
                 self._check(0, len(self.blocks))
             else:
                 self._check(k0, k0 + made)
+            # the segment before k0 may now end later (the blocks after it are gone)
+            self._check_lines(max(k0 - 1, 0), k0 + made, head=k0 <= 1)
 
     def _shift(self, k1: int, delta: int) -> None:
         if delta:
@@ -253,6 +265,8 @@ class _M2State:
             first_separated = None
         for block in self.blocks[k0:k1]:
             self._count(block, -1)
+        for merged in self.merged[k0:k1]:
+            self._tally(merged, -1)
         blocks = [parse_block(tuple(lines[r0 + s.start:r0 + s.end])) for s in spans]
         for block in blocks:
             self._count(block, 1)
@@ -264,6 +278,9 @@ class _M2State:
         self.separated[k0:k1] = separated
         self.blocks[k0:k1] = blocks
         self.found[k0:k1] = [[] for _ in spans]
+        self.line_found[k0:k1] = [[] for _ in spans]
+        self.merged[k0:k1] = [[] for _ in spans]
+        self.worst[k0:k1] = [5] * len(spans)
         return len(spans)
 
     def _count(self, block: Block, sign: int) -> None:
@@ -276,18 +293,49 @@ class _M2State:
         if ids:
             self.annotated += sign
 
+    def _tally(self, found: Iterable[Diagnostic], sign: int) -> None:
+        tally = self.tally
+        for d in found:
+            tally[d.severity] += sign
+
     def _context(self) -> Context:
         return context_from_counts(SourceText(""), None, self.settings, self.written,
                                    self.types, self.sentences, self.annotated)
 
     def _check(self, k0: int, k1: int) -> None:
-        found = self.found
-        for index in range(k0, k1):
-            found[index] = []
+        """The block rules over blocks k0..k1."""
+        found: list[list[Diagnostic]] = [[] for _ in range(k0, k1)]
         view = BlockSet(self.blocks[k0:k1])
         for rule in self.rules[Scope.M2_BLOCK]:
             for index, diagnostic in rule.check(view, self.context):
-                found[k0 + index].append(diagnostic)
+                found[index].append(diagnostic)
+        self.found[k0:k1] = found
+        self._merge(k0, k1)
+
+    def _check_lines(self, k0: int, k1: int, head: bool) -> None:
+        """The line rules over the segments of blocks k0..k1 (and the head)."""
+        rules = self.rules[Scope.LINE]
+        starts, lines = self.starts, self.lines
+        for k in range(k0, k1):
+            stop = starts[k + 1] if k + 1 < len(starts) else len(lines)
+            segment = LineRange(0, lines[starts[k]:stop])
+            self.line_found[k] = [d for rule in rules for d in rule.check(segment, self.context)]
+        self._merge(k0, k1)
+        if head:
+            self._tally(self.head, -1)
+            first = LineRange(0, lines[:starts[0]] if starts else lines)
+            self.head = _in_order(with_severities(
+                [d for rule in rules for d in rule.check(first, self.context)], self.settings))
+            self._tally(self.head, 1)
+
+    def _merge(self, k0: int, k1: int) -> None:
+        merged, found, line_found = self.merged, self.found, self.line_found
+        for k in range(k0, k1):
+            self._tally(merged[k], -1)
+            both = found[k] + line_found[k] if line_found[k] else found[k]
+            merged[k] = _in_order(with_severities(both, self.settings)) if both else both
+            self.worst[k] = min((d.severity for d in merged[k]), default=5)
+            self._tally(merged[k], 1)
 
     # -- results ---------------------------------------------------------------------
 
@@ -300,6 +348,19 @@ class _M2State:
         return self._document
 
     def result(self, text: Callable[[], str]) -> LintResult:
+        source, out = self._wide(text)
+        out.extend(self.head)
+        starts = self.starts
+        for index, found in enumerate(self.merged):
+            if found:
+                row = starts[index]
+                out.extend(d.shifted(row) for d in found)
+        out.sort(key=_position)
+        return LintResult(source, Format.M2, tuple(out), self.document())
+
+    def _wide(self, text: Callable[[], str]) -> tuple[SourceText, list[Diagnostic]]:
+        """The source, and the findings of the text-wide and document-wide rules that can
+        find something now."""
         wide = self._wide_rules()
         needs_text = any(r.code != "M005" for rules in wide.values() for r in rules)
         source = SourceText(text()) if needs_text else SourceText("")
@@ -307,28 +368,107 @@ class _M2State:
         out: list[Diagnostic] = []
         for rule in wide.get(Scope.TEXT, ()):
             out.extend(rule.check(source, ctx))
-        starts = self.starts
-        for index, found in enumerate(self.found):
-            if found:
-                row = starts[index]
-                out.extend(d.shifted(row) for d in found)
         for rule in wide.get(Scope.M2_DOCUMENT, ()):
             out.extend(rule.check(self.document(), ctx))
-        out = with_severities(out, self.settings)
-        out.sort(key=lambda d: d.sort_key)
-        return LintResult(source, Format.M2, tuple(out), self.document())
+        return source, with_severities(out, self.settings)
 
     def _wide_rules(self) -> dict[Scope, list[Rule]]:
         """The text-wide and document-wide rules that can find something now."""
-        has = {"special": self.special > 0, "odd": self.odd_breaks > 0,
-               "unseparated": not all(self.separated), "never": False}
+        has = {"odd": self.odd_breaks > 0, "unseparated": not all(self.separated),
+               "never": False}
         out: dict[Scope, list[Rule]] = {}
         for scope in (Scope.TEXT, Scope.M2_DOCUMENT):
-            chosen = [r for r in self.rules[scope] if has[GATED.get(r.code, "special")]
-                      or r.code not in GATED]
+            chosen = [r for r in self.rules[scope] if r.code not in GATED
+                      or has[GATED[r.code]]]
             if chosen:
                 out[scope] = chosen
         return out
+
+    def select(self, limit: int, focus: int, text: Callable[[], str]) -> Selection:
+        """At most `limit` diagnostics (0: all): the most severe first and, of the least
+        severe kind that fits only in part, those nearest line `focus`."""
+        _, wide = self._wide(text)
+        total = sum(self.tally) + len(wide)
+        if not limit or total <= limit:
+            return Selection(self.result(text).diagnostics, total)
+        cut, room = _cut(self.tally, wide, limit)
+        chosen: list[Diagnostic] = []
+        for d in [*wide, *self.head]:
+            if d.severity < cut or (d.severity == cut and room > 0):
+                chosen.append(d)
+                room -= d.severity == cut
+        starts, merged, worst = self.starts, self.merged, self.worst
+        for index in (k for k, w in enumerate(worst) if w < cut):
+            row = starts[index]
+            chosen.extend(d.shifted(row) for d in merged[index] if d.severity < cut)
+        chosen.extend(self._nearest(cut, room, focus))
+        chosen.sort(key=_position)
+        return Selection(tuple(chosen), total)
+
+    def diagnostics_on(self, first: int, last: int, text: Callable[[], str]
+                       ) -> list[Diagnostic]:
+        starts = self.starts
+        k0 = max(bisect.bisect_right(starts, first) - 1, 0)
+        k1 = bisect.bisect_right(starts, last)
+        found = [*self._wide(text)[1], *self.head]
+        for index in range(k0, k1):
+            found.extend(d.shifted(starts[index]) for d in self.merged[index])
+        return [d for d in found if d.span.end_line >= first and d.span.line <= last]
+
+    def _nearest(self, severity: int, count: int, focus: int) -> list[Diagnostic]:
+        """`count` diagnostics of `severity` from the blocks nearest line `focus`."""
+        starts, merged = self.starts, self.merged
+        right = bisect.bisect_right(starts, focus)
+        left = right - 1
+        out: list[Diagnostic] = []
+        while len(out) < count and (left >= 0 or right < len(starts)):
+            use_left = right >= len(starts) or (
+                left >= 0 and focus - starts[left] <= starts[right] - focus)
+            index = left if use_left else right
+            if use_left:
+                left -= 1
+            else:
+                right += 1
+            row = starts[index]
+            found = [d.shifted(row) for d in merged[index] if d.severity == severity]
+            found.sort(key=lambda d: abs(d.span.line - focus))
+            out.extend(found[:count - len(out)])
+        return out
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The diagnostics chosen to show, in position order, and how many there are in all."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    total: int
+
+    @property
+    def hidden(self) -> int:
+        return self.total - len(self.diagnostics)
+
+
+def _cut(tally: list[int], wide: list[Diagnostic], limit: int) -> tuple[int, int]:
+    """The least severe severity shown (all of those more severe are), and how many of it
+    fit."""
+    counts = list(tally)
+    for d in wide:
+        counts[d.severity] += 1
+    used = 0
+    for severity in (1, 2, 3, 4):
+        if used + counts[severity] > limit:
+            return severity, limit - used
+        used += counts[severity]
+    return 5, 0
+
+
+def _position(d: Diagnostic) -> tuple[int, int, str]:
+    return d.sort_key
+
+
+def _in_order(found: list[Diagnostic]) -> list[Diagnostic]:
+    found.sort(key=_position)
+    return found
 
 
 def _add(counter: Counter[str], key: str, sign: int) -> None:

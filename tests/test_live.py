@@ -116,3 +116,51 @@ def test_a_typo_annotator_is_one_warning_not_a_storm() -> None:
     assert codes.count("M306") == 1 and codes.count("M302") == 1
     doc.apply([TextChange("1", (line, 46), (line, 48))])
     assert not [d for d in doc.lint().diagnostics if d.code in ("M302", "M306", "M303")]
+
+
+def messy_text(rng: random.Random, blocks: int) -> str:
+    """Blocks with errors, warnings and trailing whitespace here and there."""
+    out = []
+    for i in range(blocks):
+        lines = [f"S s{i} a b c ."]
+        for _ in range(rng.randint(0, 3)):
+            start = rng.choice([0, 1, 2, 9])  # 9: past the end, an error
+            lines.append(f"A {start} {start + 1}|||R:NOUN|||x|||REQUIRED|||-NONE-|||0"
+                         + rng.choice(["", "", " "]))  # a space: a warning
+        out.append("\n".join(lines) + rng.choice(["\n", "\n  \n"]))
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("limit", [1, 7, 40, 10**6])
+def test_a_selection_keeps_the_most_severe_then_the_nearest(limit: int) -> None:
+    rng = random.Random(limit)
+    doc = LiveDocument(messy_text(rng, 60), Format.M2)
+    for step in range(30):
+        doc.apply([random_change(rng, doc.lines)])
+        full = doc.lint().diagnostics
+        focus = rng.randrange(len(doc.lines))
+        chosen = doc.select(limit, focus)
+        assert chosen.total == len(full) and len(chosen.diagnostics) == min(limit, len(full))
+        assert set(chosen.diagnostics) <= set(full), step
+        assert list(chosen.diagnostics) == sorted(chosen.diagnostics, key=lambda d: d.sort_key)
+        if chosen.hidden:
+            cut = max(d.severity for d in chosen.diagnostics)
+            assert all(d in chosen.diagnostics for d in full if d.severity < cut)
+            assert all(d.severity >= cut for d in full if d not in chosen.diagnostics)
+        else:
+            assert chosen.diagnostics == full
+        first = rng.randrange(len(doc.lines))
+        last = first + rng.randint(0, 5)
+        assert sorted(doc.diagnostics_on(first, last), key=lambda d: d.sort_key) == [
+            d for d in full if d.span.end_line >= first and d.span.line <= last]
+
+
+def test_the_nearest_of_the_least_severe_kind_are_kept() -> None:
+    """Only warnings (trailing whitespace): the ones shown are those around the focus."""
+    lines = [f"S s{i} a .{' ' if i % 2 else ''}\n" for i in range(200)]
+    doc = LiveDocument("\n".join(lines), Format.M2)
+    chosen = doc.select(10, focus=200)
+    assert chosen.total == 100 and chosen.hidden == 90
+    rows = [d.span.line for d in chosen.diagnostics]
+    assert all(d.code == "X004" for d in chosen.diagnostics)
+    assert rows == list(range(182, 219, 4))  # blocks 91, 93 ... 109: five either side

@@ -80,6 +80,18 @@ def diagnostic(found: Diagnostic, lines: list[str], uri: str, encoding: str,
         data={"fix": found.fix is not None})
 
 
+def limit_note(hidden: int, total: int, limit: int, uri: str) -> types.Diagnostic:
+    """The note on line 1 when `max-diagnostics` holds some back."""
+    path = uri.rsplit("/", 1)[-1]
+    return types.Diagnostic(
+        range=types.Range(start=types.Position(line=0, character=0),
+                          end=types.Position(line=0, character=0)),
+        message=f"{hidden:,} more of {total:,} findings are not shown here (the "
+        f"max-diagnostics setting shows {limit:,}: the most severe, then those nearest your "
+        f"last edit); `m2lsp check {path}` lists them all",
+        severity=types.DiagnosticSeverity.Information, source="m2lsp", code="max-diagnostics")
+
+
 def workspace_edit(fix: Fix, uri: str, lines: list[str], encoding: str) -> types.WorkspaceEdit:
     edits = [types.TextEdit(range=range_of(e.span, lines, encoding), new_text=e.new_text)
              for e in fix.edits]

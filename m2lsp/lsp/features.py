@@ -91,8 +91,8 @@ def code_actions(ls: M2Server, params: types.CodeActionParams) -> list[types.Cod
         return []
     first, last = params.range.start.line, params.range.end.line
     out = []
-    for found in doc.live.lint().diagnostics:
-        if found.fix is None or found.span.end_line < first or found.span.line > last:
+    for found in doc.live.diagnostics_on(first, last):
+        if found.fix is None:
             continue
         lsp = convert.diagnostic(found, doc.lines, doc.uri, ls.encoding)
         out.append(types.CodeAction(

@@ -24,7 +24,7 @@ from pygls.uris import to_fs_path
 from m2lsp import __version__
 from m2lsp.config import Config, config_from_mapping, load_config
 from m2lsp.diagnostic import Diagnostic
-from m2lsp.live import LiveDocument, TextChange
+from m2lsp.live import LiveDocument, Selection, TextChange
 from m2lsp.lsp import convert
 from m2lsp.model import Format
 from m2lsp.parsing.detect import detect_format
@@ -65,6 +65,13 @@ class OpenDocument:
         self.live = live
         self.checked = checked  # False: not M2 or CGED (a system's output): kept, not linted
         self.scores: list[Diagnostic] = []
+        self.focus = 0  # the line of the last edit: diagnostics near it are shown first
+        self.stamp = 0  # counts changes other than the text's (scores, settings)
+
+    @property
+    def result_id(self) -> str:
+        """Names what the diagnostics were computed from (pull diagnostics' resultId)."""
+        return f"{self.version}.{self.stamp}"
 
     @property
     def lines(self) -> list[str]:
@@ -103,6 +110,7 @@ class M2Server(LanguageServer):
                 start = convert.position_in(doc.lines, change.range.start, self.encoding)
                 end = convert.position_in(doc.lines, change.range.end, self.encoding)
                 changes.append(TextChange(change.text, start, end))
+                doc.focus = start[0]
             else:
                 changes.append(TextChange(change.text))
             doc.live.apply(changes[-1:])
@@ -143,18 +151,27 @@ class M2Server(LanguageServer):
             uri=uri, version=doc.version, diagnostics=self.diagnostics(doc)))
 
     def diagnostics(self, doc: OpenDocument) -> list[types.Diagnostic]:
+        """The document's diagnostics, at most `max-diagnostics` of them (the most severe,
+        then those nearest the last edit) and a note on top for the rest."""
+        limit = self.config.editor.max_diagnostics
         try:
-            found = doc.live.lint().diagnostics if doc.checked else ()
+            chosen = doc.live.select(limit, doc.focus) if doc.checked else Selection((), 0)
         except Exception:  # a bug must not take the server down with it
             log.exception("linting %s failed", doc.uri)
-            found = ()
-        out = [convert.diagnostic(d, doc.lines, doc.uri, self.encoding) for d in found]
+            chosen = Selection((), 0)
+        out = [convert.diagnostic(d, doc.lines, doc.uri, self.encoding)
+               for d in chosen.diagnostics]
+        if chosen.hidden:
+            out.insert(0, convert.limit_note(chosen.hidden, chosen.total, limit, doc.uri))
         out.extend(convert.diagnostic(d, doc.lines, doc.uri, self.encoding,
                                       source="m2lsp-score") for d in doc.scores)
         return out
 
     def refresh(self, uri: str) -> None:
         """Diagnostics of `uri` changed without a text change (scores, settings)."""
+        doc = self.documents.get(uri)
+        if doc is not None:
+            doc.stamp += 1
         if not self.pull:
             self.schedule(uri)
         elif self.refresh_support:
@@ -183,6 +200,7 @@ class M2Server(LanguageServer):
         for doc in self.documents.values():
             with settled_gc():
                 doc.live.reconfigure(self.config.lint)
+            doc.stamp += 1
             self.schedule(doc.uri)
 
 
@@ -284,8 +302,12 @@ async def did_change_configuration(ls: M2Server, params: types.DidChangeConfigur
                                         workspace_diagnostics=False))
 def pull_diagnostics(ls: M2Server, params: types.DocumentDiagnosticParams):
     doc = ls.documents.get(params.text_document.uri)
-    items = ls.diagnostics(doc) if doc is not None else []
-    return types.RelatedFullDocumentDiagnosticReport(items=items)
+    if doc is None:
+        return types.RelatedFullDocumentDiagnosticReport(items=[])
+    if params.previous_result_id == doc.result_id:  # nothing moved since the client asked
+        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=doc.result_id)
+    return types.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(doc),
+                                                     result_id=doc.result_id)
 
 
 def _register_features() -> None:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity
@@ -25,6 +25,7 @@ class Scope(StrEnum):
     """What a rule's `check` receives."""
 
     TEXT = "text"  # SourceText, any format
+    LINE = "line"  # a LineRange: what such a rule finds on a line depends on that line alone
     M2_BLOCK = "m2-block"  # a BlockSet; yields (block index, block-relative diagnostic)
     M2_DOCUMENT = "m2-document"  # the whole M2Document
     CGED = "cged"  # a CgedDocument
@@ -58,6 +59,15 @@ class Context:
     annotated_sentences: int = 0
     taxonomy: Any = None  # M2: the rules.taxonomy.Taxonomy that applies
     known_ids: frozenset[str] | None = None  # truth files: ids of the matching input
+
+
+class LineRange(NamedTuple):
+    """Consecutive lines of a text and the row of the first: what a LINE rule checks (the
+    whole text, or in the editor the lines of the blocks that changed).  Rows of the
+    diagnostics it yields count from `first`."""
+
+    first: int
+    lines: Sequence[str]
 
 
 Found = tuple[int, Diagnostic]

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Severity, TextEdit
 from m2lsp.model import Block, LineProblem, M2Document, Span
 from m2lsp.parsing.source import SourceText
-from m2lsp.rules.base import BlockSet, Context, Format, Found, Rule, Scope
+from m2lsp.rules.base import BlockSet, Context, Format, Found, LineRange, Rule, Scope
 
 _PROBLEM_MESSAGES = {
     "sentence-marker": "an S line starts with `S ` (S and one space) and the tokens",
@@ -354,11 +354,12 @@ class WhitespaceOnlyLine(Rule):
     severity = Severity.ERROR
     message = "line holds only whitespace; the NUS scorer does not read it as a blank line"
     fix_title = "Empty the line"
-    scope = Scope.M2_DOCUMENT
+    scope = Scope.LINE
+    formats = frozenset({Format.M2})
 
-    def check(self, doc: M2Document, ctx: Context) -> Iterator[Diagnostic]:
-        for row, line in enumerate(ctx.source.lines):
-            if line and line.isspace() and row < doc.line_count:
+    def check(self, lines: LineRange, ctx: Context) -> Iterator[Diagnostic]:
+        for row, line in enumerate(lines.lines, lines.first):
+            if line and line.isspace():
                 span = Span.on_line(row, 0, len(line))
                 yield self.report(span, fix=Fix(self.fix_title, (TextEdit(span, ""),)))
 
@@ -468,13 +469,14 @@ class UnicodeLineBreak(Rule):
     severity = Severity.ERROR
     message = "U+{codepoint:04X} inside a line: the NUS scorer breaks the line here"
     fix_title = "Replace it with a space"
-    scope = Scope.M2_DOCUMENT
+    scope = Scope.LINE
+    formats = frozenset({Format.M2})
 
-    def check(self, doc: M2Document, ctx: Context) -> Iterator[Diagnostic]:
-        text = ctx.source.text
+    def check(self, lines: LineRange, ctx: Context) -> Iterator[Diagnostic]:
+        text = "\n".join(lines.lines)
         if text.isascii() or _LINE_BREAK_CHARS.search(text) is None:
             return
-        for row, line in enumerate(ctx.source.lines):
+        for row, line in enumerate(lines.lines, lines.first):
             for match in _LINE_BREAK_CHARS.finditer(line):
                 span = Span.on_line(row, match.start(), match.end())
                 fix = Fix(self.fix_title, (TextEdit(span, " "),), Applicability.UNSAFE)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Severity, TextEdit
 from m2lsp.model import Span
 from m2lsp.parsing.source import SourceText
-from m2lsp.rules.base import Context, Format, Rule, Scope
+from m2lsp.rules.base import Context, Format, LineRange, Rule, Scope
 
 _BREAK_NAMES = {"\r\n": "CRLF", "\n": "LF", "\r": "CR"}
 
@@ -175,11 +175,11 @@ class TrailingWhitespace(Rule):
     severity = Severity.WARNING
     message = "trailing whitespace"
     fix_title = "Remove trailing whitespace"
-    scope = Scope.TEXT
+    scope = Scope.LINE
     formats = frozenset({Format.M2, Format.TRUTH})
 
-    def check(self, source: SourceText, ctx: Context) -> Iterator[Diagnostic]:
-        for row, line in enumerate(source.lines):
+    def check(self, lines: LineRange, ctx: Context) -> Iterator[Diagnostic]:
+        for row, line in enumerate(lines.lines, lines.first):
             last = line[-1:]
             if last not in (" ", "\t", "\u3000", "\xa0") or line.isspace():
                 continue
