@@ -4,7 +4,7 @@ input makes parsing fail."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from lark.exceptions import UnexpectedInput
 
@@ -18,9 +18,11 @@ from m2lsp.parsing.m2 import (
     make_edit,
     parse_block,
     parse_line_fast,
+    parse_line_lark,
     parse_line_slow,
     parse_m2,
     parse_with_lark,
+    shape,
 )
 from m2lsp.parsing.source import decode
 from tests.conftest import shared
@@ -167,3 +169,40 @@ def test_real_files_parse_the_same_with_lark(name: str) -> None:
     document = parse_m2(text)
     assert not any(b.problems for b in document.blocks)
     assert [b for _, b in reference] == list(document.blocks)
+
+
+MUTATIONS = st.sampled_from(["", " ", "  ", "\t", "|", "||", "|||", "-", "A", "S", "T", "0",
+                             "12", "x", "é中", "R:NOUN", "-NONE-", "\x0b", "3.5", "T0-A1"])
+
+
+@st.composite
+def mutated_lines(draw: st.DrawFn) -> str:
+    """Lines near well-formed ones: pieces inserted, deleted or replaced anywhere."""
+    line = draw(st.one_of(lines, st.sampled_from([
+        "A 3 4|||Prep|||on||in|||REQUIRED|||-NONE-|||0", "S The cat sat .", "T0-A1 text",
+        "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1"])))
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(line)))
+        cut = draw(st.integers(0, 3))
+        line = line[:at] + draw(MUTATIONS) + line[at + cut:]
+    return line
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(lines, mutated_lines()))
+def test_lines_judged_by_their_shape_equal_lines_judged_whole(line: str) -> None:
+    """The shape memo of parse_line_slow gives what the grammar gives on the line itself:
+    the same object, or the same problem at the same column.  (Blank lines separate blocks:
+    no line parser sees one.)"""
+    assume(line != "")
+    assert parse_line_slow(4, line) == parse_line_lark(4, line)
+
+
+@pytest.mark.parametrize(("line", "shape_text"), [
+    ("A 12 3|||R:ART|||dog|||REQUIRED|||-NONE-|||0", "A 0 0|||xAxT|||x|||x|||-x-|||0"),
+    ("S 中文 x9", "S x x0"), ("T10-A2 é", "T0-A0 x"),
+])
+def test_shapes(line: str, shape_text: str) -> None:
+    key, columns = shape(line)
+    assert key == shape_text and len(columns) == len(key)
+    assert all(line[c] == k or k in "0x" for c, k in zip(columns, key, strict=True))
