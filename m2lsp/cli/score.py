@@ -22,7 +22,7 @@ from m2lsp.scoring.m2 import (
     corpus_score,
     score_all,
 )
-from m2lsp.scoring.m2_input import read_gold, read_system
+from m2lsp.scoring.m2_input import GoldWarning, gold_warnings, read_gold, read_system
 from m2lsp.scoring.m2_report import summary, verbose
 
 
@@ -133,7 +133,7 @@ def run_score(args: argparse.Namespace) -> int:
     job = Scoring(settings, args.encoding, args.jobs, args.time_limit)
     results = job.results(args.system, args.gold)
     if args.format == "json":
-        sys.stdout.write(_json(results, args, settings))
+        sys.stdout.write(_json(results, args, settings, job.warnings.get(args.gold, [])))
         return EXIT_CLEAN
     chosen, total = choose(results, settings.beta)
     score = corpus_score(total, settings)
@@ -355,14 +355,16 @@ def _stats(settings: M2Settings):
 
 
 def _json(results: list[SentenceResult], args: argparse.Namespace,
-          settings: M2Settings) -> str:
+          settings: M2Settings, warnings: list[GoldWarning]) -> str:
     from m2lsp.scoring.bootstrap import confidence
     from m2lsp.scoring.breakdown import per_type
     from m2lsp.scoring.m2_json import result_json
 
     chosen, total = choose(results, settings.beta)
     score = corpus_score(total, settings)
-    extra = {}
+    extra: dict = {"gold_warnings": [
+        {"kind": w.kind, "count": w.count, "lines": [line + 1 for line in w.lines],
+         "message": w.describe()} for w in warnings]}
     if args.per_type:
         extra["per_type"] = [{"type": r.type, "true_positives": r.true_positives,
                               "false_positives": r.false_positives,
@@ -404,18 +406,24 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 class Scoring:
-    """Reading, checking and scoring one system at a time (gold read once)."""
+    """Reading, checking and scoring one system at a time (gold read once).  Gold edits that
+    change the score without saying so are warned about on stderr (`warn`) when the gold is
+    read."""
 
     def __init__(self, settings: M2Settings, encoding: str | None = None, jobs: int = 1,
-                 time_limit: float = 5.0) -> None:
+                 time_limit: float = 5.0, warn: bool = True) -> None:
         self.settings, self.encoding = settings, encoding
-        self.jobs, self.time_limit = jobs, time_limit
+        self.jobs, self.time_limit, self.warn = jobs, time_limit, warn
         self._gold: dict[Path, list] = {}
+        self.warnings: dict[Path, list[GoldWarning]] = {}
 
     def gold(self, path: Path) -> list:
         if path not in self._gold:
             source = read_text(path, "gold", self.encoding)
             self._gold[path] = read_gold(parse_m2(source), source, str(path))
+            self.warnings[path] = gold_warnings(self._gold[path])
+            if self.warn:
+                _warn_gold(path, self.warnings[path])
         return self._gold[path]
 
     def results(self, system_path: Path, gold_path: Path) -> list[SentenceResult]:
@@ -430,6 +438,14 @@ class Scoring:
                              self.time_limit, ticker.at)
 
 
+def _warn_gold(path: Path, warnings: list[GoldWarning]) -> None:
+    for warning in warnings:
+        print(f"m2lsp: warning: {path}: {warning.describe()}", file=sys.stderr)
+    if warnings:
+        print(f"m2lsp: the scores count these edits as the NUS M2 scorer 3.2 does; "
+              f"`m2lsp check {path}` lists every problem of the gold", file=sys.stderr)
+
+
 def _note_slow(result: SentenceResult, seconds: float) -> None:
     print(f"m2lsp: note: sentence {result.index + 1} (gold line {result.line + 1}) took "
           f"{seconds:.1f} s; its result is exact", file=sys.stderr)
@@ -438,7 +454,7 @@ def _note_slow(result: SentenceResult, seconds: float) -> None:
 def score_files(system_path: Path, gold_path: Path, settings: M2Settings,
                 verbose_output: bool = False, encoding: str | None = None) -> str:
     """The NUS scorer's output for one system (summary, or with -v the full report)."""
-    results = Scoring(settings, encoding).results(system_path, gold_path)
+    results = Scoring(settings, encoding, warn=False).results(system_path, gold_path)
     if verbose_output:
         return verbose(results, settings)[0]
     _, total = choose(results, settings.beta)

@@ -39,6 +39,44 @@ class GoldSentence:
     # the error type and the file line of each gold edit above, in the same order
     types: tuple[tuple[str, ...], ...] = ()
     lines: tuple[tuple[int, ...], ...] = ()
+    # gold edits the scorer reads but cannot use as written: (kind, file line), see GoldWarning
+    unusable: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class GoldWarning:
+    """Gold edits that change the score without saying so: `count` of one kind, and the
+    file lines (0-based) of the first ones."""
+
+    kind: str  # a key of GOLD_WARNINGS
+    count: int
+    lines: tuple[int, ...]
+
+    def describe(self) -> str:
+        where = ", ".join(str(line + 1) for line in self.lines)
+        more = ", ..." if self.count > len(self.lines) else ""
+        plural = "s" if self.count > 1 else ""
+        return f"{self.count} gold edit(s) {GOLD_WARNINGS[self.kind]} (line{plural} {where}{more})"
+
+
+GOLD_WARNINGS = {
+    "dropped": "lie outside their sentence: the NUS scorer drops them, so no system edit "
+               "can match them and recall counts them nowhere",
+    "backwards": "start after they end: the NUS scorer keeps them, but no system edit can "
+                 "match them",
+    "repeated": "repeat an earlier edit of the same annotator: one system edit is counted "
+                "correct once for each, which can push precision above 1",
+}
+
+
+def gold_warnings(sentences: list[GoldSentence], first: int = 3) -> list[GoldWarning]:
+    """What the sentences' unusable edits add up to, by kind, with the first lines."""
+    lines: dict[str, list[int]] = {kind: [] for kind in GOLD_WARNINGS}
+    for sentence in sentences:
+        for kind, line in sentence.unusable:
+            lines[kind].append(line)
+    return [GoldWarning(kind, len(found), tuple(sorted(found)[:first]))
+            for kind, found in lines.items() if found]
 
 
 @dataclass(frozen=True)
@@ -163,6 +201,7 @@ def _read_group(document: M2Document, group: list[int]) -> list[GoldSentence]:
                 order.append(annotator)
             annotations[annotator].append((gold, edit.type, document.starts[index] + edit.row))
     iteration = py2.int_dict_order(py2.int_dict_order(order)) or [0]
+    unusable = _unusable(annotations, len(tokens)) if len(group) == 1 else ()
     out = []
     offset = 0
     for index, text in zip(group, texts, strict=True):
@@ -173,8 +212,30 @@ def _read_group(document: M2Document, group: list[int]) -> list[GoldSentence]:
             document.starts[index], text,
             tuple((a, tuple(g[0] for g in k)) for a, k in zip(iteration, kept, strict=True)),
             tuple(tuple(g[1] for g in k) for k in kept),
-            tuple(tuple(g[2] for g in k) for k in kept)))
+            tuple(tuple(g[2] for g in k) for k in kept), unusable))
     return out
+
+
+def _unusable(annotations: dict[int, list[tuple[GoldEdit, str, int]]], length: int
+              ) -> tuple[tuple[str, int], ...]:
+    """(kind, file line) of each edit of one sentence that the scorer drops, keeps but can
+    never match, or counts twice (see GOLD_WARNINGS); noops are none of these."""
+    out: list[tuple[str, int]] = []
+    for edits in annotations.values():
+        seen: set[tuple] = set()
+        for gold, kind, line in edits:
+            if kind == NOOP_TYPE:
+                continue
+            if not (0 <= gold.start <= length and 0 <= gold.end <= length):
+                out.append(("dropped", line))
+                continue
+            if gold.start > gold.end:
+                out.append(("backwards", line))
+            key = (gold.start, gold.end, tuple(gold.corrections))
+            if key in seen:
+                out.append(("repeated", line))
+            seen.add(key)
+    return tuple(out)
 
 
 def read_system(source: SourceText) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,39 @@ def test_a_sentence_over_the_memory_bound_is_named(files, capsys) -> None:
     assert "sentence 1 (gold line 1) cannot be scored exactly within 1 MiB" in err
     assert m2scorer_main(["--max_lattice_memory", "1", "long.txt", "gold.m2"]) == 2
     assert "--max_lattice_memory MIB raises the bound" in capsys.readouterr().err
+
+
+def test_gold_edits_that_change_the_score_are_said(tmp_path: Path, capsys) -> None:
+    """The bundled example: an edit past its sentence (dropped by the scorer) and a repeated
+    edit (counted twice); a backwards edit added.  Warned with counts and lines, in the
+    JSON too; the drop-in m2scorer stays as quiet as the NUS scorer."""
+    from tests.conftest import ROOT
+
+    gold = (ROOT / "examples" / "annotated.m2").read_text(encoding="utf-8")
+    gold += "\nS a b c\nA 2 1|||R:OTHER|||x|||REQUIRED|||-NONE-|||0\n"
+    (tmp_path / "gold.m2").write_text(gold, encoding="utf-8")
+    sources = [line[2:] for line in gold.splitlines() if line.startswith("S ")]
+    (tmp_path / "sys.txt").write_text("\n".join(sources) + "\n", encoding="utf-8")
+    system, gold_path = str(tmp_path / "sys.txt"), str(tmp_path / "gold.m2")
+    assert main(["score", system, gold_path]) == 0
+    err = capsys.readouterr().err
+    assert "1 gold edit(s) lie outside their sentence" in err and "(line 19)" in err
+    assert "1 gold edit(s) repeat an earlier edit" in err and "(line 10)" in err
+    assert "1 gold edit(s) start after they end" in err and "(line 24)" in err
+    assert f"`m2lsp check {gold_path}` lists every problem" in err
+    assert main(["score", "--format", "json", system, gold_path]) == 0
+    found = json.loads(capsys.readouterr().out)["gold_warnings"]
+    assert [(w["kind"], w["count"], w["lines"]) for w in found] == [
+        ("dropped", 1, [19]), ("backwards", 1, [24]), ("repeated", 1, [10])]
+    assert m2scorer_main([system, gold_path]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_noops_and_clean_gold_give_no_warning(files, capsys) -> None:
+    Path("noop.m2").write_text("S a b .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+                               "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n",
+                               encoding="utf-8")
+    Path("one.txt").write_text("a b .\n", encoding="utf-8")
+    assert main(["score", "one.txt", "noop.m2"]) == 0
+    assert main(["score", "sys.txt", "gold.m2"]) == 0
+    assert capsys.readouterr().err == ""
