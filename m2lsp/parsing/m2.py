@@ -215,7 +215,7 @@ def parse_line_slow(row: int, line: str) -> Sentence | Edit | Target | LineProbl
     What the grammar finds wrong depends only on the line's *shape* (see `shape`), and a
     file with one kind of mistake repeats one shape thousands of times: the grammar reads
     each shape once (tests compare this with reading every line)."""
-    key, columns = shape(line)
+    key = shape_key(line)
     found = _SHAPES.get(key)
     if found is None:
         found = _SHAPES[key] = _judge(key)
@@ -224,8 +224,7 @@ def parse_line_slow(row: int, line: str) -> Sentence | Edit | Target | LineProbl
     if found is _ACCEPTED:
         return parse_line_lark(row, line)
     column, kind, expected = found
-    return LineProblem(row, columns[column] if column < len(columns) else len(line), kind,
-                       expected, line)
+    return LineProblem(row, shape_column(line, column), kind, expected, line)
 
 
 def parse_line_lark(row: int, line: str) -> Sentence | Edit | Target | LineProblem:
@@ -243,24 +242,33 @@ def parse_line_lark(row: int, line: str) -> Sentence | Edit | Target | LineProbl
 # The characters the grammar tells apart (markers, separators, spaces, offsets' digits and
 # sign); any other character can only be part of a field or a text, wherever it stands.
 _SHAPE_CLASSES = re.compile(r"[0-9]+|[^0-9ATS \t|\-]+|.", re.DOTALL)
-_DIGITS, _KEPT = frozenset("0123456789"), frozenset("ATS \t|-")
 _ACCEPTED = ("accepted",)
 _SHAPES: dict[str, tuple] = {}
 _MAX_SHAPES = 4096
 
 
-def shape(line: str) -> tuple[str, list[int]]:
+_OTHERS = re.compile(r"[^0-9ATS \t|\-]+")
+_DIGIT_RUNS = re.compile(r"[0-9]+")
+
+
+def shape_key(line: str) -> str:
     """The line with each run of digits written `0` and each run of other characters the
-    grammar does not tell apart written `x`, and the column in `line` of each character of
-    the shape.  A run is one token wherever the grammar reads one, so the grammar accepts or
-    rejects the shape exactly where it does the line."""
-    parts, columns = [], []
-    for match in _SHAPE_CLASSES.finditer(line):
-        text = match.group()
-        first = text[0]
-        parts.append("0" if first in _DIGITS else first if first in _KEPT else "x")
-        columns.append(match.start())
-    return "".join(parts), columns
+    grammar does not tell apart written `x`.  A run is one token wherever the grammar reads
+    one, so the grammar accepts or rejects the shape exactly where it does the line."""
+    return _DIGIT_RUNS.sub("0", _OTHERS.sub("x", line))
+
+
+def shape_column(line: str, index: int) -> int:
+    """The column in `line` of character `index` of its shape (the end: past the shape)."""
+    for position, match in enumerate(_SHAPE_CLASSES.finditer(line)):
+        if position == index:
+            return match.start()
+    return len(line)
+
+
+def shape(line: str) -> tuple[str, list[int]]:
+    """The shape of `line` and the column in `line` of each of its characters."""
+    return shape_key(line), [match.start() for match in _SHAPE_CLASSES.finditer(line)]
 
 
 def _judge(key: str) -> tuple:
