@@ -75,6 +75,10 @@ class Related:
         return Related(self.span.shifted(lines), self.message)
 
 
+_new = object.__new__
+_setattr = object.__setattr__
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """A finding: which rule, what, where, how bad, and how to fix it if a fix is known."""
@@ -87,15 +91,20 @@ class Diagnostic:
     related: tuple[Related, ...] = ()
 
     def shifted(self, lines: int) -> Diagnostic:
-        """The same diagnostic `lines` lines further down (block-relative to absolute)."""
+        """The same diagnostic `lines` lines further down (block-relative to absolute).
+        Built without the frozen dataclass's __init__, as Span.shifted is: a file's
+        diagnostics are shifted by the hundred thousand."""
         if not lines:
             return self
-        return replace(
-            self,
-            span=self.span.shifted(lines),
-            fix=self.fix.shifted(lines) if self.fix else None,
-            related=tuple(r.shifted(lines) for r in self.related),
-        )
+        fields = dict(self.__dict__)
+        fields["span"] = self.span.shifted(lines)
+        if self.fix is not None:
+            fields["fix"] = self.fix.shifted(lines)
+        if self.related:
+            fields["related"] = tuple(r.shifted(lines) for r in self.related)
+        shifted = _new(Diagnostic)
+        _setattr(shifted, "__dict__", fields)
+        return shifted
 
     @property
     def sort_key(self) -> tuple[int, int, str]:

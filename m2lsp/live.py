@@ -362,8 +362,9 @@ class _M2State:
         """The source, and the findings of the text-wide and document-wide rules that can
         find something now."""
         wide = self._wide_rules()
-        needs_text = any(r.code != "M005" for rules in wide.values() for r in rules)
-        source = SourceText(text()) if needs_text else SourceText("")
+        # only text-wide rules read the text (the document-wide ones read the blocks): a
+        # keystroke in a large file then never joins its lines
+        source = SourceText(text()) if wide.get(Scope.TEXT) else SourceText("")
         ctx = replace(self.context, source=source, m2=self.document())
         out: list[Diagnostic] = []
         for rule in wide.get(Scope.TEXT, ()):

@@ -13,6 +13,9 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+_new = object.__new__
+_setattr = object.__setattr__
+
 
 @dataclass(frozen=True)
 class Span:
@@ -37,7 +40,13 @@ class Span:
         """The same range `lines` lines further down."""
         if not lines:
             return self
-        return Span(self.line + lines, self.col, self.end_line + lines, self.end_col)
+        # built without the frozen dataclass's __init__ (a setattr per field): diagnostics
+        # are shifted by the hundred thousand; tests check both ways give equal objects
+        span = _new(Span)
+        _setattr(span, "__dict__", {"line": self.line + lines, "col": self.col,
+                                    "end_line": self.end_line + lines,
+                                    "end_col": self.end_col})
+        return span
 
     def contains_line(self, line: int) -> bool:
         return self.line <= line <= self.end_line
