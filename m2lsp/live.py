@@ -223,7 +223,7 @@ class _M2State:
         with paused_gc():
             self._resplit(0, 0, 0, len(lines))
             self.context = self._context()
-            self._check(0, len(self.blocks))
+            self._check(0, len(self.blocks), merge=False)  # _check_lines merges
             self._check_lines(0, len(self.blocks), head=True)
 
     # -- changes ---------------------------------------------------------------------
@@ -302,7 +302,7 @@ class _M2State:
         return context_from_counts(SourceText(""), None, self.settings, self.written,
                                    self.types, self.sentences, self.annotated)
 
-    def _check(self, k0: int, k1: int) -> None:
+    def _check(self, k0: int, k1: int, merge: bool = True) -> None:
         """The block rules over blocks k0..k1."""
         found: list[list[Diagnostic]] = [[] for _ in range(k0, k1)]
         view = BlockSet(self.blocks[k0:k1])
@@ -310,7 +310,8 @@ class _M2State:
             for index, diagnostic in rule.check(view, self.context):
                 found[index].append(diagnostic)
         self.found[k0:k1] = found
-        self._merge(k0, k1)
+        if merge:
+            self._merge(k0, k1)
 
     def _check_lines(self, k0: int, k1: int, head: bool) -> None:
         """The line rules over the segments of blocks k0..k1 (and the head)."""
