@@ -349,8 +349,11 @@ class _M2State:
         return self._document
 
     def result(self, text: Callable[[], str]) -> LintResult:
-        source, out = self._wide(text)
-        out.extend(self.head)
+        return self._result(*self._wide(text))
+
+    def _result(self, source: SourceText, wide: list[Diagnostic]) -> LintResult:
+        """Every diagnostic, given the text-wide and document-wide ones."""
+        out = [*wide, *self.head]
         starts = self.starts
         for index, found in enumerate(self.merged):
             if found:
@@ -389,10 +392,10 @@ class _M2State:
     def select(self, limit: int, focus: int, text: Callable[[], str]) -> Selection:
         """At most `limit` diagnostics (0: all): the most severe first and, of the least
         severe kind that fits only in part, those nearest line `focus`."""
-        _, wide = self._wide(text)
+        source, wide = self._wide(text)
         total = sum(self.tally) + len(wide)
         if not limit or total <= limit:
-            return Selection(self.result(text).diagnostics, total)
+            return Selection(self._result(source, wide).diagnostics, total)
         cut, room = _cut(self.tally, wide, limit)
         chosen: list[Diagnostic] = []
         for d in [*wide, *self.head]:

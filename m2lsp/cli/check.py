@@ -144,10 +144,10 @@ def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bo
 
     reports = [FileReport(str(r.path), r.diagnostics) for r in results if r.diagnostics]
     render = renderers()[args.output_format]
+    failed = sum(1 for r in results if r.error)
+    checked = sum(1 for r in results if r.format is not None and not r.error)
     if args.output_format == "text":
-        unchecked = sum(1 for r in results if r.error) + had_errors
-        checked = sum(1 for r in results if r.format is not None and not r.error)
-        sys.stdout.write(render(reports, checked=checked, unchecked=unchecked))
+        sys.stdout.write(render(reports, checked=checked, unchecked=failed + had_errors))
     else:
         sys.stdout.write(render(reports))
     sys.stdout.flush()
@@ -161,11 +161,10 @@ def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bo
         if result.fixed and result.fixed.applied and not args.quiet:
             print(f"m2lsp: {result.path}: fixed {result.fixed.applied} problem(s)",
                   file=sys.stderr)
-    checked = [r for r in results if r.format is not None]
     if not args.quiet and args.output_format == "text":
-        skipped = len(results) - len(checked) - sum(1 for r in results if r.error)
-        note = f"checked {len(checked)} file(s)" + (f", skipped {skipped} of unknown format"
-                                                   if skipped else "")
+        skipped = len(results) - checked - failed
+        note = f"checked {checked} file(s)" + (f", skipped {skipped} of unknown format"
+                                              if skipped else "")
         print(f"m2lsp: {note}", file=sys.stderr)
     if errors:
         return EXIT_ERROR
