@@ -68,8 +68,8 @@ def in_process_time(system: str) -> float:
 def slowest_sentences(count: int = 3) -> list[tuple[float, str, int]]:
     from m2lsp.parsing.m2 import parse_m2
     from m2lsp.parsing.source import SourceText
-    from m2lsp.scoring.m2 import M2Settings, score_sentence
-    from m2lsp.scoring.m2_input import read_gold, read_system
+    from m2lsp.scoring.m2.inputs import read_gold, read_system
+    from m2lsp.scoring.m2.maxmatch import M2Settings, score_sentence
 
     text = SourceText(GOLD.read_text(encoding="utf-8"))
     gold = read_gold(parse_m2(text), text)
@@ -87,8 +87,8 @@ def degenerate_time() -> float:
     """The scorer's issue #8: a hypothesis repeating a clause against sentence 333."""
     from m2lsp.parsing.m2 import parse_m2
     from m2lsp.parsing.source import SourceText
-    from m2lsp.scoring.m2 import M2Settings, score_sentence
-    from m2lsp.scoring.m2_input import read_gold
+    from m2lsp.scoring.m2.inputs import read_gold
+    from m2lsp.scoring.m2.maxmatch import M2Settings, score_sentence
 
     text = SourceText(GOLD.read_text(encoding="utf-8"))
     gold = read_gold(parse_m2(text), text)

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.diagnostic import Severity
+from m2lsp.errors import UsageError
+from m2lsp.scoring import defaults
 
 log = logging.getLogger(__name__)
 
@@ -64,14 +66,14 @@ def _longest_prefix(code: str, patterns: tuple[str, ...]) -> int:
 class ScoreSettings:
     """How scores are computed (defaults are the NUS M2 scorer's)."""
 
-    max_unchanged_words: int = 2
+    max_unchanged_words: int = defaults.MAX_UNCHANGED_WORDS
     """Longest run of unchanged tokens inside one system edit."""
-    beta: float = 0.5
+    beta: float = defaults.BETA
     """Weight of recall in the F-score."""
     ignore_whitespace_casing: bool = False
     """Drop system edits that only change whitespace or case."""
-    metric: str = "m2"
-    """Default metric for in-editor scoring: m2, errant, cged."""
+    metric: str = defaults.METRIC
+    """Default metric: m2, errant, cged, cgec or gleu."""
 
 
 @dataclass(frozen=True)
@@ -139,8 +141,10 @@ def _boolean(value: Any) -> bool:
 
 
 def _metric(value: Any) -> str:
-    if value not in ("m2", "errant", "cged"):
-        raise ValueError("expected m2, errant or cged")
+    from m2lsp.scoring.metric import names
+
+    if value not in names():
+        raise ValueError("expected one of " + ", ".join(names()))
     return value
 
 
@@ -172,7 +176,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("ignore-whitespace-casing", "score", "ignore_whitespace_casing", _boolean,
            "Drop system edits that only change whitespace or case (M2 scorer)."),
     Option("metric", "score", "metric", _metric,
-           "Metric of in-editor scoring: m2, errant or cged."),
+           "Default metric of `m2lsp score`, `m2lsp compare` and in-editor scoring: m2, "
+           "errant, cged, cgec or gleu."),
     Option("max-diagnostics", "editor", "max_diagnostics", _positive_int,
            "Language server: at most this many diagnostics per document (0: all), the most "
            "severe and those nearest the last edit first."),
@@ -197,8 +202,9 @@ CLIENT_KEYS = frozenset({"server", "trace"})
 
 
 def config_from_mapping(values: Mapping[str, Any], base: Config | None = None,
-                        origin: str = "settings") -> Config:
-    """Apply `values` on top of `base`; bad keys and values are logged and skipped."""
+                        origin: str = "settings", strict: bool = False) -> Config:
+    """Apply `values` on top of `base`; bad keys and values are logged and skipped (the
+    server), or with `strict` a UsageError (the command line: exit 2)."""
     config = base or Config()
     updates: dict[str, dict[str, Any]] = {name: {} for name in SECTIONS}
     for raw_key, value in values.items():
@@ -206,16 +212,24 @@ def config_from_mapping(values: Mapping[str, Any], base: Config | None = None,
         if key in CLIENT_KEYS:
             continue
         if key not in KEYS:
-            log.warning("%s: unknown m2lsp option %r ignored", origin, raw_key)
+            _complain(strict, f"{origin}: unknown m2lsp option {raw_key!r}",
+                      "%s: unknown m2lsp option %r ignored", origin, raw_key)
             continue
         option = KEYS[key]
         try:
             updates[option.section][option.field] = option.convert(value)
         except (ValueError, TypeError) as exc:
-            log.warning("%s: option %r = %r is invalid (%s); using the default",
-                        origin, raw_key, value, exc)
+            _complain(strict, f"{origin}: option {raw_key!r} = {value!r} is invalid ({exc})",
+                      "%s: option %r = %r is invalid (%s); using the default",
+                      origin, raw_key, value, exc)
     return Config(**{name: replace(getattr(config, name), **updates[name])
                      for name in SECTIONS})
+
+
+def _complain(strict: bool, error: str, *warning: Any) -> None:
+    if strict:
+        raise UsageError(error)
+    log.warning(*warning)
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -238,13 +252,15 @@ def _m2lsp_table(path: Path) -> dict[str, Any] | None:
     return table if isinstance(table, dict) else None
 
 
-def load_config(start: Path | None = None, explicit: Path | None = None) -> Config:
-    """The configuration from `explicit` or the pyproject.toml found from `start`."""
+def load_config(start: Path | None = None, explicit: Path | None = None,
+                strict: bool = False) -> Config:
+    """The configuration from `explicit` or the pyproject.toml found from `start` (`strict`:
+    a bad key or value is a UsageError, as on the command line)."""
     path = explicit or (find_pyproject(start) if start is not None else None)
     if path is None:
         return Config()
     table = _m2lsp_table(path) or {}
-    return config_from_mapping(table, origin=str(path))
+    return config_from_mapping(table, origin=str(path), strict=strict)
 
 
 def default_value(option: Option) -> Any:

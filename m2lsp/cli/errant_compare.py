@@ -1,5 +1,5 @@
 """`m2lsp errant-compare`: a drop-in for errant_compare (errant 3.0.2), same flags, same
-output; and the reading and scoring that `m2lsp score --metric errant` shares with it."""
+output."""
 
 from __future__ import annotations
 
@@ -8,11 +8,9 @@ import sys
 from pathlib import Path
 
 from m2lsp.cli.exits import EXIT_CLEAN
-from m2lsp.cli.inputs import read_text
-from m2lsp.parsing.source import SourceText
-from m2lsp.scoring.errant import ErrantResult, ErrantSettings, evaluate
-from m2lsp.scoring.errant_input import check_pair, read_blocks
-from m2lsp.scoring.errant_report import report
+from m2lsp.scoring.errant.compare import ErrantSettings
+from m2lsp.scoring.errant.files import score_files
+from m2lsp.scoring.errant.report import report
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -49,7 +47,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     settings = ErrantSettings(args.beta, _mode(args), args.single, args.multi,
                               tuple(args.filt))
-    result = score_files(Path(args.hyp), Path(args.ref), settings, args.encoding)
+    result = score_files(Path(args.hyp), Path(args.ref), settings, args.encoding, _warn)
     sys.stdout.write(report(result, args.verbose, args.cat))
     return EXIT_CLEAN
 
@@ -58,17 +56,5 @@ def _mode(args: argparse.Namespace) -> str:
     return next((m for m in ("dt", "ds", "cse") if getattr(args, m)), "cs")
 
 
-def _as_errant_reads(source: SourceText) -> str:
-    """The text with its byte-order mark, which errant_compare keeps in the first line."""
-    return "\ufeff" + source.text if source.bom else source.text
-
-
-def score_files(hyp: Path, ref: Path, settings: ErrantSettings,
-                encoding: str | None = None) -> ErrantResult:
-    """Read, check and score; a warning on stderr where sources differ in some tokens."""
-    hyp_blocks = read_blocks(_as_errant_reads(read_text(hyp, "hypothesis", encoding)), str(hyp))
-    ref_blocks = read_blocks(_as_errant_reads(read_text(ref, "reference", encoding)), str(ref))
-    warning = check_pair(hyp_blocks, ref_blocks, str(hyp), str(ref))
-    if warning:
-        print(f"m2lsp: warning: {warning}", file=sys.stderr)
-    return evaluate(hyp_blocks, ref_blocks, settings)
+def _warn(message: str) -> None:
+    print(f"m2lsp: {message}", file=sys.stderr)

@@ -241,8 +241,8 @@ async def _score_m2(ls: M2Server, doc: OpenDocument, system_text: str
     from m2lsp.errors import M2lspError
     from m2lsp.parsing.source import SourceText
     from m2lsp.scoring.in_editor import score_diagnostics
-    from m2lsp.scoring.m2 import M2Settings, evaluate_in_steps
-    from m2lsp.scoring.m2_input import read_gold, read_system
+    from m2lsp.scoring.m2.inputs import read_gold, read_system
+    from m2lsp.scoring.m2.maxmatch import M2Settings, evaluate_in_steps
 
     gold_uri = doc.uri
     settings = M2Settings(ls.config.score.max_unchanged_words, ls.config.score.beta,
@@ -273,9 +273,9 @@ async def _score_m2(ls: M2Server, doc: OpenDocument, system_text: str
 async def _score_errant(ls: M2Server, doc: OpenDocument, system_text: str
                         ) -> dict[str, Any] | None:
     from m2lsp.errors import M2lspError
-    from m2lsp.scoring.errant import ErrantSettings
-    from m2lsp.scoring.errant import evaluate_in_steps as errant_steps
-    from m2lsp.scoring.errant_input import check_pair, read_blocks
+    from m2lsp.scoring.errant.compare import ErrantSettings
+    from m2lsp.scoring.errant.compare import evaluate_in_steps as errant_steps
+    from m2lsp.scoring.errant.inputs import check_pair, read_blocks
     from m2lsp.scoring.in_editor import errant_diagnostics
 
     settings = ErrantSettings(beta=ls.config.score.beta)
@@ -307,8 +307,8 @@ def _score_cged(ls: M2Server, doc: OpenDocument, system_text: str) -> dict[str, 
     counting: several errors per sentence)."""
     from m2lsp.errors import M2lspError
     from m2lsp.parsing.cged import parse_cged
-    from m2lsp.scoring.cged import LEVELS, evaluate_2016
-    from m2lsp.scoring.cged_input import items_from_sgml, read_items
+    from m2lsp.scoring.cged.inputs import items_from_sgml, read_items
+    from m2lsp.scoring.cged.levels import LEVELS, evaluate_2016
     from m2lsp.scoring.in_editor import cged_diagnostics
 
     try:

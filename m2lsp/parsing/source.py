@@ -12,6 +12,7 @@ import codecs
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -162,3 +163,18 @@ def _count_bad(data: bytes, encoding: str) -> int:
     """Number of undecodable sequences (each becomes one U+FFFD when replaced)."""
     replaced = data.decode(encoding, errors="replace").count("\ufffd")
     return replaced - data.decode(encoding, errors="ignore").count("\ufffd")
+
+
+def read_source(path: Path, what: str, encoding: str | None = None) -> SourceText:
+    """A file's text for a job that needs it whole, or an InputError that says what is wrong
+    with it (`what`: the file's role, e.g. "gold")."""
+    from m2lsp.errors import InputError
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {what} file {path}: {exc.strerror or exc}") from exc
+    source = decode(data, encoding)
+    if source.problem is not None:
+        raise InputError(f"{what} file {path} is {source.problem.describe()}")
+    return source

@@ -8,9 +8,9 @@ from __future__ import annotations
 from m2lsp.diagnostic import Diagnostic, Severity
 from m2lsp.model import M2Document, Span
 from m2lsp.reading import block_at
-from m2lsp.scoring.cged_input import CgedItem
-from m2lsp.scoring.errant import ErrantResult, ErrantSentence, f_score
-from m2lsp.scoring.m2 import Counts, M2Result, SentenceResult, p_r_f
+from m2lsp.scoring.cged.inputs import CgedItem
+from m2lsp.scoring.errant.compare import ErrantResult, ErrantSentence, f_score
+from m2lsp.scoring.m2.maxmatch import Counts, M2Result, SentenceResult, p_r_f
 
 SENTENCE = "score"
 TRUE_POSITIVE = "TP"

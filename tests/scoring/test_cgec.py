@@ -10,7 +10,7 @@ import random
 import pytest
 
 from m2lsp.cli import main
-from m2lsp.scoring.cgec import bleu, chars, evaluate, meaning
+from m2lsp.scoring.cgec.metrics import bleu, chars, evaluate, meaning
 from tests.conftest import SHARED_DATA
 
 # one sentence: source 我爱北京, hypothesis 我爱北京。, references 我爱北京。 and 我喜欢北京。

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from m2lsp.cli import main
-from m2lsp.scoring.cged_report import java_number
+from m2lsp.scoring.cged.report import java_number
 from tests.conftest import SHARED_DATA
 
 TOY = SHARED_DATA / "cged" / "cged2015" / "nlptea15cged_release1.0" / "Tool"
@@ -131,7 +131,7 @@ def levels(out: bytes) -> dict:
         "fpr": data["false_positive_rate"]}
 
 
-# the paper's table, and the official tool's where it differs (see m2lsp.scoring.cged)
+# the paper's table, and the official tool's where it differs (see m2lsp.scoring.cged.levels)
 PAPER = {"fpr": 0.5, "detection": (0.75, 0.6667, 1.0, 0.8),
          "identification": (0.625, 0.5, 0.75, 0.6), "position": (0.5, 0.3333, 0.5, 0.4)}
 OFFICIAL = PAPER | {"identification": (0.625, 0.6, 0.75, 0.6667),

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from m2lsp.scoring import lattice as lattice_module
-from m2lsp.scoring.lattice import GoldEdit, LatticeCrash, SentenceLattice
+from m2lsp.scoring.m2 import lattice as lattice_module
+from m2lsp.scoring.m2.lattice import GoldEdit, LatticeCrash, SentenceLattice
 from tests.scoring import literal_lattice as literal
 from tests.scoring.literal_maxmatch import GoldEdit as LiteralGold
 from tests.scoring.literal_maxmatch import best_path, weigh

@@ -11,9 +11,9 @@ from m2lsp.cli import main
 from m2lsp.parsing.m2 import parse_m2
 from m2lsp.parsing.source import SourceText
 from m2lsp.scoring.bootstrap import Interval, compare, confidence
-from m2lsp.scoring.breakdown import TypeCounts, per_type
-from m2lsp.scoring.m2 import M2Settings, corpus_score, evaluate, score_texts
-from m2lsp.scoring.m2_input import read_gold, read_system
+from m2lsp.scoring.m2.breakdown import TypeCounts, per_type
+from m2lsp.scoring.m2.inputs import read_gold, read_system
+from m2lsp.scoring.m2.maxmatch import M2Settings, corpus_score, evaluate, score_texts
 from tests.conftest import shared
 from tests.scoring.test_m2_tables import README_GOLD, README_SYSTEM
 
@@ -34,17 +34,35 @@ def test_bootstrap_is_seeded_and_brackets_the_score() -> None:
     counts = [(1, 2, 2), (0, 1, 1), (2, 2, 3), (1, 1, 1), (0, 0, 2)] * 20
     settings = M2Settings()
 
-    def stats(c, e, g):
+    def stats(sums):
+        c, e, g = sums
         s = corpus_score(type("C", (), {"correct": c, "proposed": e, "gold": g})(), settings)
         return s.precision, s.recall, s.f
 
     first = confidence(counts, stats, samples=300, seed=7)
     assert first == confidence(counts, stats, samples=300, seed=7)
     assert first != confidence(counts, stats, samples=300, seed=8)
-    full = stats(*[sum(c[k] for c in counts) for k in range(3)])
-    assert first.f.low <= full[2] <= first.f.high
-    same = compare(counts, counts, stats, samples=200, seed=1)
+    full = stats([sum(c[k] for c in counts) for k in range(3)])
+    assert first.intervals[2].low <= full[2] <= first.intervals[2].high
+    same = compare(counts, counts, stats, 2, samples=200, seed=1)
     assert same.p_value == 1.0 and same.difference == Interval(0.0, 0.0)
+    assert same.p_randomised == 1.0  # nothing to swap: every shuffle is as far apart
+
+
+def test_paired_tests_tell_a_better_system_from_a_worse_one() -> None:
+    better = [(2, 2, 2), (1, 1, 1), (2, 2, 3), (1, 1, 1)] * 30
+    worse = [(0, 2, 2), (0, 1, 1), (1, 2, 3), (0, 1, 1)] * 30
+
+    def f(sums):
+        c, e, g = sums
+        s = corpus_score(type("C", (), {"correct": c, "proposed": e, "gold": g})(),
+                         M2Settings())
+        return s.precision, s.recall, s.f
+
+    found = compare(better, worse, f, 2, samples=200, seed=3)
+    assert found.a > found.b and found.difference.low > 0
+    assert found.p_value < 0.01 and found.p_randomised < 0.01
+    assert compare(better, better, f, 2, samples=200, seed=3).p_randomised == 1.0
 
 
 def test_processes_give_the_same_results() -> None:

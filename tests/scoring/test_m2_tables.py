@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from m2lsp.scoring.lattice import EPSILON, SentenceLattice
-from m2lsp.scoring.m2 import M2Settings, score_texts
-from m2lsp.scoring.m2_report import shrink, summary
+from m2lsp.scoring.m2.lattice import EPSILON, SentenceLattice
+from m2lsp.scoring.m2.maxmatch import M2Settings, score_texts
+from m2lsp.scoring.m2.report import shrink, summary
 
 README_GOLD = """S The cat sat at mat .
 A 3 4|||Prep|||on|||REQUIRED|||-NONE-|||0

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from m2lsp.scoring import lattice as lattice_module
-from m2lsp.scoring.lattice import GoldEdit, LatticeTooLarge, SentenceLattice, best_paths
-from m2lsp.scoring.m2 import M2Settings, SentenceTooLarge, score_texts
+from m2lsp.scoring.m2 import lattice as lattice_module
+from m2lsp.scoring.m2.lattice import GoldEdit, LatticeTooLarge, SentenceLattice, best_paths
+from m2lsp.scoring.m2.maxmatch import M2Settings, SentenceTooLarge, score_texts
 
 ADDRESS_SPACE = 1536 * 2**20  # the interpreter, its libraries and threads, and the bound
 TOO_LARGE = "cannot be scored exactly within"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from m2lsp.scoring import lattice as lattice_module
+from m2lsp.scoring.m2 import lattice as lattice_module
 
 compiled = lattice_module.compiled
 pytestmark = pytest.mark.skipif(compiled is None, reason="the C core is not built")
@@ -134,7 +134,7 @@ def test_the_degenerate_hypothesis_of_sentence_333_streams_and_agrees():
 
     from m2lsp.parsing.m2 import parse_m2
     from m2lsp.parsing.source import SourceText
-    from m2lsp.scoring.m2_input import read_gold
+    from m2lsp.scoring.m2.inputs import read_gold
 
     text = SourceText(GOLD.read_text(encoding="utf-8"))
     sentence = read_gold(parse_m2(text), text)[332]
@@ -167,7 +167,7 @@ def test_any_gold_of_the_degenerate_sentence_streams(seed):
 
     from m2lsp.parsing.m2 import parse_m2
     from m2lsp.parsing.source import SourceText
-    from m2lsp.scoring.m2_input import read_gold
+    from m2lsp.scoring.m2.inputs import read_gold
 
     text = SourceText(GOLD.read_text(encoding="utf-8"))
     source_words = read_gold(parse_m2(text), text)[332].source.split()

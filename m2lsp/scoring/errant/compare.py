@@ -25,7 +25,8 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from m2lsp.scoring.errant_input import ErrantBlock, ErrantEdit
+from m2lsp.scoring import defaults
+from m2lsp.scoring.errant.inputs import ErrantBlock, ErrantEdit
 
 MODES = ("cs", "cse", "ds", "dt")
 NOOP = "noop"
@@ -40,7 +41,7 @@ Categories = dict[str, list[int]]  # type -> [tp, fp, fn], in order of first cou
 class ErrantSettings:
     """errant_compare's options; the defaults are its defaults."""
 
-    beta: float = 0.5
+    beta: float = defaults.BETA
     mode: str = "cs"  # cs | cse | ds | dt
     single: bool = False
     multi: bool = False

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from m2lsp.scoring.lattice import GoldEdit, SystemEdit, match_pairs
-from m2lsp.scoring.m2 import Counts, SentenceResult, p_r_f
+from m2lsp.scoring.m2.lattice import GoldEdit, SystemEdit, match_pairs
+from m2lsp.scoring.m2.maxmatch import Counts, SentenceResult, p_r_f
 
 UNTYPED = "(none)"
 

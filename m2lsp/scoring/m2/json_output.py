@@ -7,11 +7,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from m2lsp.scoring.m2 import Counts, M2Result, SentenceResult, p_r_f
+from m2lsp.scoring.m2.maxmatch import Counts, M2Result, SentenceResult, p_r_f
 
 
 def result_json(result: M2Result, system: Path, gold: Path,
                 extra: dict[str, Any] | None = None) -> str:
+    return json.dumps(result_data(result, system, gold, extra), ensure_ascii=False,
+                      indent=1) + "\n"
+
+
+def result_data(result: M2Result, system: Path, gold: Path,
+                extra: dict[str, Any] | None = None) -> dict[str, Any]:
     score = result.score
     beta = score.settings.beta
     data = {
@@ -27,7 +33,7 @@ def result_json(result: M2Result, system: Path, gold: Path,
         **(extra or {}),
         "sentences": [_sentence(s, beta) for s in result.sentences],
     }
-    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    return data
 
 
 def _counts(counts: Counts) -> dict[str, int]:

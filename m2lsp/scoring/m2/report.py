@@ -6,9 +6,16 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from m2lsp.scoring import py2
-from m2lsp.scoring.lattice import GoldEdit, SystemEdit
-from m2lsp.scoring.m2 import Counts, M2Settings, Score, SentenceResult, choose, corpus_score
+from m2lsp.scoring.m2 import py2
+from m2lsp.scoring.m2.lattice import GoldEdit, SystemEdit
+from m2lsp.scoring.m2.maxmatch import (
+    Counts,
+    M2Settings,
+    Score,
+    SentenceResult,
+    choose,
+    corpus_score,
+)
 
 RULE = "-------------------------------------------"
 
@@ -132,7 +139,7 @@ def _note(edit: SystemEdit, system: Sequence[SystemEdit], gold: Sequence[GoldEdi
 def lattice_dump(result: SentenceResult, settings: M2Settings) -> str:
     """A sentence's lattice: every edge in the scorer's order with its span, texts, length,
     and the weight each annotator gives it."""
-    from m2lsp.scoring.lattice import SentenceLattice
+    from m2lsp.scoring.m2.lattice import SentenceLattice
 
     source, target = py2.split(result.source), py2.split(result.hypothesis)
     if source == target:

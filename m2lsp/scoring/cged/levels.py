@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from m2lsp.errors import InputError
-from m2lsp.scoring.cged_input import CgedItem
+from m2lsp.scoring.cged.inputs import CgedItem
 
 LEVELS = ("detection", "identification", "position")
 COUNTINGS = ("official", "paper")

@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 
 from m2lsp.errors import InputError
 from m2lsp.parsing.source import SourceText
-from m2lsp.scoring import py2
-from m2lsp.scoring.lattice import (
+from m2lsp.scoring import defaults
+from m2lsp.scoring.m2 import py2
+from m2lsp.scoring.m2.inputs import GoldSentence
+from m2lsp.scoring.m2.lattice import (
     DEFAULT_MEMORY_LIMIT,
     GoldEdit,
     LatticeCrash,
@@ -25,15 +27,14 @@ from m2lsp.scoring.lattice import (
     best_paths,
     match,
 )
-from m2lsp.scoring.m2_input import GoldSentence
 
 
 @dataclass(frozen=True)
 class M2Settings:
     """The scorer's options; the defaults are the NUS M2 scorer's."""
 
-    max_unchanged_words: int = 2
-    beta: float = 0.5
+    max_unchanged_words: int = defaults.MAX_UNCHANGED_WORDS
+    beta: float = defaults.BETA
     ignore_whitespace_casing: bool = False
     # the bound on one sentence's lattice, in MiB (0: none); it never changes a result, it
     # only stops a sentence that would need more (see SentenceTooLarge)
@@ -367,7 +368,7 @@ def score_sources(gold: SourceText, system: SourceText, settings: M2Settings = M
                   gold_name: str = "gold") -> M2Result:
     """Score decoded system text against decoded gold text (no files involved)."""
     from m2lsp.parsing.m2 import parse_m2
-    from m2lsp.scoring.m2_input import read_gold, read_system
+    from m2lsp.scoring.m2.inputs import read_gold, read_system
 
     sentences = read_gold(parse_m2(gold), gold, gold_name)
     return evaluate(sentences, read_system(system), settings)

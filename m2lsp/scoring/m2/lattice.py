@@ -38,6 +38,8 @@ import heapq
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from m2lsp.scoring import defaults
+
 INS, DEL, SUB, NOOP = 0, 1, 2, 3
 EPSILON = 0.001
 _INF = float("inf")
@@ -67,7 +69,7 @@ class LatticeCrash(Exception):
 
 # The default bound on one sentence pair's lattice: with the interpreter and the files, a
 # scoring command stays under 1 GiB whatever the hypothesis.
-DEFAULT_MEMORY_LIMIT = 768 * 2**20
+DEFAULT_MEMORY_LIMIT = defaults.MAX_LATTICE_MEMORY_MIB * 2**20
 # What the pure-Python lattice keeps per list entry (edge info, dict slots, lists), and per
 # matrix cell: its bound is checked against these, as the compiled core checks its own.
 _PY_ENTRY_BYTES = 320
@@ -490,7 +492,7 @@ def match_pairs(system: list[SystemEdit], gold: Sequence[GoldEdit]
 # The compiled core
 
 try:  # built from _lattice.c when a C compiler was there at install time
-    from m2lsp.scoring import _lattice as compiled
+    from m2lsp.scoring.m2 import _lattice as compiled
 except ImportError:  # pragma: no cover - exercised where no compiler is installed
     compiled = None
 

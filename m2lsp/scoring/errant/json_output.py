@@ -7,11 +7,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from m2lsp.scoring.errant import CoderEdits, ErrantResult, ErrantSentence, Key, f_score
-from m2lsp.scoring.errant_report import categories_json
+from m2lsp.scoring.errant.compare import CoderEdits, ErrantResult, ErrantSentence, Key, f_score
+from m2lsp.scoring.errant.report import categories_json
 
 
 def result_json(result: ErrantResult, hyp: Path, ref: Path, per_type: bool = False) -> str:
+    return json.dumps(result_data(result, hyp, ref, per_type), ensure_ascii=False,
+                      indent=1) + "\n"
+
+
+def result_data(result: ErrantResult, hyp: Path, ref: Path, per_type: bool = False
+                ) -> dict[str, Any]:
     beta = result.settings.beta
     p, r, f = result.scores
     data: dict[str, Any] = {
@@ -26,7 +32,7 @@ def result_json(result: ErrantResult, hyp: Path, ref: Path, per_type: bool = Fal
     if per_type:
         data["per_type"] = categories_json(result.categories, beta)
     data["sentences"] = [sentence_json(s, beta) for s in result.sentences]
-    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    return data
 
 
 def sentence_json(sentence: ErrantSentence, beta: float) -> dict[str, Any]:

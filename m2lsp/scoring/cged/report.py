@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from decimal import ROUND_HALF_UP, Decimal
 
-from m2lsp.scoring.cged import (
+from m2lsp.scoring.cged.levels import (
     LEVELS,
     Cged2016Result,
     CgedResult,

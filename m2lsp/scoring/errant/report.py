@@ -3,7 +3,7 @@ table (`-cat 1|2|3`) and the verbose per-sentence trace (`-v`)."""
 
 from __future__ import annotations
 
-from m2lsp.scoring.errant import (
+from m2lsp.scoring.errant.compare import (
     Categories,
     CoderEdits,
     Comparison,

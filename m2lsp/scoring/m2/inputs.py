@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from m2lsp.errors import InputError
 from m2lsp.model import NOOP_TYPE, Block, M2Document
 from m2lsp.parsing.source import SourceText
-from m2lsp.scoring import py2
-from m2lsp.scoring.lattice import GoldEdit
+from m2lsp.scoring.m2 import py2
+from m2lsp.scoring.m2.lattice import GoldEdit
 
 
 @dataclass(frozen=True)

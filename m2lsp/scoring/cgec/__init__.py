@@ -1,0 +1,1 @@
+"""CGEC metrics of Lin et al.: sentence accuracy, char BLEU, meaning preservation."""

@@ -1,0 +1,71 @@
+"""`--metric cgec`: Lin et al.'s metrics.  SYSTEM is one sentence a line, GOLD an M2 file
+whose annotators are the references."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from m2lsp.errors import InputError, UsageError
+from m2lsp.scoring.metric import Request, SentenceStats
+
+
+@dataclass(frozen=True)
+class CgecScore:
+    score: Any  # metrics.CgecScore
+    signature: str
+
+    def text(self, request: Request) -> str:
+        score, b = self.score, self.score.bleu
+        precisions = "/".join(f"{p:.4f}" for p in b.precisions)
+        return (
+            f"Acc_sen : {score.accuracy:.4f} ({score.exact}/{score.sentences})\n"
+            f"BLEU_c  : {b.score:.4f} (precisions {precisions}, BP {b.brevity_penalty:.4f}, "
+            f"length {b.hypothesis_length}/{b.reference_length})\n"
+            f"MP      : {score.mp:.4f}\n"
+            f"MP_avg  : {score.mp_average:.4f} (references against their sources)\n"
+            f"MP'     : {score.mp_revised:.4f}\n{self.signature}\n")
+
+    def json(self, request: Request) -> dict[str, Any]:
+        score, b = self.score, self.score.bleu
+        return {
+            "metric": "cgec", "signature": self.signature, "system": str(request.system),
+            "gold": str(request.gold), "sentences": score.sentences,
+            "acc_sen": score.accuracy, "exact": score.exact, "bleu": b.score,
+            "bleu_precisions": list(b.precisions), "brevity_penalty": b.brevity_penalty,
+            "hypothesis_length": b.hypothesis_length, "reference_length": b.reference_length,
+            "mp": score.mp, "mp_average": score.mp_average, "mp_revised": score.mp_revised}
+
+    def sentence_stats(self) -> SentenceStats | None:
+        return None
+
+
+class Cgec:
+    name = "cgec"
+    help = ("cgec (Lin et al.: sentence accuracy, char BLEU, meaning preservation; SYSTEM one "
+            "sentence a line, GOLD M2, each annotator one reference)")
+    shared = frozenset({"gold", "format"})
+    flags = ()
+
+    def run(self, request: Request) -> CgecScore:
+        from m2lsp.parsing.m2 import parse_m2
+        from m2lsp.parsing.source import read_source
+        from m2lsp.reading import corrected_sentence
+        from m2lsp.scoring.cgec.metrics import SIGNATURE, evaluate
+        from m2lsp.scoring.m2.inputs import read_system
+
+        if request.gold is None:
+            raise UsageError("--metric cgec needs GOLD (an M2 file)")
+        gold = parse_m2(read_source(request.gold, "gold", request.encoding))
+        hypotheses = read_system(read_source(request.system, "system", request.encoding))
+        blocks = [b for b in gold.blocks if b.sentence is not None]
+        if len(blocks) != len(hypotheses):
+            raise InputError(f"system file {request.system} has {len(hypotheses)} sentences "
+                             f"but gold file {request.gold} has {len(blocks)}")
+        sources = [b.sentence.text for b in blocks]
+        references = [[r for a in dict.fromkeys(e.annotator.strip() for e in b.edits)
+                       if (r := corrected_sentence(b, a)) is not None] for b in blocks]
+        return CgecScore(evaluate(sources, hypotheses, references), SIGNATURE)
+
+
+METRIC = Cgec()

@@ -1,0 +1,168 @@
+"""`--metric cged`: the NLP-TEA CGED levels.  SYSTEM is the result file, GOLD the truth file;
+`--cged-report YEAR` prints that year's official tool's report byte for byte."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from m2lsp.errors import InputError, UsageError
+from m2lsp.scoring.metric import Flag, Request, SentenceStats
+
+
+@dataclass(frozen=True)
+class CgedScore:
+    """The levels (and the correction level), or a finished official report."""
+
+    signature: str
+    result: Any = None
+    correction: Any = None
+    counting: str = "official"
+    report: bytes | None = None  # an official tool's report, as it writes it
+
+    def text(self, request: Request) -> str | bytes:
+        from m2lsp.scoring.cged.report import summary
+
+        if self.report is not None:
+            return self.report
+        return summary(self.result, self.correction, self.counting)
+
+    def json(self, request: Request) -> dict[str, Any]:
+        if self.report is not None:
+            raise UsageError("--cged-report prints the official report; leave out --format json")
+        return levels_json(self, request)
+
+    def sentence_stats(self) -> SentenceStats | None:
+        return None  # the official counting judges ids, not summable sentence vectors
+
+
+def _number(value: float) -> float | None:  # NaN (a 0/0) is not JSON
+    return None if value != value else value
+
+
+def levels_json(score: CgedScore, request: Request) -> dict[str, Any]:
+    from m2lsp.scoring.cged.levels import LEVELS
+
+    result, correction = score.result, score.correction
+    data: dict[str, Any] = {
+        "metric": "cged", "signature": score.signature, "system": str(request.system),
+        "gold": str(request.gold),
+        "false_positive_rate": _number(result.false_positive_rate[0]), "levels": {}}
+    for level in LEVELS:
+        s = result.score(level)
+        data["levels"][level] = {
+            "accuracy": _number(s.accuracy), "precision": _number(s.precision),
+            "recall": _number(s.recall), "f1": _number(s.f1), "true_positives": s.tp,
+            "false_positives": s.fp, "false_negatives": s.fn}
+        outcomes = getattr(result, "levels", {}).get(level)
+        if outcomes is not None:  # the 2015 counting judges each line: which ids where
+            data["levels"][level].update({name: getattr(outcomes, name)
+                                          for name in ("tp", "fp", "tn", "fn")})
+    data["levels"]["correction"] = {
+        "precision": _number(correction.precision), "recall": _number(correction.recall),
+        "f1": _number(correction.f1), "true_positives": correction.tp,
+        "claimed": correction.claimed, "expected": correction.expected}
+    return data
+
+
+class Cged:
+    name = "cged"
+    help = "cged (NLP-TEA CGED levels; SYSTEM the result file, GOLD the truth file)"
+    shared = frozenset({"gold", "format"})
+    flags = (
+        Flag(("--cged-report",), "cged: print the report of that year's official CGED tool, "
+             "byte for byte (2014-2016: the jar's -o file; 2018: evaluation.pl's output)",
+             {"choices": ["2014", "2015", "2016", "2018"]}),
+        Flag(("--cged-report-file",), "cged: with --cged-report 2018, also write the report "
+             "file evaluation.pl writes", {"metavar": "FILE"}),
+        Flag(("--cged-counting",), "cged: official: as nlptea15cged.jar (one error per "
+             "sentence; default); paper: false positives as the NLP-TEA 2015 overview counts "
+             "them; 2016: as nlptea16cged.jar (several errors per sentence)",
+             {"choices": ["official", "paper", "2016"], "default": "official"}),
+        Flag(("--cged-line-ends",), "cged: line ends of --cged-report (the official tools "
+             "write the platform's; the recorded reports are CRLF)",
+             {"choices": ["lf", "crlf"], "default": "lf"}),
+    )
+
+    def run(self, request: Request) -> CgedScore:
+        if request.gold is None:
+            raise UsageError("--metric cged needs GOLD (the truth file)")
+        if request.cged_report == "2018":
+            return _run_2018(request)
+        if request.cged_report_file:
+            raise UsageError("--cged-report-file goes with --cged-report 2018")
+        return _run_levels(request)
+
+
+def _read(request: Request, positions: bool, strict: bool) -> tuple[list, list]:
+    from m2lsp.parsing.source import read_source
+    from m2lsp.scoring.cged.inputs import read_items
+
+    def items(path, what):
+        return read_items(read_source(path, what, request.encoding).text, str(path), what,
+                          positions, strict)
+    return items(request.system, "result"), items(request.gold, "truth")
+
+
+def _run_levels(request: Request) -> CgedScore:
+    from m2lsp.scoring.cged.levels import correction_level, evaluate, evaluate_2016
+    from m2lsp.scoring.cged.report import report_2014, report_2015, report_2016, signature
+
+    year = request.cged_report
+    result_items, truth_items = _read(request, year != "2014", year is not None)
+    line_end = "\r\n" if request.cged_line_ends == "crlf" else "\n"
+    if year == "2016":
+        out = report_2016(evaluate_2016(result_items, truth_items), request.system.name,
+                          request.gold.name, line_end)
+        return CgedScore(signature("2016"), report=out.encode("utf-8"))
+    if request.cged_counting == "2016":
+        if year:
+            raise UsageError(f"--cged-report {year} counts as its own tool does; "
+                             "--cged-counting 2016 is --cged-report 2016's counting")
+        result = evaluate_2016(result_items, truth_items)
+    else:
+        result = evaluate(result_items, truth_items, request.cged_counting)
+        _warn_several(request, truth_items)
+    if year:
+        report = report_2014 if year == "2014" else report_2015
+        return CgedScore(signature(request.cged_counting),
+                         report=report(result, line_end).encode("utf-8"))
+    return CgedScore(signature(request.cged_counting), result,
+                     correction_level(result_items, truth_items), request.cged_counting)
+
+
+def _warn_several(request: Request, truth_items: list) -> None:
+    """The 2015 counting keeps each id's last line: say so where the truth has more."""
+    several = [sid for sid, n in Counter(i.sid for i in truth_items).items() if n > 1]
+    if several and request.warn is not None:
+        request.warn(f"warning: {len(several)} truth sentence(s) have several lines (first "
+                     f"{several[0]!r}); the 2015 counting keeps only the last of each; "
+                     "--cged-counting 2016 counts every error")
+
+
+def _run_2018(request: Request) -> CgedScore:
+    from m2lsp.parsing.source import read_source
+    from m2lsp.scoring.cged import evaluation2018 as cged2018
+
+    result = cged2018.evaluate(
+        cged2018.read_result(read_source(request.system, "result", request.encoding).text),
+        cged2018.read_truth(read_source(request.gold, "truth", request.encoding).text))
+    if request.cged_report_file:
+        path = request.cged_report_file
+        try:
+            with open(path, "wb") as out:
+                out.write(cged2018.report_2018(result, str(request.system),
+                                               str(request.gold)).encode("utf-8"))
+        except OSError as exc:
+            raise InputError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    return CgedScore("CGED|scorer:evaluation.pl-2018",
+                     report=cged2018.stdout_2018(result).encode("utf-8"))
+
+
+def dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
+METRIC = Cged()

@@ -1,0 +1,11 @@
+"""The scorers' defaults, written once: the NUS M2 scorer's and errant_compare's (which agree).
+Settings classes, command-line flags and the configuration tree all read them from here."""
+
+BETA = 0.5
+"""Weight of recall in the F-score (F_0.5: precision counts twice as much)."""
+MAX_UNCHANGED_WORDS = 2
+"""Longest run of unchanged tokens inside one system edit (MaxMatch)."""
+METRIC = "m2"
+"""The metric of `m2lsp score` when none is named."""
+MAX_LATTICE_MEMORY_MIB = 768
+"""The bound on one sentence's edit lattice, in MiB (0: none); it never changes a result."""

@@ -1,0 +1,91 @@
+"""`--metric errant`: span-based scores, identical to errant_compare 3.0.2 (its -v as -v, its
+-cat 3 as --per-type).  SYSTEM is the hypothesis edits in M2, GOLD the reference M2."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from m2lsp.errors import UsageError
+from m2lsp.scoring.metric import Request, SentenceStats
+
+
+@dataclass(frozen=True)
+class ErrantScore:
+    result: Any  # compare.ErrantResult
+
+    @property
+    def signature(self) -> str:
+        return self.result.settings.signature()
+
+    def text(self, request: Request) -> str:
+        from m2lsp.scoring.errant.report import report
+        from m2lsp.scoring.metric import bootstrap_text
+
+        text = report(self.result, request.verbose, 3 if request.per_type else None)
+        extras = []
+        if request.sentence_level:
+            extras.append("\n" + sentence_text(self.result))
+        if request.bootstrap:
+            extras.append("\n" + bootstrap_text(self.sentence_stats(), request))
+        if extras:
+            extras.append(f"\n{self.signature}\n")
+        return text + "".join(extras)
+
+    def json(self, request: Request) -> dict[str, Any]:
+        from m2lsp.scoring.errant.json_output import result_data
+        from m2lsp.scoring.metric import bootstrap_data
+
+        data = result_data(self.result, request.system, request.gold, request.per_type)
+        if request.bootstrap:
+            data["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
+        return data
+
+    def sentence_stats(self) -> SentenceStats:
+        from m2lsp.scoring.errant.compare import f_score
+
+        beta = self.result.settings.beta
+
+        def aggregate(sums: tuple) -> tuple[float, float, float]:
+            return f_score(*sums, beta)
+        return SentenceStats([s.counts for s in self.result.sentences],
+                             ("Precision", "Recall", f"F_{beta:.1f}"), aggregate, main=2)
+
+
+def sentence_text(result: Any) -> str:
+    """One line per sentence: number, reference line, chosen coders, TP, FP, FN, P, R, F."""
+    from m2lsp.scoring.errant.compare import f_score
+
+    beta = result.settings.beta
+    lines = [f"{'sentence':>8} {'line':>6} {'coders':>7} {'TP':>5} {'FP':>5} {'FN':>5} "
+             f"{'P':>7} {'R':>7} {f'F_{beta:.1f}':>7}"]
+    for s in result.sentences:
+        tp, fp, fn = s.counts
+        p, r, f = f_score(tp, fp, fn, beta)
+        coders = f"{s.best.hyp.coder}-{s.best.ref.coder}"
+        lines.append(f"{s.index + 1:>8} {s.line + 1:>6} {coders:>7} {tp:>5} {fp:>5} {fn:>5} "
+                     f"{p:>7.4f} {r:>7.4f} {f:>7.4f}")
+    return "\n".join(lines) + "\n"
+
+
+class Errant:
+    name = "errant"
+    help = "errant (span-based, as errant_compare 3.0.2; SYSTEM hypothesis M2, GOLD M2)"
+    shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta", "gold",
+                        "format"})
+    flags = ()
+
+    def run(self, request: Request) -> ErrantScore:
+        from m2lsp.scoring.errant.compare import ErrantSettings
+        from m2lsp.scoring.errant.files import score_files
+
+        if request.gold is None:
+            raise UsageError("--metric errant needs GOLD (the reference M2 file)")
+        if request.beta <= 0:
+            raise UsageError("--beta must be > 0")
+        return ErrantScore(score_files(request.system, request.gold,
+                                       ErrantSettings(beta=request.beta), request.encoding,
+                                       request.warn))
+
+
+METRIC = Errant()

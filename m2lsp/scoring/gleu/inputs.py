@@ -1,0 +1,104 @@
+"""GLEU's inputs: plain text files of one sentence a line (source, references, hypothesis), as
+JFLEG ships them, or an M2 file whose annotators are the references.
+
+Lines are read as `gleu.py` reads them (a text file's lines: `\\n`, `\\r\\n` or `\\r` end one)
+and split on whitespace.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from m2lsp.errors import InputError
+from m2lsp.parsing.source import read_source
+
+if TYPE_CHECKING:
+    from m2lsp.model import Block
+
+LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass(frozen=True)
+class GleuInputs:
+    """Token lists: `references[i][r]` is sentence i's r-th reference."""
+
+    sources: tuple[tuple[str, ...], ...]
+    references: tuple[tuple[tuple[str, ...], ...], ...]
+    hypotheses: tuple[tuple[str, ...], ...]
+    reference_texts: tuple[str, ...]  # what the references were read from, for the signature
+
+
+def lines(text: str) -> list[str]:
+    """A text file's lines as Python's file iteration yields them, without their ends."""
+    out = LINE_END.split(text)
+    if out and out[-1] == "":
+        out.pop()
+    return out
+
+
+def _tokens(path: Path, what: str, encoding: str | None) -> tuple[list[tuple[str, ...]], str]:
+    text = read_source(path, what, encoding).text
+    return [tuple(line.split()) for line in lines(text)], text
+
+
+def read_plain(hypothesis: Path, source: Path, references: Sequence[Path],
+               encoding: str | None = None) -> GleuInputs:
+    """Hypothesis, source and reference files of one sentence a line, the same count each."""
+    hyp, _ = _tokens(hypothesis, "hypothesis", encoding)
+    src, _ = _tokens(source, "source", encoding)
+    refs, texts = [], []
+    for path in references:
+        tokens, text = _tokens(path, "reference", encoding)
+        _same_count(path, len(tokens), source, len(src))
+        refs.append(tokens)
+        texts.append(text)
+    _same_count(hypothesis, len(hyp), source, len(src))
+    return GleuInputs(tuple(src), tuple(zip(*refs, strict=True)) if refs else (), tuple(hyp),
+                      tuple(texts))
+
+
+def _same_count(path: Path, count: int, source: Path, expected: int) -> None:
+    if count != expected:
+        raise InputError(f"{path} has {count} lines but the source {source} has {expected}; "
+                         "GLEU pairs them line by line")
+
+
+def read_m2(hypothesis: Path, gold: Path, source: Path | None = None,
+            encoding: str | None = None) -> GleuInputs:
+    """References from an M2 file: each annotator's corrected sentence (first alternative of
+    each edit); an annotator with no line in a sentence leaves it as it is (M2: no edit).  The
+    source is the S lines unless `source` is given."""
+    from m2lsp.parsing.m2 import parse_m2
+
+    text = read_source(gold, "gold", encoding)
+    document = parse_m2(text)
+    found = [(start, b) for start, b in zip(document.starts, document.blocks, strict=True)
+             if b.sentence is not None]
+    blocks = [b for _, b in found]
+    annotators = list(dict.fromkeys(e.annotator.strip() for b in blocks for e in b.edits)) or ["0"]
+    references = tuple(tuple(tuple(_corrected(b, start, a, gold).split()) for a in annotators)
+                       for start, b in found)
+    src = [tuple(b.sentence.text.split()) for b in blocks]
+    if source is not None:
+        src, _ = _tokens(source, "source", encoding)
+        _same_count(gold, len(blocks), source, len(src))
+    hyp, _ = _tokens(hypothesis, "hypothesis", encoding)
+    if len(hyp) != len(blocks):
+        raise InputError(f"hypothesis file {hypothesis} has {len(hyp)} lines but gold file "
+                         f"{gold} has {len(blocks)} sentences")
+    return GleuInputs(tuple(src), references, tuple(hyp), (text.text,))
+
+
+def _corrected(block: Block, start: int, annotator: str, gold: Path) -> str:
+    from m2lsp.reading import corrected_sentence
+
+    corrected = corrected_sentence(block, annotator)
+    if corrected is None:
+        raise InputError(f"{gold}:{start + 1}: annotator {annotator}'s edits overlap or "
+                         "lie outside the sentence, so its corrected sentence is unknown; "
+                         f"`m2lsp check {gold}` names the edits")
+    return corrected

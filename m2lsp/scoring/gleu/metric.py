@@ -1,0 +1,101 @@
+"""`--metric gleu`: GLEU as JFLEG's `eval/gleu.py` prints it (or, with --fix-seed, as the
+`gleu` package's `gleu -f`).  SYSTEM is the hypothesis, one sentence a line; the references
+are `--ref` files with `--source`, or the GOLD M2 file's annotators."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from m2lsp.errors import UsageError
+from m2lsp.scoring.metric import Flag, Request, SentenceStats
+
+
+@dataclass(frozen=True)
+class GleuScore:
+    result: Any  # corpus.GleuResult
+    signature: str
+    references: tuple[str, ...]
+
+    def text(self, request: Request) -> str:
+        from m2lsp.scoring.gleu.report import jfleg_text, package_text
+
+        if self.result.settings.fixed_seed:
+            return package_text(self.result, str(request.system))
+        return jfleg_text(self.result, str(request.system), request.sentence_level)
+
+    def json(self, request: Request) -> dict[str, Any]:
+        from m2lsp.scoring.gleu.report import result_json
+
+        return result_json(self.result, self.signature, str(request.system),
+                           list(self.references), request.sentence_level)
+
+    def sentence_stats(self) -> SentenceStats | None:
+        return None  # GLEU draws references per iteration; its own interval is printed
+
+
+class Gleu:
+    name = "gleu"
+    help = ("gleu (JFLEG's gleu.py: SYSTEM one sentence a line, references --ref with "
+            "--source, or GOLD M2)")
+    shared = frozenset({"sentence_level", "gold", "format"})
+    flags = (
+        Flag(("--source",), "gleu: the source file, one sentence a line",
+             {"metavar": "FILE", "dest": "gleu_source"}),
+        Flag(("--ref",), "gleu: reference files, one sentence a line each",
+             {"nargs": "+", "metavar": "FILE", "dest": "gleu_references"}),
+        Flag(("--iter",), "gleu: iterations, each with one reference per sentence drawn at "
+             "random (default 500)", {"type": int, "default": 500, "metavar": "N",
+                                      "dest": "gleu_iterations"}),
+        Flag(("--fix-seed",), "gleu: as the gleu package's `gleu -f` (MultiGEC-2025): "
+             "Python 2's draws, prints SYSTEM<TAB>GLEU x 100",
+             {"action": "store_true", "dest": "gleu_fixed_seed"}),
+        Flag(("--digits",), "gleu: with --fix-seed, decimals printed (default 2)",
+             {"type": int, "default": 2, "metavar": "N", "dest": "gleu_digits"}),
+    )
+
+    def run(self, request: Request) -> GleuScore:
+        from m2lsp.scoring.gleu.corpus import evaluate
+        from m2lsp.scoring.gleu.inputs import read_m2, read_plain
+        from m2lsp.scoring.metric import reference_hash
+
+        settings = _settings(request)
+        refs = request.gleu_references
+        if refs and request.gold is not None:
+            raise UsageError("--metric gleu takes the references from --ref or from GOLD "
+                             "(M2), not both")
+        if refs:
+            if request.gleu_source is None:
+                raise UsageError("--metric gleu with --ref needs --source")
+            paths = tuple(Path(r) for r in refs)
+            inputs = read_plain(request.system, Path(request.gleu_source), paths,
+                                request.encoding)
+            names = tuple(str(p) for p in paths)
+        elif request.gold is not None:
+            source = request.gleu_source
+            inputs = read_m2(request.system, request.gold,
+                             None if source is None else Path(source),
+                             request.encoding)
+            names = (str(request.gold),)
+        else:
+            raise UsageError("--metric gleu needs references: --source SRC --ref REF ..., "
+                             "or a GOLD M2 file")
+        result = evaluate(inputs.sources, inputs.references, inputs.hypotheses, settings)
+        signature = settings.signature(result.references,
+                                       reference_hash(*inputs.reference_texts))
+        return GleuScore(result, signature, names)
+
+
+def _settings(request: Request):
+    from m2lsp.scoring.gleu.corpus import GleuSettings
+
+    if request.gleu_iterations < 1:
+        raise UsageError(f"--iter must be at least 1, not {request.gleu_iterations}")
+    if request.gleu_digits < 0:
+        raise UsageError(f"--digits must be 0 or more, not {request.gleu_digits}")
+    return GleuSettings(iterations=request.gleu_iterations, fixed_seed=request.gleu_fixed_seed,
+                        digits=request.gleu_digits)
+
+
+METRIC = Gleu()

@@ -1,0 +1,243 @@
+"""`--metric m2` (the default): MaxMatch, identical to the NUS M2 scorer 3.2.  SYSTEM is one
+tokenized sentence a line, GOLD the M2 file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from m2lsp.errors import InputError, UsageError
+from m2lsp.scoring import defaults
+from m2lsp.scoring.metric import Flag, Request, SentenceStats
+
+if TYPE_CHECKING:
+    from m2lsp.scoring.m2.maxmatch import M2Settings, SentenceResult
+
+
+def settings_of(request: Request) -> M2Settings:
+    """The scorer's options from a request, or a UsageError naming the bad one."""
+    from m2lsp.scoring.m2.maxmatch import M2Settings
+
+    if request.max_unchanged_words < 0 or request.beta <= 0:
+        raise UsageError("--max-unchanged-words must be >= 0 and --beta > 0")
+    if request.max_lattice_memory < 0:
+        raise UsageError("--max-lattice-memory must be >= 0 (0: no bound)")
+    if request.jobs < 1:
+        raise UsageError("--jobs must be >= 1")
+    return M2Settings(request.max_unchanged_words, request.beta,
+                      request.ignore_whitespace_casing, request.max_lattice_memory)
+
+
+@dataclass(frozen=True)
+class M2Score:
+    results: tuple[SentenceResult, ...]
+    settings: M2Settings
+    warnings: tuple[Any, ...]  # GoldWarning
+
+    @property
+    def signature(self) -> str:
+        return self.settings.signature()
+
+    def chosen(self):
+        from m2lsp.scoring.m2.maxmatch import choose, corpus_score
+
+        chosen, total = choose(self.results, self.settings.beta)
+        return chosen, corpus_score(total, self.settings)
+
+    def text(self, request: Request) -> str:
+        from m2lsp.scoring.m2.report import summary, verbose
+
+        chosen, score = self.chosen()
+        if request.verbose or request.very_verbose:
+            text, score = verbose(list(self.results), self.settings,
+                                  lattices=request.very_verbose)
+        else:
+            text = summary(score)
+        return text + self._extras(chosen, request)
+
+    def _extras(self, chosen: list[SentenceResult], request: Request) -> str:
+        from m2lsp.scoring.m2.breakdown import per_type, per_type_text, sentence_text
+        from m2lsp.scoring.metric import bootstrap_text
+
+        beta, parts = self.settings.beta, []
+        if request.per_type:
+            parts.append("\n" + per_type_text(per_type(chosen), beta))
+        if request.sentence_level:
+            parts.append("\n" + sentence_text(chosen, beta))
+        if request.bootstrap:
+            parts.append("\n" + bootstrap_text(self.sentence_stats(), request))
+        if parts:
+            parts.append(f"\n{self.signature}\n")
+        return "".join(parts)
+
+    def json(self, request: Request) -> dict[str, Any]:
+        from m2lsp.scoring.m2.breakdown import per_type
+        from m2lsp.scoring.m2.json_output import result_data
+        from m2lsp.scoring.m2.maxmatch import M2Result
+        from m2lsp.scoring.metric import bootstrap_data
+
+        chosen, score = self.chosen()
+        extra: dict = {"gold_warnings": [
+            {"kind": w.kind, "count": w.count, "lines": [line + 1 for line in w.lines],
+             "message": w.describe()} for w in self.warnings]}
+        if request.per_type:
+            extra["per_type"] = [
+                {"type": r.type, "true_positives": r.true_positives,
+                 "false_positives": r.false_positives, "false_negatives": r.false_negatives,
+                 **dict(zip(("precision", "recall", "f"), r.scores(self.settings.beta),
+                            strict=True))} for r in per_type(chosen)]
+        if request.bootstrap:
+            extra["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
+        return result_data(M2Result(chosen, score), request.system, request.gold, extra)
+
+    def sentence_stats(self) -> SentenceStats:
+        chosen, _ = self.chosen()
+        beta = self.settings.beta
+        return SentenceStats([s.best.counts for s in chosen], ("Precision", "Recall",
+                                                               f"F_{beta:.1f}"),
+                             _aggregate(self.settings), main=2)
+
+
+def _aggregate(settings: M2Settings) -> Callable[[tuple], tuple[float, float, float]]:
+    from m2lsp.scoring.m2.maxmatch import Counts, corpus_score
+
+    def aggregate(sums: tuple) -> tuple[float, float, float]:
+        s = corpus_score(Counts(*sums), settings)
+        return s.precision, s.recall, s.f
+    return aggregate
+
+
+class Scoring:
+    """Reading, checking and scoring one system at a time (gold read once).  Gold edits that
+    change the score without saying so are handed to `warn` when the gold is read; `progress`
+    (sentences) -> a context manager giving a callable(index, line) reports progress."""
+
+    def __init__(self, settings: M2Settings, encoding: str | None = None, jobs: int = 1,
+                 time_limit: float = 5.0, warn: Callable[[str], None] | None = None,
+                 progress: Callable[[int], Any] | None = None) -> None:
+        self.settings, self.encoding = settings, encoding
+        self.jobs, self.time_limit = jobs, time_limit
+        self.warn, self.progress = warn, progress
+        self._gold: dict[Path, list] = {}
+        self.warnings: dict[Path, list] = {}
+
+    def gold(self, path: Path) -> list:
+        from m2lsp.parsing.m2 import parse_m2
+        from m2lsp.parsing.source import read_source
+        from m2lsp.scoring.m2.inputs import gold_warnings, read_gold
+
+        if path not in self._gold:
+            source = read_source(path, "gold", self.encoding)
+            self._gold[path] = read_gold(parse_m2(source), source, str(path))
+            self.warnings[path] = gold_warnings(self._gold[path])
+            if self.warn is not None:
+                _warn_gold(self.warn, path, self.warnings[path])
+        return self._gold[path]
+
+    def results(self, system_path: Path, gold_path: Path) -> list[SentenceResult]:
+        from contextlib import nullcontext
+
+        from m2lsp.parsing.source import read_source
+        from m2lsp.scoring.m2.inputs import read_system
+        from m2lsp.scoring.m2.maxmatch import score_all
+
+        gold = self.gold(gold_path)
+        hypotheses = read_system(read_source(system_path, "system", self.encoding))
+        if len(gold) != len(hypotheses):
+            raise InputError(count_mismatch(gold, hypotheses, system_path, gold_path))
+        ticker = self.progress(len(gold)) if self.progress else nullcontext(None)
+        slow = (lambda r, s: _note_slow(self.warn, r, s)) if self.warn else None
+        with ticker as at:
+            return score_all(gold, hypotheses, self.settings, self.jobs, slow,
+                             self.time_limit, at)
+
+
+def _warn_gold(warn: Callable[[str], None], path: Path, warnings: list) -> None:
+    for warning in warnings:
+        warn(f"warning: {path}: {warning.describe()}")
+    if warnings:
+        warn(f"the scores count these edits as the NUS M2 scorer 3.2 does; "
+             f"`m2lsp check {path}` lists every problem of the gold")
+
+
+def _note_slow(warn: Callable[[str], None], result: SentenceResult, seconds: float) -> None:
+    warn(f"note: sentence {result.index + 1} (gold line {result.line + 1}) took "
+         f"{seconds:.1f} s; its result is exact")
+
+
+def count_mismatch(gold: Sequence, hypotheses: Sequence[str], system_path: Path,
+                   gold_path: Path) -> str:
+    """Both counts, and the first sentence where the files stop lining up."""
+    line = first_divergence([g.source for g in gold], hypotheses)
+    where = ""
+    if line is not None:
+        gold_line = gold[line].line + 1 if line < len(gold) else None
+        where = (f"; they stop lining up at system line {line + 1}"
+                 + (f" (gold S line {gold_line})" if gold_line else ""))
+    return (f"system file {system_path} has {len(hypotheses)} sentences but gold file "
+            f"{gold_path} has {len(gold)}{where}")
+
+
+def first_divergence(sources: Sequence[str], hypotheses: Sequence[str]) -> int | None:
+    """The first index from which hypotheses look more like a shifted source than their own
+    (a sentence lost or added), or the end of the shorter file."""
+    def overlap(a: str, b: str) -> float:
+        x, y = set(a.split()), set(b.split())
+        return len(x & y) / max(len(x | y), 1)
+
+    for index in range(min(len(sources), len(hypotheses))):
+        own = overlap(sources[index], hypotheses[index])
+        shifted = max(overlap(sources[index + 1], hypotheses[index])
+                      if index + 1 < len(sources) else 0.0,
+                      overlap(sources[index - 1], hypotheses[index]) if index else 0.0)
+        if shifted > own + 0.2:
+            return index
+    return min(len(sources), len(hypotheses))
+
+
+class MaxMatch:
+    name = "m2"
+    help = "m2 (MaxMatch, default; SYSTEM one tokenized sentence a line, GOLD M2)"
+    shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta", "gold",
+                        "format"})
+    flags = (
+        Flag(("--very-verbose",), "m2: also print each sentence's lattice and weights",
+             {"action": "store_true"}),
+        Flag(("--max-unchanged-words",), "m2: longest run of unchanged tokens inside one edit "
+             f"(default: [tool.m2lsp], else {defaults.MAX_UNCHANGED_WORDS})",
+             {"type": int, "default": None, "metavar": "N"}),
+        Flag(("--ignore-whitespace-casing",), "m2: drop system edits that only change "
+             "whitespace or case", {"action": "store_true", "default": None}),
+        Flag(("--jobs",), "m2: score with N processes (default 1)",
+             {"type": int, "default": 1, "metavar": "N"}),
+        Flag(("--time-limit",), "m2: name sentences slower than this on stderr (default 5)",
+             {"type": float, "default": 5.0, "metavar": "SECONDS"}),
+        Flag(("--max-lattice-memory",), "m2: stop with an error naming a sentence whose edit "
+             "lattice would need more than MIB MiB (default %(default)s; 0: no bound)",
+             {"type": int, "default": defaults.MAX_LATTICE_MEMORY_MIB, "metavar": "MIB"}),
+    )
+
+    def scoring(self, request: Request) -> Scoring:
+        return Scoring(settings_of(request), request.encoding, request.jobs,
+                       request.time_limit, request.warn, request.progress)
+
+    def run(self, request: Request) -> M2Score:
+        if request.gold is None:
+            raise UsageError("--metric m2 needs GOLD (an M2 file)")
+        job = self.scoring(request)
+        results = job.results(request.system, request.gold)
+        return M2Score(tuple(results), job.settings,
+                       tuple(job.warnings.get(request.gold, ())))
+
+    def run_many(self, request: Request, systems: Sequence[Path]) -> list[M2Score]:
+        """Several systems against one gold, read once (for `m2lsp compare`)."""
+        if request.gold is None:
+            raise UsageError("--metric m2 needs GOLD (an M2 file)")
+        job = self.scoring(request)
+        return [M2Score(tuple(job.results(s, request.gold)), job.settings, ())
+                for s in systems]
+
+
+METRIC = MaxMatch()

@@ -1,0 +1,156 @@
+"""One interface for every metric, and the registry the command line and the server loop over.
+
+A metric lives in its own subpackage (`scoring/m2/`, `scoring/errant/`, ...) whose `metric`
+module defines `METRIC`: its name, its own options (declared as data, so the command line
+builds its flags from them and the configuration reads them), and `run`, which reads the
+inputs, computes per-sentence statistics and returns a `Score`.  A `Score` knows its
+signature (how the numbers were made, sacreBLEU style: `NAME|option:value|...|scorer:...`),
+renders text and JSON, and -- where the metric has per-sentence statistics -- hands them to
+the shared bootstrap and significance code as `SentenceStats`.
+
+Adding a metric: a folder with a `metric.py`, and one line in `REGISTRY`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+# name -> the module that defines METRIC (imported only when used: a command starts faster)
+REGISTRY: dict[str, str] = {
+    "m2": "m2lsp.scoring.m2.metric",
+    "errant": "m2lsp.scoring.errant.metric",
+    "cged": "m2lsp.scoring.cged.metric",
+    "cgec": "m2lsp.scoring.cgec.metric",
+    "gleu": "m2lsp.scoring.gleu.metric",
+}
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One option of a metric: its command-line spellings and argparse's keyword arguments
+    (`dest`, `default`, `type`, `choices`, `action`, `nargs`, `metavar`)."""
+
+    names: tuple[str, ...]
+    help: str
+    spec: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def dest(self) -> str:
+        return self.spec.get("dest") or self.names[-1].lstrip("-").replace("-", "_")
+
+    @property
+    def default(self) -> Any:
+        if "default" in self.spec:
+            return self.spec["default"]
+        return False if self.spec.get("action") == "store_true" else None
+
+
+# options every metric may take; a metric names those it honours in `Metric.shared`
+SHARED = ("verbose", "per_type", "sentence_level", "bootstrap", "beta", "gold", "format")
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a metric is asked to score: the files and every option's value by `dest`."""
+
+    system: Path
+    gold: Path | None
+    values: Mapping[str, Any]
+    encoding: str | None = None
+    warn: Callable[[str], None] | None = None
+    """Where a metric says what the user should know (gold problems, slow sentences)."""
+    progress: Callable[[int], Any] | None = None
+    """(items) -> a context manager giving a callable(index, line) to report progress."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+@dataclass(frozen=True)
+class SentenceStats:
+    """Per-sentence statistic vectors that add up to the corpus, and what turns a sum into the
+    headline numbers (e.g. P, R, F): enough for bootstrap intervals and paired tests."""
+
+    rows: Sequence[tuple[float, ...]]
+    names: tuple[str, ...]
+    aggregate: Callable[[tuple[float, ...]], tuple[float, ...]]
+    main: int = -1  # which headline number a comparison of systems compares
+
+
+class Score(Protocol):
+    """A metric's result."""
+
+    signature: str
+
+    def text(self, request: Request) -> str | bytes:
+        """What the command prints (bytes: written as they are, e.g. a report with CRLF)."""
+
+    def json(self, request: Request) -> dict[str, Any]:
+        """The same as JSON-ready data, with `metric` and `signature`."""
+
+    def sentence_stats(self) -> SentenceStats | None:
+        """Per-sentence statistics, or None when the metric has none."""
+
+
+class Metric(Protocol):
+    name: str
+    help: str
+    flags: tuple[Flag, ...]
+    shared: frozenset[str]
+
+    def run(self, request: Request) -> Score:
+        """Read the inputs and score them (an M2lspError for unusable inputs)."""
+
+
+def names() -> list[str]:
+    return list(REGISTRY)
+
+
+def metric(name: str) -> Metric:
+    """The registered metric `name` (its module is imported now)."""
+    return importlib.import_module(REGISTRY[name]).METRIC
+
+
+def reference_hash(*texts: str | bytes) -> str:
+    """A short hash of the references a score was computed against: two scores with the same
+    signature were computed against the same data."""
+    digest = hashlib.sha256()
+    for text in texts:
+        digest.update(text.encode("utf-8") if isinstance(text, str) else text)
+        digest.update(b"\0")
+    return digest.hexdigest()[:12]
+
+
+def bootstrap_text(stats: SentenceStats, request: Request) -> str:
+    """The 95% bootstrap intervals of a score's headline numbers, as text."""
+    from m2lsp.scoring.bootstrap import confidence
+
+    ci = confidence(stats.rows, stats.aggregate, request.bootstrap, request.seed)
+    lines = [f"95% bootstrap intervals ({ci.samples} resamples of sentences, seed {ci.seed}):"]
+    lines += [f"{name:<12}: [{i.low:.4f}, {i.high:.4f}]"
+              for name, i in zip(stats.names, ci.intervals, strict=True)]
+    return "\n".join(lines) + "\n"
+
+
+def bootstrap_data(stats: SentenceStats, request: Request) -> dict[str, Any]:
+    """The same intervals as JSON-ready data (keys: the names in lower case, `F_0.5` -> `f`)."""
+    from m2lsp.scoring.bootstrap import confidence
+
+    ci = confidence(stats.rows, stats.aggregate, request.bootstrap, request.seed)
+    data: dict[str, Any] = {"samples": ci.samples, "seed": ci.seed, "level": ci.level}
+    for name, interval in zip(stats.names, ci.intervals, strict=True):
+        data[json_key(name)] = [interval.low, interval.high]
+    return data
+
+
+def json_key(name: str) -> str:
+    """`Precision` -> `precision`, `F_0.5` -> `f`."""
+    return "f" if name.startswith("F_") else name.lower().replace(" ", "_")
