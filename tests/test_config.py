@@ -15,3 +15,46 @@ def test_client_keys_are_not_server_options(caplog):
     assert config.score.max_unchanged_words == 3
     assert [r.getMessage() for r in caplog.records] == [
         "settings: unknown m2lsp option 'bogus' ignored"]
+
+
+def test_the_client_settings_list_every_metric_and_the_defaults_once():
+    """The metric names come from the registry; the client's settings repeat them and the
+    defaults, so a test holds them equal."""
+    import json
+
+    from m2lsp.config import OPTIONS, default_value
+    from m2lsp.scoring.metric import names
+    from tests.conftest import ROOT
+
+    manifest = json.loads((ROOT / "vscode-client" / "package.json").read_text("utf-8"))
+    properties = manifest["contributes"]["configuration"]["properties"]
+    assert properties["m2lsp.metric"]["enum"] == names()
+    for option in OPTIONS:
+        camel = "m2lsp." + "".join(w if i == 0 else w.capitalize()
+                                   for i, w in enumerate(option.key.split("-")))
+        default = default_value(option)
+        if option.key == "severity":  # a table in the client, pairs in the server
+            default = dict(default)
+        elif isinstance(default, tuple):
+            default = list(default)
+        assert properties[camel].get("default") == default, option.key
+
+
+def test_score_reads_pyproject_and_flags_win(tmp_path, monkeypatch, capsys):
+    from m2lsp.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g.m2").write_text("S a b .\nA 1 2|||X|||c|||REQUIRED|||-NONE-|||0\n\n"
+                                   "S d e .\nA 0 1|||X|||f|||REQUIRED|||-NONE-|||0\n")
+    (tmp_path / "s.txt").write_text("a c .\nd e .\n")
+    (tmp_path / "pyproject.toml").write_text("[tool.m2lsp]\nbeta = 1.0\n")
+    assert main(["score", "s.txt", "g.m2"]) == 0
+    assert "F_1.0       : 0.6667" in capsys.readouterr().out
+    assert main(["score", "s.txt", "g.m2", "--beta", "0.5"]) == 0
+    assert "F_0.5" in capsys.readouterr().out
+    (tmp_path / "pyproject.toml").write_text("[tool.m2lsp]\nbeta = -1\n")
+    assert main(["score", "s.txt", "g.m2"]) == 2
+    assert "option 'beta' = -1 is invalid" in capsys.readouterr().err
+    (tmp_path / "pyproject.toml").write_text('[tool.m2lsp]\nmetric = "gleu"\n')
+    assert main(["score", "s.txt", "g.m2"]) == 0  # references from the M2 gold
+    assert capsys.readouterr().out.startswith("s.txt\nThere is one reference.")

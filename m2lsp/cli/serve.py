@@ -26,7 +26,10 @@ def run(args: argparse.Namespace) -> int:
 
     gc.enable()  # a long-running process: let the cycle collector work
     logging.basicConfig(level=args.log_level, format="m2lsp %(levelname)s %(message)s")
-    from m2lsp.lsp.server import ClientLog, server
+    from m2lsp.lsp.features import create_server
+    from m2lsp.lsp.server import ClientLog
+
+    server = create_server()
 
     ours = logging.getLogger("m2lsp")
     ours.addHandler(ClientLog(server))

@@ -13,7 +13,6 @@ import gc
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
@@ -22,7 +21,7 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
 
 from m2lsp import __version__
-from m2lsp.config import Config, config_from_mapping, load_config
+from m2lsp.config import Config, config_from_mapping
 from m2lsp.diagnostic import Diagnostic
 from m2lsp.live import LiveDocument, Selection, TextChange
 from m2lsp.lsp import convert
@@ -245,75 +244,3 @@ def document_format(uri: str, language_id: str | None, text: str) -> Format | No
         return LANGUAGE_FORMATS[language_id]
     path = to_fs_path(uri) if uri.startswith("file:") else uri
     return detect_format(path, text)
-
-
-server = M2Server()
-
-
-@server.feature(types.INITIALIZE)
-def initialize(ls: M2Server, params: types.InitializeParams) -> None:
-    caps = params.capabilities
-    text = caps.text_document
-    ls.pull = bool(text and text.diagnostic)
-    workspace = caps.workspace
-    ls.refresh_support = bool(workspace and workspace.diagnostics and
-                              workspace.diagnostics.refresh_support)
-    ls.asks_configuration = bool(workspace and workspace.configuration)
-    root = to_fs_path(params.root_uri) if params.root_uri else None
-    if root:
-        ls.base = ls.config = load_config(Path(root))
-    if params.initialization_options:
-        ls.apply_config(params.initialization_options, "initializationOptions", base=True)
-
-
-async def client_settings(ls: M2Server) -> Any:
-    """The client's `m2lsp` section (workspace/configuration), or None."""
-    if not ls.asks_configuration:
-        return None
-    try:
-        found = await ls.workspace_configuration_async(types.ConfigurationParams(
-            items=[types.ConfigurationItem(section="m2lsp")]))
-    except Exception:  # the client may fail to answer: keep what we have
-        log.warning("workspace/configuration failed; keeping the current settings")
-        return None
-    return found[0] if found else None
-
-
-@server.feature(types.INITIALIZED)
-async def initialized(ls: M2Server, params: types.InitializedParams) -> None:
-    settings = await client_settings(ls)
-    if settings:
-        ls.apply_config(settings, "workspace/configuration")
-        if ls.pull and ls.refresh_support:
-            ls.workspace_diagnostic_refresh(None)
-
-
-@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-async def did_change_configuration(ls: M2Server, params: types.DidChangeConfigurationParams):
-    settings = params.settings or await client_settings(ls)
-    if settings:
-        ls.apply_config(settings, "workspace/didChangeConfiguration")
-    if ls.pull and ls.refresh_support:
-        ls.workspace_diagnostic_refresh(None)
-
-
-@server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
-                types.DiagnosticOptions(identifier="m2lsp", inter_file_dependencies=False,
-                                        workspace_diagnostics=False))
-def pull_diagnostics(ls: M2Server, params: types.DocumentDiagnosticParams):
-    doc = ls.documents.get(params.text_document.uri)
-    if doc is None:
-        return types.RelatedFullDocumentDiagnosticReport(items=[])
-    if params.previous_result_id == doc.result_id:  # nothing moved since the client asked
-        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=doc.result_id)
-    return types.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(doc),
-                                                     result_id=doc.result_id)
-
-
-def _register_features() -> None:
-    from m2lsp.lsp import features  # it imports this module's classes: import it last
-
-    features.register(server)
-
-
-_register_features()

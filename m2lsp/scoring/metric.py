@@ -8,6 +8,8 @@ signature (how the numbers were made, sacreBLEU style: `NAME|option:value|...|sc
 renders text and JSON, and -- where the metric has per-sentence statistics -- hands them to
 the shared bootstrap and significance code as `SentenceStats`.
 
+The server scores an open document through `Metric.in_editor` the same way.
+
 Adding a metric: a folder with a `metric.py`, and one line in `REGISTRY`.
 """
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -100,6 +102,34 @@ class Score(Protocol):
         """Per-sentence statistics, or None when the metric has none."""
 
 
+@dataclass(frozen=True)
+class EditorJob:
+    """Scoring in the editor: the open document it is asked on (the gold, or for GLEU the
+    source or hypothesis), the system's text, the command's options and the settings."""
+
+    uri: str
+    text: str
+    lines: Sequence[str]
+    format: Any  # model.Format of the open document
+    document: Any  # its parsed form: M2Document for M2, else None
+    system_text: str
+    options: Mapping[str, Any]
+    settings: Any  # config.ScoreSettings
+
+
+@dataclass(frozen=True)
+class EditorScore:
+    """What the editor shows: marks on the open document, a one-line message with the
+    signature, and the command's JSON-ready answer."""
+
+    marks: list[Any]  # diagnostic.Diagnostic
+    message: str
+    data: dict[str, Any]
+
+
+Steps = Generator[int, None, EditorScore]  # yields sentences done, returns the score
+
+
 class Metric(Protocol):
     name: str
     help: str
@@ -108,6 +138,10 @@ class Metric(Protocol):
 
     def run(self, request: Request) -> Score:
         """Read the inputs and score them (an M2lspError for unusable inputs)."""
+
+    def in_editor(self, job: EditorJob) -> Steps:
+        """Score an open document in steps (the server stays responsive between them); an
+        M2lspError says why it cannot."""
 
 
 def names() -> list[str]:

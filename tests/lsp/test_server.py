@@ -334,3 +334,25 @@ async def test_related_information_points_at_the_other_edit(client: LanguageClie
     [related] = repeated.related_information
     assert (related.location.uri, related.location.range.start.line) == (uri, 8)
     assert related.message == "first occurrence" and repeated.range.start.line == 9
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_gleu_on_an_open_source_file(client: LanguageClient):
+    src = shared("jfleg/test/test.src")
+    refs = [str(shared(f"jfleg/test/test.ref{k}")) for k in range(4)]
+    uri = src.as_uri()
+    assert not await open_doc(client, src.read_text("utf-8"), uri=uri, language="plaintext")
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.score", arguments=[uri, str(src), {"metric": "gleu",
+                                                          "references": refs}]))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["score", "--metric", "gleu", str(src), "--source", str(src), "--ref",
+                     *refs, "--format", "json"]) == 0
+    assert result["gleu"] == json.loads(out.getvalue())["gleu"]
+    assert result["signature"].startswith("GLEU|refs:4|")
+    found = await published(client, uri, lambda ds: len(ds) == 747)
+    assert found[0].message.startswith("GLEU ") and found[0].severity == 4  # hints
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.score", arguments=[uri, str(src), {"metric": "gleu"}]))
+    assert result is None and "references" in client.messages[-1].message

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
-from m2lsp.scoring.metric import Request, SentenceStats
+from m2lsp.scoring.metric import EditorJob, Request, SentenceStats, Steps
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,11 @@ class Cgec:
         references = [[r for a in dict.fromkeys(e.annotator.strip() for e in b.edits)
                        if (r := corrected_sentence(b, a)) is not None] for b in blocks]
         return CgecScore(evaluate(sources, hypotheses, references), SIGNATURE)
+
+    def in_editor(self, job: EditorJob) -> Steps:
+        raise UsageError("--metric cgec is not available in the editor yet; run "
+                         "`m2lsp score --metric cgec SYSTEM GOLD`")
+        yield 0  # a generator, as every metric's
 
 
 METRIC = Cgec()

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
-from m2lsp.scoring.metric import Flag, Request, SentenceStats
+from m2lsp.scoring.metric import EditorJob, EditorScore, Flag, Request, SentenceStats, Steps
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,38 @@ class Cged:
         if request.cged_report_file:
             raise UsageError("--cged-report-file goes with --cged-report 2018")
         return _run_levels(request)
+
+    def in_editor(self, job: EditorJob) -> Steps:
+        """A result file against the open truth file or SGML file (nlptea16cged.jar's
+        counting: several errors per sentence)."""
+        from m2lsp.model import Format
+        from m2lsp.parsing.cged import parse_cged
+        from m2lsp.scoring.cged.inputs import items_from_sgml, read_items
+        from m2lsp.scoring.cged.levels import LEVELS, evaluate_2016
+        from m2lsp.scoring.cged.report import signature
+        from m2lsp.scoring.in_editor import cged_diagnostics
+
+        if job.format not in (Format.TRUTH, Format.CGED):
+            raise UsageError(f"--metric cged scores against an open CGED truth or SGML file, "
+                             f"not {job.uri}")
+        if job.format is Format.CGED:
+            truth = items_from_sgml(parse_cged(job.text))
+        else:
+            truth = read_items(job.text, job.uri, "truth", strict=False)
+        result = read_items(job.system_text, "system", "result", strict=False)
+        yield 0
+        scored = evaluate_2016(result, truth)
+        levels = {level: scored.score(level) for level in LEVELS}
+        rate = scored.false_positive_rate[0]
+        summary = "  ".join(f"{name[:3]} F1 {s.f1:.4f}" for name, s in levels.items())
+        sign = signature("2016")
+        return EditorScore(
+            cged_diagnostics(truth, result, list(job.lines)),
+            f"FPR {rate:.4f}  {summary}  ({sign})",
+            {"false_positive_rate": _number(rate), "signature": sign,
+             **{name: {"accuracy": _number(s.accuracy), "precision": _number(s.precision),
+                       "recall": _number(s.recall), "f1": _number(s.f1)}
+                for name, s in levels.items()}})
 
 
 def _read(request: Request, positions: bool, strict: bool) -> tuple[list, list]:

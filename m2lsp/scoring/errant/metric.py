@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from m2lsp.errors import UsageError
-from m2lsp.scoring.metric import Request, SentenceStats
+from m2lsp.scoring.metric import EditorJob, EditorScore, Request, SentenceStats, Steps
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,30 @@ class Errant:
         return ErrantScore(score_files(request.system, request.gold,
                                        ErrantSettings(beta=request.beta), request.encoding,
                                        request.warn))
+
+    def in_editor(self, job: EditorJob) -> Steps:
+        """The open reference M2 against the system's hypothesis M2."""
+        from m2lsp.model import Format
+        from m2lsp.scoring.errant.compare import ErrantSettings, evaluate_in_steps
+        from m2lsp.scoring.errant.inputs import check_pair, read_blocks
+        from m2lsp.scoring.in_editor import errant_diagnostics
+
+        if job.format is not Format.M2:
+            raise UsageError(f"the gold document {job.uri} is not an open M2 document")
+        settings = ErrantSettings(beta=job.settings.beta)
+        hyp = read_blocks(job.system_text, "system")
+        ref = read_blocks(job.text, job.uri)
+        warning = check_pair(hyp, ref, "system", job.uri)
+        result = yield from evaluate_in_steps(hyp, ref, settings)
+        p, r, f = result.scores
+        signature = settings.signature()
+        return EditorScore(
+            errant_diagnostics(result, job.document),
+            f"P {p}  R {r}  F{settings.beta:g} {f}  ({signature})"
+            + (f"; {warning}" if warning else ""),
+            {"precision": p, "recall": r, "f": f, "signature": signature,
+             "true_positives": result.tp, "false_positives": result.fp,
+             "false_negatives": result.fn})
 
 
 METRIC = Errant()

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import UsageError
-from m2lsp.scoring.metric import Flag, Request, SentenceStats
+from m2lsp.scoring.metric import EditorJob, EditorScore, Flag, Request, SentenceStats, Steps
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,61 @@ class Gleu:
         signature = settings.signature(result.references,
                                        reference_hash(*inputs.reference_texts))
         return GleuScore(result, signature, names)
+
+    def in_editor(self, job: EditorJob) -> Steps:
+        """The open document is the source (`role` "source", default; the other file is the
+        hypothesis) or the hypothesis (`role` "hypothesis"; the other file is the source);
+        `references` lists reference files, or one M2 file.  Each line gets its sentence
+        GLEU as a hint."""
+        from m2lsp.diagnostic import Diagnostic, Severity
+        from m2lsp.model import Span
+        from m2lsp.scoring.gleu.corpus import GleuSettings, evaluate
+        from m2lsp.scoring.gleu.inputs import lines
+        from m2lsp.scoring.metric import reference_hash
+
+        role = job.options.get("role", "source")
+        if role not in ("source", "hypothesis"):
+            raise UsageError("gleu: role is source or hypothesis")
+        mine = [tuple(line.split()) for line in lines(job.text)]
+        other = [tuple(line.split()) for line in lines(job.system_text)]
+        sources, hypotheses = (mine, other) if role == "source" else (other, mine)
+        refs, texts = _editor_references(job.options.get("references"), len(sources))
+        if len(hypotheses) != len(sources):
+            raise UsageError(f"gleu: the hypothesis has {len(hypotheses)} lines but the "
+                             f"source {len(sources)}")
+        yield 0
+        settings = GleuSettings()
+        result = evaluate(sources, refs, hypotheses, settings)
+        signature = settings.signature(result.references, reference_hash(*texts))
+        marks = [Diagnostic("gleu", f"GLEU {result.sentence(i).mean:.4f} (sentence, mean "
+                            f"over {result.references} references)",
+                            Span.on_line(i, 0, len(job.lines[i]) if i < len(job.lines) else 0),
+                            Severity.HINT) for i in range(len(result.table))]
+        corpus = result.corpus
+        return EditorScore(marks, f"GLEU {corpus.mean:.6f} ± {corpus.stdev:.6f}  ({signature})",
+                           {"gleu": corpus.mean, "stdev": corpus.stdev,
+                            "signature": signature})
+
+
+def _editor_references(value: Any, count: int) -> tuple[list, list[str]]:
+    """Reference token lists per sentence from the `references` option (paths)."""
+    from m2lsp.scoring.gleu.inputs import lines
+
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise UsageError("gleu: give `references`, a list of reference files")
+    from m2lsp.parsing.source import read_source
+
+    columns, texts = [], []
+    for path in value:
+        text = read_source(Path(path), "reference").text
+        column = [tuple(line.split()) for line in lines(text)]
+        if len(column) != count:
+            raise UsageError(f"gleu: {path} has {len(column)} lines, the source {count}")
+        columns.append(column)
+        texts.append(text)
+    return [tuple(row) for row in zip(*columns, strict=True)], texts
 
 
 def _settings(request: Request):

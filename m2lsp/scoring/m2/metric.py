@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from m2lsp.errors import InputError, UsageError
 from m2lsp.scoring import defaults
-from m2lsp.scoring.metric import Flag, Request, SentenceStats
+from m2lsp.scoring.metric import EditorJob, EditorScore, Flag, Request, SentenceStats, Steps
 
 if TYPE_CHECKING:
     from m2lsp.scoring.m2.maxmatch import M2Settings, SentenceResult
@@ -230,6 +230,34 @@ class MaxMatch:
         results = job.results(request.system, request.gold)
         return M2Score(tuple(results), job.settings,
                        tuple(job.warnings.get(request.gold, ())))
+
+    def in_editor(self, job: EditorJob) -> Steps:
+        """The open gold against a system's text: P/R/F, TP/FN on gold lines, FP on tokens."""
+        from m2lsp.model import Format
+        from m2lsp.parsing.source import SourceText
+        from m2lsp.scoring.in_editor import score_diagnostics
+        from m2lsp.scoring.m2.inputs import read_gold, read_system
+        from m2lsp.scoring.m2.maxmatch import M2Settings, evaluate_in_steps
+
+        if job.format is not Format.M2:
+            raise UsageError(f"the gold document {job.uri} is not an open M2 document")
+        config = job.settings
+        settings = M2Settings(config.max_unchanged_words, config.beta,
+                              config.ignore_whitespace_casing)
+        gold = read_gold(job.document, SourceText(job.text), job.uri)
+        hypotheses = read_system(SourceText(job.system_text))
+        if len(gold) != len(hypotheses):
+            raise InputError(f"the gold has {len(gold)} sentences but the system "
+                             f"{len(hypotheses)} lines")
+        result = yield from evaluate_in_steps(gold, hypotheses, settings)
+        s = result.score
+        return EditorScore(
+            score_diagnostics(result, job.document),
+            f"P {s.precision:.4f}  R {s.recall:.4f}  F{settings.beta:g} {s.f:.4f}  "
+            f"({s.signature})",
+            {"precision": s.precision, "recall": s.recall, "f": s.f,
+             "signature": s.signature, "correct": s.counts.correct,
+             "proposed": s.counts.proposed, "gold": s.counts.gold})
 
     def run_many(self, request: Request, systems: Sequence[Path]) -> list[M2Score]:
         """Several systems against one gold, read once (for `m2lsp compare`)."""

@@ -1,0 +1,30 @@
+"""Quick fixes: each finding's fix, marked preferred when it is safe."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from m2lsp.lsp import convert
+from m2lsp.lsp.server import M2Server
+
+
+def register(ls: M2Server) -> None:
+    ls.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix]))(code_actions)
+
+
+def code_actions(ls: M2Server, params: types.CodeActionParams) -> list[types.CodeAction]:
+    doc = ls.checked_document(params.text_document.uri)
+    if doc is None:
+        return []
+    first, last = params.range.start.line, params.range.end.line
+    out = []
+    for found in doc.live.diagnostics_on(first, last):
+        if found.fix is None:
+            continue
+        lsp = convert.diagnostic(found, doc.lines, doc.uri, ls.encoding)
+        out.append(types.CodeAction(
+            title=f"{found.fix.title} ({found.code})", kind=types.CodeActionKind.QuickFix,
+            diagnostics=[lsp], is_preferred=found.fix.applicability.value == "safe",
+            edit=convert.workspace_edit(found.fix, doc.uri, doc.lines, ls.encoding)))
+    return out

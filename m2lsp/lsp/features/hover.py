@@ -1,0 +1,24 @@
+"""Hover on an A line: tokens, corrections, the type's meaning, the corrected sentence."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from m2lsp import reading
+from m2lsp.lsp.features.documents import m2_document
+from m2lsp.lsp.server import M2Server
+
+
+def register(ls: M2Server) -> None:
+    ls.feature(types.TEXT_DOCUMENT_HOVER)(hover)
+
+
+def hover(ls: M2Server, params: types.HoverParams) -> types.Hover | None:
+    found = m2_document(ls, params.text_document.uri)
+    if found is None:
+        return None
+    doc, m2 = found
+    text = reading.hover(m2, params.position.line, doc.live.lint_context_taxonomy())
+    if text is None:
+        return None
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))

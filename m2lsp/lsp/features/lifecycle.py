@@ -1,0 +1,67 @@
+"""Start-up and settings: initialize (pyproject.toml at the root, initializationOptions),
+then workspace/configuration, and later changes of it."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from m2lsp.config import load_config
+from m2lsp.lsp.server import M2Server
+
+log = logging.getLogger(__name__)
+
+
+def register(ls: M2Server) -> None:
+    ls.feature(types.INITIALIZE)(initialize)
+    ls.feature(types.INITIALIZED)(initialized)
+    ls.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)(did_change_configuration)
+
+
+
+def initialize(ls: M2Server, params: types.InitializeParams) -> None:
+    caps = params.capabilities
+    text = caps.text_document
+    ls.pull = bool(text and text.diagnostic)
+    workspace = caps.workspace
+    ls.refresh_support = bool(workspace and workspace.diagnostics and
+                              workspace.diagnostics.refresh_support)
+    ls.asks_configuration = bool(workspace and workspace.configuration)
+    root = to_fs_path(params.root_uri) if params.root_uri else None
+    if root:
+        ls.base = ls.config = load_config(Path(root))
+    if params.initialization_options:
+        ls.apply_config(params.initialization_options, "initializationOptions", base=True)
+
+
+async def client_settings(ls: M2Server) -> Any:
+    """The client's `m2lsp` section (workspace/configuration), or None."""
+    if not ls.asks_configuration:
+        return None
+    try:
+        found = await ls.workspace_configuration_async(types.ConfigurationParams(
+            items=[types.ConfigurationItem(section="m2lsp")]))
+    except Exception:  # the client may fail to answer: keep what we have
+        log.warning("workspace/configuration failed; keeping the current settings")
+        return None
+    return found[0] if found else None
+
+
+async def initialized(ls: M2Server, params: types.InitializedParams) -> None:
+    settings = await client_settings(ls)
+    if settings:
+        ls.apply_config(settings, "workspace/configuration")
+        if ls.pull and ls.refresh_support:
+            ls.workspace_diagnostic_refresh(None)
+
+
+async def did_change_configuration(ls: M2Server, params: types.DidChangeConfigurationParams):
+    settings = params.settings or await client_settings(ls)
+    if settings:
+        ls.apply_config(settings, "workspace/didChangeConfiguration")
+    if ls.pull and ls.refresh_support:
+        ls.workspace_diagnostic_refresh(None)

@@ -1,0 +1,46 @@
+"""Reading aids: inlay hints (what each edit does), document symbols and folding."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from m2lsp import reading
+from m2lsp.lsp import convert
+from m2lsp.lsp.features.documents import m2_document
+from m2lsp.lsp.server import M2Server
+
+
+def register(ls: M2Server) -> None:
+    ls.feature(types.TEXT_DOCUMENT_INLAY_HINT)(inlay_hints)
+    ls.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(symbols)
+    ls.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)(folding)
+
+
+def inlay_hints(ls: M2Server, params: types.InlayHintParams) -> list[types.InlayHint]:
+    found = m2_document(ls, params.text_document.uri)
+    if found is None:
+        return []
+    doc, m2 = found
+    hints = reading.inlay_hints(m2, params.range.start.line, params.range.end.line)
+    return [types.InlayHint(position=convert.position(doc.lines, h.line, h.col, ls.encoding),
+                            label=h.label, padding_left=True) for h in hints]
+
+
+def symbols(ls: M2Server, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    found = m2_document(ls, params.text_document.uri)
+    if found is None:
+        return []
+    doc, m2 = found
+    return [types.DocumentSymbol(
+        name=s.name, detail=s.detail, kind=types.SymbolKind.String,
+        range=convert.range_of(s.span, doc.lines, ls.encoding),
+        selection_range=convert.range_of(s.selection, doc.lines, ls.encoding))
+        for s in reading.symbols(m2)]
+
+
+def folding(ls: M2Server, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    found = m2_document(ls, params.text_document.uri)
+    if found is None:
+        return []
+    return [types.FoldingRange(start_line=a, end_line=b)
+            for a, b in reading.folding_ranges(found[1])]

@@ -1,0 +1,164 @@
+"""The scoring commands: `m2lsp.score`, `m2lsp.scoreAgainst`, `m2lsp.clearScores`.  A loop
+over the metric registry: each metric scores the open document in steps (`Metric.in_editor`)
+and this module shows its marks, message and answer."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from m2lsp.lsp.server import M2Server, OpenDocument
+from m2lsp.model import Format
+
+log = logging.getLogger(__name__)
+
+SCORE = "m2lsp.score"
+SCORE_AGAINST = "m2lsp.scoreAgainst"
+CLEAR_SCORES = "m2lsp.clearScores"
+PROGRESS_SENTENCES = 1000  # report progress when scoring more sentences than this
+
+
+def register(ls: M2Server) -> None:
+    for name, handler in ((SCORE, score), (SCORE_AGAINST, score_against),
+                          (CLEAR_SCORES, clear_scores)):
+        ls.command(name)(handler)
+
+
+def _path(value: Any) -> Path:
+    if not isinstance(value, str) or not value:
+        raise ValueError("expected a path or file URI")
+    return Path(to_fs_path(value) if value.startswith("file:") else value)
+
+
+async def score(ls: M2Server, *args: Any) -> dict[str, Any] | None:
+    """[goldUri, systemPath, {metric}?]: score a system file against an open gold document.
+    With metric `errant` the system file is hypothesis M2 (default: the `metric` setting)."""
+    try:
+        gold_uri, system = args[0], _path(args[1])
+        text = system.read_bytes().decode("utf-8")
+    except (IndexError, ValueError, TypeError) as exc:
+        return _fail(ls, f"m2lsp.score expects [goldUri, systemPath]: {exc}")
+    except OSError as exc:
+        return _fail(ls, f"cannot read the system file {args[1]}: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        return _fail(ls, f"the system file {args[1]} is not UTF-8 (byte {exc.start})")
+    return await _score(ls, gold_uri, text, _options(args))
+
+
+def _options(args: tuple[Any, ...]) -> dict[str, Any]:
+    return args[2] if len(args) > 2 and isinstance(args[2], dict) else {}
+
+
+async def score_against(ls: M2Server, *args: Any) -> dict[str, Any] | None:
+    """[goldUri, systemUri, {metric}?]: score an open system document against an open gold
+    one."""
+    try:
+        gold_uri, system_uri = args[0], args[1]
+    except (IndexError, TypeError):
+        return _fail(ls, "m2lsp.scoreAgainst expects [goldUri, systemUri]")
+    system = ls.documents.get(system_uri)
+    if system is None:
+        return _fail(ls, f"the system document {system_uri} is not open")
+    return await _score(ls, gold_uri, system.live.text, _options(args))
+
+
+async def _score(ls: M2Server, uri: Any, system_text: str, options: dict[str, Any]
+                 ) -> dict[str, Any] | None:
+    from m2lsp.errors import M2lspError
+    from m2lsp.scoring.metric import EditorJob, metric, names
+
+    name = options.get("metric", ls.config.score.metric)
+    if name not in names():
+        return _fail(ls, f"metric {name!r} is not one of " + ", ".join(names()))
+    doc = ls.checked_document(uri) if isinstance(uri, str) else None
+    if doc is None and name == "gleu" and isinstance(uri, str):
+        doc = ls.documents.get(uri)  # GLEU scores plain text files, which are not checked
+    if doc is None:
+        return _fail(ls, f"the document {uri} is not open")
+    live = doc.live
+    job = EditorJob(doc.uri, live.text, live.lines, live.format,
+                    live.m2 if live.format is Format.M2 else None, system_text, options,
+                    ls.config.score)
+    try:
+        steps = metric(name).in_editor(job)
+        found = await _evaluate(ls, doc, _sentences(job), steps)
+    except M2lspError as exc:
+        return _fail(ls, f"cannot score: {exc}")
+    if found is None:
+        return _fail(ls, "the document changed while it was scored; score again")
+    doc.scores = found.marks
+    ls.refresh(doc.uri)
+    ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info,
+                                                   message=found.message))
+    return found.data
+
+
+def _sentences(job) -> int:
+    """About how many sentences a job has (for progress): blocks of M2, else lines."""
+    return len(job.document.blocks) if job.document is not None else len(job.lines)
+
+
+async def _evaluate(ls: M2Server, doc: OpenDocument, sentences: int,
+                    steps: Generator[int, None, Any]) -> Any:
+    """Run a scorer's steps, yielding to the event loop between them (requests and changes
+    keep flowing) and reporting progress; None if the gold document changed meanwhile."""
+    version = doc.version
+    token = await _begin(ls, sentences)
+    try:
+        while True:
+            done = next(steps)
+            _report(ls, token, done, sentences)
+            await asyncio.sleep(0)
+            if doc.version != version or ls.documents.get(doc.uri) is not doc:
+                return None
+    except StopIteration as finished:
+        return finished.value
+    finally:
+        _end(ls, token)
+
+
+def _report(ls: M2Server, token: str | None, done: int, total: int) -> None:
+    if token is not None:
+        ls.work_done_progress.report(token, types.WorkDoneProgressReport(
+            message=f"{done}/{total} sentences", percentage=100 * done // max(total, 1)))
+
+
+async def _begin(ls: M2Server, sentences: int) -> str | None:
+    if sentences <= PROGRESS_SENTENCES:
+        return None
+    token = str(uuid.uuid4())
+    try:
+        await ls.work_done_progress.create_async(token)
+    except Exception:  # a client without window/workDoneProgress/create
+        return None
+    ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(
+        title="m2lsp: scoring", message=f"{sentences} sentences", percentage=0))
+    return token
+
+
+def _end(ls: M2Server, token: str | None) -> None:
+    if token is not None:
+        ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message="scored"))
+
+
+def clear_scores(ls: M2Server, *args: Any) -> None:
+    uris = [a for a in args if isinstance(a, str)] or list(ls.documents)
+    for uri in uris:
+        doc = ls.documents.get(uri)
+        if doc is not None and doc.scores:
+            doc.scores = []
+            ls.refresh(uri)
+
+
+def _fail(ls: M2Server, message: str) -> None:
+    log.warning(message)
+    ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error,
+                                                   message=f"m2lsp: {message}"))
+    return None
