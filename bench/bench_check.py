@@ -32,7 +32,7 @@ def baseline(path: Path) -> float:
 
 
 def check_in_process(path: Path) -> float:
-    from m2lsp.lint import lint
+    from m2lsp.linting.run import lint
     from m2lsp.model import Format
     from m2lsp.parsing.source import decode
 

@@ -26,8 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from m2lsp.model import Block, CgedDoc, CgedDocument, M2Document, cged_type
-from m2lsp.reading import corrected_sentence
+from m2lsp.model import Block, CgedDoc, CgedDocument, M2Document, cged_type, corrected_sentence
 
 NONE = "-NONE-"
 

@@ -421,3 +421,23 @@ class TruthProblem:
 class TruthDocument:
     lines: tuple[TruthLine, ...]
     problems: tuple[TruthProblem, ...] = ()
+
+
+def corrected_sentence(block: Block, annotator: str) -> str | None:
+    """The sentence as one annotator corrects it (first alternative of each edit), or None
+    when its edits cannot be applied (offsets out of range or overlapping)."""
+    if block.sentence is None:
+        return None
+    tokens = list(block.sentence.tokens)
+    edits = sorted((e for e in block.edits if e.annotator.strip() == annotator.strip()
+                    and not e.is_noop), key=lambda e: (e.start, e.end))
+    out, at = [], 0
+    for edit in edits:
+        if edit.start < at or edit.end > len(tokens) or edit.start > edit.end:
+            return None
+        out.extend(tokens[at:edit.start])
+        first = edit.canonical[0] if edit.canonical else ""
+        out.extend(first.split())
+        at = edit.end
+    out.extend(tokens[at:])
+    return " ".join(out)

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Applicability
-from m2lsp.fixing import applicable, apply_once, fix_until_stable
-from m2lsp.lint import lint
+from m2lsp.linting.fixes import applicable, apply_once, fix_until_stable
+from m2lsp.linting.run import lint
 from m2lsp.model import Format
 from m2lsp.parsing.source import SourceText
 from tests.strategies import messy_documents

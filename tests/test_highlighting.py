@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from m2lsp.highlighting import LEGEND, tokens
+from m2lsp.editor.highlighting import LEGEND, tokens
 from m2lsp.model import Format
 
 CASES = [

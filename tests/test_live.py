@@ -1,4 +1,5 @@
-"""Incremental linting (m2lsp.live) against linting the whole text, edit after edit."""
+"""Incremental linting (m2lsp.linting.incremental) against linting the whole text, edit
+after edit."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from m2lsp.lint import lint
-from m2lsp.live import LiveDocument, TextChange, split_lines
+from m2lsp.linting.incremental import LiveDocument, TextChange, split_lines
+from m2lsp.linting.run import lint
 from m2lsp.model import Format
 from m2lsp.parsing.source import SourceText
 from tests.conftest import ROOT, shared

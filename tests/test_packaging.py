@@ -18,6 +18,9 @@ def test_wheel_contains_grammars_and_packages(tmp_path: Path) -> None:
     for grammar in ("m2.lark", "cged.lark", "cged_truth.lark"):
         assert f"m2lsp/grammar/{grammar}" in names
     assert "m2lsp/rules/m2_edits.py" in names and "m2lsp/scoring/__init__.py" in names
+    # every package of the source tree is in the wheel (the package list is written out)
+    packages = {p.relative_to(ROOT).as_posix() for p in (ROOT / "m2lsp").rglob("__init__.py")}
+    assert packages <= names, packages - names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "m2lsp = m2lsp.cli:main" in text

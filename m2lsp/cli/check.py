@@ -15,7 +15,7 @@ from m2lsp.errors import M2lspError, UsageError
 from m2lsp.model import Format
 
 if TYPE_CHECKING:
-    from m2lsp.checking import CheckedFile, CheckOptions
+    from m2lsp.linting.files import CheckedFile, CheckOptions
 
 OUTPUT_FORMATS = ("text", "json", "github", "sarif")
 
@@ -49,7 +49,7 @@ UNKNOWN_FORMAT = ("not recognised as M2, CGED SGML or a CGED truth file; --forma
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from m2lsp.checking import CheckedFile, check_file, discover
+    from m2lsp.linting.files import CheckedFile, check_file, discover
 
     options = _check_options(args)
     unusable = {path: why for path in args.paths if (why := _unusable(path))}
@@ -95,9 +95,9 @@ def _warn_empty_folders(named: list[Path], results: list[CheckedFile], quiet: bo
 
 
 def _check_options(args: argparse.Namespace) -> CheckOptions:
-    from m2lsp.checking import CheckOptions
     from m2lsp.config import config_from_mapping, load_config
     from m2lsp.diagnostic import Applicability
+    from m2lsp.linting.files import CheckOptions
 
     start = args.paths[0] if args.paths else Path(".")
     config = load_config(start if start.exists() else Path("."), explicit=args.config)

@@ -1,9 +1,10 @@
-"""The pygls language server: thin handlers that fetch the live document, call the core
-and convert.
+"""The pygls language server: its open documents, their diagnostics and settings.  The
+handlers live in `m2lsp.lsp.features` (one module a feature), which builds the server.
 
-Documents are kept as `m2lsp.live.LiveDocument`s, not in pygls's workspace: pygls rebuilds
-the whole text on every incremental change, which costs more than a keystroke's budget on
-a 400k-line file.  Diagnostics are pulled when the client can pull, pushed otherwise.
+Documents are kept as `m2lsp.linting.incremental.LiveDocument`s, not in pygls's workspace:
+pygls rebuilds the whole text on every incremental change, which costs more than a
+keystroke's budget on a 400k-line file.  Diagnostics are pulled when the client can pull,
+pushed otherwise.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pygls.uris import to_fs_path
 from m2lsp import __version__
 from m2lsp.config import Config, config_from_mapping
 from m2lsp.diagnostic import Diagnostic
-from m2lsp.live import LiveDocument, Selection, TextChange
+from m2lsp.linting.incremental import LiveDocument, Selection, TextChange
 from m2lsp.lsp import convert
 from m2lsp.model import Format
 from m2lsp.parsing.detect import detect_format

@@ -6,8 +6,8 @@ from lint diagnostics (source `m2lsp-score`)."""
 from __future__ import annotations
 
 from m2lsp.diagnostic import Diagnostic, Severity
+from m2lsp.editor.navigation import block_at
 from m2lsp.model import M2Document, Span
-from m2lsp.reading import block_at
 from m2lsp.scoring.cged.inputs import CgedItem
 from m2lsp.scoring.errant.compare import ErrantResult, ErrantSentence, f_score
 from m2lsp.scoring.m2.maxmatch import Counts, M2Result, SentenceResult, p_r_f

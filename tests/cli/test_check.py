@@ -151,7 +151,7 @@ def test_real_data_checks_without_a_traceback(capsys: pytest.CaptureFixture) -> 
 def test_json_is_what_the_json_module_writes(tmp_path: Path) -> None:
     """The templates of the JSON renderer against json.dumps on varied diagnostics: fixes
     with several edits, related information, quotes, tabs and non-ASCII text."""
-    from m2lsp.lint import lint
+    from m2lsp.linting.run import lint
     from m2lsp.model import Format
     from m2lsp.output import FileReport
     from m2lsp.output.json import diagnostic_json, render

@@ -11,7 +11,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from m2lsp.lint import lint
+from m2lsp.linting.run import lint
 from m2lsp.model import Format
 from m2lsp.parsing.source import SourceText
 

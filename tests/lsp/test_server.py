@@ -15,7 +15,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from m2lsp.cli import main
-from m2lsp.highlighting import LEGEND
+from m2lsp.editor.highlighting import LEGEND
 from tests.conftest import ROOT, shared
 
 SERVER = [sys.executable, "-m", "m2lsp", "serve"]

@@ -8,7 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from lark.exceptions import UnexpectedInput
 
-from m2lsp.lint import lint
+from m2lsp.linting.run import lint
 from m2lsp.model import Edit, Format
 from m2lsp.parsing.m2 import (
     BlockCache,

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from m2lsp.diagnostic import Applicability
-from m2lsp.fixing import apply_once
-from m2lsp.lint import lint
+from m2lsp.linting.fixes import apply_once
+from m2lsp.linting.run import lint
 from m2lsp.model import Format
 from m2lsp.parsing.source import decode
 from m2lsp.rules.base import all_rules

@@ -16,7 +16,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from m2lsp.lint import lint
+from m2lsp.linting.run import lint
 from m2lsp.model import Format
 from m2lsp.parsing.source import SourceText
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from m2lsp.lsp.server import M2Server
 
-FEATURES = ("lifecycle", "diagnostics", "hover", "reading_aids", "code_actions",
+FEATURES = ("lifecycle", "diagnostics", "hover", "outline", "code_actions",
             "semantic_tokens", "completion", "formatting", "scoring")
 
 

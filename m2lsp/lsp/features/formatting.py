@@ -14,7 +14,7 @@ def register(ls: M2Server) -> None:
 
 
 def formatting(ls: M2Server, params: types.DocumentFormattingParams) -> list[types.TextEdit]:
-    from m2lsp.formatting import format_m2
+    from m2lsp.editor.formatting import format_m2
 
     found = m2_document(ls, params.text_document.uri)
     if found is None:

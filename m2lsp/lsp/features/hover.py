@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from m2lsp import reading
+from m2lsp.editor import hover as hovering
 from m2lsp.lsp.features.documents import m2_document
 from m2lsp.lsp.server import M2Server
 
@@ -18,7 +18,7 @@ def hover(ls: M2Server, params: types.HoverParams) -> types.Hover | None:
     if found is None:
         return None
     doc, m2 = found
-    text = reading.hover(m2, params.position.line, doc.live.lint_context_taxonomy())
+    text = hovering.hover(m2, params.position.line, doc.live.lint_context_taxonomy())
     if text is None:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))

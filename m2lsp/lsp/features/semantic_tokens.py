@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from m2lsp import highlighting
+from m2lsp.editor import highlighting
 from m2lsp.lsp import convert
 from m2lsp.lsp.server import M2Server
 

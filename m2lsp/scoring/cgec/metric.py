@@ -48,9 +48,9 @@ class Cgec:
     flags = ()
 
     def run(self, request: Request) -> CgecScore:
+        from m2lsp.model import corrected_sentence
         from m2lsp.parsing.m2 import parse_m2
         from m2lsp.parsing.source import read_source
-        from m2lsp.reading import corrected_sentence
         from m2lsp.scoring.cgec.metrics import SIGNATURE, evaluate
         from m2lsp.scoring.m2.inputs import read_system
 

@@ -94,7 +94,7 @@ def read_m2(hypothesis: Path, gold: Path, source: Path | None = None,
 
 
 def _corrected(block: Block, start: int, annotator: str, gold: Path) -> str:
-    from m2lsp.reading import corrected_sentence
+    from m2lsp.model import corrected_sentence
 
     corrected = corrected_sentence(block, annotator)
     if corrected is None:

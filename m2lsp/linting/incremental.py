@@ -20,7 +20,7 @@ from typing import Any
 
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic
-from m2lsp.lint import (
+from m2lsp.linting.run import (
     LintResult,
     block_annotators,
     context_from_counts,

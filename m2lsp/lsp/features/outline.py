@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from m2lsp import reading
+from m2lsp.editor import outline
 from m2lsp.lsp import convert
 from m2lsp.lsp.features.documents import m2_document
 from m2lsp.lsp.server import M2Server
@@ -21,7 +21,7 @@ def inlay_hints(ls: M2Server, params: types.InlayHintParams) -> list[types.Inlay
     if found is None:
         return []
     doc, m2 = found
-    hints = reading.inlay_hints(m2, params.range.start.line, params.range.end.line)
+    hints = outline.inlay_hints(m2, params.range.start.line, params.range.end.line)
     return [types.InlayHint(position=convert.position(doc.lines, h.line, h.col, ls.encoding),
                             label=h.label, padding_left=True) for h in hints]
 
@@ -35,7 +35,7 @@ def symbols(ls: M2Server, params: types.DocumentSymbolParams) -> list[types.Docu
         name=s.name, detail=s.detail, kind=types.SymbolKind.String,
         range=convert.range_of(s.span, doc.lines, ls.encoding),
         selection_range=convert.range_of(s.selection, doc.lines, ls.encoding))
-        for s in reading.symbols(m2)]
+        for s in outline.symbols(m2)]
 
 
 def folding(ls: M2Server, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
@@ -43,4 +43,4 @@ def folding(ls: M2Server, params: types.FoldingRangeParams) -> list[types.Foldin
     if found is None:
         return []
     return [types.FoldingRange(start_line=a, end_line=b)
-            for a, b in reading.folding_ranges(found[1])]
+            for a, b in outline.folding_ranges(found[1])]

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Applicability, Diagnostic
-from m2lsp.fixing import FixOutcome, fix_until_stable
-from m2lsp.lint import lint
+from m2lsp.linting.fixes import FixOutcome, fix_until_stable
+from m2lsp.linting.run import lint
 from m2lsp.model import Format
 from m2lsp.parsing.detect import detect_format
 from m2lsp.parsing.source import SourceText, decode

@@ -1,0 +1,42 @@
+"""What a hover on an A line says: the tokens its span covers, the corrections, the error
+type's meaning, and the sentence as its annotator corrects it."""
+
+from __future__ import annotations
+
+from m2lsp.editor.navigation import edit_at
+from m2lsp.model import NONE_CORRECTION, Block, Edit, M2Document, corrected_sentence
+from m2lsp.taxonomy import Taxonomy
+
+
+def covered_text(block: Block, edit: Edit) -> str | None:
+    if block.sentence is None or edit.is_noop:
+        return None
+    tokens = block.sentence.tokens
+    if not 0 <= edit.start <= edit.end <= len(tokens):
+        return None
+    return " ".join(tokens[edit.start:edit.end])
+
+
+def hover(doc: M2Document, line: int, taxonomy: Taxonomy | None) -> str | None:
+    """Markdown for a hover on an A line: the tokens its span covers, the corrections, the
+    error type's meaning, and the sentence as its annotator corrects it."""
+    found = edit_at(doc, line)
+    if found is None:
+        return None
+    _, block, edit = found
+    if edit.is_noop:
+        return f"**noop**: annotator {edit.annotator.strip()} makes no edit in this sentence"
+    covered = covered_text(block, edit)
+    where = f"tokens {edit.start}–{edit.end}"
+    original = "(insertion point)" if covered == "" else (
+        f"`{covered}`" if covered is not None else "(outside the sentence)")
+    alternatives = " or ".join(f"`{c}`" if c != NONE_CORRECTION else "deletion"
+                               for c in edit.corrections) or "(none)"
+    parts = [f"**{edit.type}** {where}: {original} → {alternatives}"]
+    meaning = taxonomy.types.get(edit.type) if taxonomy is not None else None
+    if meaning:
+        parts.append(f"{edit.type}: {meaning} ({taxonomy.title})")
+    corrected = corrected_sentence(block, edit.annotator)
+    if corrected is not None:
+        parts.append(f"Annotator {edit.annotator.strip()}: {corrected}")
+    return "\n\n".join(parts)
