@@ -100,7 +100,8 @@ def _check_options(args: argparse.Namespace) -> CheckOptions:
     from m2lsp.linting.files import CheckOptions
 
     start = args.paths[0] if args.paths else Path(".")
-    config = load_config(start if start.exists() else Path("."), explicit=args.config)
+    config = load_config(start if start.exists() else Path("."), explicit=args.config,
+                         strict=True)
     overrides = {k: v for k, v in (("select", args.select), ("ignore", args.ignore),
                                    ("taxonomy", args.taxonomy)) if v is not None}
     if overrides:

@@ -123,6 +123,9 @@ def test_pyproject_configuration(files: Path) -> None:
                                       'severity = {X004 = "error"}\n', encoding="utf-8")
     assert main(["check", "bad.m2", "--select", "M1"]) == 0
     assert main(["check", "bad.m2"]) == 1
+    # a bad value is a usage error on the command line (the server logs it and goes on)
+    Path("pyproject.toml").write_text('[tool.m2lsp]\ntaxonomy = "klingon"\n', encoding="utf-8")
+    assert main(["check", "bad.m2"]) == 2
 
 
 def test_truth_file_ids_come_from_the_companion_input(tmp_path: Path, capsys) -> None:
