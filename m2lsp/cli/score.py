@@ -52,7 +52,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "compare", help="paired significance test of two systems",
         description="Is system A better than system B? A paired bootstrap test over "
         "sentences (same resamples for both systems) and paired approximate randomisation, "
-        "for every metric with per-sentence statistics (m2, errant).")
+        "for every metric with per-sentence statistics (m2, errant, cgec).")
     compare.add_argument("system_a", type=Path)
     compare.add_argument("system_b", type=Path)
     compare.add_argument("gold", type=Path)

@@ -83,3 +83,31 @@ def test_the_command_on_mucgec():
     assert data["exact"] == 3  # three hypotheses equal an annotator's correction
     assert data["mp_revised"] == pytest.approx(abs(data["mp"] - data["mp_average"]))
     assert data["signature"].startswith("CGEC|chars:no-whitespace|")
+
+
+def test_sentence_rows_add_up_to_the_corpus_scores():
+    from m2lsp.scoring.cgec.metrics import aggregate, sentence_rows
+
+    rng = random.Random(4)
+    alphabet = "我爱北京喜欢。的了"
+    sources = ["".join(rng.choices(alphabet, k=rng.randint(0, 9))) for _ in range(60)]
+    hypotheses = ["".join(rng.choices(alphabet, k=rng.randint(1, 9))) for _ in range(60)]
+    references = [["".join(rng.choices(alphabet, k=rng.randint(1, 9)))
+                   for _ in range(rng.randint(0, 3))] for _ in range(60)]
+    whole = evaluate(sources, hypotheses, references)
+    rows = sentence_rows(sources, hypotheses, references)
+    sums = [sum(column) for column in zip(*rows, strict=True)]
+    accuracy, bleu_c, mp = aggregate(sums)
+    assert (accuracy, bleu_c) == (whole.accuracy, whole.bleu.score)
+    assert mp == pytest.approx(whole.mp, abs=1e-12)
+
+
+def test_bootstrap_sentence_scores_and_compare_for_cgec(capsys):
+    hyp, gold = str(MUCGEC / "demo.hyp"), str(MUCGEC / "demo.ref.m2.char")
+    assert main(["score", "--metric", "cgec", hyp, gold, "--bootstrap", "50",
+                 "--sentence-level"]) == 0
+    out = capsys.readouterr().out
+    assert "95% bootstrap intervals (50 resamples" in out and "BLEU_c      : [" in out
+    assert out.rstrip().endswith(out.splitlines()[-1]) and "CGEC|" in out.splitlines()[-1]
+    assert main(["compare", "--metric", "cgec", hyp, hyp, gold, "--samples", "20"]) == 0
+    assert "BLEU_c = " in capsys.readouterr().out

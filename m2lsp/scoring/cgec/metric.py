@@ -14,6 +14,7 @@ from m2lsp.scoring.metric import EditorJob, Request, SentenceStats, Steps
 class CgecScore:
     score: Any  # metrics.CgecScore
     signature: str
+    rows: tuple[tuple[float, ...], ...] = ()  # metrics.sentence_rows
 
     def text(self, request: Request) -> str:
         score, b = self.score, self.score.bleu
@@ -24,7 +25,20 @@ class CgecScore:
             f"length {b.hypothesis_length}/{b.reference_length})\n"
             f"MP      : {score.mp:.4f}\n"
             f"MP_avg  : {score.mp_average:.4f} (references against their sources)\n"
-            f"MP'     : {score.mp_revised:.4f}\n{self.signature}\n")
+            f"MP'     : {score.mp_revised:.4f}\n" + self._extras(request) + f"{self.signature}\n")
+
+    def _extras(self, request: Request) -> str:
+        from m2lsp.scoring.metric import bootstrap_text
+
+        parts = []
+        if request.sentence_level:
+            lines = [f"{'sentence':>8} {'exact':>5} {'MP':>7}"]
+            lines += [f"{i + 1:>8} {int(row[1]):>5} {row[2]:>7.4f}"
+                      for i, row in enumerate(self.rows)]
+            parts.append("\n" + "\n".join(lines) + "\n")
+        if request.bootstrap:
+            parts.append("\n" + bootstrap_text(self.sentence_stats(), request))
+        return "".join(parts) + ("\n" if parts else "")
 
     def json(self, request: Request) -> dict[str, Any]:
         score, b = self.score, self.score.bleu
@@ -34,24 +48,38 @@ class CgecScore:
             "acc_sen": score.accuracy, "exact": score.exact, "bleu": b.score,
             "bleu_precisions": list(b.precisions), "brevity_penalty": b.brevity_penalty,
             "hypothesis_length": b.hypothesis_length, "reference_length": b.reference_length,
-            "mp": score.mp, "mp_average": score.mp_average, "mp_revised": score.mp_revised}
+            "mp": score.mp, "mp_average": score.mp_average, "mp_revised": score.mp_revised,
+            **self._json_extras(request)}
 
-    def sentence_stats(self) -> SentenceStats | None:
-        return None
+    def _json_extras(self, request: Request) -> dict[str, Any]:
+        from m2lsp.scoring.metric import bootstrap_data
+
+        extra: dict[str, Any] = {}
+        if request.sentence_level:
+            extra["sentence_scores"] = [{"exact": bool(row[1]), "mp": row[2]}
+                                        for row in self.rows]
+        if request.bootstrap:
+            extra["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
+        return extra
+
+    def sentence_stats(self) -> SentenceStats:
+        from m2lsp.scoring.cgec.metrics import aggregate
+
+        return SentenceStats(self.rows, ("Acc_sen", "BLEU_c", "MP"), aggregate, main=1)
 
 
 class Cgec:
     name = "cgec"
     help = ("cgec (Lin et al.: sentence accuracy, char BLEU, meaning preservation; SYSTEM one "
             "sentence a line, GOLD M2, each annotator one reference)")
-    shared = frozenset({"gold", "format"})
+    shared = frozenset({"gold", "format", "sentence_level", "bootstrap"})
     flags = ()
 
     def run(self, request: Request) -> CgecScore:
         from m2lsp.model import corrected_sentence
         from m2lsp.parsing.m2 import parse_m2
         from m2lsp.parsing.source import read_source
-        from m2lsp.scoring.cgec.metrics import SIGNATURE, evaluate
+        from m2lsp.scoring.cgec.metrics import SIGNATURE, evaluate, sentence_rows
         from m2lsp.scoring.m2.inputs import read_system
 
         if request.gold is None:
@@ -65,7 +93,8 @@ class Cgec:
         sources = [b.sentence.text for b in blocks]
         references = [[r for a in dict.fromkeys(e.annotator.strip() for e in b.edits)
                        if (r := corrected_sentence(b, a)) is not None] for b in blocks]
-        return CgecScore(evaluate(sources, hypotheses, references), SIGNATURE)
+        return CgecScore(evaluate(sources, hypotheses, references), SIGNATURE,
+                         tuple(sentence_rows(sources, hypotheses, references)))
 
     def in_editor(self, job: EditorJob) -> Steps:
         raise UsageError("--metric cgec is not available in the editor yet; run "

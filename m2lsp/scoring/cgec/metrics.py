@@ -93,24 +93,56 @@ def meaning(corrected: str, original: str) -> float:
 
 def bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> Bleu:
     """Corpus char-level BLEU (see the module docstring)."""
-    correct, total = [0] * ORDER, [0] * ORDER
-    c = r = 0
+    totals = [0] * (2 + 2 * ORDER)
     for hyp, refs in zip(hypotheses, references, strict=True):
-        c += len(hyp)
-        r += min((abs(len(x) - len(hyp)), len(x)) for x in refs)[1]
-        for n in range(1, ORDER + 1):
-            counts = _ngrams(hyp, n)
-            most: Counter[str] = Counter()
-            for ref in refs:
-                most |= _ngrams(ref, n)
-            correct[n - 1] += sum((counts & most).values())
-            total[n - 1] += sum(counts.values())
+        for k, value in enumerate(bleu_stats(hyp, refs)):
+            totals[k] += value
+    return bleu_from(tuple(totals))
+
+
+def bleu_stats(hyp: str, refs: Sequence[str]) -> tuple[int, ...]:
+    """One sentence's BLEU statistics, which add up over a corpus: hypothesis length, closest
+    reference length, then clipped matches and candidates for n = 1..ORDER."""
+    matches, candidates = [], []
+    for n in range(1, ORDER + 1):
+        counts = _ngrams(hyp, n)
+        most: Counter[str] = Counter()
+        for ref in refs:
+            most |= _ngrams(ref, n)
+        matches.append(sum((counts & most).values()))
+        candidates.append(sum(counts.values()))
+    closest = min((abs(len(x) - len(hyp)), len(x)) for x in refs)[1]
+    return (len(hyp), closest, *matches, *candidates)
+
+
+def bleu_from(stats: Sequence[int]) -> Bleu:
+    """BLEU from summed `bleu_stats`."""
+    c, r = stats[0], stats[1]
+    correct, total = stats[2:2 + ORDER], stats[2 + ORDER:]
     precisions = tuple(k / t if t else 0.0 for k, t in zip(correct, total, strict=True))
     bp = 1.0 if c > r else (math.exp(1 - r / c) if c else 0.0)
     if min(precisions) == 0:
         return Bleu(0.0, precisions, bp, c, r)
     score = bp * math.exp(sum(math.log(p) for p in precisions) / ORDER)
     return Bleu(score, precisions, bp, c, r)
+
+
+def sentence_rows(sources: Sequence[str], hypotheses: Sequence[str],
+                  references: Sequence[Sequence[str]]) -> list[tuple[float, ...]]:
+    """Per sentence: (1, exact 0/1, MP, BLEU statistics...): sums of rows give Acc_sen,
+    mean MP and corpus BLEU of any resample of sentences (`aggregate`)."""
+    rows = []
+    for source, hypothesis, refs in zip(sources, hypotheses, references, strict=True):
+        s, h = chars(source), chars(hypothesis)
+        rs = [chars(r) for r in refs] or [s]
+        rows.append((1, int(h in rs), meaning(h, s), *bleu_stats(h, rs)))
+    return rows
+
+
+def aggregate(sums: Sequence[float]) -> tuple[float, float, float]:
+    """Acc_sen, BLEU_c and MP from summed `sentence_rows`."""
+    count = sums[0] or 1
+    return sums[1] / count, bleu_from([int(v) for v in sums[3:]]).score, sums[2] / count
 
 
 def _ngrams(text: str, n: int) -> Counter[str]:
