@@ -6,7 +6,7 @@ import difflib
 import functools
 from collections.abc import Iterator
 
-from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity, TextEdit
+from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Related, Severity, TextEdit
 from m2lsp.model import NONE_CORRECTION, Block, Edit, EditField
 from m2lsp.rules.base import BlockSet, Context, Found, Rule, Scope
 from m2lsp.rules.m2_annotators import delete_line
@@ -30,13 +30,13 @@ def _overlap(a: Edit, b: Edit) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _suggestion(etype: str, known: frozenset[str]) -> str:
-    """` (did you mean 'X'?)` for the closest known type, ignoring case and spaces.  Kept per
-    type: a file with an unknown type usually has it on thousands of lines, and each
-    comparison with every known type is costly (the taxonomy's frozenset hashes once)."""
+def _closest(etype: str, known: frozenset[str]) -> str | None:
+    """The closest known type, ignoring case and spaces, or None.  Kept per type: a file with
+    an unknown type usually has it on thousands of lines, and each comparison with every
+    known type is costly (the taxonomy's frozenset hashes once)."""
     by_key = {t.upper(): t for t in sorted(known)}
     close = difflib.get_close_matches(etype.strip().upper(), list(by_key), n=1)
-    return f" (did you mean {by_key[close[0]]!r}?)" if close else ""
+    return by_key[close[0]] if close else None
 
 
 def _disjoint_in_order(edits: tuple[Edit, ...]) -> bool:
@@ -330,13 +330,15 @@ class UnknownErrorType(Rule):
     `A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0`
 
     ## Fix safety
-    No automatic fix: the suggestion is a guess.
+    Unsafe: the closest known type is offered as a quick fix in the editor (and by
+    `--fix --unsafe-fixes`); it is a guess, so plain `--fix` never applies it.
     """
 
     code = "M405"
     name = "unknown-error-type"
     severity = Severity.WARNING
     message = "{type!r} is not an error type of {taxonomy}{hint}"
+    fix_title = "Write the closest known type"
     scope = Scope.M2_BLOCK
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
@@ -348,9 +350,16 @@ class UnknownErrorType(Rule):
         for i in [i for i, e in enumerate(edits) if e.type not in known]:
             etype = edits[i].type
             if etype.strip().lower() != NOOP:
-                yield view.owner[i], self.report(edits[i].span(EditField.TYPE), type=etype,
-                                                 taxonomy=taxonomy.title,
-                                                 hint=_suggestion(etype, taxonomy.names))
+                yield view.owner[i], self._report(edits[i], etype, taxonomy)
+
+    def _report(self, edit: Edit, etype: str, taxonomy) -> Diagnostic:
+        span = edit.span(EditField.TYPE)
+        closest = _closest(etype, taxonomy.names)
+        fix = None if closest is None else Fix(
+            f"Write {closest!r} (the closest known type)", (TextEdit(span, closest),),
+            Applicability.UNSAFE)
+        hint = f" (did you mean {closest!r}?)" if closest else ""
+        return self.report(span, fix=fix, type=etype, taxonomy=taxonomy.title, hint=hint)
 
 
 class NoopSpelling(Rule):

@@ -150,6 +150,21 @@ async def test_code_action_fixes_trailing_whitespace(client: LanguageClient):
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_unknown_type_gets_a_did_you_mean_quick_fix(client: LanguageClient):
+    uri = "file:///work/types.m2"
+    found = await open_doc(client, TEXT.replace("R:ADJ", "R:ADJJ"), uri=uri)
+    assert any(str(d.code) == "M405" and "did you mean 'R:ADJ'" in d.message for d in found)
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=6, character=0),
+                          end=types.Position(line=6, character=0)),
+        context=types.CodeActionContext(diagnostics=[])))
+    fix = next(a for a in actions if "M405" in a.title)
+    assert not fix.is_preferred  # a guess: offered, never preferred
+    assert fix.edit.changes[uri][0].new_text == "R:ADJ"  # type: ignore[union-attr]
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_completion_of_types_and_annotators(client: LanguageClient):
     await open_doc(client, uri="file:///work/complete.m2")
     doc = types.TextDocumentIdentifier(uri="file:///work/complete.m2")
