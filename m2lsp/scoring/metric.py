@@ -153,6 +153,14 @@ def metric(name: str) -> Metric:
     return importlib.import_module(REGISTRY[name]).METRIC
 
 
+def signed(base: str, *reference_texts: str | bytes) -> str:
+    """A full signature: the metric's own (`NAME|option:value|...|scorer:...`), then a hash of
+    the references and m2lsp's version, as sacreBLEU's signatures end with its version."""
+    from m2lsp import __version__
+
+    return f"{base}|refs-hash:{reference_hash(*reference_texts)}|m2lsp:{__version__}"
+
+
 def reference_hash(*texts: str | bytes) -> str:
     """A short hash of the references a score was computed against: two scores with the same
     signature were computed against the same data."""

@@ -235,6 +235,10 @@ async def test_score_command_equals_the_cli_and_annotates_the_gold(client: Langu
     assert f"{result['recall']:.4f}" == printed["Recall"]
     assert f"{result['f']:.4f}" == printed["F_0.5"]
     assert result["signature"].startswith("M2|beta:0.5|max-unchanged:2")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        main(["score", "--format", "json", str(system), str(gold)])
+    assert result["signature"] == json.loads(out.getvalue())["signature"]  # same words
     found = await published(client, uri, lambda ds: any(d.source == "m2lsp-score" for d in ds))
     scored = [d for d in found if d.source == "m2lsp-score"]
     kinds = {str(d.code) for d in scored}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
-from m2lsp.scoring.metric import EditorJob, Request, SentenceStats, Steps
+from m2lsp.scoring.metric import EditorJob, Request, SentenceStats, Steps, signed
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,8 @@ class Cgec:
 
         if request.gold is None:
             raise UsageError("--metric cgec needs GOLD (an M2 file)")
-        gold = parse_m2(read_source(request.gold, "gold", request.encoding))
+        gold_source = read_source(request.gold, "gold", request.encoding)
+        gold, gold_text = parse_m2(gold_source), gold_source.text
         hypotheses = read_system(read_source(request.system, "system", request.encoding))
         blocks = [b for b in gold.blocks if b.sentence is not None]
         if len(blocks) != len(hypotheses):
@@ -93,7 +94,8 @@ class Cgec:
         sources = [b.sentence.text for b in blocks]
         references = [[r for a in dict.fromkeys(e.annotator.strip() for e in b.edits)
                        if (r := corrected_sentence(b, a)) is not None] for b in blocks]
-        return CgecScore(evaluate(sources, hypotheses, references), SIGNATURE,
+        return CgecScore(evaluate(sources, hypotheses, references),
+                         signed(SIGNATURE, gold_text),
                          tuple(sentence_rows(sources, hypotheses, references)))
 
     def in_editor(self, job: EditorJob) -> Steps:

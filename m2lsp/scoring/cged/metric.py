@@ -9,7 +9,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
-from m2lsp.scoring.metric import EditorJob, EditorScore, Flag, Request, SentenceStats, Steps
+from m2lsp.scoring.metric import (
+    EditorJob,
+    EditorScore,
+    Flag,
+    Request,
+    SentenceStats,
+    Steps,
+    signed,
+)
 
 
 @dataclass(frozen=True)
@@ -27,7 +35,7 @@ class CgedScore:
 
         if self.report is not None:
             return self.report
-        return summary(self.result, self.correction, self.counting)
+        return summary(self.result, self.correction, self.counting, self.signature)
 
     def json(self, request: Request) -> dict[str, Any]:
         if self.report is not None:
@@ -118,7 +126,7 @@ class Cged:
         levels = {level: scored.score(level) for level in LEVELS}
         rate = scored.false_positive_rate[0]
         summary = "  ".join(f"{name[:3]} F1 {s.f1:.4f}" for name, s in levels.items())
-        sign = signature("2016")
+        sign = signed(signature("2016"), job.text)
         return EditorScore(
             cged_diagnostics(truth, result, list(job.lines)),
             f"FPR {rate:.4f}  {summary}  ({sign})",
@@ -128,14 +136,17 @@ class Cged:
                 for name, s in levels.items()}})
 
 
-def _read(request: Request, positions: bool, strict: bool) -> tuple[list, list]:
+def _read(request: Request, positions: bool, strict: bool) -> tuple[list, list, str]:
+    """The result's and the truth's items, and the truth's text (for the signature)."""
     from m2lsp.parsing.source import read_source
     from m2lsp.scoring.cged.inputs import read_items
 
+    texts = {}
+
     def items(path, what):
-        return read_items(read_source(path, what, request.encoding).text, str(path), what,
-                          positions, strict)
-    return items(request.system, "result"), items(request.gold, "truth")
+        texts[what] = read_source(path, what, request.encoding).text
+        return read_items(texts[what], str(path), what, positions, strict)
+    return items(request.system, "result"), items(request.gold, "truth"), texts["truth"]
 
 
 def _run_levels(request: Request) -> CgedScore:
@@ -143,7 +154,7 @@ def _run_levels(request: Request) -> CgedScore:
     from m2lsp.scoring.cged.report import report_2014, report_2015, report_2016, signature
 
     year = request.cged_report
-    result_items, truth_items = _read(request, year != "2014", year is not None)
+    result_items, truth_items, truth_text = _read(request, year != "2014", year is not None)
     line_end = "\r\n" if request.cged_line_ends == "crlf" else "\n"
     if year == "2016":
         out = report_2016(evaluate_2016(result_items, truth_items), request.system.name,
@@ -161,7 +172,7 @@ def _run_levels(request: Request) -> CgedScore:
         report = report_2014 if year == "2014" else report_2015
         return CgedScore(signature(request.cged_counting),
                          report=report(result, line_end).encode("utf-8"))
-    return CgedScore(signature(request.cged_counting), result,
+    return CgedScore(signed(signature(request.cged_counting), truth_text), result,
                      correction_level(result_items, truth_items), request.cged_counting)
 
 

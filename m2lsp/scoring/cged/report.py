@@ -103,7 +103,7 @@ def _level_lines(score: LevelScore) -> list[str]:
 
 
 def summary(result: CgedResult | Cged2016Result, correction: CorrectionScore,
-            counting: str) -> str:
+            counting: str, signed: str | None = None) -> str:
     """m2lsp's own compact table (no `--cged-report`)."""
     rate, fp, total = result.false_positive_rate
     lines = [f"False positive rate  {java_number(rate)} ({fp}/{total})",
@@ -117,7 +117,7 @@ def summary(result: CgedResult | Cged2016Result, correction: CorrectionScore,
     lines.append(f"{'Correction':<16}{'':>10}" + "".join(
         f"{java_number(v):>{w}}" for v, w in ((c.precision, 11), (c.recall, 9), (c.f1, 9)))
         + f"  (top-1, S and M: {c.tp} of {c.claimed} answers right, {c.expected} expected)")
-    lines.append(signature(counting))
+    lines.append(signed or signature(counting))
     return "\n".join(lines) + "\n"
 
 

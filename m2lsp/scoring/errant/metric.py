@@ -7,16 +7,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from m2lsp.errors import UsageError
-from m2lsp.scoring.metric import EditorJob, EditorScore, Request, SentenceStats, Steps
+from m2lsp.scoring.metric import EditorJob, EditorScore, Request, SentenceStats, Steps, signed
 
 
 @dataclass(frozen=True)
 class ErrantScore:
     result: Any  # compare.ErrantResult
+    reference_text: str = ""
 
     @property
     def signature(self) -> str:
-        return self.result.settings.signature()
+        return signed(self.result.settings.signature(), self.reference_text)
 
     def text(self, request: Request) -> str:
         from m2lsp.scoring.errant.report import report
@@ -37,6 +38,7 @@ class ErrantScore:
         from m2lsp.scoring.metric import bootstrap_data
 
         data = result_data(self.result, request.system, request.gold, request.per_type)
+        data["signature"] = self.signature
         if request.bootstrap:
             data["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
         return data
@@ -83,9 +85,12 @@ class Errant:
             raise UsageError("--metric errant needs GOLD (the reference M2 file)")
         if request.beta <= 0:
             raise UsageError("--beta must be > 0")
-        return ErrantScore(score_files(request.system, request.gold,
-                                       ErrantSettings(beta=request.beta), request.encoding,
-                                       request.warn))
+        from m2lsp.parsing.source import read_source
+
+        result = score_files(request.system, request.gold, ErrantSettings(beta=request.beta),
+                             request.encoding, request.warn)
+        return ErrantScore(result, read_source(request.gold, "reference",
+                                               request.encoding).text)
 
     def in_editor(self, job: EditorJob) -> Steps:
         """The open reference M2 against the system's hypothesis M2."""
@@ -102,7 +107,7 @@ class Errant:
         warning = check_pair(hyp, ref, "system", job.uri)
         result = yield from evaluate_in_steps(hyp, ref, settings)
         p, r, f = result.scores
-        signature = settings.signature()
+        signature = signed(settings.signature(), job.text)
         return EditorScore(
             errant_diagnostics(result, job.document),
             f"P {p}  R {r}  F{settings.beta:g} {f}  ({signature})"

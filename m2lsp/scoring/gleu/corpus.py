@@ -27,11 +27,11 @@ class GleuSettings:
     digits: int = 2
     """With `fixed_seed`: decimals of the score x 100 (the package's `-d`)."""
 
-    def signature(self, references: int, reference_hash: str) -> str:
-        """How the numbers were made, printed with them."""
+    def signature(self, references: int) -> str:
+        """How the numbers were made (`metric.signed` adds the references' hash)."""
         scorer = "gleu-package-1.1.0-fix-seed" if self.fixed_seed else "jfleg-gleu.py-python3"
         return (f"GLEU|refs:{references}|iterations:{self.iterations}|order:{self.order}"
-                f"|scorer:{scorer}|refs-hash:{reference_hash}")
+                f"|scorer:{scorer}")
 
 
 @dataclass(frozen=True)

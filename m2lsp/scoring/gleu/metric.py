@@ -58,7 +58,7 @@ class Gleu:
     def run(self, request: Request) -> GleuScore:
         from m2lsp.scoring.gleu.corpus import evaluate
         from m2lsp.scoring.gleu.inputs import read_m2, read_plain
-        from m2lsp.scoring.metric import reference_hash
+        from m2lsp.scoring.metric import signed
 
         settings = _settings(request)
         refs = request.gleu_references
@@ -82,8 +82,7 @@ class Gleu:
             raise UsageError("--metric gleu needs references: --source SRC --ref REF ..., "
                              "or a GOLD M2 file")
         result = evaluate(inputs.sources, inputs.references, inputs.hypotheses, settings)
-        signature = settings.signature(result.references,
-                                       reference_hash(*inputs.reference_texts))
+        signature = signed(settings.signature(result.references), *inputs.reference_texts)
         return GleuScore(result, signature, names)
 
     def in_editor(self, job: EditorJob) -> Steps:
@@ -95,7 +94,7 @@ class Gleu:
         from m2lsp.model import Span
         from m2lsp.scoring.gleu.corpus import GleuSettings, evaluate
         from m2lsp.scoring.gleu.inputs import lines
-        from m2lsp.scoring.metric import reference_hash
+        from m2lsp.scoring.metric import signed
 
         role = job.options.get("role", "source")
         if role not in ("source", "hypothesis"):
@@ -110,7 +109,7 @@ class Gleu:
         yield 0
         settings = GleuSettings()
         result = evaluate(sources, refs, hypotheses, settings)
-        signature = settings.signature(result.references, reference_hash(*texts))
+        signature = signed(settings.signature(result.references), *texts)
         marks = [Diagnostic("gleu", f"GLEU {result.sentence(i).mean:.4f} (sentence, mean "
                             f"over {result.references} references)",
                             Span.on_line(i, 0, len(job.lines[i]) if i < len(job.lines) else 0),

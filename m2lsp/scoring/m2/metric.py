@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Any
 
 from m2lsp.errors import InputError, UsageError
 from m2lsp.scoring import defaults
-from m2lsp.scoring.metric import EditorJob, EditorScore, Flag, Request, SentenceStats, Steps
+from m2lsp.scoring.metric import (
+    EditorJob,
+    EditorScore,
+    Flag,
+    Request,
+    SentenceStats,
+    Steps,
+    signed,
+)
 
 if TYPE_CHECKING:
     from m2lsp.scoring.m2.maxmatch import M2Settings, SentenceResult
@@ -35,10 +43,11 @@ class M2Score:
     results: tuple[SentenceResult, ...]
     settings: M2Settings
     warnings: tuple[Any, ...]  # GoldWarning
+    gold_text: str = ""
 
     @property
     def signature(self) -> str:
-        return self.settings.signature()
+        return signed(self.settings.signature(), self.gold_text)
 
     def chosen(self):
         from m2lsp.scoring.m2.maxmatch import choose, corpus_score
@@ -90,7 +99,9 @@ class M2Score:
                             strict=True))} for r in per_type(chosen)]
         if request.bootstrap:
             extra["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
-        return result_data(M2Result(chosen, score), request.system, request.gold, extra)
+        data = result_data(M2Result(chosen, score), request.system, request.gold, extra)
+        data["signature"] = self.signature
+        return data
 
     def sentence_stats(self) -> SentenceStats:
         chosen, _ = self.chosen()
@@ -122,6 +133,7 @@ class Scoring:
         self.warn, self.progress = warn, progress
         self._gold: dict[Path, list] = {}
         self.warnings: dict[Path, list] = {}
+        self.texts: dict[Path, str] = {}  # what each gold file said, for the signature
 
     def gold(self, path: Path) -> list:
         from m2lsp.parsing.m2 import parse_m2
@@ -131,6 +143,7 @@ class Scoring:
         if path not in self._gold:
             source = read_source(path, "gold", self.encoding)
             self._gold[path] = read_gold(parse_m2(source), source, str(path))
+            self.texts[path] = source.text
             self.warnings[path] = gold_warnings(self._gold[path])
             if self.warn is not None:
                 _warn_gold(self.warn, path, self.warnings[path])
@@ -229,7 +242,7 @@ class MaxMatch:
         job = self.scoring(request)
         results = job.results(request.system, request.gold)
         return M2Score(tuple(results), job.settings,
-                       tuple(job.warnings.get(request.gold, ())))
+                       tuple(job.warnings.get(request.gold, ())), job.texts[request.gold])
 
     def in_editor(self, job: EditorJob) -> Steps:
         """The open gold against a system's text: P/R/F, TP/FN on gold lines, FP on tokens."""
@@ -251,12 +264,13 @@ class MaxMatch:
                              f"{len(hypotheses)} lines")
         result = yield from evaluate_in_steps(gold, hypotheses, settings)
         s = result.score
+        signature = signed(s.signature, job.text)
         return EditorScore(
             score_diagnostics(result, job.document),
             f"P {s.precision:.4f}  R {s.recall:.4f}  F{settings.beta:g} {s.f:.4f}  "
-            f"({s.signature})",
+            f"({signature})",
             {"precision": s.precision, "recall": s.recall, "f": s.f,
-             "signature": s.signature, "correct": s.counts.correct,
+             "signature": signature, "correct": s.counts.correct,
              "proposed": s.counts.proposed, "gold": s.counts.gold})
 
     def run_many(self, request: Request, systems: Sequence[Path]) -> list[M2Score]:
@@ -264,8 +278,8 @@ class MaxMatch:
         if request.gold is None:
             raise UsageError("--metric m2 needs GOLD (an M2 file)")
         job = self.scoring(request)
-        return [M2Score(tuple(job.results(s, request.gold)), job.settings, ())
-                for s in systems]
+        results = [tuple(job.results(s, request.gold)) for s in systems]
+        return [M2Score(r, job.settings, (), job.texts[request.gold]) for r in results]
 
 
 METRIC = MaxMatch()
