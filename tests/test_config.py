@@ -55,6 +55,9 @@ def test_score_reads_pyproject_and_flags_win(tmp_path, monkeypatch, capsys):
     (tmp_path / "pyproject.toml").write_text("[tool.m2lsp]\nbeta = -1\n")
     assert main(["score", "s.txt", "g.m2"]) == 2
     assert "option 'beta' = -1 is invalid" in capsys.readouterr().err
-    (tmp_path / "pyproject.toml").write_text('[tool.m2lsp]\nmetric = "gleu"\n')
+    # beta from the configuration is not an option given to a metric without one
+    (tmp_path / "pyproject.toml").write_text('[tool.m2lsp]\nmetric = "gleu"\nbeta = 1.0\n')
     assert main(["score", "s.txt", "g.m2"]) == 0  # references from the M2 gold
     assert capsys.readouterr().out.startswith("s.txt\nThere is one reference.")
+    assert main(["score", "s.txt", "g.m2", "--beta", "2"]) == 2  # given: refused
+    assert "not available with --metric gleu: --beta" in capsys.readouterr().err

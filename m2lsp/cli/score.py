@@ -15,7 +15,7 @@ from typing import Any
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.errors import M2lspError, UsageError
 from m2lsp.scoring import defaults
-from m2lsp.scoring.metric import Metric, Request, metric, names
+from m2lsp.scoring.metric import Flag, Metric, Request, metric, names
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -33,16 +33,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                        help="; ".join(m.help for m in metrics)
                        + f" (default: [tool.m2lsp] metric, else {defaults.METRIC})")
     _shared_options(score)
-    score.add_argument("-v", "--verbose", action="store_true",
-                       help="print every sentence's edits, as the NUS scorer's -v does")
     score.add_argument("--format", choices=["text", "json"], default="text",
                        help="text (the reference tool's output) or json")
-    score.add_argument("--per-type", action="store_true",
-                       help="also print P/R/F per error type of the gold edits")
-    score.add_argument("--sentence-level", "--sent", action="store_true",
-                       help="also print each sentence's scores")
-    score.add_argument("--bootstrap", type=int, default=0, metavar="N",
-                       help="also print 95%% bootstrap intervals from N resamples")
+    for flag in SHARED_FLAGS:
+        score.add_argument(*flag.names, help=flag.help, **flag.spec)
     score.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default 12345)")
     for m in metrics:
         _add_flags(score, m)
@@ -74,41 +68,56 @@ def _shared_options(parser: argparse.ArgumentParser) -> None:
                         help="pyproject.toml to read [tool.m2lsp] from (default: the nearest)")
 
 
+# options several metrics take; a metric names those it honours in `Metric.shared`
+SHARED_FLAGS = (
+    Flag(("-v", "--verbose"), "print every sentence's edits, as the NUS scorer's -v does",
+         {"action": "store_true"}),
+    Flag(("--per-type",), "also print P/R/F per error type of the gold edits",
+         {"action": "store_true"}),
+    Flag(("--sentence-level", "--sent"), "also print each sentence's scores",
+         {"action": "store_true", "dest": "sentence_level"}),
+    Flag(("--bootstrap",), "also print 95%% bootstrap intervals from N resamples",
+         {"type": int, "default": 0, "metavar": "N"}),
+)
+
+
 def _add_flags(parser: argparse.ArgumentParser, m: Metric) -> None:
     for flag in m.flags:
         parser.add_argument(*flag.names, help=flag.help, **flag.spec)
 
 
-def _configured(args: argparse.Namespace, start: Path) -> argparse.Namespace:
-    """Fill what the command line left open from [tool.m2lsp] (a bad value: exit 2)."""
+def _configured(args: argparse.Namespace, start: Path) -> Metric:
+    """The chosen metric, after refusing the options the command line gave that it does not
+    take; then what the command line left open, from [tool.m2lsp] (a bad value: exit 2)."""
     from m2lsp.config import load_config
 
     config = load_config(start if start.exists() else Path("."), explicit=args.config,
                          strict=True).score
     args.metric = args.metric or config.metric
+    chosen = metric(args.metric)
+    _refuse_others(args, chosen)
+    _fill(args, config)
+    return chosen
+
+
+def _fill(args: argparse.Namespace, config: Any) -> None:
+    """Values the command line left open (None), from the configuration."""
     if args.beta is None:
         args.beta = config.beta
-    if args.metric != "m2":
-        return args  # the other metrics refuse the M2 options; left unset they are not given
     if getattr(args, "max_unchanged_words", 0) is None:
         args.max_unchanged_words = config.max_unchanged_words
     if getattr(args, "ignore_whitespace_casing", False) is None:
         args.ignore_whitespace_casing = config.ignore_whitespace_casing
-    return args
 
 
 def _refuse_others(args: argparse.Namespace, chosen: Metric) -> None:
-    """A usage error naming every given option the chosen metric does not take."""
-    given = []
-    for name in names():
-        for flag in () if name == chosen.name else metric(name).flags:
-            if getattr(args, flag.dest, flag.default) != flag.default:
-                given.append(flag.names[0])
-    shared_defaults = {"verbose": False, "per_type": False, "sentence_level": False,
-                       "bootstrap": 0}
-    given += ["--" + key.replace("_", "-") for key, default in shared_defaults.items()
-              if key not in chosen.shared and getattr(args, key, default) != default]
-    if args.beta != defaults.BETA and "beta" not in chosen.shared and args.beta is not None:
+    """A usage error naming every option given on the command line (before the configuration
+    fills the rest) that the chosen metric does not take."""
+    others = [f for name in names() if name != chosen.name for f in metric(name).flags]
+    shared = [f for f in SHARED_FLAGS if f.dest not in chosen.shared]
+    given = [next(n for n in f.names if n.startswith("--")) for f in others + shared
+             if getattr(args, f.dest, f.default) != f.default]
+    if args.beta is not None and "beta" not in chosen.shared:
         given.append("--beta")
     if given:
         raise UsageError(f"not available with --metric {chosen.name}: "
@@ -130,20 +139,7 @@ def _warn(message: str) -> None:
 def _progress(total: int) -> Any:
     from m2lsp.cli.progress import Ticker
 
-    return _Ticking(Ticker(total))
-
-
-class _Ticking:
-    """A Ticker as the context manager a metric expects: entering gives `at(index, line)`."""
-
-    def __init__(self, ticker: Any) -> None:
-        self.ticker = ticker
-
-    def __enter__(self) -> Any:
-        return self.ticker.__enter__().at
-
-    def __exit__(self, *exc: object) -> None:
-        self.ticker.__exit__(*exc)
+    return Ticker(total)
 
 
 def request_of(args: argparse.Namespace, system: Path, gold: Path | None) -> Request:
@@ -151,9 +147,7 @@ def request_of(args: argparse.Namespace, system: Path, gold: Path | None) -> Req
 
 
 def run_score(args: argparse.Namespace) -> int:
-    _configured(args, args.system)
-    chosen = metric(args.metric)
-    _refuse_others(args, chosen)
+    chosen = _configured(args, args.system)
     _positive("--bootstrap", args.bootstrap, zero_means_off=True)
     request = request_of(args, args.system, args.gold)
     score = chosen.run(request)
@@ -177,9 +171,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
     args.verbose = args.per_type = args.sentence_level = False
     args.bootstrap, args.format = 0, "text"
-    _configured(args, args.gold)
-    chosen = metric(args.metric)
-    _refuse_others(args, chosen)
+    chosen = _configured(args, args.gold)
     _positive("--samples", args.samples, zero_means_off=False)
     scores = _both(chosen, args)
     stats = [s.sentence_stats() for s in scores]

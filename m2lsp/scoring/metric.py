@@ -52,10 +52,6 @@ class Flag:
         return False if self.spec.get("action") == "store_true" else None
 
 
-# options every metric may take; a metric names those it honours in `Metric.shared`
-SHARED = ("verbose", "per_type", "sentence_level", "bootstrap", "beta", "gold", "format")
-
-
 @dataclass(frozen=True)
 class Request:
     """What a metric is asked to score: the files and every option's value by `dest`."""
@@ -67,7 +63,7 @@ class Request:
     warn: Callable[[str], None] | None = None
     """Where a metric says what the user should know (gold problems, slow sentences)."""
     progress: Callable[[int], Any] | None = None
-    """(items) -> a context manager giving a callable(index, line) to report progress."""
+    """(items) -> a context manager whose value's `at(index, line)` reports progress."""
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -134,7 +130,7 @@ class Metric(Protocol):
     name: str
     help: str
     flags: tuple[Flag, ...]
-    shared: frozenset[str]
+    shared: frozenset[str]  # the options several metrics take that it honours (by dest)
 
     def run(self, request: Request) -> Score:
         """Read the inputs and score them (an M2lspError for unusable inputs)."""

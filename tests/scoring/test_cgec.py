@@ -108,6 +108,6 @@ def test_bootstrap_sentence_scores_and_compare_for_cgec(capsys):
                  "--sentence-level"]) == 0
     out = capsys.readouterr().out
     assert "95% bootstrap intervals (50 resamples" in out and "BLEU_c      : [" in out
-    assert out.rstrip().endswith(out.splitlines()[-1]) and "CGEC|" in out.splitlines()[-1]
+    assert out.splitlines()[-1].startswith("CGEC|")  # the signature ends the output
     assert main(["compare", "--metric", "cgec", hyp, hyp, gold, "--samples", "20"]) == 0
     assert "BLEU_c = " in capsys.readouterr().out

@@ -14,7 +14,10 @@ from m2lsp.scoring.metric import EditorJob, Request, SentenceStats, Steps, signe
 class CgecScore:
     score: Any  # metrics.CgecScore
     signature: str
-    rows: tuple[tuple[float, ...], ...] = ()  # metrics.sentence_rows
+
+    @property
+    def rows(self) -> tuple[tuple[float, ...], ...]:
+        return self.score.rows
 
     def text(self, request: Request) -> str:
         score, b = self.score, self.score.bleu
@@ -72,14 +75,14 @@ class Cgec:
     name = "cgec"
     help = ("cgec (Lin et al.: sentence accuracy, char BLEU, meaning preservation; SYSTEM one "
             "sentence a line, GOLD M2, each annotator one reference)")
-    shared = frozenset({"gold", "format", "sentence_level", "bootstrap"})
+    shared = frozenset({"sentence_level", "bootstrap"})
     flags = ()
 
     def run(self, request: Request) -> CgecScore:
         from m2lsp.model import corrected_sentence
         from m2lsp.parsing.m2 import parse_m2
         from m2lsp.parsing.source import read_source
-        from m2lsp.scoring.cgec.metrics import SIGNATURE, evaluate, sentence_rows
+        from m2lsp.scoring.cgec.metrics import SIGNATURE, evaluate
         from m2lsp.scoring.m2.inputs import read_system
 
         if request.gold is None:
@@ -95,13 +98,11 @@ class Cgec:
         references = [[r for a in dict.fromkeys(e.annotator.strip() for e in b.edits)
                        if (r := corrected_sentence(b, a)) is not None] for b in blocks]
         return CgecScore(evaluate(sources, hypotheses, references),
-                         signed(SIGNATURE, gold_text),
-                         tuple(sentence_rows(sources, hypotheses, references)))
+                         signed(SIGNATURE, gold_text))
 
     def in_editor(self, job: EditorJob) -> Steps:
         raise UsageError("--metric cgec is not available in the editor yet; run "
                          "`m2lsp score --metric cgec SYSTEM GOLD`")
-        yield 0  # a generator, as every metric's
 
 
 METRIC = Cgec()

@@ -55,6 +55,7 @@ class CgecScore:
     bleu: Bleu
     mp: float
     mp_average: float
+    rows: tuple[tuple[float, ...], ...] = ()  # per sentence (`sentence_rows`)
 
     @property
     def accuracy(self) -> float:
@@ -70,14 +71,14 @@ def evaluate(sources: Sequence[str], hypotheses: Sequence[str],
     """Score hypotheses (one per source) against each source's references."""
     if not len(sources) == len(hypotheses) == len(references):
         raise ValueError("sources, hypotheses and references differ in number")
+    rows = sentence_rows(sources, hypotheses, references)
+    sums = [sum(column) for column in zip(*rows, strict=True)] or [0] * (3 + 2 + 2 * ORDER)
     src = [chars(s) for s in sources]
-    hyp = [chars(h) for h in hypotheses]
     refs = [[chars(r) for r in rs] or [s] for rs, s in zip(references, src, strict=True)]
-    exact = sum(h in rs for h, rs in zip(hyp, refs, strict=True))
-    mp = sum(meaning(h, s) for h, s in zip(hyp, src, strict=True)) / len(src) if src else 0.0
     pairs = [meaning(r, s) for rs, s in zip(refs, src, strict=True) for r in rs]
     mp_average = sum(pairs) / len(pairs) if pairs else 0.0
-    return CgecScore(len(src), exact, bleu(hyp, refs), mp, mp_average)
+    return CgecScore(len(src), int(sums[1]), bleu_from([int(v) for v in sums[3:]]),
+                     sums[2] / len(src) if src else 0.0, mp_average, tuple(rows))
 
 
 def meaning(corrected: str, original: str) -> float:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -78,7 +77,7 @@ def levels_json(score: CgedScore, request: Request) -> dict[str, Any]:
 class Cged:
     name = "cged"
     help = "cged (NLP-TEA CGED levels; SYSTEM the result file, GOLD the truth file)"
-    shared = frozenset({"gold", "format"})
+    shared: frozenset[str] = frozenset()
     flags = (
         Flag(("--cged-report",), "cged: print the report of that year's official CGED tool, "
              "byte for byte (2014-2016: the jar's -o file; 2018: evaluation.pl's output)",
@@ -202,10 +201,6 @@ def _run_2018(request: Request) -> CgedScore:
             raise InputError(f"cannot write {path}: {exc.strerror or exc}") from exc
     return CgedScore("CGED|scorer:evaluation.pl-2018",
                      report=cged2018.stdout_2018(result).encode("utf-8"))
-
-
-def dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
 METRIC = Cged()

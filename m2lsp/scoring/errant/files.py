@@ -19,11 +19,17 @@ def as_errant_reads(source: SourceText) -> str:
 def score_files(hyp: Path, ref: Path, settings: ErrantSettings, encoding: str | None = None,
                 warn: Callable[[str], None] | None = None) -> ErrantResult:
     """Read, check and score; `warn` hears where the sources differ in some tokens."""
-    hyp_blocks = read_blocks(as_errant_reads(read_source(hyp, "hypothesis", encoding)),
-                             str(hyp))
-    ref_blocks = read_blocks(as_errant_reads(read_source(ref, "reference", encoding)),
-                             str(ref))
-    warning = check_pair(hyp_blocks, ref_blocks, str(hyp), str(ref))
+    return score_sources(read_source(hyp, "hypothesis", encoding), str(hyp),
+                         read_source(ref, "reference", encoding), str(ref), settings, warn)
+
+
+def score_sources(hyp: SourceText, hyp_name: str, ref: SourceText, ref_name: str,
+                  settings: ErrantSettings, warn: Callable[[str], None] | None = None
+                  ) -> ErrantResult:
+    """Check and score texts already read (`score_files` without the reading)."""
+    hyp_blocks = read_blocks(as_errant_reads(hyp), hyp_name)
+    ref_blocks = read_blocks(as_errant_reads(ref), ref_name)
+    warning = check_pair(hyp_blocks, ref_blocks, hyp_name, ref_name)
     if warning and warn is not None:
         warn(f"warning: {warning}")
     return evaluate(hyp_blocks, ref_blocks, settings)

@@ -73,13 +73,12 @@ def sentence_text(result: Any) -> str:
 class Errant:
     name = "errant"
     help = "errant (span-based, as errant_compare 3.0.2; SYSTEM hypothesis M2, GOLD M2)"
-    shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta", "gold",
-                        "format"})
+    shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta"})
     flags = ()
 
     def run(self, request: Request) -> ErrantScore:
         from m2lsp.scoring.errant.compare import ErrantSettings
-        from m2lsp.scoring.errant.files import score_files
+        from m2lsp.scoring.errant.files import score_sources
 
         if request.gold is None:
             raise UsageError("--metric errant needs GOLD (the reference M2 file)")
@@ -87,10 +86,11 @@ class Errant:
             raise UsageError("--beta must be > 0")
         from m2lsp.parsing.source import read_source
 
-        result = score_files(request.system, request.gold, ErrantSettings(beta=request.beta),
-                             request.encoding, request.warn)
-        return ErrantScore(result, read_source(request.gold, "reference",
-                                               request.encoding).text)
+        hyp = read_source(request.system, "hypothesis", request.encoding)
+        ref = read_source(request.gold, "reference", request.encoding)
+        result = score_sources(hyp, str(request.system), ref, str(request.gold),
+                               ErrantSettings(beta=request.beta), request.warn)
+        return ErrantScore(result, ref.text)
 
     def in_editor(self, job: EditorJob) -> Steps:
         """The open reference M2 against the system's hypothesis M2."""

@@ -45,7 +45,8 @@ class Summary:
 
     @classmethod
     def of(cls, values: Sequence[float]) -> Summary:
-        mean, stdev = numeric.mean(values), numeric.stdev(values)
+        mean = numeric.mean(values)
+        stdev = numeric.stdev(values, mean)
         return cls(mean, stdev, *numeric.normal_interval(mean, stdev))
 
     def strings(self) -> list[str]:
@@ -70,9 +71,10 @@ class GleuResult:
 
     def sentence(self, index: int) -> Summary:
         """A sentence's GLEU (smoothed) against each of its references, summarised."""
-        return Summary.of([gleu(stats, smooth=True) for stats in self.table[index]])
+        return Summary.of(self.sentence_values(index))
 
     def sentence_values(self, index: int) -> list[float]:
+        """A sentence's GLEU (smoothed) against each of its references."""
         return [gleu(stats, smooth=True) for stats in self.table[index]]
 
 

@@ -50,18 +50,26 @@ def read_plain(hypothesis: Path, source: Path, references: Sequence[Path],
     """Hypothesis, source and reference files of one sentence a line, the same count each."""
     hyp, _ = _tokens(hypothesis, "hypothesis", encoding)
     src, _ = _tokens(source, "source", encoding)
-    refs, texts = [], []
-    for path in references:
-        tokens, text = _tokens(path, "reference", encoding)
-        _same_count(path, len(tokens), source, len(src))
-        refs.append(tokens)
-        texts.append(text)
+    refs, texts = read_references(references, source, len(src), encoding)
     _same_count(hypothesis, len(hyp), source, len(src))
-    return GleuInputs(tuple(src), tuple(zip(*refs, strict=True)) if refs else (), tuple(hyp),
-                      tuple(texts))
+    return GleuInputs(tuple(src), refs, tuple(hyp), texts)
 
 
-def _same_count(path: Path, count: int, source: Path, expected: int) -> None:
+def read_references(paths: Sequence[Path], source: Path | str, count: int,
+                    encoding: str | None = None
+                    ) -> tuple[tuple[tuple[tuple[str, ...], ...], ...], tuple[str, ...]]:
+    """Reference files of `count` lines each (as many as the source has): per sentence its
+    references' tokens, and the files' texts."""
+    columns, texts = [], []
+    for path in paths:
+        tokens, text = _tokens(path, "reference", encoding)
+        _same_count(path, len(tokens), source, count)
+        columns.append(tokens)
+        texts.append(text)
+    return (tuple(zip(*columns, strict=True)) if columns else ()), tuple(texts)
+
+
+def _same_count(path: Path, count: int, source: Path | str, expected: int) -> None:
     if count != expected:
         raise InputError(f"{path} has {count} lines but the source {source} has {expected}; "
                          "GLEU pairs them line by line")

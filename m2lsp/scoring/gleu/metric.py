@@ -39,7 +39,7 @@ class Gleu:
     name = "gleu"
     help = ("gleu (JFLEG's gleu.py: SYSTEM one sentence a line, references --ref with "
             "--source, or GOLD M2)")
-    shared = frozenset({"sentence_level", "gold", "format"})
+    shared = frozenset({"sentence_level"})
     flags = (
         Flag(("--source",), "gleu: the source file, one sentence a line",
              {"metavar": "FILE", "dest": "gleu_source"}),
@@ -88,7 +88,7 @@ class Gleu:
     def in_editor(self, job: EditorJob) -> Steps:
         """The open document is the source (`role` "source", default; the other file is the
         hypothesis) or the hypothesis (`role` "hypothesis"; the other file is the source);
-        `references` lists reference files, or one M2 file.  Each line gets its sentence
+        `references` lists reference files, one sentence a line.  Each line gets its sentence
         GLEU as a hint."""
         from m2lsp.diagnostic import Diagnostic, Severity
         from m2lsp.model import Span
@@ -102,7 +102,8 @@ class Gleu:
         mine = [tuple(line.split()) for line in lines(job.text)]
         other = [tuple(line.split()) for line in lines(job.system_text)]
         sources, hypotheses = (mine, other) if role == "source" else (other, mine)
-        refs, texts = _editor_references(job.options.get("references"), len(sources))
+        refs, texts = _editor_references(job.options.get("references"), len(sources),
+                                         job.uri)
         if len(hypotheses) != len(sources):
             raise UsageError(f"gleu: the hypothesis has {len(hypotheses)} lines but the "
                              f"source {len(sources)}")
@@ -120,25 +121,15 @@ class Gleu:
                             "signature": signature})
 
 
-def _editor_references(value: Any, count: int) -> tuple[list, list[str]]:
+def _editor_references(value: Any, count: int, uri: str) -> tuple[tuple, tuple[str, ...]]:
     """Reference token lists per sentence from the `references` option (paths)."""
-    from m2lsp.scoring.gleu.inputs import lines
+    from m2lsp.scoring.gleu.inputs import read_references
 
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
         raise UsageError("gleu: give `references`, a list of reference files")
-    from m2lsp.parsing.source import read_source
-
-    columns, texts = [], []
-    for path in value:
-        text = read_source(Path(path), "reference").text
-        column = [tuple(line.split()) for line in lines(text)]
-        if len(column) != count:
-            raise UsageError(f"gleu: {path} has {len(column)} lines, the source {count}")
-        columns.append(column)
-        texts.append(text)
-    return [tuple(row) for row in zip(*columns, strict=True)], texts
+    return read_references([Path(v) for v in value], uri, count)
 
 
 def _settings(request: Request):

@@ -59,9 +59,10 @@ def mean(values: Sequence[float]) -> float:
     return pairwise_sum(values) / len(values)
 
 
-def stdev(values: Sequence[float]) -> float:
-    """`numpy.std` (ddof 0): the root of the mean squared deviation from `mean`."""
-    centre = mean(values)
+def stdev(values: Sequence[float], centre: float | None = None) -> float:
+    """`numpy.std` (ddof 0): the root of the mean squared deviation from `mean` (`centre`:
+    the mean, when the caller has it already)."""
+    centre = mean(values) if centre is None else centre
     return math.sqrt(pairwise_sum([(v - centre) * (v - centre) for v in values]) / len(values))
 
 

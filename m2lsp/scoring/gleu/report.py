@@ -8,7 +8,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from m2lsp.scoring.gleu import numeric
-from m2lsp.scoring.gleu.corpus import GleuResult
+from m2lsp.scoring.gleu.corpus import GleuResult, Summary
 
 ONE_REFERENCE = "There is one reference. NOTE: GLEU is not computing the confidence interval."
 
@@ -28,8 +28,12 @@ def jfleg_text(result: GleuResult, hypothesis: str, sentence_level: bool) -> str
 def package_text(result: GleuResult, hypothesis: str) -> str:
     """`gleu -s SRC -r REFS -o HYPOTHESIS -f -d DIGITS`: the path, a tab, the mean of the
     iterations x 100 rounded half up."""
-    score = round_half_up(100 * numeric.mean(result.iterations), result.settings.digits)
-    return f"{hypothesis}\t{score}\n"
+    return f"{hypothesis}\t{package_score(result)}\n"
+
+
+def package_score(result: GleuResult) -> str:
+    """The `gleu` package's number: the mean of the iterations x 100, rounded half up."""
+    return round_half_up(100 * numeric.mean(result.iterations), result.settings.digits)
 
 
 def round_half_up(value: float, digits: int) -> str:
@@ -44,6 +48,12 @@ def _number(value: float) -> float | None:
     return None if value != value else value
 
 
+def _sentence_json(values: list[float]) -> dict[str, Any]:
+    s = Summary.of(values)
+    return {"gleu": s.mean, "stdev": s.stdev, "interval": [_number(s.low), _number(s.high)],
+            "per_reference": values}
+
+
 def result_json(result: GleuResult, signature: str, system: str, references: list[str],
                 sentence_level: bool) -> dict[str, Any]:
     corpus = result.corpus
@@ -53,10 +63,8 @@ def result_json(result: GleuResult, signature: str, system: str, references: lis
         "gleu": corpus.mean, "stdev": corpus.stdev,
         "interval": [_number(corpus.low), _number(corpus.high)]}
     if result.settings.fixed_seed:
-        data["gleu_package"] = float(package_text(result, "").strip()) / 100
+        data["gleu_package"] = float(package_score(result)) / 100
     if sentence_level:
-        data["sentence_scores"] = [
-            {"gleu": s.mean, "stdev": s.stdev, "interval": [_number(s.low), _number(s.high)],
-             "per_reference": result.sentence_values(i)}
-            for i, s in ((i, result.sentence(i)) for i in range(len(result.table)))]
+        data["sentence_scores"] = [_sentence_json(result.sentence_values(i))
+                                   for i in range(len(result.table))]
     return data

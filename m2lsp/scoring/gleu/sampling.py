@@ -14,8 +14,11 @@ draws them:
 from __future__ import annotations
 
 import random
+import sys
+from array import array
 
 SEED_STEP = 101
+WORD = next(code for code in "IL" if array(code).itemsize == 4)  # an unsigned 32-bit word
 
 
 def jfleg_choices(iterations: int, sentences: int, references: int) -> list[list[int]]:
@@ -28,7 +31,8 @@ def _python3_row(seed: int, sentences: int, references: int) -> list[int]:
     """`randint(0, n - 1)` is `randrange(n)`: take the top bit_length(n) bits of the next
     32-bit output of the generator until they are below n (the tests hold this equal to
     `random.randint` itself).  The outputs are drawn many at once: `getrandbits(32 * m)` is
-    m successive outputs, the first in the lowest 32 bits."""
+    m successive outputs, the first in the lowest 32 bits: its little-endian bytes read as
+    32-bit words are those outputs in turn."""
     generator = random.Random(seed)
     shift = 32 - references.bit_length()
     limit = references << shift  # top bits below n <=> the word below n << shift
@@ -36,8 +40,16 @@ def _python3_row(seed: int, sentences: int, references: int) -> list[int]:
     while len(row) < sentences:
         words = 2 * (sentences - len(row)) + 16  # at least half are kept
         drawn = generator.getrandbits(32 * words).to_bytes(4 * words, "little")
-        row += [w >> shift for w in memoryview(drawn).cast("I") if w < limit]
+        row += [w >> shift for w in _words(drawn) if w < limit]
     return row[:sentences]
+
+
+def _words(data: bytes) -> array:
+    """Little-endian bytes as unsigned 32-bit words, on any machine."""
+    words = array(WORD, data)
+    if sys.byteorder == "big":
+        words.byteswap()
+    return words
 
 
 def python2_choices(iterations: int, sentences: int, references: int) -> list[list[int]]:

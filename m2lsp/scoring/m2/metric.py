@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,7 +50,9 @@ class M2Score:
     def signature(self) -> str:
         return signed(self.settings.signature(), self.gold_text)
 
-    def chosen(self):
+    @cached_property
+    def chosen(self) -> tuple[list[SentenceResult], Any]:
+        """Each sentence's chosen annotator and the corpus score (computed once)."""
         from m2lsp.scoring.m2.maxmatch import choose, corpus_score
 
         chosen, total = choose(self.results, self.settings.beta)
@@ -58,7 +61,7 @@ class M2Score:
     def text(self, request: Request) -> str:
         from m2lsp.scoring.m2.report import summary, verbose
 
-        chosen, score = self.chosen()
+        chosen, score = self.chosen
         if request.verbose or request.very_verbose:
             text, score = verbose(list(self.results), self.settings,
                                   lattices=request.very_verbose)
@@ -87,7 +90,7 @@ class M2Score:
         from m2lsp.scoring.m2.maxmatch import M2Result
         from m2lsp.scoring.metric import bootstrap_data
 
-        chosen, score = self.chosen()
+        chosen, score = self.chosen
         extra: dict = {"gold_warnings": [
             {"kind": w.kind, "count": w.count, "lines": [line + 1 for line in w.lines],
              "message": w.describe()} for w in self.warnings]}
@@ -104,7 +107,7 @@ class M2Score:
         return data
 
     def sentence_stats(self) -> SentenceStats:
-        chosen, _ = self.chosen()
+        chosen, _ = self.chosen
         beta = self.settings.beta
         return SentenceStats([s.best.counts for s in chosen], ("Precision", "Recall",
                                                                f"F_{beta:.1f}"),
@@ -123,7 +126,7 @@ def _aggregate(settings: M2Settings) -> Callable[[tuple], tuple[float, float, fl
 class Scoring:
     """Reading, checking and scoring one system at a time (gold read once).  Gold edits that
     change the score without saying so are handed to `warn` when the gold is read; `progress`
-    (sentences) -> a context manager giving a callable(index, line) reports progress."""
+    (sentences) -> a context manager whose value's `at(index, line)` reports progress."""
 
     def __init__(self, settings: M2Settings, encoding: str | None = None, jobs: int = 1,
                  time_limit: float = 5.0, warn: Callable[[str], None] | None = None,
@@ -162,9 +165,9 @@ class Scoring:
             raise InputError(count_mismatch(gold, hypotheses, system_path, gold_path))
         ticker = self.progress(len(gold)) if self.progress else nullcontext(None)
         slow = (lambda r, s: _note_slow(self.warn, r, s)) if self.warn else None
-        with ticker as at:
+        with ticker as tick:
             return score_all(gold, hypotheses, self.settings, self.jobs, slow,
-                             self.time_limit, at)
+                             self.time_limit, tick.at if tick is not None else None)
 
 
 def _warn_gold(warn: Callable[[str], None], path: Path, warnings: list) -> None:
@@ -213,8 +216,7 @@ def first_divergence(sources: Sequence[str], hypotheses: Sequence[str]) -> int |
 class MaxMatch:
     name = "m2"
     help = "m2 (MaxMatch, default; SYSTEM one tokenized sentence a line, GOLD M2)"
-    shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta", "gold",
-                        "format"})
+    shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta"})
     flags = (
         Flag(("--very-verbose",), "m2: also print each sentence's lattice and weights",
              {"action": "store_true"}),
