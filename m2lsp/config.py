@@ -84,6 +84,12 @@ class EditorSettings:
     """At most this many diagnostics per document (0: all): the most severe, then those
     nearest the last edit, and one note saying how many more `m2lsp check` lists.  VS Code
     keeps at most 1,000 markers per file; more costs every keystroke and shows nothing."""
+    score_marks: tuple[tuple[str, Severity | None], ...] = (
+        ("TP", Severity.HINT), ("FP", Severity.INFO), ("FN", Severity.INFO))
+    """How live scores mark edits: found (TP), wrong (FP), missed (FN); None: not marked."""
+
+    def score_mark(self, kind: str) -> Severity | None:
+        return dict(self.score_marks).get(kind)
 
 
 @dataclass(frozen=True)
@@ -120,6 +126,22 @@ def _severities(value: Any) -> tuple[tuple[str, Severity], ...]:
     if not isinstance(value, Mapping):
         raise ValueError("expected a table of rule code = severity")
     return tuple((str(k).upper(), Severity.parse(str(v))) for k, v in value.items())
+
+
+SCORE_MARKS = ("TP", "FP", "FN")
+
+
+def _score_marks(value: Any) -> tuple[tuple[str, Severity | None], ...]:
+    """{"TP": "off", "FP": "warning"}: over the defaults; `off` marks nothing."""
+    if not isinstance(value, Mapping):
+        raise ValueError("expected a table of TP / FP / FN = severity or off")
+    marks = dict(EditorSettings.score_marks)
+    for key, level in value.items():
+        kind = str(key).upper()
+        if kind not in SCORE_MARKS:
+            raise ValueError(f"{key!r} is not TP, FP or FN")
+        marks[kind] = None if str(level).lower() == "off" else Severity.parse(str(level))
+    return tuple(marks.items())
 
 
 def _positive_int(value: Any) -> int:
@@ -181,6 +203,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("max-diagnostics", "editor", "max_diagnostics", _positive_int,
            "Language server: at most this many diagnostics per document (0: all), the most "
            "severe and those nearest the last edit first."),
+    Option("score-marks", "editor", "score_marks", _score_marks,
+           "Language server: how live scores mark found (TP), wrong (FP) and missed (FN) "
+           "edits: a table of TP / FP / FN = error | warning | info | hint | off (default: "
+           "TP hint, FP and FN info)."),
 )
 SECTIONS = {"lint": LintSettings, "score": ScoreSettings, "editor": EditorSettings}
 KEYS = {option.key: option for option in OPTIONS}

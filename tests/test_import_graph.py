@@ -12,7 +12,7 @@ from tests.conftest import ROOT
 PACKAGE = ROOT / "m2lsp"
 # adapters may import these scoring modules
 THROUGH_THE_REGISTRY = {"m2lsp.scoring.metric", "m2lsp.scoring.defaults",
-                        "m2lsp.scoring.bootstrap"}
+                        "m2lsp.scoring.bootstrap", "m2lsp.scoring.review"}
 # the drop-ins reproduce one tool's command line, and call that tool's scorer
 DROP_INS = {"cli/score.py": "m2lsp.scoring.m2.", "cli/errant_compare.py": "m2lsp.scoring.errant."}
 

@@ -25,7 +25,8 @@ from m2lsp import __version__
 from m2lsp.config import Config, config_from_mapping
 from m2lsp.diagnostic import Diagnostic
 from m2lsp.linting.incremental import LiveDocument, Selection, TextChange
-from m2lsp.lsp import convert
+from m2lsp.lsp import convert, live_score
+from m2lsp.lsp.live_score import ScoreSession
 from m2lsp.model import Format
 from m2lsp.parsing.detect import detect_format
 from m2lsp.parsing.m2 import paused_gc
@@ -64,7 +65,8 @@ class OpenDocument:
         self.version = version
         self.live = live
         self.checked = checked  # False: not M2 or CGED (a system's output): kept, not linted
-        self.scores: list[Diagnostic] = []
+        self.scores: list[Diagnostic] = []  # a one-off score's marks (metrics not live)
+        self.session: ScoreSession | None = None  # a live score of this gold document
         self.focus = 0  # the line of the last edit: diagnostics near it are shown first
         self.stamp = 0  # counts changes other than the text's (scores, settings)
 
@@ -88,6 +90,7 @@ class M2Server(LanguageServer):
         self.pull = False
         self.refresh_support = False
         self.asks_configuration = False
+        self.code_lens_refresh = False
         self._pending: dict[str, asyncio.Handle] = {}
 
     # -- documents -------------------------------------------------------------------
@@ -99,6 +102,7 @@ class M2Server(LanguageServer):
             live = LiveDocument(item.text, fmt or Format.TRUTH, self.config.lint)
         self.documents[item.uri] = OpenDocument(item.uri, item.version, live, fmt is not None)
         self.schedule(item.uri)
+        self.systems_changed(item.uri)
 
     def change_document(self, params: types.DidChangeTextDocumentParams) -> None:
         doc = self.documents.get(params.text_document.uri)
@@ -117,12 +121,20 @@ class M2Server(LanguageServer):
         doc.version = params.text_document.version
         doc.scores = []
         self.schedule(doc.uri)
+        self.systems_changed(doc.uri)
 
     def close_document(self, uri: str) -> None:
         self.documents.pop(uri, None)
         if not self.pull:
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        self.systems_changed(uri)
+
+    def systems_changed(self, uri: str) -> None:
+        """Re-score the gold documents whose system is the document at `uri`."""
+        for doc in self.documents.values():
+            if doc.session is not None and doc.session.system.matches(uri):
+                self.refresh(doc.uri)
 
     def checked_document(self, uri: str) -> OpenDocument | None:
         """The open document at `uri` if it is one m2lsp checks (M2 or CGED)."""
@@ -152,7 +164,8 @@ class M2Server(LanguageServer):
 
     def diagnostics(self, doc: OpenDocument) -> list[types.Diagnostic]:
         """The document's diagnostics, at most `max-diagnostics` of them (the most severe,
-        then those nearest the last edit) and a note on top for the rest."""
+        then those nearest the last edit) and a note on top for the rest; then the marks
+        of its score, within what the limit leaves (lint findings come first)."""
         limit = self.config.editor.max_diagnostics
         try:
             chosen = doc.live.select(limit, doc.focus) if doc.checked else Selection((), 0)
@@ -165,7 +178,26 @@ class M2Server(LanguageServer):
             out.insert(0, convert.limit_note(chosen.hidden, chosen.total, limit, doc.uri))
         out.extend(convert.diagnostic(d, doc.lines, doc.uri, self.encoding,
                                       source="m2lsp-score") for d in doc.scores)
+        view = self.live_view(doc)
+        if view is not None:
+            room = max(limit - len(out), 1) if limit else 0
+            out.extend(live_score.diagnostics(self, doc, view, room))
         return out
+
+    def live_view(self, doc: OpenDocument):
+        """The document's live score, brought up to date (None: none, or not scorable now;
+        the client hears of every change of it through m2lsp/scoreChanged)."""
+        session = doc.session
+        if session is None:
+            return None
+        view = session.current(self, doc)
+        status = session.status(doc)
+        if status != session.notified:
+            session.notified = status
+            self.protocol.notify(live_score.SCORE_CHANGED, status)
+            if self.code_lens_refresh:
+                self.workspace_code_lens_refresh(None)
+        return view
 
     def refresh(self, uri: str) -> None:
         """Diagnostics of `uri` changed without a text change (scores, settings)."""
@@ -200,6 +232,8 @@ class M2Server(LanguageServer):
         for doc in self.documents.values():
             with settled_gc():
                 doc.live.reconfigure(self.config.lint)
+            if doc.session is not None:
+                doc.session.reconfigure(self.config.score)
             doc.stamp += 1
             self.schedule(doc.uri)
 

@@ -140,6 +140,24 @@ class Metric(Protocol):
         M2lspError says why it cannot."""
 
 
+class LiveScoring(Protocol):
+    """A score the editor keeps current while the gold and the system change (a metric
+    that has one offers it as `live(config.ScoreSettings)`)."""
+
+    def update(self, job: EditorJob) -> Any:
+        """The current `review.LiveView` of the job's texts, reusing what did not change; an
+        M2lspError when they cannot be scored as they are."""
+
+    def steps(self, job: EditorJob) -> Generator[int, None, Any]:
+        """`update` in steps (yielding sentences done), for a first score of many."""
+
+
+def live_scoring(name: str, config: Any) -> LiveScoring | None:
+    """The live score of metric `name`, or None if it has none (it scores once)."""
+    make = getattr(metric(name), "live", None)
+    return make(config) if make is not None else None
+
+
 def names() -> list[str]:
     return list(REGISTRY)
 

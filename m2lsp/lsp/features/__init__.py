@@ -7,7 +7,7 @@ from __future__ import annotations
 from m2lsp.lsp.server import M2Server
 
 FEATURES = ("lifecycle", "diagnostics", "hover", "outline", "code_actions",
-            "semantic_tokens", "completion", "formatting", "scoring")
+            "semantic_tokens", "completion", "formatting", "scoring", "review")
 
 
 def create_server() -> M2Server:

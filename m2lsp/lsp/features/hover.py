@@ -1,12 +1,15 @@
-"""Hover on an A line: tokens, corrections, the type's meaning, the corrected sentence."""
+"""Hover on an A line: tokens, corrections, the type's meaning, the corrected sentence; on
+a scored S line: source, system and each annotator's correction, every edit in words."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
 from m2lsp.editor import hover as hovering
+from m2lsp.lsp import live_score
 from m2lsp.lsp.features.documents import m2_document
 from m2lsp.lsp.server import M2Server
+from m2lsp.scoring.review import hover_text
 
 
 def register(ls: M2Server) -> None:
@@ -18,7 +21,14 @@ def hover(ls: M2Server, params: types.HoverParams) -> types.Hover | None:
     if found is None:
         return None
     doc, m2 = found
-    text = hovering.hover(m2, params.position.line, doc.live.lint_context_taxonomy())
+    text = _score_hover(ls, doc, params.position.line) or \
+        hovering.hover(m2, params.position.line, doc.live.lint_context_taxonomy())
     if text is None:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+
+def _score_hover(ls: M2Server, doc, line: int) -> str | None:
+    view = ls.live_view(doc)
+    review = live_score.review_at(view, line) if view is not None else None
+    return hover_text(review, view.beta) if review is not None else None

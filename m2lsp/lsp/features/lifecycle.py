@@ -31,6 +31,8 @@ def initialize(ls: M2Server, params: types.InitializeParams) -> None:
     ls.refresh_support = bool(workspace and workspace.diagnostics and
                               workspace.diagnostics.refresh_support)
     ls.asks_configuration = bool(workspace and workspace.configuration)
+    ls.code_lens_refresh = bool(workspace and workspace.code_lens and
+                                workspace.code_lens.refresh_support)
     root = to_fs_path(params.root_uri) if params.root_uri else None
     if root:
         ls.base = ls.config = load_config(Path(root))

@@ -14,6 +14,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
+from m2lsp.lsp.live_score import SCORE_CHANGED, ScoreSession, SystemRef
 from m2lsp.lsp.server import M2Server, OpenDocument
 from m2lsp.model import Format
 
@@ -49,7 +50,7 @@ async def score(ls: M2Server, *args: Any) -> dict[str, Any] | None:
         return _fail(ls, f"cannot read the system file {args[1]}: {exc.strerror or exc}")
     except UnicodeDecodeError as exc:
         return _fail(ls, f"the system file {args[1]} is not UTF-8 (byte {exc.start})")
-    return await _score(ls, gold_uri, text, _options(args))
+    return await _score(ls, gold_uri, text, _options(args), SystemRef(path=system.resolve()))
 
 
 def _options(args: tuple[Any, ...]) -> dict[str, Any]:
@@ -66,13 +67,14 @@ async def score_against(ls: M2Server, *args: Any) -> dict[str, Any] | None:
     system = ls.documents.get(system_uri)
     if system is None:
         return _fail(ls, f"the system document {system_uri} is not open")
-    return await _score(ls, gold_uri, system.live.text, _options(args))
+    return await _score(ls, gold_uri, system.live.text, _options(args),
+                        SystemRef(uri=system_uri))
 
 
-async def _score(ls: M2Server, uri: Any, system_text: str, options: dict[str, Any]
-                 ) -> dict[str, Any] | None:
+async def _score(ls: M2Server, uri: Any, system_text: str, options: dict[str, Any],
+                 system: SystemRef) -> dict[str, Any] | None:
     from m2lsp.errors import M2lspError
-    from m2lsp.scoring.metric import EditorJob, metric, names
+    from m2lsp.scoring.metric import EditorJob, live_scoring, metric, names
 
     name = options.get("metric", ls.config.score.metric)
     if name not in names():
@@ -86,18 +88,43 @@ async def _score(ls: M2Server, uri: Any, system_text: str, options: dict[str, An
     job = EditorJob(doc.uri, live.text, live.lines, live.format,
                     live.m2 if live.format is Format.M2 else None, system_text, options,
                     ls.config.score)
+    scoring = live_scoring(name, ls.config.score)
     try:
+        if scoring is not None:
+            return await _score_live(ls, doc, ScoreSession(name, scoring, system, options),
+                                     job)
         steps = metric(name).in_editor(job)
         found = await _evaluate(ls, doc, _sentences(job), steps)
     except M2lspError as exc:
         return _fail(ls, f"cannot score: {exc}")
     if found is None:
         return _fail(ls, "the document changed while it was scored; score again")
-    doc.scores = found.marks
+    doc.scores, doc.session = found.marks, None
     ls.refresh(doc.uri)
     ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info,
                                                    message=found.message))
     return found.data
+
+
+async def _score_live(ls: M2Server, doc: OpenDocument, session: ScoreSession,
+                      job: Any) -> dict[str, Any]:
+    """Score once in steps (progress, a responsive server), then keep the score current:
+    later edits of the gold or the system re-score what they change."""
+    key, _ = session.system_text(ls)
+    version = doc.version
+    view = await _evaluate(ls, doc, _sentences(job), session.live.steps(job),
+                           stop_on_change=False)
+    session.adopt(view, (version, key))
+    doc.scores, doc.session = [], session
+    ls.refresh(doc.uri)
+    ls.live_view(doc)  # tells the client (m2lsp/scoreChanged) now, not at the next publish
+    warnings = "".join(f"; warning: {w}" for w in view.warnings)
+    ls.window_show_message(types.ShowMessageParams(
+        type=types.MessageType.Warning if view.warnings else types.MessageType.Info,
+        message=f"{view.headline}  ({view.signature}){warnings}"))
+    return {"precision": view.precision, "recall": view.recall, "f": view.f,
+            "signature": view.signature, **view.counts, "sentences": len(view.reviews),
+            "live": True}
 
 
 def _sentences(job) -> int:
@@ -106,9 +133,10 @@ def _sentences(job) -> int:
 
 
 async def _evaluate(ls: M2Server, doc: OpenDocument, sentences: int,
-                    steps: Generator[int, None, Any]) -> Any:
+                    steps: Generator[int, None, Any], stop_on_change: bool = True) -> Any:
     """Run a scorer's steps, yielding to the event loop between them (requests and changes
-    keep flowing) and reporting progress; None if the gold document changed meanwhile."""
+    keep flowing) and reporting progress; None if the gold document changed meanwhile
+    (unless told not to stop: a live score catches up with changes afterwards)."""
     version = doc.version
     token = await _begin(ls, sentences)
     try:
@@ -116,7 +144,8 @@ async def _evaluate(ls: M2Server, doc: OpenDocument, sentences: int,
             done = next(steps)
             _report(ls, token, done, sentences)
             await asyncio.sleep(0)
-            if doc.version != version or ls.documents.get(doc.uri) is not doc:
+            if stop_on_change and (doc.version != version
+                                   or ls.documents.get(doc.uri) is not doc):
                 return None
     except StopIteration as finished:
         return finished.value
@@ -152,8 +181,10 @@ def clear_scores(ls: M2Server, *args: Any) -> None:
     uris = [a for a in args if isinstance(a, str)] or list(ls.documents)
     for uri in uris:
         doc = ls.documents.get(uri)
-        if doc is not None and doc.scores:
-            doc.scores = []
+        if doc is not None and (doc.scores or doc.session is not None):
+            if doc.session is not None:
+                ls.protocol.notify(SCORE_CHANGED, {"uri": uri, "cleared": True})
+            doc.scores, doc.session = [], None
             ls.refresh(uri)
 
 

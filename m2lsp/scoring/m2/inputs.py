@@ -157,15 +157,39 @@ def _block_problem(block: Block, start: int) -> ReadingProblem | None:
 _PY_LINE_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
-def read_gold(document: M2Document, source: SourceText, path: str = "gold") -> list[GoldSentence]:
-    """The sentences and gold edits the scorer sees; GoldReadError where it would not."""
+GroupCache = dict[int, tuple[Block, int, list[GoldSentence]]]
+
+
+def read_gold(document: M2Document, source: SourceText, path: str = "gold",
+              cache: GroupCache | None = None) -> list[GoldSentence]:
+    """The sentences and gold edits the scorer sees; GoldReadError where it would not.
+
+    `cache` (kept by the caller between readings of the same document as it changes) holds
+    each one-block group's sentences by block: a block that is the same object at the same
+    line is not read again.  It is replaced in place by this reading's entries."""
     problems = reading_problems(document, source)
     if problems:
         raise GoldReadError(path, problems[0])
     sentences: list[GoldSentence] = []
+    kept: GroupCache = {}
     for group in _scorer_blocks(document):
-        sentences.extend(_read_group(document, group))
+        sentences.extend(_cached_group(document, group, cache, kept))
+    if cache is not None:
+        cache.clear()
+        cache.update(kept)
     return sentences
+
+
+def _cached_group(document: M2Document, group: list[int], cache: GroupCache | None,
+                  kept: GroupCache) -> list[GoldSentence]:
+    if cache is None or len(group) > 1:
+        return _read_group(document, group)
+    block, start = document.blocks[group[0]], document.starts[group[0]]
+    found = cache.get(id(block))
+    if found is None or found[0] is not block or found[1] != start:
+        found = (block, start, _read_group(document, group))
+    kept[id(block)] = found
+    return found[2]
 
 
 def merged_blocks(document: M2Document) -> list[int]:

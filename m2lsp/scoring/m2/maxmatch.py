@@ -153,24 +153,35 @@ def build_lattice(source: list[str], hypothesis: list[str], settings: M2Settings
 
 def score_sentence(index: int, gold: GoldSentence, hypothesis: str,
                    settings: M2Settings) -> SentenceResult:
-    """Every annotator's attempt at one sentence (the choice comes later).  A hypothesis
-    equal to the source has no changing path: every annotator gets no system edit."""
+    """Every annotator's attempt at one sentence (the choice comes later)."""
+    return sentence_result(index, gold, hypothesis,
+                           sentence_paths(index, gold, hypothesis, settings), settings)
+
+
+def sentence_paths(index: int, gold: GoldSentence, hypothesis: str, settings: M2Settings
+                   ) -> list[list[SystemEdit]]:
+    """The best path's edits for each annotator (the expensive part of a sentence).  A
+    hypothesis equal to the source has no changing path: every annotator gets no edit."""
     source_tokens = py2.split(gold.source)
     hypothesis_tokens = py2.split(hypothesis)
     golds = [edits for _, edits in gold.annotators]
     if source_tokens == hypothesis_tokens:
-        paths: list[list[SystemEdit]] = [[] for _ in golds]
-    else:
-        try:
-            paths = best_paths(source_tokens, hypothesis_tokens, settings.max_unchanged_words,
-                               golds, memory_limit=settings.memory_limit)
-        except LatticeCrash as exc:
-            raise ScorerCrash(index, gold.line) from exc
-        except LatticeTooLarge as exc:
-            raise SentenceTooLarge(index, gold.line, len(source_tokens),
-                                   len(hypothesis_tokens), exc) from None
-    types = gold.types or tuple(() for _ in golds)
-    lines = gold.lines or tuple(() for _ in golds)
+        return [[] for _ in golds]
+    try:
+        return best_paths(source_tokens, hypothesis_tokens, settings.max_unchanged_words,
+                          golds, memory_limit=settings.memory_limit)
+    except LatticeCrash as exc:
+        raise ScorerCrash(index, gold.line) from exc
+    except LatticeTooLarge as exc:
+        raise SentenceTooLarge(index, gold.line, len(source_tokens),
+                               len(hypothesis_tokens), exc) from None
+
+
+def sentence_result(index: int, gold: GoldSentence, hypothesis: str,
+                    paths: list[list[SystemEdit]], settings: M2Settings) -> SentenceResult:
+    """The attempts of each annotator from the best paths found for them."""
+    types = gold.types or tuple(() for _ in paths)
+    lines = gold.lines or tuple(() for _ in paths)
     attempts = tuple(attempt(path, a, edits, settings, t, n) for path, (a, edits), t, n
                      in zip(paths, gold.annotators, types, lines, strict=True))
     return SentenceResult(index, gold.line, gold.source, hypothesis, attempts)

@@ -275,6 +275,12 @@ class MaxMatch:
              "signature": signature, "correct": s.counts.correct,
              "proposed": s.counts.proposed, "gold": s.counts.gold})
 
+    def live(self, config: Any) -> Any:  # config.ScoreSettings -> live.M2Live
+        """A score of the open gold that follows its edits and the system's."""
+        from m2lsp.scoring.m2.live import M2Live
+
+        return M2Live(config)
+
     def run_many(self, request: Request, systems: Sequence[Path]) -> list[M2Score]:
         """Several systems against one gold, read once (for `m2lsp compare`)."""
         if request.gold is None:

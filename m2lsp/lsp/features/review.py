@@ -1,0 +1,72 @@
+"""Reviewing a live score: a summary above each S line (CodeLens), the report of every
+sentence (`m2lsp/scoreReport`), and going to the next wrong or missed edit
+(`m2lsp.nextScoreMark`, which also brings that edit's marks into the diagnostics shown)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+from m2lsp.lsp import convert, live_score
+from m2lsp.lsp.server import M2Server
+from m2lsp.scoring.review import FOUND, MISSED, WRONG
+
+SCORE_REPORT = "m2lsp/scoreReport"
+NEXT_MARK = "m2lsp.nextScoreMark"
+KINDS = {"FP": {WRONG}, "FN": {MISSED}, "TP": {FOUND}, "any": {WRONG, MISSED}}
+
+
+def register(ls: M2Server) -> None:
+    ls.feature(types.TEXT_DOCUMENT_CODE_LENS)(code_lens)
+    ls.feature(SCORE_REPORT)(score_report)
+    ls.command(NEXT_MARK)(next_score_mark)
+
+
+def code_lens(ls: M2Server, params: types.CodeLensParams) -> list[types.CodeLens]:
+    doc = ls.documents.get(params.text_document.uri)
+    view = ls.live_view(doc) if doc is not None else None
+    return live_score.code_lenses(doc, view) if view is not None else []
+
+
+def _get(params: Any, name: str, default: Any = None) -> Any:
+    if isinstance(params, dict):
+        return params.get(name, default)
+    return getattr(params, name, default)
+
+
+def score_report(ls: M2Server, params: Any) -> dict[str, Any]:
+    """{uri, sort?: f | fp | fn | line, type?}: every scored sentence with its counts and
+    edits (see live_score.report); `error` instead when the document has no score now."""
+    uri = _get(params, "uri")
+    doc = ls.documents.get(uri) if isinstance(uri, str) else None
+    if doc is None or doc.session is None:
+        return {"uri": uri, "error": "this document has no live score: run m2lsp.score or "
+                "m2lsp.scoreAgainst on it first", "sentences": []}
+    sort = _get(params, "sort", "f")
+    kind = _get(params, "type")
+    return live_score.report(ls, doc, doc.session, sort if sort in live_score.SORTS else "f",
+                             kind if isinstance(kind, str) and kind else None)
+
+
+def next_score_mark(ls: M2Server, *args: Any) -> dict[str, Any] | None:
+    """[uri, {line, character}?, kind?: FP | FN | TP | any, backwards?]: where the next
+    such edit is (a Location and its message), or None; its marks are shown from now on."""
+    uri = args[0] if args else None
+    doc = ls.documents.get(uri) if isinstance(uri, str) else None
+    view = ls.live_view(doc) if doc is not None else None
+    if view is None:
+        return None
+    where = args[1] if len(args) > 1 else None
+    at = convert.position_in(doc.lines, types.Position(
+        line=int(_get(where, "line", -1)), character=int(_get(where, "character", 0))),
+        ls.encoding) if where is not None else (-1, 0)
+    kind = args[2] if len(args) > 2 and args[2] in KINDS else "any"
+    found = live_score.next_mark(doc, view, at, KINDS[kind], bool(args[3:4] and args[3]))
+    if found is None:
+        return None
+    span, review, mark = found
+    doc.focus = span.line
+    ls.refresh(doc.uri)
+    return {"uri": doc.uri, "range": convert.range_of(span, doc.lines, ls.encoding),
+            "kind": mark.kind, "message": mark.message, "sentence": review.index}

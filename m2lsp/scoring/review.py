@@ -1,0 +1,96 @@
+"""What the editor shows of a scored sentence, whatever the metric: its counts and P/R/F,
+each edit marked found (TP), wrong (FP) or missed (FN) in plain words, and the hover text.
+A metric that keeps a live score (`Metric.live`) returns these; the server only places
+them (marks on the sentence's tokens, a summary above it, a report of all of them)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+FOUND = "TP"
+WRONG = "FP"
+MISSED = "FN"
+EMPTY = "∅"
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One edit of a scored sentence: found (TP), wrong (FP) or missed (FN)."""
+
+    kind: str
+    start: int  # source tokens of the smallest change (start == end: between tokens)
+    end: int
+    message: str
+    type: str = ""  # the gold edit's error type (TP, FN)
+    gold_line: int | None = None  # the gold edit's A line, 0-based (TP, FN)
+
+
+@dataclass(frozen=True)
+class SentenceReview:
+    """A scored sentence: the chosen annotator's counts as the scorer counts them (they add
+    up to the corpus counts), its P/R/F, and every edit as a Mark in source order."""
+
+    index: int
+    line: int  # the S line, 0-based
+    annotator: int
+    correct: int
+    proposed: int
+    gold: int
+    precision: float
+    recall: float
+    f: float
+    source: str
+    hypothesis: str
+    marks: tuple[Mark, ...]
+    corrected: tuple[tuple[int, str], ...]  # each annotator's corrected sentence, marked
+
+    def count(self, kind: str) -> int:
+        return sum(1 for m in self.marks if m.kind == kind)
+
+    def summary(self, beta: float) -> str:
+        """The line shown above the S line (CodeLens)."""
+        if not self.proposed and not self.gold:
+            return "nothing to correct, and the system changed nothing"
+        return (f"F{beta:g} {self.f:.4f} · P {self.precision:.4f} · R {self.recall:.4f} · "
+                f"{self.count(FOUND)} found · {self.count(WRONG)} wrong · "
+                f"{self.count(MISSED)} missed · annotator {self.annotator}")
+
+
+@dataclass(frozen=True)
+class LiveView:
+    """The current live score of a gold document: corpus numbers, each sentence's review,
+    and how many sentences the last update scored afresh."""
+
+    precision: float
+    recall: float
+    f: float
+    beta: float
+    signature: str
+    counts: dict[str, Any]  # e.g. correct, proposed, gold: what the CLI's JSON prints
+    reviews: Sequence[SentenceReview]
+    rescored: int
+    warnings: tuple[str, ...] = ()  # gold problems that change the score
+
+    @property
+    def headline(self) -> str:
+        return (f"P {self.precision:.4f}  R {self.recall:.4f}  F{self.beta:g} {self.f:.4f}")
+
+
+def escape(text: str) -> str:
+    return "".join("\\" + ch if ch in "\\`*_[]<>|~" else ch for ch in text)
+
+
+def hover_text(review: SentenceReview, beta: float) -> str:
+    """Markdown for the S line: source, system, each annotator's corrected sentence, and
+    every edit in plain words."""
+    lines = [f"**Sentence {review.index + 1}** · {review.summary(beta)}", "",
+             f"source: {escape(review.source)}", "",
+             f"system: {escape(review.hypothesis)}", ""]
+    for annotator, text in review.corrected:
+        chosen = " (chosen: **found**, _missed_)" if annotator == review.annotator else ""
+        lines += [f"annotator {annotator}{chosen}: {text}", ""]
+    symbols = {FOUND: "✓", WRONG: "✗", MISSED: "–"}
+    lines += [f"- {symbols[m.kind]} {escape(m.message)}" for m in review.marks]
+    return "\n".join(lines)
