@@ -65,6 +65,9 @@ class ScoreSession:
         self._key: tuple | None = None
         self._file: tuple[tuple, str] | None = None  # (stat key, text) of a system file
         self.notified: dict[str, Any] | None = None
+        # id(mark) -> (mark, its S line, severity, encoding, LSP diagnostic): marks of
+        # sentences that did not change are not converted again
+        self.converted: dict[int, tuple] = {}
 
     def reconfigure(self, config: Any) -> None:
         """New settings (beta, max unchanged words): score everything again."""
@@ -162,7 +165,19 @@ def diagnostics(ls: M2Server, doc: OpenDocument, view: LiveView, budget: int
     if budget and total > budget:
         shown.sort(key=lambda x: (x[0], x[1]))
         shown = shown[:budget - 1]
-    out = [_diagnostic(ls, doc, level, review, mark) for level, _, review, mark in shown]
+    cache = doc.session.converted if doc.session is not None else {}
+    kept: dict[int, tuple] = {}
+    out = []
+    for level, _, review, mark in shown:
+        found = cache.get(id(mark))
+        if found is None or found[0] is not mark or found[1:4] != (review.line, level,
+                                                                   ls.encoding):
+            found = (mark, review.line, level, ls.encoding,
+                     _diagnostic(ls, doc, level, review, mark))
+        kept[id(mark)] = found
+        out.append(found[4])
+    cache.clear()
+    cache.update(kept)
     if len(out) < total:
         out.insert(0, _held_back_note(total - len(out), total, doc.uri))
     return out

@@ -97,8 +97,10 @@ class GoldReadError(InputError):
         self.problem = problem
 
 
-def reading_problems(document: M2Document, source: SourceText) -> list[ReadingProblem]:
-    """Places where the scorer would stop or read the file differently (first of each)."""
+def reading_problems(document: M2Document, source: SourceText,
+                     read: GroupCache | None = None) -> list[ReadingProblem]:
+    """Places where the scorer would stop or read the file differently (first of each).
+    Blocks in `read` (read before without a problem, unchanged since) are not looked at."""
     problems = []
     if source.bom:
         problems.append(ReadingProblem(0, "X002", "the file starts with a byte-order mark, "
@@ -107,6 +109,8 @@ def reading_problems(document: M2Document, source: SourceText) -> list[ReadingPr
     if suspicious or "\r" in source.text or _BLANK_LINE.search(source.text):
         problems.extend(_line_problems(source, suspicious))
     for block, start in zip(document.blocks, document.starts, strict=True):
+        if read is not None and id(block) in read and read[id(block)][0] is block:
+            continue
         problem = _block_problem(block, start)
         if problem is not None:
             problems.append(problem)
@@ -167,7 +171,7 @@ def read_gold(document: M2Document, source: SourceText, path: str = "gold",
     `cache` (kept by the caller between readings of the same document as it changes) holds
     each one-block group's sentences by block: a block that is the same object at the same
     line is not read again.  It is replaced in place by this reading's entries."""
-    problems = reading_problems(document, source)
+    problems = reading_problems(document, source, cache)
     if problems:
         raise GoldReadError(path, problems[0])
     sentences: list[GoldSentence] = []
