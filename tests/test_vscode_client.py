@@ -42,7 +42,10 @@ def test_the_vsix_holds_the_bundle_grammars_and_manifest(built):
             "extension/syntaxes/gec-cged-truth.tmLanguage.json"} <= names
     assert not any(n.startswith("extension/node_modules/") for n in names)
     titles = {c["title"] for c in manifest["contributes"]["commands"]}
-    assert titles == {"M2: Score Against System File…", "M2: Clear Scores", "M2: Restart Server"}
+    assert titles == {"M2: Score Against System File…", "M2: Clear Scores", "M2: Restart Server",
+                      "M2: Next False Positive", "M2: Next Missed Edit", "M2: Sort Scores…",
+                      "M2: Show One Error Type…", "M2: Refresh Scores"}
+    assert [v["id"] for v in manifest["contributes"]["views"]["explorer"]] == ["m2Scores"]
     # every language the server reads, and only those
     from m2lsp.lsp.server import LANGUAGE_FORMATS
 
@@ -68,3 +71,21 @@ def test_grammar_unit_tests(built):
     # the real-data tests skip where ../shared/data is absent: 8 tests either way
     counts = dict(re.findall(r"^# (pass|skipped|fail) (\d+)$", done.stdout, re.MULTILINE))
     assert counts["fail"] == "0" and int(counts["pass"]) + int(counts["skipped"]) == 8, done.stdout
+
+
+def test_the_client_asks_the_server_only_for_what_it_serves():
+    """Every server command and request the client sends is one the server registers."""
+    import re
+
+    from m2lsp.lsp.features import create_server
+
+    sent = set()
+    for source in (CLIENT / "src").glob("*.ts"):
+        text = source.read_text(encoding="utf-8")
+        sent |= set(re.findall(r'command: "(m2lsp\.(?!client\.)[A-Za-z]+)"', text))
+        sent |= set(re.findall(r'sendRequest<?[A-Za-z]*>?\("(m2lsp/[A-Za-z]+)"', text))
+    assert {"m2lsp.score", "m2lsp.clearScores", "m2lsp.nextScoreMark",
+            "m2lsp/scoreReport"} <= sent
+    ls = create_server()
+    served = set(ls.protocol.fm.commands) | set(ls.protocol.fm.features)
+    assert sent <= served

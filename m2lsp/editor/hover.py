@@ -28,10 +28,10 @@ def hover(doc: M2Document, line: int, taxonomy: Taxonomy | None) -> str | None:
         return f"**noop**: annotator {edit.annotator.strip()} makes no edit in this sentence"
     covered = covered_text(block, edit)
     where = f"tokens {edit.start}–{edit.end}"
-    original = "(insertion point)" if covered == "" else (
+    original = "∅ (insertion point)" if covered == "" else (
         f"`{covered}`" if covered is not None else "(outside the sentence)")
-    alternatives = " or ".join(f"`{c}`" if c != NONE_CORRECTION else "deletion"
-                               for c in edit.corrections) or "(none)"
+    alternatives = " or ".join(f"`{c}`" if c.strip() and c != NONE_CORRECTION
+                               else "∅ (deletion)" for c in edit.corrections) or "(none)"
     parts = [f"**{edit.type}** {where}: {original} → {alternatives}"]
     meaning = taxonomy.types.get(edit.type) if taxonomy is not None else None
     if meaning:

@@ -199,3 +199,31 @@ async def test_two_hundred_random_edits_keep_the_counts_of_the_command_line(
     assert expected["counts"] != {"correct": 772, "proposed": 1944, "gold": 2565}
     # what the status bar shows: the last m2lsp/scoreChanged before the report's answer
     assert [s for s in STATUS if s["uri"] == gold_uri][-1]["f"] == expected["f"]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_opening_and_editing_the_scored_system_file_rescores(client: LanguageClient,
+                                                                    tmp_path: Path):
+    """Scored with a path, the system file's open document wins over the saved text: editing
+    it re-scores the gold, and the status follows."""
+    import asyncio
+
+    gold = tmp_path / "gold.m2"
+    gold.write_bytes(shared(GOLD).read_bytes())
+    system = tmp_path / "camb.txt"
+    system.write_bytes(shared("conll2014/systems/CAMB").read_bytes())
+    await open_doc(client, gold.read_text("utf-8"), uri=gold.as_uri())
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.score", arguments=[gold.as_uri(), str(system)]))
+    lines = system.read_text("utf-8").split("\n")
+    lines[1] = "What is genetic risk ?"  # the system's false positive undone
+    edited = "\n".join(lines)
+    await open_doc(client, edited, uri=system.as_uri(), language="plaintext")
+    changed = tmp_path / "edited.txt"
+    changed.write_text(edited, encoding="utf-8")
+    expected = cli_json(changed, gold)
+    assert expected["f"] != result["f"]
+    async with asyncio.timeout(30):
+        while not any(s.get("uri") == gold.as_uri() and s.get("f") == expected["f"]
+                      for s in STATUS):
+            await asyncio.sleep(0.05)

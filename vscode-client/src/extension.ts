@@ -1,5 +1,7 @@
-// m2lsp for VS Code: a launcher.  It starts `m2lsp serve` and forwards three palette
-// commands to the server; every check, fix and score is the server's.
+// m2lsp for VS Code: a launcher.  It starts `m2lsp serve`, forwards palette commands to the
+// server and shows what the server reports: the live score in the status bar
+// (m2lsp/scoreChanged) and the "M2 Scores" view (m2lsp/scoreReport).  Every check, fix, score,
+// sort and message is the server's.
 
 import * as vscode from "vscode";
 import {
@@ -8,18 +10,29 @@ import {
   LanguageClientOptions,
   ServerOptions,
 } from "vscode-languageclient/node";
+import { ScoresView } from "./scores";
 
 let client: LanguageClient | undefined;
 let status: vscode.StatusBarItem;
+const scores = new Map<string, ScoreStatus>(); // gold uri -> its live score
+const view = new ScoresView(() => client);
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
-  status.command = "m2lsp.client.scoreAgainstFile";
+  status.command = "m2Scores.focus";
   context.subscriptions.push(
     status,
+    view.attach(vscode.window.createTreeView("m2Scores", { treeDataProvider: view })),
     vscode.commands.registerCommand("m2lsp.client.scoreAgainstFile", scoreAgainstFile),
     vscode.commands.registerCommand("m2lsp.client.clearScores", clearScores),
     vscode.commands.registerCommand("m2lsp.client.restart", restart),
+    vscode.commands.registerCommand("m2lsp.client.nextFalsePositive", () => nextMark("FP")),
+    vscode.commands.registerCommand("m2lsp.client.nextMiss", () => nextMark("FN")),
+    vscode.commands.registerCommand("m2lsp.client.sortScores", () => view.chooseSort()),
+    vscode.commands.registerCommand("m2lsp.client.filterScores", () => view.chooseType()),
+    vscode.commands.registerCommand("m2lsp.client.refreshScores", () => view.refresh()),
+    vscode.commands.registerCommand("m2lsp.client.reveal", reveal),
+    vscode.window.onDidChangeActiveTextEditor(() => showStatus()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("m2lsp.server")) {
         void restart();
@@ -70,6 +83,15 @@ async function start(): Promise<void> {
     synchronize: { configurationSection: "m2lsp" },
   };
   client = new LanguageClient("m2lsp", "m2lsp", serverOptions, clientOptions);
+  client.onNotification("m2lsp/scoreChanged", (score: ScoreStatus) => {
+    if (score.cleared) {
+      scores.delete(score.uri);
+    } else {
+      scores.set(score.uri, score);
+    }
+    view.scored(score.uri, !score.cleared);
+    showStatus();
+  });
   try {
     await client.start();
   } catch (error) {
@@ -93,11 +115,36 @@ async function restart(): Promise<void> {
   await start();
 }
 
-interface Score {
+interface ScoreStatus {
+  uri: string;
+  system?: string;
+  cleared?: boolean;
+  error?: string;
   f?: number;
   precision?: number;
   recall?: number;
+  beta?: number;
   signature?: string;
+  warnings?: string[];
+}
+
+/** The live score of the gold (or system) in the active editor; hidden elsewhere. */
+function showStatus(): void {
+  const uri = vscode.window.activeTextEditor?.document.uri.toString();
+  const score = [...scores.values()].find((s) => s.uri === uri || s.system === uri);
+  if (!score) {
+    status.hide();
+    return;
+  }
+  if (score.error !== undefined) {
+    status.text = "$(warning) M2: not scored";
+    status.tooltip = score.error;
+  } else {
+    status.text = `F${score.beta} ${score.f?.toFixed(4)}`;
+    status.tooltip = `P ${score.precision?.toFixed(4)}  R ${score.recall?.toFixed(4)}\n` +
+      `${score.signature ?? ""}${(score.warnings ?? []).map((w) => `\nwarning: ${w}`).join("")}`;
+  }
+  status.show();
 }
 
 async function scoreAgainstFile(): Promise<void> {
@@ -117,12 +164,12 @@ async function scoreAgainstFile(): Promise<void> {
   const result = (await client.sendRequest(ExecuteCommandRequest.type, {
     command: "m2lsp.score",
     arguments: [editor.document.uri.toString(), picked[0].fsPath],
-  })) as Score | null;
-  if (result && typeof result.f === "number") {
+  })) as (ScoreStatus & { live?: boolean }) | null;
+  if (result && typeof result.f === "number" && !result.live) {
+    // a metric scored once (errant, cged): its numbers, until the next score or clear
     const beta = /beta:([0-9.]+)/.exec(result.signature ?? "")?.[1] ?? "0.5";
-    status.text = `F${beta} ${result.f.toFixed(4)}`;
-    status.tooltip = `P ${result.precision?.toFixed(4)}  R ${result.recall?.toFixed(4)}\n${result.signature ?? ""}`;
-    status.show();
+    scores.set(editor.document.uri.toString(), { ...result, uri: editor.document.uri.toString(), beta: Number(beta) });
+    showStatus();
   }
 }
 
@@ -130,5 +177,38 @@ async function clearScores(): Promise<void> {
   if (client) {
     await client.sendRequest(ExecuteCommandRequest.type, { command: "m2lsp.clearScores", arguments: [] });
   }
+  scores.clear();
+  view.scored(undefined, false);
   status.hide();
+}
+
+/** The next wrong (FP) or missed (FN) edit after the cursor, as the server finds it. */
+async function nextMark(kind: "FP" | "FN"): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!client || !editor) {
+    return;
+  }
+  const found = (await client.sendRequest(ExecuteCommandRequest.type, {
+    command: "m2lsp.nextScoreMark",
+    arguments: [editor.document.uri.toString(), { line: editor.selection.active.line, character: editor.selection.active.character }, kind],
+  })) as { uri: string; range: RangeData; message: string } | null;
+  if (!found) {
+    void vscode.window.showInformationMessage(`m2lsp: no ${kind === "FP" ? "false positive" : "missed edit"} in this score.`);
+    return;
+  }
+  await reveal(found.uri, found.range);
+  vscode.window.setStatusBarMessage(found.message, 8000);
+}
+
+export interface RangeData {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+async function reveal(uri: string, range: RangeData): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+  const editor = await vscode.window.showTextDocument(document, { preview: false });
+  const where = new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
+  editor.selection = new vscode.Selection(where.start, where.end);
+  editor.revealRange(where, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }

@@ -1,0 +1,81 @@
+;;; gec-m2-mode.el --- M2 and CGED files with the m2lsp language server (eglot)  -*- lexical-binding: t; -*-
+
+;; Emacs 29 has eglot built in; on Emacs 28 install it (Debian: apt install elpa-eglot, or
+;; M-x package-install RET eglot).  Load this file from your init.el:
+;;   (load "/path/to/gec-m2-mode.el")
+;; Needs `python3 -m pip install m2lsp'; set `gec-m2-server-command' for another Python.
+;;
+;;   *.m2 files open in gec-m2-mode (not Modula-2), CGED files in gec-cged-mode; eglot
+;;   starts m2lsp for them.  M-x gec-m2-score asks for a system file, scores the gold in
+;;   the buffer (the score stays live while you edit) and lists every wrong (FP) and
+;;   missed (FN) edit in a compilation buffer: RET or M-g n visits each.
+
+(require 'eglot)
+(require 'jsonrpc)
+
+(defgroup gec-m2 nil "GEC data (M2, CGED) with m2lsp." :group 'languages)
+
+(defcustom gec-m2-server-command '("python3" "-m" "m2lsp" "serve")
+  "Command line that starts the m2lsp language server."
+  :type '(repeat string))
+
+(defconst gec-m2-font-lock
+  '(("^S " . font-lock-keyword-face)
+    ("^A " . font-lock-function-name-face)
+    ("|||" . font-lock-comment-face)
+    ("-NONE-\\|REQUIRED\\|noop" . font-lock-constant-face)))
+
+(define-derived-mode gec-m2-mode text-mode "M2"
+  "Major mode for M2 files (grammatical error correction gold and system edits)."
+  (setq-local font-lock-defaults '(gec-m2-font-lock))
+  (setq-local truncate-lines t))
+
+(define-derived-mode gec-cged-mode text-mode "CGED"
+  "Major mode for CGED SGML and truth files.")
+
+(add-to-list 'auto-mode-alist '("\\.m2\\'" . gec-m2-mode))
+(add-to-list 'auto-mode-alist '("[Tt]ruth[^/]*\\.txt\\'" . gec-cged-mode))
+(add-to-list 'magic-mode-alist '("\\s-*\\(<\\?xml[^>]*>\\s-*\\)?<\\(DOC\\|ROOT\\|TEXT\\|SENTENCE\\)\\b" . gec-cged-mode))
+
+(add-to-list 'eglot-server-programs
+             `((gec-m2-mode gec-cged-mode) . ,(lambda (&rest _) gec-m2-server-command)))
+(add-hook 'gec-m2-mode-hook #'eglot-ensure)
+(add-hook 'gec-cged-mode-hook #'eglot-ensure)
+
+(defun gec-m2--uri () (eglot--path-to-uri (buffer-file-name)))
+
+(defun gec-m2-score (system)
+  "Score the M2 gold in this buffer against SYSTEM and list its FP and FN edits."
+  (interactive "fSystem output: ")
+  (let ((server (eglot-current-server)))
+    (jsonrpc-request server :workspace/executeCommand
+                     `(:command "m2lsp.score"
+                       :arguments [,(gec-m2--uri) ,(expand-file-name system)]))
+    (gec-m2-review)))
+
+(defun gec-m2-review (&optional sort)
+  "List every FP and FN edit of this buffer's live score (SORT: f, fp, fn or line)."
+  (interactive)
+  (let* ((file (buffer-file-name))
+         (report (jsonrpc-request (eglot-current-server) :m2lsp/scoreReport
+                                  `(:uri ,(gec-m2--uri) :sort ,(or sort "f"))))
+         (error-text (plist-get report :error)))
+    (when error-text (user-error "m2lsp: %s" error-text))
+    (with-current-buffer (get-buffer-create "*m2lsp score*")
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (insert (format "m2lsp: F%s %.4f (P %.4f R %.4f)\n\n" (plist-get report :beta)
+                        (plist-get report :f) (plist-get report :precision)
+                        (plist-get report :recall)))
+        (seq-doseq (sentence (plist-get report :sentences))
+          (seq-doseq (edit (plist-get sentence :edits))
+            (unless (equal (plist-get edit :kind) "TP")
+              (let ((start (plist-get (plist-get edit :range) :start)))
+                (insert (format "%s:%d:%d: %s %s\n" file (1+ (plist-get start :line))
+                                (1+ (plist-get start :character)) (plist-get edit :kind)
+                                (plist-get edit :message))))))))
+      (compilation-mode)
+      (display-buffer (current-buffer)))))
+
+(provide 'gec-m2-mode)
+;;; gec-m2-mode.el ends here

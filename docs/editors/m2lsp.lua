@@ -1,0 +1,118 @@
+-- m2lsp in Neovim 0.7 and later (no plugin needed).  Put this file in your config (e.g.
+-- ~/.config/nvim/lua/m2lsp.lua) and `require("m2lsp").setup()` from init.lua, or
+-- `:luafile` it.  Needs `python3 -m pip install m2lsp` (or pass setup{cmd = {...}}).
+--
+--   *.m2 files get the filetype gec-m2 (not Modula-2) and the m2lsp server;
+--   :M2Score SYSTEM   scores the M2 gold in the current buffer against a system file, keeps
+--                     the score live, and fills the quickfix list with every wrong (FP) and
+--                     missed (FN) edit, worst sentences first;
+--   :M2Review [SORT]  fills the quickfix list again from the current score (SORT: f, fp, fn,
+--                     line);
+--   :M2ScoreClear     drops the score.
+local M = {}
+
+local function client_of(bufnr)
+  for _, client in pairs(vim.lsp.buf_get_clients(bufnr)) do
+    if client.name == "m2lsp" then
+      return client
+    end
+  end
+end
+
+local function byte_col(bufnr, line, character)
+  local text = vim.api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1] or ""
+  local ok, col = pcall(vim.str_byteindex, text, character, true)
+  return (ok and col or character) + 1
+end
+
+-- The quickfix list from m2lsp/scoreReport: every FP and FN edit, in the report's order.
+function M.review(bufnr, sort)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local client = client_of(bufnr)
+  if not client then
+    return vim.notify("m2lsp is not attached to this buffer", vim.log.levels.WARN)
+  end
+  client.request("m2lsp/scoreReport", { uri = vim.uri_from_bufnr(bufnr), sort = sort or "f" },
+    function(err, report)
+      if err or not report or report.error then
+        return vim.notify("m2lsp: " .. tostring(err and err.message or (report or {}).error),
+          vim.log.levels.WARN)
+      end
+      local items = {}
+      for _, sentence in ipairs(report.sentences) do
+        for _, edit in ipairs(sentence.edits) do
+          if edit.kind ~= "TP" then
+            local start = edit.range.start
+            table.insert(items, {
+              bufnr = bufnr, lnum = start.line + 1,
+              col = byte_col(bufnr, start.line, start.character),
+              type = edit.kind == "FP" and "W" or "I",
+              text = edit.kind .. " " .. edit.message,
+            })
+          end
+        end
+      end
+      vim.fn.setqflist({}, " ", { title = string.format("m2lsp: F%s %.4f (P %.4f R %.4f)",
+        report.beta, report.f, report.precision, report.recall), items = items })
+      vim.notify(string.format("m2lsp: F%s %.4f; %d edits in the quickfix list",
+        report.beta, report.f, #items))
+    end, bufnr)
+end
+
+function M.score(system, bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local client = client_of(bufnr)
+  if not client then
+    return vim.notify("m2lsp is not attached to this buffer", vim.log.levels.WARN)
+  end
+  client.request("workspace/executeCommand", {
+    command = "m2lsp.score",
+    arguments = { vim.uri_from_bufnr(bufnr), vim.fn.fnamemodify(system, ":p") },
+  }, function(err, result)
+    if err or not result then
+      return vim.notify("m2lsp: scoring failed " .. tostring(err and err.message or ""),
+        vim.log.levels.ERROR)
+    end
+    M.review(bufnr)
+  end, bufnr)
+end
+
+function M.setup(opts)
+  opts = opts or {}
+  local cmd = opts.cmd or { "python3", "-m", "m2lsp", "serve" }
+  -- `set filetype`, not `setfiletype`: Vim already calls *.m2 Modula-2
+  vim.cmd([[augroup m2lsp
+    autocmd!
+    autocmd BufRead,BufNewFile *.m2 set filetype=gec-m2
+    autocmd BufRead,BufNewFile *.sgml if getline(1) =~? '<\(DOC\|ROOT\|TEXT\|SENTENCE\)\>' | set filetype=gec-cged | endif
+    autocmd BufRead,BufNewFile *[Tt]ruth*.txt set filetype=gec-cged-truth
+  augroup END]])
+  _G.m2lsp_attach = function()
+    -- vim.lsp.start (0.8+) reuses one server; start_client + buf_attach_client on 0.7
+    if vim.lsp.start then
+      vim.lsp.start({ name = "m2lsp", cmd = cmd, root_dir = vim.fn.getcwd(),
+        settings = opts.settings })
+    else
+      M.client_id = M.client_id or vim.lsp.start_client({ name = "m2lsp", cmd = cmd,
+        root_dir = vim.fn.getcwd(), settings = opts.settings })
+      vim.lsp.buf_attach_client(0, M.client_id)
+    end
+  end
+  vim.cmd([[augroup m2lsp_start
+    autocmd!
+    autocmd FileType gec-m2,gec-cged,gec-cged-truth lua m2lsp_attach()
+  augroup END]])
+  vim.api.nvim_create_user_command("M2Score", function(a) M.score(a.args) end,
+    { nargs = 1, complete = "file" })
+  vim.api.nvim_create_user_command("M2Review", function(a) M.review(nil, a.args ~= "" and a.args or nil) end,
+    { nargs = "?" })
+  vim.api.nvim_create_user_command("M2ScoreClear", function()
+    local client = client_of(0)
+    if client then
+      client.request("workspace/executeCommand", { command = "m2lsp.clearScores",
+        arguments = { vim.uri_from_bufnr(0) } }, function() end, 0)
+    end
+  end, {})
+end
+
+return M

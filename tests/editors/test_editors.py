@@ -1,0 +1,128 @@
+"""Real editors as clients: Neovim (headless) opens the bundled example and receives the
+diagnostics `m2lsp check` reports, and a hover; the README's Neovim setup and Emacs eglot
+recipe score a system and list every wrong and missed edit."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from m2lsp.cli import main as m2lsp_main
+from tests.conftest import ROOT
+
+NVIM = shutil.which("nvim")
+# Set M2LSP_REQUIRE_EDITORS=1 where Neovim is guaranteed: a missing editor then fails.
+REQUIRED = os.environ.get("M2LSP_REQUIRE_EDITORS") == "1"
+
+
+def expected(path: Path, capsys: pytest.CaptureFixture[str]) -> list[tuple]:
+    capsys.readouterr()
+    m2lsp_main(["check", "--output-format", "json", "--exit-zero", "-q", str(path)])
+    return sorted((d["code"], d["location"]["row"] - 1, d["location"]["column"] - 1,
+                   d["end_location"]["column"] - 1, d["message"])
+                  for d in json.loads(capsys.readouterr().out))
+
+
+def test_neovim_receives_the_diagnostics_and_a_hover(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]):
+    if NVIM is None:
+        if REQUIRED:
+            pytest.fail("nvim is not installed but M2LSP_REQUIRE_EDITORS=1")
+        pytest.skip("nvim is not installed (Debian: apt-get install neovim)")
+    example = tmp_path / "annotated.m2"
+    shutil.copy(ROOT / "examples" / "annotated.m2", example)
+    out = tmp_path / "nvim.json"
+    env = dict(os.environ, M2LSP_NVIM_OUT=str(out),
+               M2LSP_NVIM_CMD=json.dumps([sys.executable, "-m", "m2lsp", "serve"]),
+               XDG_STATE_HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path))
+    subprocess.run([NVIM, "--headless", "--clean", str(example),
+                    "-c", f"luafile {Path(__file__).with_name('neovim.lua')}"],
+                   cwd=tmp_path, env=env, timeout=120, check=True,
+                   stdin=subprocess.DEVNULL, capture_output=True)
+    result = json.loads(out.read_text("utf-8"))
+    assert result["arrived"] is True
+    got = sorted((d["code"], d["line"], d["col"], d["end_col"], d["message"])
+                 for d in result["diagnostics"])
+    assert got == expected(example, capsys)
+    assert {d["code"] for d in result["diagnostics"]} == {"M102", "M402", "M405"}
+    assert "sits" in result["hover"] and "R:VERB:SVA" in result["hover"]
+
+
+def test_neovim_setup_scores_and_fills_the_quickfix_list_with_every_fp_and_fn(
+        tmp_path: Path):
+    """The README's Neovim setup on Debian's Neovim: `*.m2` is gec-m2 (not Modula-2), and
+    `:M2Score` fills the quickfix list from m2lsp/scoreReport with every FP and FN of CAMB
+    on the full CoNLL-2014 gold, as the core computes them."""
+    from m2lsp.parsing.m2 import parse_m2
+    from m2lsp.parsing.source import SourceText
+    from m2lsp.scoring.m2.live import LiveScore
+    from m2lsp.scoring.m2.maxmatch import M2Settings
+    from tests.conftest import shared
+
+    if NVIM is None:
+        if REQUIRED:
+            pytest.fail("nvim is not installed but M2LSP_REQUIRE_EDITORS=1")
+        pytest.skip("nvim is not installed (Debian: apt-get install neovim)")
+    gold = tmp_path / "gold.m2"
+    gold.write_bytes(shared("conll2014/gold/official-2014.combined.m2").read_bytes())
+    system = shared("conll2014/systems/CAMB")
+    out = tmp_path / "nvim.json"
+    env = dict(os.environ, M2LSP_NVIM_OUT=str(out), M2LSP_NVIM_GOLD=str(gold),
+               M2LSP_NVIM_SYSTEM=str(system),
+               M2LSP_NVIM_SETUP=str(ROOT / "docs" / "editors" / "m2lsp.lua"),
+               M2LSP_NVIM_CMD=json.dumps([sys.executable, "-m", "m2lsp", "serve"]),
+               XDG_STATE_HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path))
+    subprocess.run([NVIM, "--headless", "--clean", "-c",
+                    f"luafile {Path(__file__).with_name('neovim_score.lua')}"],
+                   cwd=tmp_path, env=env, timeout=240, check=True,
+                   stdin=subprocess.DEVNULL, capture_output=True)
+    result = json.loads(out.read_text("utf-8"))
+    assert result["filetype"] == "gec-m2" and result["attached"] and result["filled"]
+    assert result["title"].startswith("m2lsp: F0.5 0.3733")
+    source = SourceText(gold.read_text("utf-8"))
+    live = LiveScore(M2Settings())
+    view = live.update(live.gold(parse_m2(source), source, "gold"),
+                       system.read_text("utf-8"))
+    expected = sorted((r.line + 1, f"{m.kind} {m.message}") for r in view.reviews
+                      for m in r.marks if m.kind != "TP")
+    got = sorted((i["lnum"], i["text"]) for i in result["items"])
+    assert len(got) == 1172 + 1793
+    assert got == expected
+
+
+EMACS = shutil.which("emacs")
+
+
+def test_emacs_eglot_recipe_lists_every_fp_and_fn(tmp_path: Path):
+    """The README's Emacs recipe (docs/editors/gec-m2-mode.el) on Debian's Emacs 28 with
+    eglot 1.9: `*.m2` opens in gec-m2-mode, and gec-m2-score lists every FP and FN of CAMB
+    on the full CoNLL-2014 gold (from m2lsp/scoreReport) as file:line:col entries."""
+    from tests.conftest import shared
+
+    if EMACS is None:
+        if REQUIRED:
+            pytest.fail("emacs is not installed but M2LSP_REQUIRE_EDITORS=1")
+        pytest.skip("emacs is not installed (Debian: apt-get install emacs-nox elpa-eglot)")
+    gold = tmp_path / "gold.m2"
+    gold.write_bytes(shared("conll2014/gold/official-2014.combined.m2").read_bytes())
+    out = tmp_path / "emacs.txt"
+    env = dict(os.environ, M2LSP_EMACS_OUT=str(out), M2LSP_EMACS_GOLD=str(gold),
+               M2LSP_EMACS_SYSTEM=str(shared("conll2014/systems/CAMB")),
+               M2LSP_EMACS_SETUP=str(ROOT / "docs" / "editors" / "gec-m2-mode.el"),
+               M2LSP_EMACS_CMD="\t".join([sys.executable, "-m", "m2lsp", "serve"]),
+               HOME=str(tmp_path))
+    subprocess.run([EMACS, "--batch", "-l", str(Path(__file__).with_name("emacs_score.el"))],
+                   cwd=tmp_path, env=env, timeout=240, check=True,
+                   stdin=subprocess.DEVNULL, capture_output=True)
+    mode, *listing = out.read_text("utf-8").splitlines()
+    assert mode == "gec-m2-mode"
+    assert listing[0].startswith("m2lsp: F0.5 0.3733")
+    entries = [line for line in listing if line.startswith(str(gold) + ":")]
+    kinds = [line.split(": ", 1)[1].split(" ", 1)[0] for line in entries]
+    assert (kinds.count("FP"), kinds.count("FN")) == (1172, 1793)
