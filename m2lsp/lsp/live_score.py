@@ -9,6 +9,7 @@ they changed, and converts reviews to LSP types.
 
 from __future__ import annotations
 
+import bisect
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -223,8 +224,6 @@ def code_lenses(doc: OpenDocument, view: LiveView) -> list[types.CodeLens]:
 
 def review_at(view: LiveView, line: int) -> SentenceReview | None:
     """The review of the sentence whose S line is `line`."""
-    import bisect
-
     lines = [r.line for r in view.reviews]
     index = bisect.bisect_left(lines, line)
     if index < len(lines) and lines[index] == line:

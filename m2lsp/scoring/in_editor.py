@@ -1,7 +1,7 @@
-"""Scores shown on the gold document: per-sentence P/R/F on each S line, whether each gold
-edit of the chosen annotator was found (TP) or missed (FN), and each false-positive system
-edit on the source tokens it touches.  Plain diagnostics; the server publishes them apart
-from lint diagnostics (source `m2lsp-score`)."""
+"""Marks of the metrics the editor scores once (ERRANT, CGED): per-sentence P/R/F on each S
+line, whether each reference edit was found (TP) or missed (FN), and each false positive on
+the source tokens it touches.  Plain diagnostics; the server publishes them apart from lint
+diagnostics (source `m2lsp-score`).  M2 keeps a live score instead (scoring/m2/live.py)."""
 
 from __future__ import annotations
 
@@ -10,66 +10,12 @@ from m2lsp.editor.navigation import block_at
 from m2lsp.model import M2Document, Span
 from m2lsp.scoring.cged.inputs import CgedItem
 from m2lsp.scoring.errant.compare import ErrantResult, ErrantSentence, f_score
-from m2lsp.scoring.m2.maxmatch import Counts, M2Result, SentenceResult, p_r_f
 
 SENTENCE = "score"
 TRUE_POSITIVE = "TP"
 FALSE_NEGATIVE = "FN"
 FALSE_POSITIVE = "FP"
 TRUE_NEGATIVE = "TN"
-
-
-def score_diagnostics(result: M2Result, document: M2Document) -> list[Diagnostic]:
-    """Diagnostics for every scored sentence of `result` (gold lines of `document`)."""
-    out: list[Diagnostic] = []
-    for sentence in result.sentences:
-        out.extend(_sentence(sentence, document, result.score.settings.beta))
-    out.sort(key=lambda d: d.sort_key)
-    return out
-
-
-def _sentence(sentence: SentenceResult, document: M2Document, beta: float) -> list[Diagnostic]:
-    line = sentence.line
-    found = block_at(document, line)
-    best = sentence.best
-    counts = best_counts(sentence)
-    p, r, f = p_r_f(counts, beta)
-    text = (f"P {p:.4f}  R {r:.4f}  F{beta:g} {f:.4f}  (annotator {best.annotator}: "
-            f"{len(best.correct)} correct, {len(best.system)} proposed, {len(best.gold)} gold)")
-    s_span = Span.on_line(line, 0, 1)
-    if found is not None and found[1].sentence is not None:
-        s_span = found[1].sentence.span().shifted(line - found[1].sentence.row)
-    out = [Diagnostic(SENTENCE, text, s_span, Severity.INFO)]
-    matched = _matched_gold(sentence)
-    for gold, gold_line, hit in zip(best.gold, best.lines or (), matched, strict=False):
-        code, severity = (TRUE_POSITIVE, Severity.HINT) if hit else \
-            (FALSE_NEGATIVE, Severity.INFO)
-        verb = "found by the system" if hit else "missed by the system"
-        text_line = _line_length(document, gold_line)
-        out.append(Diagnostic(code, f"{code}: gold edit {gold.start} {gold.end} "
-                              f"'{gold.original}' -> '{' || '.join(gold.corrections)}' {verb}",
-                              Span.on_line(gold_line, 0, text_line), severity))
-    sentence_block = found[1] if found is not None else None
-    for edit in sentence.false_positives:
-        span = s_span
-        if sentence_block is not None and sentence_block.sentence is not None:
-            span = sentence_block.sentence.tokens_span(edit.start, edit.end).shifted(
-                line - sentence_block.sentence.row)
-        out.append(Diagnostic(FALSE_POSITIVE, f"FP: system edit {edit.start} {edit.end} "
-                              f"'{edit.original}' -> '{edit.correction}' is not in the gold",
-                              span, Severity.WARNING))
-    return out
-
-
-def best_counts(sentence: SentenceResult) -> Counts:
-    """The chosen annotator's counts for one sentence."""
-    best = sentence.best
-    return Counts(len(best.correct), len(best.system), len(best.gold))
-
-
-def _matched_gold(sentence: SentenceResult) -> list[bool]:
-    missed = set(id(g) for g in sentence.false_negatives)
-    return [id(g) not in missed for g in sentence.best.gold]
 
 
 def _line_length(document: M2Document, line: int) -> int:
@@ -118,7 +64,7 @@ def _errant_sentence(sentence: ErrantSentence, document: M2Document, beta: float
             span = source.tokens_span(key[0], key[1]).shifted(line - source.row)
         out.append(Diagnostic(FALSE_POSITIVE, f"FP: system edit {_key_text(key)} "
                               f"({best.hyp.types[key][0]}) is not in the reference", span,
-                              Severity.WARNING))
+                              Severity.INFO))
     return out
 
 
@@ -143,7 +89,7 @@ def cged_diagnostics(truth: list[CgedItem], result: list[CgedItem],
         mine = claimed.get(item.sid, [])
         if item.correct:
             wrong = [c for c in mine if not c.correct]
-            code, severity = (FALSE_POSITIVE, Severity.WARNING) if wrong or not mine else \
+            code, severity = (FALSE_POSITIVE, Severity.INFO) if wrong or not mine else \
                 (TRUE_NEGATIVE, Severity.HINT)
             text = ("FP: the system flags " + "; ".join(_item_text(c) for c in wrong)
                     if wrong else "FP: the system says nothing on this sentence" if not mine

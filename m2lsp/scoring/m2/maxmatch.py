@@ -9,7 +9,7 @@ annotator does (it maximises the *cumulative* F), and is a cheap pass in order.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from m2lsp.errors import InputError
@@ -291,22 +291,6 @@ def evaluate(gold: Sequence[GoldSentence], hypotheses: Sequence[str],
     if len(gold) != len(hypotheses):
         raise ValueError("gold and system have different numbers of sentences")
     results = score_all(gold, hypotheses, settings, jobs)
-    chosen, total = choose(results, settings.beta)
-    return M2Result(chosen, corpus_score(total, settings))
-
-
-def evaluate_in_steps(gold: Sequence[GoldSentence], hypotheses: Sequence[str],
-                      settings: M2Settings = M2Settings(), step: int = 200,
-                      ) -> Generator[int, None, M2Result]:
-    """`evaluate`, yielding how many sentences are scored after every `step` of them (for
-    progress reports and for a server to stay responsive); returns the same result."""
-    if len(gold) != len(hypotheses):
-        raise ValueError("gold and system have different numbers of sentences")
-    results: list[SentenceResult] = []
-    for first in range(0, len(gold), step):
-        results += _score_range(gold[first:first + step], hypotheses[first:first + step],
-                                settings, first, None, 0.0)
-        yield len(results)
     chosen, total = choose(results, settings.beta)
     return M2Result(chosen, corpus_score(total, settings))
 

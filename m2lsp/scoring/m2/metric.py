@@ -247,33 +247,12 @@ class MaxMatch:
                        tuple(job.warnings.get(request.gold, ())), job.texts[request.gold])
 
     def in_editor(self, job: EditorJob) -> Steps:
-        """The open gold against a system's text: P/R/F, TP/FN on gold lines, FP on tokens."""
-        from m2lsp.model import Format
-        from m2lsp.parsing.source import SourceText
-        from m2lsp.scoring.in_editor import score_diagnostics
-        from m2lsp.scoring.m2.inputs import read_gold, read_system
-        from m2lsp.scoring.m2.maxmatch import M2Settings, evaluate_in_steps
-
-        if job.format is not Format.M2:
-            raise UsageError(f"the gold document {job.uri} is not an open M2 document")
-        config = job.settings
-        settings = M2Settings(config.max_unchanged_words, config.beta,
-                              config.ignore_whitespace_casing)
-        gold = read_gold(job.document, SourceText(job.text), job.uri)
-        hypotheses = read_system(SourceText(job.system_text))
-        if len(gold) != len(hypotheses):
-            raise InputError(f"the gold has {len(gold)} sentences but the system "
-                             f"{len(hypotheses)} lines")
-        result = yield from evaluate_in_steps(gold, hypotheses, settings)
-        s = result.score
-        signature = signed(s.signature, job.text)
-        return EditorScore(
-            score_diagnostics(result, job.document),
-            f"P {s.precision:.4f}  R {s.recall:.4f}  F{settings.beta:g} {s.f:.4f}  "
-            f"({signature})",
-            {"precision": s.precision, "recall": s.recall, "f": s.f,
-             "signature": signature, "correct": s.counts.correct,
-             "proposed": s.counts.proposed, "gold": s.counts.gold})
+        """Scored once: the numbers of the live score's first view, without marks (the
+        server keeps the live score instead, see `live` and lsp/live_score.py)."""
+        view = yield from self.live(job.settings).steps(job)
+        return EditorScore([], f"{view.headline}  ({view.signature})",
+                           {"precision": view.precision, "recall": view.recall, "f": view.f,
+                            "signature": view.signature, **view.counts})
 
     def live(self, config: Any) -> Any:  # config.ScoreSettings -> live.M2Live
         """A score of the open gold that follows its edits and the system's."""
