@@ -24,6 +24,9 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_lsp import round_trip
+
 DATA = Path(os.environ.get("M2LSP_SHARED_DATA",
                            Path(__file__).resolve().parents[2] / "shared" / "data"))
 GOLD_URI, SYSTEM_URI = "file:///bench/gold.m2", "file:///bench/CAMB.txt"
@@ -115,14 +118,6 @@ async def measure(gold: str, system: str, edits: int, seed: int
     client.exit(None)
     await client.stop()
     return first, times, trips
-
-
-async def round_trip(client: Client) -> float:
-    start = time.perf_counter()
-    await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri="file:///bench/none.m2"),
-        position=types.Position(line=0, character=0)))
-    return time.perf_counter() - start
 
 
 def main() -> None:

@@ -19,6 +19,16 @@ local function client_of(bufnr)
   end
 end
 
+-- The buffer and its m2lsp client, or nil after saying that m2lsp is not attached.
+local function attached(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local client = client_of(bufnr)
+  if not client then
+    vim.notify("m2lsp is not attached to this buffer", vim.log.levels.WARN)
+  end
+  return bufnr, client
+end
+
 local function byte_col(bufnr, line, character)
   local text = vim.api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1] or ""
   local ok, col = pcall(vim.str_byteindex, text, character, true)
@@ -27,10 +37,10 @@ end
 
 -- The quickfix list from m2lsp/scoreReport: every FP and FN edit, in the report's order.
 function M.review(bufnr, sort)
-  bufnr = bufnr or vim.api.nvim_get_current_buf()
-  local client = client_of(bufnr)
+  local client
+  bufnr, client = attached(bufnr)
   if not client then
-    return vim.notify("m2lsp is not attached to this buffer", vim.log.levels.WARN)
+    return
   end
   client.request("m2lsp/scoreReport", { uri = vim.uri_from_bufnr(bufnr), sort = sort or "f" },
     function(err, report)
@@ -60,10 +70,10 @@ function M.review(bufnr, sort)
 end
 
 function M.score(system, bufnr)
-  bufnr = bufnr or vim.api.nvim_get_current_buf()
-  local client = client_of(bufnr)
+  local client
+  bufnr, client = attached(bufnr)
   if not client then
-    return vim.notify("m2lsp is not attached to this buffer", vim.log.levels.WARN)
+    return
   end
   client.request("workspace/executeCommand", {
     command = "m2lsp.score",

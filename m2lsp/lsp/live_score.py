@@ -241,7 +241,7 @@ def report(ls: M2Server, doc: OpenDocument, session: ScoreSession, sort: str = "
     """Every sentence with its counts and edits (as `m2lsp/scoreReport` answers): sorted
     worst F first (`f`), most FP (`fp`) or FN (`fn`) first, or in file order (`line`);
     `kind` keeps only sentences with edits of that error type, and only those edits."""
-    view = session.current(ls, doc)
+    view = ls.live_view(doc)  # current, and the client told of any change
     data = session.status(doc)
     if view is None:
         return data | {"sentences": []}

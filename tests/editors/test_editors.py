@@ -17,8 +17,17 @@ from m2lsp.cli import main as m2lsp_main
 from tests.conftest import ROOT
 
 NVIM = shutil.which("nvim")
+EMACS = shutil.which("emacs")
 # Set M2LSP_REQUIRE_EDITORS=1 where Neovim is guaranteed: a missing editor then fails.
 REQUIRED = os.environ.get("M2LSP_REQUIRE_EDITORS") == "1"
+
+
+def need(editor: str | None, name: str, packages: str) -> None:
+    """Skip (fail where editors are required) when the editor is not installed."""
+    if editor is None:
+        if REQUIRED:
+            pytest.fail(f"{name} is not installed but M2LSP_REQUIRE_EDITORS=1")
+        pytest.skip(f"{name} is not installed (Debian: apt-get install {packages})")
 
 
 def expected(path: Path, capsys: pytest.CaptureFixture[str]) -> list[tuple]:
@@ -31,10 +40,7 @@ def expected(path: Path, capsys: pytest.CaptureFixture[str]) -> list[tuple]:
 
 def test_neovim_receives_the_diagnostics_and_a_hover(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]):
-    if NVIM is None:
-        if REQUIRED:
-            pytest.fail("nvim is not installed but M2LSP_REQUIRE_EDITORS=1")
-        pytest.skip("nvim is not installed (Debian: apt-get install neovim)")
+    need(NVIM, "nvim", "neovim")
     example = tmp_path / "annotated.m2"
     shutil.copy(ROOT / "examples" / "annotated.m2", example)
     out = tmp_path / "nvim.json"
@@ -65,10 +71,7 @@ def test_neovim_setup_scores_and_fills_the_quickfix_list_with_every_fp_and_fn(
     from m2lsp.scoring.m2.maxmatch import M2Settings
     from tests.conftest import shared
 
-    if NVIM is None:
-        if REQUIRED:
-            pytest.fail("nvim is not installed but M2LSP_REQUIRE_EDITORS=1")
-        pytest.skip("nvim is not installed (Debian: apt-get install neovim)")
+    need(NVIM, "nvim", "neovim")
     gold = tmp_path / "gold.m2"
     gold.write_bytes(shared("conll2014/gold/official-2014.combined.m2").read_bytes())
     system = shared("conll2014/systems/CAMB")
@@ -96,7 +99,6 @@ def test_neovim_setup_scores_and_fills_the_quickfix_list_with_every_fp_and_fn(
     assert got == expected
 
 
-EMACS = shutil.which("emacs")
 
 
 def test_emacs_eglot_recipe_lists_every_fp_and_fn(tmp_path: Path):
@@ -105,10 +107,7 @@ def test_emacs_eglot_recipe_lists_every_fp_and_fn(tmp_path: Path):
     on the full CoNLL-2014 gold (from m2lsp/scoreReport) as file:line:col entries."""
     from tests.conftest import shared
 
-    if EMACS is None:
-        if REQUIRED:
-            pytest.fail("emacs is not installed but M2LSP_REQUIRE_EDITORS=1")
-        pytest.skip("emacs is not installed (Debian: apt-get install emacs-nox elpa-eglot)")
+    need(EMACS, "emacs", "emacs-nox elpa-eglot")
     gold = tmp_path / "gold.m2"
     gold.write_bytes(shared("conll2014/gold/official-2014.combined.m2").read_bytes())
     out = tmp_path / "emacs.txt"

@@ -93,12 +93,7 @@ try {
 
   step("running M2: Score Against System File…");
   await page.locator(".monaco-editor .view-lines").first().click();
-  await page.keyboard.press("F1");
-  await page.waitForSelector(".quick-input-widget input", { timeout: 30000 });
-  await page.keyboard.type("M2: Score Against System File");
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: "Score Against System File" })
-    .first().waitFor({ timeout: 30000 });
-  await page.keyboard.press("Enter");
+  await command(page, "M2: Score Against System File");
   const dialog = page.locator(".quick-input-widget input");
   await dialog.waitFor({ timeout: 30000 });
   await page.waitForTimeout(1000);
@@ -204,19 +199,19 @@ try {
 process.exit(failed ? 1 : 0);
 
 async function quickOpen(page, name) {
-  await page.keyboard.press("Control+P");
-  await page.waitForSelector(".quick-input-widget input", { timeout: 30000 });
-  await page.keyboard.type(name);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first()
-    .waitFor({ timeout: 30000 });
-  await page.keyboard.press("Enter");
+  await pick(page, "Control+P", name);
 }
 
 async function command(page, title) {
-  await page.keyboard.press("F1");
+  await pick(page, "F1", title);
+}
+
+/** Open the quick input with `key`, type `text`, wait for a row with it and take it. */
+async function pick(page, key, text) {
+  await page.keyboard.press(key);
   await page.waitForSelector(".quick-input-widget input", { timeout: 30000 });
-  await page.keyboard.type(title);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first()
+  await page.keyboard.type(text);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: text }).first()
     .waitFor({ timeout: 30000 });
   await page.keyboard.press("Enter");
 }
