@@ -80,6 +80,26 @@ class EditField(StrEnum):
 NOOP_TYPE = "noop"
 NONE_CORRECTION = "-NONE-"
 
+MAX_DIGITS = 100
+"""Numbers read from a file (offsets, annotator ids) with more digits than this are not
+read as numbers: no token index or annotator id is that long, Python converts long digit
+strings in quadratic time, and it refuses beyond 4,300 digits."""
+
+
+def read_int(text: str) -> int | None:
+    """`int(text)` for an optionally signed ASCII integer of at most MAX_DIGITS digits, else
+    None (surrounding whitespace allowed, as `int` allows it)."""
+    value = text.strip()
+    digits = value[1:] if value[:1] in ("-", "+") else value
+    if not (digits.isdigit() and digits.isascii()) or len(digits) > MAX_DIGITS:
+        return None
+    return int(value)
+
+
+def shortened(text: str, keep: int = 24) -> str:
+    """`text`, or its start and its length when it is longer than `keep` characters."""
+    return text if len(text) <= keep else f"{text[:keep]}… ({len(text)} characters)"
+
 _A_PREFIX = re.compile(r"A [ \t]*(-?[0-9]+)[ \t]+(-?[0-9]+)[ \t]*\|\|\|", re.ASCII)
 _TAIL_FIELDS = (EditField.TYPE, EditField.CORRECTIONS, EditField.REQUIRED, EditField.COMMENT,
                 EditField.ANNOTATOR)
@@ -139,12 +159,9 @@ class Edit:
     def annotator_id(self) -> int | None:
         """The annotator id as an integer, or None when it is not a plain integer."""
         value = self.annotator
-        if value.isdigit() and value.isascii():
+        if value.isdigit() and value.isascii() and len(value) <= MAX_DIGITS:
             return int(value)
-        value = value.strip()
-        if value.isascii() and value.lstrip("-").isdigit():
-            return int(value)
-        return None
+        return read_int(value)
 
     @property
     def is_noop(self) -> bool:
@@ -328,9 +345,9 @@ class CgedError:
 
     def offset(self, name: str) -> int | None:
         attr = self.attribute(name)
-        if attr is None or not attr.value.strip().isdigit() or not attr.value.isascii():
+        if attr is None or not attr.value.strip().isdigit():
             return None
-        return int(attr.value)
+        return read_int(attr.value)
 
     @property
     def start(self) -> int | None:

@@ -10,7 +10,7 @@ from typing import Any
 from m2lsp import taxonomy as taxonomies
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic
-from m2lsp.model import Block, CgedDocument, M2Document, TruthDocument
+from m2lsp.model import Block, CgedDocument, M2Document, TruthDocument, read_int
 from m2lsp.parsing.m2 import BlockCache, parse_m2, paused_gc
 from m2lsp.parsing.source import SourceText
 from m2lsp.rules.base import BlockSet, Context, Format, LineRange, Rule, Scope, all_rules
@@ -100,8 +100,14 @@ def m2_context(source: SourceText, document: M2Document, settings: LintSettings)
 
 def block_annotators(block: Block) -> set[str]:
     """The annotator ids (as integers written plainly) of a block's A lines."""
-    return {str(int(a.strip())) for a in {e.annotator for e in block.edits}
-            if a.strip().isdigit() and a.isascii()}
+    return {plain_id(a) for a in {e.annotator for e in block.edits}} - {None}
+
+
+def plain_id(annotator: str) -> str | None:
+    """An annotator id written as a non-negative integer, as its digits without leading
+    zeros (None for anything else)."""
+    value = read_int(annotator) if annotator.strip().isdigit() else None
+    return None if value is None else str(value)
 
 
 def context_from_counts(source: SourceText, document: M2Document | None,
@@ -110,7 +116,7 @@ def context_from_counts(source: SourceText, document: M2Document | None,
                         annotated: int = 0) -> Context:
     """The M2 context from how often each annotator id and each error type is written, and
     in how many of the `annotated` sentences (those with an annotator id) each id appears."""
-    annotators = {str(int(a.strip())) for a in written if a.strip().isdigit() and a.isascii()}
+    annotators = {plain_id(a) for a in written} - {None}
     sentences = sentences or Counter()
     total = annotated
     expected = frozenset(a for a, n in sentences.items() if 2 * n >= total)

@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from m2lsp.model import TruthDocument, TruthLine, TruthProblem
+from m2lsp.model import MAX_DIGITS, TruthDocument, TruthLine, TruthProblem, read_int
 from m2lsp.parsing.grammar import expected_words, parser
 from m2lsp.parsing.source import SourceText
 
 _SID = re.compile(r"[^,\s]+")
-_OFFSET = re.compile(r"[0-9]+", re.ASCII)
+_OFFSET = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}", re.ASCII)
 _TYPE = re.compile(r"[A-Za-z]+", re.ASCII)
 _BLANKS = " \t"
 
@@ -103,7 +103,7 @@ def parse_line_slow(row: int, text: str) -> TruthLine | TruthProblem:
     return line_from_tree(tree, row, text)
 
 
-def line_from_tree(tree: Tree, row: int, text: str) -> TruthLine:
+def line_from_tree(tree: Tree, row: int, text: str) -> TruthLine | TruthProblem:
     """The TruthLine for a parsed `line` (also the reference the tests compare with)."""
     tokens: list[Token | None] = list(tree.children)
     columns = [(t.start_pos, t.end_pos) if t is not None else _empty_column(text, tokens, i)
@@ -113,6 +113,8 @@ def line_from_tree(tree: Tree, row: int, text: str) -> TruthLine:
     if tree.data == "correct_line":
         return TruthLine(row, text, sid, True, field_columns=tuple(columns), bare_commas=bare)
     answers = tuple("" if t is None else str(t) for t in tokens[4:])
+    if read_int(str(tokens[1])) is None or read_int(str(tokens[2])) is None:
+        return TruthProblem(row, f"an offset has more than {MAX_DIGITS} digits", text)
     return TruthLine(row, text, sid, False, int(tokens[1]), int(tokens[2]), str(tokens[3]),
                      answers, tuple(columns), bare)
 

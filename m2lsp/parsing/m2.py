@@ -19,14 +19,25 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from m2lsp.model import Block, Edit, LineProblem, M2Document, Sentence, Target
+from m2lsp.model import (
+    MAX_DIGITS,
+    Block,
+    Edit,
+    LineProblem,
+    M2Document,
+    Sentence,
+    Target,
+    read_int,
+)
 from m2lsp.parsing.source import SourceText
 
 if TYPE_CHECKING:  # Lark is imported when a line needs it: most files never do
     from lark import Lark, Token, Tree
     from lark.exceptions import UnexpectedInput
 
-_A_PREFIX = re.compile(r"A [ \t]*(-?[0-9]+)[ \t]+(-?[0-9]+)[ \t]*\|\|\|", re.ASCII)
+# offsets of more than MAX_DIGITS digits fail the fast path; the grammar path reports them
+_NUMBER = rf"(-?[0-9]{{1,{MAX_DIGITS}}})"
+_A_PREFIX = re.compile(rf"A [ \t]*{_NUMBER}[ \t]+{_NUMBER}[ \t]*\|\|\|", re.ASCII)
 _T_LINE = re.compile(r"(T[0-9]+(?:-A[0-9]+)?)(?: (.*))?", re.ASCII | re.DOTALL)
 
 # What is wrong with a line that the grammar rejects, recognised by the parser state the
@@ -333,8 +344,10 @@ _TERMINAL_WORDS = {
 # ---------------------------------------------------------------------------------------
 # From Lark trees to the model (the slow path, and the reference the tests compare with)
 
-def line_from_tree(tree: Tree, row: int, line: str) -> Sentence | Edit | Target | None:
-    """Build the model object for one parsed line (None for a blank line)."""
+def line_from_tree(tree: Tree, row: int, line: str,
+                   ) -> Sentence | Edit | Target | LineProblem | None:
+    """Build the model object for one parsed line (None for a blank line; a problem for an
+    offset too long to read)."""
     from lark import Tree
 
     if not isinstance(tree, Tree):
@@ -349,7 +362,12 @@ def line_from_tree(tree: Tree, row: int, line: str) -> Sentence | Edit | Target 
         return Target(row, label, text)
     if kind == "a_line":
         start, end, etype, corrections, required, comment, annotator = tree.children
-        return Edit(row, line, int(start.children[0]), int(end.children[0]), _text(etype),
+        first, last = read_int(start.children[0]), read_int(end.children[0])
+        if first is None or last is None:
+            long = start if first is None else end
+            return LineProblem(row, long.children[0].column - 1, "offset",
+                               f"an offset of at most {MAX_DIGITS} digits", line)
+        return Edit(row, line, first, last, _text(etype),
                     tuple(_text(c) for c in corrections.children), _text(required),
                     _text(comment), _text(annotator))
     return None

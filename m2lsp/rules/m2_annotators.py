@@ -6,7 +6,17 @@ import itertools
 from collections.abc import Iterator
 
 from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Related, Severity, TextEdit
-from m2lsp.model import NOOP_TYPE, Block, Edit, EditField, M2Document, Span
+from m2lsp.model import (
+    MAX_DIGITS,
+    NOOP_TYPE,
+    Block,
+    Edit,
+    EditField,
+    M2Document,
+    Span,
+    read_int,
+    shortened,
+)
 from m2lsp.rules.base import BlockSet, Context, Found, Rule, Scope
 
 NOOP_LINE = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}"
@@ -156,17 +166,18 @@ class InvalidAnnotatorId(Rule):
     code = "M301"
     name = "invalid-annotator-id"
     severity = Severity.ERROR
-    message = "annotator id {id!r} is not a non-negative integer"
+    message = "annotator id {id!r} is not a non-negative integer of at most 100 digits"
     scope = Scope.M2_BLOCK
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         edits = view.edits
-        for i in [i for i, e in enumerate(edits) if not e.annotator.isdigit()]:
+        for i in [i for i, e in enumerate(edits)
+                  if not e.annotator.isdigit() or len(e.annotator) > MAX_DIGITS]:
             edit = edits[i]
             value = edit.annotator_id
             if value is None or value < 0:
                 yield view.owner[i], self.report(edit.span(EditField.ANNOTATOR),
-                                                 id=edit.annotator)
+                                                 id=shortened(edit.annotator))
 
 
 class MissingAnnotator(Rule):
@@ -279,7 +290,8 @@ class RareAnnotator(Rule):
 
 
 def _id_order(annotator: str) -> tuple[int, str]:
-    return (int(annotator), "") if annotator.isdigit() else (1 << 30, annotator)
+    value = read_int(annotator) if annotator.isdigit() else None
+    return (value, "") if value is not None else (10**MAX_DIGITS, annotator)
 
 
 class NonContiguousAnnotators(Rule):

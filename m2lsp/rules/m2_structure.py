@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 
 from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Severity, TextEdit
-from m2lsp.model import Block, LineProblem, M2Document, Span
+from m2lsp.model import Block, LineProblem, M2Document, Span, shortened
 from m2lsp.parsing.source import SourceText
 from m2lsp.rules.base import BlockSet, Context, Format, Found, LineRange, Rule, Scope
 
@@ -146,7 +146,8 @@ class NonIntegerOffset(Rule):
 
     ## What it does
     Flags the span field of an A line (before the first `|||`) unless it is two integers
-    separated by whitespace.
+    separated by whitespace, each of at most 100 digits (no sentence has more tokens, and
+    longer numbers cost quadratic time to read).
 
     ## Why is this bad?
     Offsets are token indices; the NUS scorer converts them with `int()` and stops on
@@ -165,7 +166,7 @@ class NonIntegerOffset(Rule):
     code = "M004"
     name = "non-integer-offset"
     severity = Severity.ERROR
-    message = "offsets must be two integers, found {found!r}"
+    message = "offsets must be two integers of at most 100 digits, found {found!r}"
     scope = Scope.M2_BLOCK
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
@@ -173,7 +174,7 @@ class NonIntegerOffset(Rule):
             end = problem.text.find("|||")
             end = len(problem.text) if end < 0 else end
             yield index, self.report(Span.on_line(problem.row, 2, max(end, 2)),
-                                     found=problem.text[2:end].strip())
+                                     found=shortened(problem.text[2:end].strip()))
 
 
 class MissingBlankLine(Rule):

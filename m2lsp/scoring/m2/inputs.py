@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from m2lsp.errors import InputError
-from m2lsp.model import NOOP_TYPE, Block, M2Document
+from m2lsp.model import MAX_DIGITS, NOOP_TYPE, Block, M2Document, shortened
 from m2lsp.parsing.source import SourceText
 from m2lsp.scoring.m2 import py2
 from m2lsp.scoring.m2.lattice import GoldEdit
@@ -152,8 +152,9 @@ def _block_problem(block: Block, start: int) -> ReadingProblem | None:
                               "parse, on which the NUS scorer stops")
     bad = next((e for e in block.edits if py2.parse_int(e.annotator) is None), None)
     if bad is not None:
-        return ReadingProblem(start + bad.row, "M301", f"annotator id {bad.annotator!r}, "
-                              "which the NUS scorer cannot read")
+        return ReadingProblem(start + bad.row, "M301", f"annotator id "
+                              f"{shortened(bad.annotator)!r}, which is not an integer of at "
+                              f"most {MAX_DIGITS} digits")
     return None
 
 

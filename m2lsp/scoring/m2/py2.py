@@ -14,6 +14,8 @@ from __future__ import annotations
 import functools
 import re
 
+from m2lsp.model import MAX_DIGITS, read_int
+
 _U180E = "\u180e"
 # Every character Python 2.7's unicode.isspace() accepts.
 WHITESPACE = ("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u180e"
@@ -34,11 +36,12 @@ def strip(text: str) -> str:
 
 
 def parse_int(text: str) -> int | None:
-    """What Python 2.7's `int(text)` returns for a byte string, or None where it raises."""
-    if text.isdigit() and text.isascii():
+    """What Python 2.7's `int(text)` returns for a byte string, or None where it raises (and
+    where it has more than MAX_DIGITS digits: m2lsp does not read such numbers)."""
+    if text.isdigit() and text.isascii() and len(text) <= MAX_DIGITS:
         return int(text)
     match = _INT.fullmatch(text)
-    return int(match.group(1)) if match else None
+    return read_int(match.group(1)) if match else None
 
 
 _MASK64 = (1 << 64) - 1
