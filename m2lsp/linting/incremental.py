@@ -23,15 +23,16 @@ from m2lsp.diagnostic import Diagnostic
 from m2lsp.linting.run import (
     LintResult,
     block_annotators,
+    block_findings,
     context_from_counts,
     lint,
     selected_rules,
     with_severities,
 )
 from m2lsp.model import Block, Format, M2Document
-from m2lsp.parsing.m2 import find_blocks, parse_block, paused_gc
+from m2lsp.parsing.m2 import find_blocks, parse_blocks, paused_gc
 from m2lsp.parsing.source import SourceText
-from m2lsp.rules.base import BlockSet, Context, LineRange, Rule, Scope
+from m2lsp.rules.base import Context, LineRange, Rule, Scope
 
 _BREAKS = re.compile(r"(\r\n|\r|\n)")
 # The text-wide and document-wide rules that can only report something given a non-LF line
@@ -241,8 +242,9 @@ class _M2State:
             self._shift(k1, delta)
             made = self._resplit(k0, k1, r0, r1)
             context = self._context()
-            if _file_facts(context) != _file_facts(self.context):
-                self.context = context
+            everywhere = _file_facts(context) != _file_facts(self.context)
+            self.context = context  # (what else it holds, such as the types used, is current)
+            if everywhere:
                 self._check(0, len(self.blocks))
             else:
                 self._check(k0, k0 + made)
@@ -267,7 +269,7 @@ class _M2State:
             self._count(block, -1)
         for merged in self.merged[k0:k1]:
             self._tally(merged, -1)
-        blocks = [parse_block(tuple(lines[r0 + s.start:r0 + s.end])) for s in spans]
+        blocks = parse_blocks([tuple(lines[r0 + s.start:r0 + s.end]) for s in spans])
         for block in blocks:
             self._count(block, 1)
         self.starts[k0:k1] = [r0 + s.start for s in spans]
@@ -305,10 +307,9 @@ class _M2State:
     def _check(self, k0: int, k1: int, merge: bool = True) -> None:
         """The block rules over blocks k0..k1."""
         found: list[list[Diagnostic]] = [[] for _ in range(k0, k1)]
-        view = BlockSet(self.blocks[k0:k1])
-        for rule in self.rules[Scope.M2_BLOCK]:
-            for index, diagnostic in rule.check(view, self.context):
-                found[index].append(diagnostic)
+        for index, diagnostic in block_findings(self.blocks[k0:k1], self.rules[Scope.M2_BLOCK],
+                                                self.context):
+            found[index].append(diagnostic)
         self.found[k0:k1] = found
         if merge:
             self._merge(k0, k1)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -13,6 +14,7 @@ from m2lsp.diagnostic import Diagnostic
 from m2lsp.model import Block, CgedDocument, M2Document, TruthDocument, read_int
 from m2lsp.parsing.m2 import BlockCache, parse_m2, paused_gc
 from m2lsp.parsing.source import SourceText
+from m2lsp.parsing.suspects import suspects
 from m2lsp.rules.base import BlockSet, Context, Format, LineRange, Rule, Scope, all_rules
 
 
@@ -82,27 +84,23 @@ def _parse(source: SourceText, fmt: Format, settings: LintSettings,
 
 def m2_context(source: SourceText, document: M2Document, settings: LintSettings) -> Context:
     """File-level facts the M2 rules need: annotator ids in use, the taxonomy."""
-    written: Counter[str] = Counter()
-    types: Counter[str] = Counter()
-    sentences: Counter[str] = Counter()
-    annotated = 0
-    for block in document.blocks:
-        for edit in block.edits:
-            written[edit.annotator] += 1
-            types[edit.type] += 1
-        ids = block_annotators(block)
-        if ids:
-            sentences.update(ids)
-            annotated += 1
+    edits = [edit for block in document.blocks for edit in block.edits]
+    written = Counter([edit.annotator for edit in edits])
+    types = Counter([edit.type for edit in edits])
+    per_block = [ids for ids in map(block_annotators, document.blocks) if ids]
+    sentences = Counter([a for ids in per_block for a in ids])
     return context_from_counts(source, document, settings, written, types, sentences,
-                               annotated)
+                               len(per_block))
 
 
 def block_annotators(block: Block) -> set[str]:
     """The annotator ids (as integers written plainly) of a block's A lines."""
+    if not block.edits:
+        return set()
     return {plain_id(a) for a in {e.annotator for e in block.edits}} - {None}
 
 
+@functools.lru_cache(maxsize=4096)
 def plain_id(annotator: str) -> str | None:
     """An annotator id written as a non-negative integer, as its digits without leading
     zeros (None for anything else)."""
@@ -122,6 +120,7 @@ def context_from_counts(source: SourceText, document: M2Document | None,
     expected = frozenset(a for a, n in sentences.items() if 2 * n >= total)
     rare = tuple(sorted((a, n) for a, n in sentences.items() if 100 * n < total and expected))
     return Context(source, Format.M2, settings, m2=document, annotators=frozenset(annotators),
+                   types=frozenset(types),
                    taxonomy=_taxonomy(settings, types),
                    expected_annotators=expected if sentences else None,
                    rare_annotators=rare, annotated_sentences=total)
@@ -140,10 +139,28 @@ def _taxonomy(settings: LintSettings, types: Counter[str]) -> taxonomies.Taxonom
 def _m2_block_diagnostics(document: M2Document, rules: list[Rule],
                           ctx: Context) -> Iterable[Diagnostic]:
     starts = document.starts
-    view = BlockSet(document.blocks)
+    for index, diagnostic in block_findings(document.blocks, rules, ctx):
+        yield diagnostic.shifted(starts[index])
+
+
+def block_findings(blocks: Sequence[Block], rules: list[Rule], ctx: Context,
+                   ) -> Iterator[tuple[int, Diagnostic]]:
+    """(block index, block-relative diagnostic) of the M2 block rules over `blocks`.  A rule
+    with a suspect bit sees only the blocks the parser gave that bit (see
+    m2lsp/parsing/suspects.py): in a clean file, none."""
+    masks = [suspects(block) for block in blocks]
+    flagged = [k for k, mask in enumerate(masks) if mask]
+    views: dict[int | None, tuple[list[int] | None, BlockSet]] = {}
     for rule in rules:
-        for index, diagnostic in rule.check(view, ctx):
-            yield diagnostic.shifted(starts[index])
+        bit = None if rule.suspect is None else int(rule.suspect)  # (an IntFlag's & is slow)
+        if bit not in views:
+            chosen = None if bit is None else [k for k in flagged if masks[k] & bit]
+            views[bit] = chosen, BlockSet(blocks if chosen is None else
+                                          [blocks[k] for k in chosen])
+        chosen, view = views[bit]
+        if len(view):
+            for index, diagnostic in rule.check(view, ctx):
+                yield (index if chosen is None else chosen[index]), diagnostic
 
 
 def with_severities(found: list[Diagnostic], settings: LintSettings) -> list[Diagnostic]:

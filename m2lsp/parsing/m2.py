@@ -62,14 +62,14 @@ def parse_m2(source: SourceText | str, cache: BlockCache | None = None) -> M2Doc
     if isinstance(source, str):
         source = SourceText(source)
     lines = source.lines
-    spans = find_blocks(lines)
     cache = cache if cache is not None else BlockCache()
     with paused_gc():
-        blocks = cache.parse_all([tuple(lines[s.start:s.end]) for s in spans])
+        starts, ends, separated = block_bounds(lines)
+        blocks = cache.parse_all([tuple(lines[s:e]) for s, e in zip(starts, ends, strict=True)])
     return M2Document(
         blocks=tuple(blocks),
-        starts=tuple(s.start for s in spans),
-        unseparated=frozenset(i for i, s in enumerate(spans) if not s.separated),
+        starts=tuple(starts),
+        unseparated=frozenset(i for i, s in enumerate(separated) if not s),
         line_count=len(lines),
     )
 
@@ -86,6 +86,19 @@ class BlockSpan:
 
 def find_blocks(lines: Sequence[str]) -> list[BlockSpan]:
     """Split lines into blocks: at blank or whitespace-only lines, and before every S line."""
+    return [BlockSpan(*span) for span in zip(*block_bounds(lines), strict=True)]
+
+
+def block_bounds(lines: Sequence[str]) -> tuple[list[int], list[int], list[bool]]:
+    """The blocks of `find_blocks` as three lists: starts, ends, and whether each is
+    separated (in C when the compiled parser is there)."""
+    if compiled is not None and isinstance(lines, list):
+        return compiled.block_bounds(lines)
+    spans = _find_blocks(lines)
+    return [s.start for s in spans], [s.end for s in spans], [s.separated for s in spans]
+
+
+def _find_blocks(lines: Sequence[str]) -> list[BlockSpan]:
     spans: list[BlockSpan] = []
     start = -1
     separated = True
@@ -118,16 +131,16 @@ class BlockCache:
         self.misses = 0
 
     def parse_all(self, keys: list[tuple[str, ...]]) -> list[Block]:
-        old, new = self._blocks, {}
+        old = self._blocks
+        missing = list({key: None for key in keys if key not in old})
+        new = dict(zip(missing, parse_blocks(missing), strict=True))
+        self.misses += len(missing)
+        self.hits += len(keys) - len(missing)
         out = []
         for key in keys:
-            block = new.get(key) or old.get(key)
+            block = new.get(key)
             if block is None:
-                block = parse_block(key)
-                self.misses += 1
-            else:
-                self.hits += 1
-            new[key] = block
+                block = new[key] = old[key]
             out.append(block)
         self._blocks = new
         return out
@@ -146,8 +159,17 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
+def parse_blocks(keys: list[tuple[str, ...]]) -> list[Block]:
+    """`parse_block` of each key: in C when the compiled parser is there (the same objects,
+    and each block's suspect bits: see m2lsp/parsing/suspects.py)."""
+    if compiled is not None:
+        return compiled.parse_blocks(keys)
+    return [parse_block(key) for key in keys]
+
+
 def parse_block(lines: Sequence[str]) -> Block:
-    """Parse the lines of one block (its first line is the S line if it has one)."""
+    """Parse the lines of one block (its first line is the S line if it has one); the
+    reference for the compiled parser."""
     sentence: Sentence | None = None
     edits: list[Edit] = []
     targets: list[Target] = []
@@ -413,3 +435,16 @@ def parse_with_lark(text: str) -> list[tuple[int, Block]]:
 
 def _text(token: Token | None) -> str:
     return "" if token is None else str(token)
+
+
+def _fallback_line(row: int, line: str) -> Sentence | Edit | Target | LineProblem:
+    """A line the compiled parser does not build itself."""
+    return parse_line_fast(row, line) or parse_line_slow(row, line)
+
+
+try:  # built from _m2scan.c when a C compiler was there at install time
+    from m2lsp.parsing import _m2scan as compiled
+except ImportError:  # pragma: no cover - the same results, in Python
+    compiled = None
+else:
+    compiled.setup(Block, Sentence, Edit, LineProblem, _fallback_line)

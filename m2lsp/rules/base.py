@@ -8,6 +8,7 @@ is this bad? / Example / Use instead / Fix safety) that `m2lsp rule CODE` prints
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from collections.abc import Iterable, Sequence
@@ -58,6 +59,7 @@ class Context:
     rare_annotators: tuple[tuple[str, int], ...] = ()
     annotated_sentences: int = 0
     taxonomy: Any = None  # M2: the rules.taxonomy.Taxonomy that applies
+    types: frozenset[str] | None = None  # M2: every error type used in the file (None: unknown)
     known_ids: frozenset[str] | None = None  # truth files: ids of the matching input
 
 
@@ -81,12 +83,16 @@ class BlockSet:
 
     def __init__(self, blocks: Sequence[Block]) -> None:
         self.blocks = blocks
-        self.edits: list[Edit] = []
-        self.owner: list[int] = []  # the block index of each edit
-        for index, block in enumerate(blocks):
-            if block.edits:
-                self.edits.extend(block.edits)
-                self.owner.extend([index] * len(block.edits))
+
+    @functools.cached_property
+    def edits(self) -> list[Edit]:
+        """Every edit of the blocks, in order (made when a rule first asks)."""
+        return [edit for block in self.blocks for edit in block.edits]
+
+    @functools.cached_property
+    def owner(self) -> list[int]:
+        """The block index of each of `edits`."""
+        return [index for index, block in enumerate(self.blocks) for _ in block.edits]
 
     def __len__(self) -> int:
         return len(self.blocks)
@@ -100,6 +106,9 @@ class Rule:
     scope: ClassVar[Scope]
     formats: ClassVar[frozenset[Format]] = frozenset(Format)
     fix_title: ClassVar[str | None] = None
+    # M2 block rules: the parser's suspect bit (m2lsp/parsing/suspects.py) without which a
+    # block cannot have this rule's problem; None: the rule checks every block
+    suspect: ClassVar[int | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

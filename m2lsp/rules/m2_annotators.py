@@ -17,6 +17,7 @@ from m2lsp.model import (
     read_int,
     shortened,
 )
+from m2lsp.parsing.suspects import Suspect
 from m2lsp.rules.base import BlockSet, Context, Found, Rule, Scope
 
 NOOP_LINE = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}"
@@ -82,6 +83,7 @@ class NoopWithEdits(Rule):
     message = "annotator {annotator} has a noop and {count} other edit(s) in this sentence"
     fix_title = "Remove the noop line"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.NOOP_MIX
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index in _blocks_with_noops(view):
@@ -131,6 +133,7 @@ class DuplicateNoop(Rule):
     message = "annotator {annotator} already has a noop in this sentence"
     fix_title = "Remove the repeated noop line"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.NOOP_MIX
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index in _blocks_with_noops(view):
@@ -168,6 +171,7 @@ class InvalidAnnotatorId(Rule):
     severity = Severity.ERROR
     message = "annotator id {id!r} is not a non-negative integer of at most 100 digits"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.ANNOTATOR
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         edits = view.edits
@@ -390,6 +394,7 @@ class UnsortedEdits(Rule):
     message = "edit at {start} {end} comes after an edit at {prev_start} {prev_end} of annotator {annotator}"  # noqa: E501
     fix_title = "Sort annotator {annotator}'s edits by offset"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.ORDER
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index, block in enumerate(view.blocks):

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Related, Severity, TextEdit
 from m2lsp.model import NONE_CORRECTION, Block, Edit, EditField
+from m2lsp.parsing.suspects import Suspect
 from m2lsp.rules.base import BlockSet, Context, Found, Rule, Scope
 from m2lsp.rules.m2_annotators import delete_line
 from m2lsp.taxonomy import NOOP
@@ -145,6 +146,7 @@ class OverlappingEdits(Rule):
     severity = Severity.WARNING
     message = "edit {start} {end} overlaps edit {other_start} {other_end} of annotator {annotator}"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.ORDER
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index, block in enumerate(view.blocks):
@@ -198,6 +200,7 @@ class DuplicateEdit(Rule):
     message = "repeats an earlier edit of annotator {annotator}"
     fix_title = "Remove the duplicate line"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.ORDER
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index, block in enumerate(view.blocks):
@@ -251,6 +254,7 @@ class IdentityEdit(Rule):
     severity = Severity.WARNING
     message = "correction {correction!r} equals the original text: the edit changes nothing"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.IDENTITY
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index, block in enumerate(view.blocks):
@@ -294,6 +298,7 @@ class CorrectionWhitespace(Rule):
     message = "correction {correction!r} has irregular whitespace"
     fix_title = "Separate correction tokens by single spaces"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.CORRECTIONS
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         edits = view.edits
@@ -346,6 +351,8 @@ class UnknownErrorType(Rule):
         if taxonomy is None:
             return
         known = taxonomy.types
+        if ctx.types is not None and ctx.types <= taxonomy.names:
+            return  # every type of the file is known
         edits = view.edits
         for i in [i for i, e in enumerate(edits) if e.type not in known]:
             etype = edits[i].type
@@ -389,6 +396,7 @@ class NoopSpelling(Rule):
     message = "{type!r} is not recognised as a noop: write `noop`"
     fix_title = "Write `noop`"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.NOOP_SPELLING
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         edits = view.edits
@@ -430,6 +438,7 @@ class UnkWithCorrection(Rule):
     severity = Severity.WARNING
     message = "UNK edit with correction {correction!r}: ERRANT writes UNK with the original text {original!r}"  # noqa: E501
     scope = Scope.M2_BLOCK
+    suspect = Suspect.UNK
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         edits, blocks = view.edits, view.blocks
@@ -470,6 +479,7 @@ class RequiredField(Rule):
     severity = Severity.WARNING
     message = "required flag is {value!r}; expected REQUIRED or OPTIONAL"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.REQUIRED
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         edits = view.edits

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from m2lsp.diagnostic import Fix, Severity, TextEdit
 from m2lsp.model import NONE_CORRECTION, NOOP_TYPE, EditField
+from m2lsp.parsing.suspects import Suspect
 from m2lsp.rules.base import BlockSet, Context, Found, Rule, Scope
 
 _NONE = (NONE_CORRECTION,)
@@ -36,6 +37,7 @@ class StartAfterEnd(Rule):
     severity = Severity.ERROR
     message = "edit starts at {start}, after its end {end}"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.OFFSETS
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         edits = view.edits
@@ -78,6 +80,7 @@ class OffsetOutOfRange(Rule):
     severity = Severity.ERROR
     message = "edit ends at token {end} but the sentence has {count} token(s)"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.OFFSETS
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index, block in enumerate(view.blocks):
@@ -115,6 +118,7 @@ class NegativeOffset(Rule):
     severity = Severity.ERROR
     message = "negative offset in `{start} {end}`: only `-1 -1` (no edit) may be negative"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.OFFSETS
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         edits = view.edits
@@ -150,6 +154,7 @@ class MinusOneNotNoop(Rule):
     severity = Severity.ERROR
     message = "offsets -1 -1 mean no edit, but the type is {type!r}"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.OFFSETS
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         edits = view.edits
@@ -185,6 +190,7 @@ class NoopWithOffsets(Rule):
     message = "noop edit at `{start} {end}`: a noop has offsets -1 -1"
     fix_title = "Set the offsets to -1 -1"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.OFFSETS
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         edits = view.edits
@@ -222,6 +228,7 @@ class NoopWithCorrection(Rule):
     message = "noop edit with correction {correction!r}: a noop's correction is -NONE-"
     fix_title = "Set the correction to -NONE-"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.NOOP_CORRECTION
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         edits = view.edits

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Severity, TextEdit
 from m2lsp.model import Block, LineProblem, M2Document, Span, shortened
 from m2lsp.parsing.source import SourceText
+from m2lsp.parsing.suspects import Suspect
 from m2lsp.rules.base import BlockSet, Context, Format, Found, LineRange, Rule, Scope
 
 _PROBLEM_MESSAGES = {
@@ -57,6 +58,7 @@ class SyntaxError_(Rule):
     severity = Severity.ERROR
     message = "{what} ({detail})"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.PROBLEMS
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index, problem in _problems(view.blocks, *_PROBLEM_MESSAGES):
@@ -99,6 +101,7 @@ class EditBeforeSentence(Rule):
     severity = Severity.ERROR
     message = "{count} edit line(s) with no S line above them in their block"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.SENTENCE
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index, block in enumerate(view.blocks):
@@ -133,6 +136,7 @@ class FieldCount(Rule):
     severity = Severity.ERROR
     message = "A line has {count} fields; expected 6 (offsets|||type|||corrections|||required|||comment|||annotator)"  # noqa: E501
     scope = Scope.M2_BLOCK
+    suspect = Suspect.PROBLEMS
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index, problem in _problems(view.blocks, "field-count"):
@@ -168,6 +172,7 @@ class NonIntegerOffset(Rule):
     severity = Severity.ERROR
     message = "offsets must be two integers of at most 100 digits, found {found!r}"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.PROBLEMS
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index, problem in _problems(view.blocks, "offset"):
@@ -247,6 +252,7 @@ class EmptySentence(Rule):
     severity = Severity.WARNING
     message = "S line has no tokens"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.SENTENCE
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index, block in enumerate(view.blocks):
@@ -288,6 +294,7 @@ class IrregularTokenSeparator(Rule):
     message = "{what} in the sentence: tokens should be separated by single spaces"
     fix_title = "Separate tokens by single spaces"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.SENTENCE
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index, block in enumerate(view.blocks):
@@ -391,6 +398,7 @@ class UnknownLineKind(Rule):
     severity = Severity.ERROR
     message = "not an M2 line: lines start with `S `, `A ` or a target label `T<n>`"
     scope = Scope.M2_BLOCK
+    suspect = Suspect.PROBLEMS
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index, problem in _problems(view.blocks, "unknown-line"):
