@@ -1,7 +1,5 @@
 """`python -m m2lsp ...`"""
 
-import sys
+from m2lsp.cli import entry
 
-from m2lsp.cli import main
-
-sys.exit(main())
+entry()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
-from m2lsp.model import Span
+from m2lsp.model import Span, built
+
+_setattr = object.__setattr__
 
 
 class Severity(IntEnum):
@@ -40,18 +42,24 @@ class Applicability(StrEnum):
     DISPLAY_ONLY = "display-only"
 
 
-@dataclass(frozen=True)
+# The hot classes set their fields in one assignment, not through a setattr per field as a
+# frozen dataclass's __init__ does: a file can have a hundred thousand findings.
+
+@dataclass(frozen=True, init=False)
 class TextEdit:
     """Replace the text in `span` with `new_text`."""
 
     span: Span
     new_text: str
 
+    def __init__(self, span: Span, new_text: str) -> None:
+        _setattr(self, "__dict__", {"span": span, "new_text": new_text})
+
     def shifted(self, lines: int) -> TextEdit:
-        return TextEdit(self.span.shifted(lines), self.new_text)
+        return built(TextEdit, {"span": self.span.shifted(lines), "new_text": self.new_text})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Fix:
     """A change that resolves a diagnostic; its edits never overlap."""
 
@@ -60,26 +68,36 @@ class Fix:
     applicability: Applicability = Applicability.SAFE
     removes_bom: bool = False  # the one change that is not a text edit (X002)
 
+    def __init__(self, title: str, edits: tuple[TextEdit, ...],
+                 applicability: Applicability = Applicability.SAFE,
+                 removes_bom: bool = False) -> None:
+        _setattr(self, "__dict__", {"title": title, "edits": edits,
+                                    "applicability": applicability,
+                                    "removes_bom": removes_bom})
+
     def shifted(self, lines: int) -> Fix:
-        return replace(self, edits=tuple(e.shifted(lines) for e in self.edits))
+        fields = dict(self.__dict__)
+        fields["edits"] = tuple([e.shifted(lines) for e in self.edits])
+        return built(Fix, fields)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Related:
     """Another place that explains a diagnostic (e.g. the other edit of an overlapping pair)."""
 
     span: Span
     message: str
 
+    def __init__(self, span: Span, message: str) -> None:
+        _setattr(self, "__dict__", {"span": span, "message": message})
+
     def shifted(self, lines: int) -> Related:
-        return Related(self.span.shifted(lines), self.message)
+        return built(Related, {"span": self.span.shifted(lines), "message": self.message})
 
 
-_new = object.__new__
-_setattr = object.__setattr__
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Diagnostic:
     """A finding: which rule, what, where, how bad, and how to fix it if a fix is known."""
 
@@ -89,6 +107,11 @@ class Diagnostic:
     severity: Severity
     fix: Fix | None = None
     related: tuple[Related, ...] = ()
+
+    def __init__(self, code: str, message: str, span: Span, severity: Severity,
+                 fix: Fix | None = None, related: tuple[Related, ...] = ()) -> None:
+        _setattr(self, "__dict__", {"code": code, "message": message, "span": span,
+                                    "severity": severity, "fix": fix, "related": related})
 
     def shifted(self, lines: int) -> Diagnostic:
         """The same diagnostic `lines` lines further down (block-relative to absolute).
@@ -102,9 +125,7 @@ class Diagnostic:
             fields["fix"] = self.fix.shifted(lines)
         if self.related:
             fields["related"] = tuple(r.shifted(lines) for r in self.related)
-        shifted = _new(Diagnostic)
-        _setattr(shifted, "__dict__", fields)
-        return shifted
+        return built(Diagnostic, fields)
 
     @property
     def sort_key(self) -> tuple[int, int, str]:

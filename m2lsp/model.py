@@ -12,12 +12,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 _new = object.__new__
 _setattr = object.__setattr__
 
 
-@dataclass(frozen=True)
+def built(cls: type, fields: dict) -> Any:
+    """An instance of the frozen dataclass `cls` with `fields` (every field, by name), built
+    without its __init__, which sets each field through `object.__setattr__`: spans and
+    diagnostics are made by the hundred thousand.  Tests check both ways give equal
+    objects."""
+    obj = _new(cls)
+    _setattr(obj, "__dict__", fields)
+    return obj
+
+
+@dataclass(frozen=True, init=False)
 class Span:
     """A source range: 0-based lines, 0-based character columns, end exclusive."""
 
@@ -25,6 +36,12 @@ class Span:
     col: int
     end_line: int
     end_col: int
+
+    def __init__(self, line: int, col: int, end_line: int, end_col: int) -> None:
+        # one assignment instead of the frozen dataclass's setattr per field: spans are
+        # made by the hundred thousand (so are the diagnostics and fixes that hold them)
+        _setattr(self, "__dict__", {"line": line, "col": col, "end_line": end_line,
+                                    "end_col": end_col})
 
     @classmethod
     def on_line(cls, line: int, col: int, end_col: int) -> Span:
@@ -40,13 +57,8 @@ class Span:
         """The same range `lines` lines further down."""
         if not lines:
             return self
-        # built without the frozen dataclass's __init__ (a setattr per field): diagnostics
-        # are shifted by the hundred thousand; tests check both ways give equal objects
-        span = _new(Span)
-        _setattr(span, "__dict__", {"line": self.line + lines, "col": self.col,
-                                    "end_line": self.end_line + lines,
-                                    "end_col": self.end_col})
-        return span
+        return built(Span, {"line": self.line + lines, "col": self.col,
+                            "end_line": self.end_line + lines, "end_col": self.end_col})
 
     def contains_line(self, line: int) -> bool:
         return self.line <= line <= self.end_line
@@ -223,7 +235,7 @@ class Target:
         return Span.on_line(self.row, 0, len(self.label) + 1 + len(self.text))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class LineProblem:
     """A line that does not parse; `column` is where parsing stopped (block-relative row)."""
 
@@ -232,6 +244,10 @@ class LineProblem:
     kind: str  # a label from parsing.m2.ERROR_EXAMPLES
     detail: str
     text: str
+
+    def __init__(self, row: int, column: int, kind: str, detail: str, text: str) -> None:
+        _setattr(self, "__dict__", {"row": row, "column": column, "kind": kind,
+                                    "detail": detail, "text": text})
 
 
 @dataclass(frozen=True)
@@ -262,6 +278,23 @@ class Block:
                 groups.setdefault(edit.annotator.strip(), []).append(edit)
             self.__dict__["_by_annotator"] = groups
         return groups
+
+    @property
+    def annotator_set(self) -> frozenset[str]:
+        """The annotator ids of the edits, as written (computed once; the compiled parser
+        records it as it reads the lines)."""
+        found = self.__dict__.get("_annotator_set")
+        if found is None:
+            found = self.__dict__["_annotator_set"] = frozenset(e.annotator for e in self.edits)
+        return found
+
+    @property
+    def type_set(self) -> frozenset[str]:
+        """The error types of the edits (computed once; the compiled parser records it)."""
+        found = self.__dict__.get("_type_set")
+        if found is None:
+            found = self.__dict__["_type_set"] = frozenset(e.type for e in self.edits)
+        return found
 
     @property
     def has_noop(self) -> bool:

@@ -23,4 +23,4 @@ def test_wheel_contains_grammars_and_packages(tmp_path: Path) -> None:
     assert packages <= names, packages - names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "m2lsp = m2lsp.cli:main" in text
+    assert "m2lsp = m2lsp.cli:entry" in text

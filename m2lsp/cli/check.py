@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, keep_until_exit
 from m2lsp.errors import M2lspError, UsageError
 from m2lsp.model import Format
 
@@ -67,6 +67,7 @@ def run_check(args: argparse.Namespace) -> int:
         results.append(result)
     progress.done()
     _warn_empty_folders(named, results, args.quiet)
+    keep_until_exit(results)
     return _report(results, args, had_errors=bool(unusable))
 
 

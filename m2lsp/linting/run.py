@@ -12,6 +12,7 @@ from m2lsp import taxonomy as taxonomies
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic
 from m2lsp.model import Block, CgedDocument, M2Document, TruthDocument, read_int
+from m2lsp.parsing import m2 as m2_parsing
 from m2lsp.parsing.m2 import BlockCache, parse_m2, paused_gc
 from m2lsp.parsing.source import SourceText
 from m2lsp.parsing.suspects import suspects
@@ -84,13 +85,21 @@ def _parse(source: SourceText, fmt: Format, settings: LintSettings,
 
 def m2_context(source: SourceText, document: M2Document, settings: LintSettings) -> Context:
     """File-level facts the M2 rules need: annotator ids in use, the taxonomy."""
-    edits = [edit for block in document.blocks for edit in block.edits]
-    written = Counter([edit.annotator for edit in edits])
-    types = Counter([edit.type for edit in edits])
-    per_block = [ids for ids in map(block_annotators, document.blocks) if ids]
-    sentences = Counter([a for ids in per_block for a in ids])
+    written, types, sentences, annotated = m2_counts(document.blocks)
     return context_from_counts(source, document, settings, written, types, sentences,
-                               len(per_block))
+                               annotated)
+
+
+def m2_counts(blocks: Sequence[Block]) -> tuple[Counter[str], Counter[str], Counter[str], int]:
+    """How often each annotator id and each type is written, in how many blocks each plain
+    id appears, and how many blocks have one (in C when the compiled parser is there)."""
+    if m2_parsing.compiled is not None:
+        written, types, sentences, annotated = m2_parsing.compiled.tally(blocks)
+        return Counter(written), Counter(types), Counter(sentences), annotated
+    edits = [edit for block in blocks for edit in block.edits]
+    per_block = [ids for ids in map(block_annotators, blocks) if ids]
+    return (Counter([edit.annotator for edit in edits]), Counter([edit.type for edit in edits]),
+            Counter([a for ids in per_block for a in ids]), len(per_block))
 
 
 def block_annotators(block: Block) -> set[str]:

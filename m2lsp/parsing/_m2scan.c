@@ -12,9 +12,10 @@
  * have.  A rule that declares a bit is run only on the blocks that have it; tests check on
  * random and real files that no rule finds anything in a block without its bit.
  *
- * setup(Block, Sentence, Edit, LineProblem, fallback)
+ * setup(Block, Sentence, Edit, LineProblem, fallback, shapes)
  * parse_blocks(keys: list[tuple[str, ...]]) -> list[Block]
  * block_bounds(lines: list[str]) -> (starts, ends, separated): the spans of `find_blocks`
+ * tally(blocks) -> (written, types, sentences, annotated): the counts of `m2_context`
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -32,10 +33,10 @@ enum {
 #define BIG_VALUE 4000000000000000000LL /* stands for any number of more than 18 digits */
 #define MAX_PAIRWISE 64 /* blocks with more edits get the pairwise bits without comparing */
 
-static PyObject *BlockType, *SentenceType, *EditType, *ProblemType, *fallback;
+static PyObject *BlockType, *SentenceType, *EditType, *ProblemType, *fallback, *shapes;
 static PyObject *k_row, *k_text, *k_start, *k_end, *k_type, *k_corrections, *k_required,
     *k_comment, *k_annotator, *k_lines, *k_sentence, *k_edits, *k_targets, *k_problems,
-    *k_tokens, *k_suspects, *s_alt, *empty_tuple;
+    *k_tokens, *k_suspects, *k_annotator_set, *k_type_set, *k_column, *k_kind, *k_detail, *s_alt, *empty_tuple;
 
 typedef struct {
     PyObject *line;
@@ -223,17 +224,30 @@ static int put(PyObject *obj, PyObject *key, PyObject *value) {
     return rc;
 }
 
-static PyObject *make_edit(Py_ssize_t row, Text *t, EditInfo *e, Py_ssize_t spans[4]) {
+/* `value` (passed through) added to `set` */
+static PyObject *noted(PyObject *set, PyObject *value) {
+    if (value != NULL && PySet_Add(set, value) < 0) Py_CLEAR(value);
+    return value;
+}
+
+static PyObject *make_edit(Py_ssize_t row, Text *t, EditInfo *e, Py_ssize_t spans[4],
+                           PyObject *ids, PyObject *types) {
     PyObject *d = blank(EditType);
     if (d == NULL) return NULL;
+    PyObject *annotator = interned(t, FIELD_START(e, 4), FIELD_END(e, 4));
+    if (annotator == NULL || PySet_Add(ids, annotator) < 0) {
+        Py_XDECREF(annotator);
+        Py_DECREF(d);
+        return NULL;
+    }
     if (put(d, k_row, PyLong_FromSsize_t(row)) < 0 || put(d, k_text, Py_NewRef(t->line)) < 0
         || put(d, k_start, offset_value(t, spans[0], spans[1], e->start)) < 0
         || put(d, k_end, offset_value(t, spans[2], spans[3], e->end)) < 0
-        || put(d, k_type, interned(t, FIELD_START(e, 0), FIELD_END(e, 0))) < 0
+        || put(d, k_type, noted(types, interned(t, FIELD_START(e, 0), FIELD_END(e, 0)))) < 0
         || put(d, k_corrections, corrections_of(t, FIELD_START(e, 1), FIELD_END(e, 1))) < 0
         || put(d, k_required, interned(t, FIELD_START(e, 2), FIELD_END(e, 2))) < 0
         || put(d, k_comment, interned(t, FIELD_START(e, 3), FIELD_END(e, 3))) < 0
-        || put(d, k_annotator, interned(t, FIELD_START(e, 4), FIELD_END(e, 4))) < 0) {
+        || put(d, k_annotator, annotator) < 0) {
         Py_DECREF(d);
         return NULL;
     }
@@ -399,6 +413,65 @@ static int edit_bits(EditInfo *e, PyObject *tokens) {
     return bits;
 }
 
+/* ---- lines the grammar rejected before ------------------------------------------- */
+
+/* What the grammar finds wrong depends only on a line's shape (m2.py's `shape_key`): runs
+ * of digits written 0, runs of characters the grammar does not tell apart written x.
+ * `shapes` holds the grammar's verdict per shape; a line of a shape it rejected becomes its
+ * LineProblem here, as `parse_line_slow` makes it. */
+static int plain_char(Py_UCS4 c) {
+    return c == 'A' || c == 'T' || c == 'S' || c == ' ' || c == '\t' || c == '|' || c == '-'
+        || (c >= '0' && c <= '9');
+}
+
+static Py_ssize_t shape_step(Text *t, Py_ssize_t i, char *out) {
+    Py_UCS4 c = AT(t, i);
+    if (c >= '0' && c <= '9') {
+        while (i < t->len && AT(t, i) >= '0' && AT(t, i) <= '9') i++;
+        *out = '0';
+    } else if (!plain_char(c)) {
+        while (i < t->len && !plain_char(AT(t, i))) i++;
+        *out = 'x';
+    } else {
+        *out = (char)c;
+        i++;
+    }
+    return i;
+}
+
+static PyObject *known_problem(Py_ssize_t row, Text *t) {
+    if (shapes == NULL || t->len > 4096) return NULL;
+    char buffer[4096];
+    Py_ssize_t n = 0;
+    for (Py_ssize_t i = 0; i < t->len; n++) i = shape_step(t, i, &buffer[n]);
+    PyObject *key = PyUnicode_FromStringAndSize(buffer, n);
+    if (key == NULL) { PyErr_Clear(); return NULL; }
+    PyObject *found = PyDict_GetItemWithError(shapes, key); /* borrowed */
+    Py_DECREF(key);
+    if (found == NULL || !PyTuple_Check(found) || PyTuple_GET_SIZE(found) != 3) {
+        PyErr_Clear();
+        return NULL;
+    }
+    Py_ssize_t index = PyLong_AsSsize_t(PyTuple_GET_ITEM(found, 0)), column = t->len;
+    if (index < 0) { PyErr_Clear(); return NULL; }
+    char ignored;
+    for (Py_ssize_t i = 0, k = 0; i < t->len; k++) {
+        if (k == index) { column = i; break; }
+        i = shape_step(t, i, &ignored);
+    }
+    PyObject *problem = blank(ProblemType);
+    if (problem == NULL) return NULL;
+    if (put(problem, k_row, PyLong_FromSsize_t(row)) < 0
+        || put(problem, k_column, PyLong_FromSsize_t(column)) < 0
+        || put(problem, k_kind, Py_NewRef(PyTuple_GET_ITEM(found, 1))) < 0
+        || put(problem, k_detail, Py_NewRef(PyTuple_GET_ITEM(found, 2))) < 0
+        || put(problem, k_text, Py_NewRef(t->line)) < 0) {
+        Py_DECREF(problem);
+        return NULL;
+    }
+    return problem;
+}
+
 /* ---- blocks ----------------------------------------------------------------------- */
 
 static PyObject *parse_block(PyObject *key) {
@@ -406,10 +479,13 @@ static PyObject *parse_block(PyObject *key) {
     Text *texts = PyMem_Malloc(sizeof(Text) * (n ? n : 1));
     EditInfo *infos = PyMem_Malloc(sizeof(EditInfo) * (n ? n : 1));
     PyObject *edits = PyList_New(0), *problems = PyList_New(0), *targets = PyList_New(0);
+    PyObject *ids = PySet_New(NULL), *types = PySet_New(NULL);
+    int grammar_edits = 0;
     PyObject *sentence = NULL, *tokens = NULL, *out = NULL;
     Py_ssize_t count = 0;
     int bits = 0;
-    if (texts == NULL || infos == NULL || edits == NULL || problems == NULL || targets == NULL)
+    if (texts == NULL || infos == NULL || edits == NULL || problems == NULL || targets == NULL
+        || ids == NULL || types == NULL)
         goto done;
     for (Py_ssize_t row = 0; row < n; row++) {
         Text *t = &texts[row];
@@ -417,7 +493,7 @@ static PyObject *parse_block(PyObject *key) {
         Py_ssize_t spans[4];
         EditInfo *e = &infos[count];
         if (match_edit(t, e, spans)) {
-            PyObject *edit = make_edit(row, t, e, spans);
+            PyObject *edit = make_edit(row, t, e, spans, ids, types);
             if (edit == NULL || PyList_Append(edits, edit) < 0) { Py_XDECREF(edit); goto done; }
             Py_DECREF(edit);
             e->noop = field_is(t, FIELD_START(e, 0), FIELD_END(e, 0), "noop");
@@ -432,7 +508,12 @@ static PyObject *parse_block(PyObject *key) {
             }
             continue; /* an S line below the first is dropped, as parse_block drops it */
         }
-        PyObject *item = PyObject_CallFunction(fallback, "nO", row, t->line);
+        PyObject *item = NULL;
+        if (t->len == 0 || AT(t, 0) != 'T') { /* where parse_line_fast gives None */
+            item = known_problem(row, t);
+            if (item == NULL && PyErr_Occurred()) goto done;
+        }
+        if (item == NULL) item = PyObject_CallFunction(fallback, "nO", row, t->line);
         if (item == NULL) goto done;
         PyObject *into = targets;
         if (PyObject_TypeCheck(item, (PyTypeObject *)ProblemType)) {
@@ -441,6 +522,7 @@ static PyObject *parse_block(PyObject *key) {
         } else if (PyObject_TypeCheck(item, (PyTypeObject *)EditType)
                    || PyObject_TypeCheck(item, (PyTypeObject *)SentenceType)) {
             into = PyObject_TypeCheck(item, (PyTypeObject *)EditType) ? edits : NULL;
+            grammar_edits |= into != NULL;
             bits |= S_ALL; /* the grammar's own objects: no bits computed for them */
             if (into == NULL && row == 0) { sentence = item; continue; }
         }
@@ -466,7 +548,9 @@ static PyObject *parse_block(PyObject *key) {
         || put(d, k_edits, PyList_AsTuple(edits)) < 0
         || put(d, k_targets, PyList_AsTuple(targets)) < 0
         || put(d, k_problems, PyList_AsTuple(problems)) < 0
-        || put(d, k_suspects, PyLong_FromLong(bits)) < 0) {
+        || put(d, k_suspects, PyLong_FromLong(bits)) < 0
+        || (!grammar_edits && put(d, k_annotator_set, PyFrozenSet_New(ids)) < 0)
+        || (!grammar_edits && put(d, k_type_set, PyFrozenSet_New(types)) < 0)) {
         Py_DECREF(d);
         goto done;
     }
@@ -477,6 +561,8 @@ done:
     Py_XDECREF(edits);
     Py_XDECREF(problems);
     Py_XDECREF(targets);
+    Py_XDECREF(ids);
+    Py_XDECREF(types);
     Py_XDECREF(sentence);
     Py_XDECREF(tokens);
     return out;
@@ -567,10 +653,96 @@ fail:
     return NULL;
 }
 
+/* ---- the file's counts ------------------------------------------------------------ */
+
+static int count(PyObject *counter, PyObject *key) {
+    PyObject *old = PyDict_GetItemWithError(counter, key); /* borrowed */
+    if (old == NULL && PyErr_Occurred()) return -1;
+    long n = old == NULL ? 0 : PyLong_AsLong(old);
+    PyObject *value = PyLong_FromLong(n + 1);
+    if (value == NULL) return -1;
+    int rc = PyDict_SetItem(counter, key, value);
+    Py_DECREF(value);
+    return rc;
+}
+
+/* linting.run.plain_id: the id's digits without leading zeros when, stripped, it is 1 to
+ * MAX_DIGITS ASCII digits; NULL (no error) otherwise */
+static PyObject *normal_id(PyObject *annotator) {
+    Text t;
+    if (text_of(annotator, &t) < 0) return NULL;
+    Py_ssize_t a = 0, b = t.len;
+    while (a < b && Py_UNICODE_ISSPACE(AT(&t, a))) a++;
+    while (b > a && Py_UNICODE_ISSPACE(AT(&t, b - 1))) b--;
+    if (b == a || b - a > MAX_DIGITS) return NULL;
+    for (Py_ssize_t i = a; i < b; i++)
+        if (AT(&t, i) < '0' || AT(&t, i) > '9') return NULL;
+    while (b - a > 1 && AT(&t, a) == '0') a++;
+    if (a == 0 && b == t.len) return Py_NewRef(annotator);
+    return PyUnicode_Substring(annotator, a, b);
+}
+
+/* tally(blocks) -> (written, types, sentences, annotated): as linting.run.m2_context counts
+ * them (how often each annotator id and each type is written; in how many blocks each
+ * plain id appears; how many blocks have one) */
+static PyObject *tally(PyObject *self, PyObject *blocks) {
+    PyObject *written = PyDict_New(), *types = PyDict_New(), *sentences = PyDict_New();
+    PyObject *ids = PySet_New(NULL), *out = NULL;
+    long annotated = 0;
+    if (written == NULL || types == NULL || sentences == NULL || ids == NULL) goto done;
+    PyObject *seq = PySequence_Fast(blocks, "tally takes a sequence of blocks");
+    if (seq == NULL) goto done;
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
+        PyObject *edits = PyObject_GetAttr(PySequence_Fast_GET_ITEM(seq, k), k_edits);
+        if (edits == NULL || !PyTuple_Check(edits)) {
+            if (edits != NULL) PyErr_SetString(PyExc_TypeError, "Block.edits is a tuple");
+            Py_XDECREF(edits);
+            Py_DECREF(seq);
+            goto done;
+        }
+        PySet_Clear(ids);
+        int failed = 0;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(edits) && !failed; i++) {
+            PyObject *edit = PyTuple_GET_ITEM(edits, i);
+            PyObject *annotator = PyObject_GetAttr(edit, k_annotator);
+            PyObject *type = annotator == NULL ? NULL : PyObject_GetAttr(edit, k_type);
+            PyObject *id = type == NULL ? NULL : normal_id(annotator);
+            failed = type == NULL || PyErr_Occurred() || count(written, annotator) < 0
+                || count(types, type) < 0 || (id != NULL && PySet_Add(ids, id) < 0);
+            Py_XDECREF(annotator);
+            Py_XDECREF(type);
+            Py_XDECREF(id);
+        }
+        Py_DECREF(edits);
+        if (failed) { Py_DECREF(seq); goto done; }
+        if (PySet_GET_SIZE(ids)) {
+            annotated++;
+            PyObject *iterator = PyObject_GetIter(ids), *id;
+            while (iterator != NULL && (id = PyIter_Next(iterator)) != NULL) {
+                failed |= count(sentences, id) < 0;
+                Py_DECREF(id);
+            }
+            Py_XDECREF(iterator);
+            if (failed || PyErr_Occurred()) { Py_DECREF(seq); goto done; }
+        }
+    }
+    Py_DECREF(seq);
+    out = Py_BuildValue("(OOOl)", written, types, sentences, annotated);
+done:
+    Py_XDECREF(written);
+    Py_XDECREF(types);
+    Py_XDECREF(sentences);
+    Py_XDECREF(ids);
+    return out;
+}
+
 static PyObject *setup(PyObject *self, PyObject *args) {
-    PyObject *block, *sentence, *edit, *problem, *call;
-    if (!PyArg_ParseTuple(args, "OOOOO", &block, &sentence, &edit, &problem, &call))
+    PyObject *block, *sentence, *edit, *problem, *call, *known;
+    if (!PyArg_ParseTuple(args, "OOOOOO!", &block, &sentence, &edit, &problem, &call,
+                          &PyDict_Type, &known))
         return NULL;
+    Py_XDECREF(shapes);
+    shapes = Py_NewRef(known);
     Py_XDECREF(BlockType);
     Py_XDECREF(SentenceType);
     Py_XDECREF(EditType);
@@ -585,9 +757,11 @@ static PyObject *setup(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"setup", setup, METH_VARARGS, "setup(Block, Sentence, Edit, LineProblem, fallback)"},
+    {"setup", setup, METH_VARARGS,
+     "setup(Block, Sentence, Edit, LineProblem, fallback, shapes)"},
     {"parse_blocks", parse_blocks, METH_O, "parse_blocks(keys) -> list[Block]"},
     {"block_bounds", block_bounds, METH_O, "block_bounds(lines) -> (starts, ends, separated)"},
+    {"tally", tally, METH_O, "tally(blocks) -> (written, types, sentences, annotated)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -606,7 +780,9 @@ PyMODINIT_FUNC PyInit__m2scan(void) {
     k_type = key("type"); k_corrections = key("corrections"); k_required = key("required");
     k_comment = key("comment"); k_annotator = key("annotator"); k_lines = key("lines");
     k_sentence = key("sentence"); k_edits = key("edits"); k_targets = key("targets");
-    k_problems = key("problems"); k_tokens = key("tokens"); k_suspects = key("_suspects");
+    k_problems = key("problems"); k_tokens = key("tokens"); k_suspects = key("_suspects"); k_annotator_set = key("_annotator_set");
+    k_type_set = key("_type_set");
+    k_column = key("column"); k_kind = key("kind"); k_detail = key("detail");
     s_alt = PyUnicode_FromString("||");
     empty_tuple = PyTuple_New(0);
     if (k_suspects == NULL || s_alt == NULL || empty_tuple == NULL) return NULL;

@@ -8,16 +8,17 @@ from pathlib import Path
 from m2lsp.model import Format
 
 _TRUTH_LINE = re.compile(r"^[^,\s]+,[ \t]*(?:correct\s*$|-?[0-9]+\s*,)", re.ASCII)
+_HEAD = 1 << 20
 _EXTENSIONS = {".m2": Format.M2, ".sgml": Format.CGED, ".xml": Format.CGED}
 
 
 def detect_format(path: Path | str | None, text: str) -> Format | None:
     """The format of `text`, or None when it is none m2lsp knows."""
     suffix = Path(path).suffix.lower() if path else ""
-    by_content = sniff(text)
     if suffix == ".m2":
         return Format.M2
-    markup = text.lstrip("\ufeff \t\r\n")[:1] == "<"
+    by_content = sniff(text)
+    markup = text[:_HEAD].lstrip("\ufeff \t\r\n")[:1] == "<"
     if suffix in (".sgml", ".xml") and by_content is None and markup:
         return Format.CGED
     return by_content
@@ -25,7 +26,11 @@ def detect_format(path: Path | str | None, text: str) -> Format | None:
 
 def sniff(text: str) -> Format | None:
     """Guess the format from the first non-blank lines."""
-    for line in text.lstrip("\ufeff").splitlines()[:20]:
+    head = text[:_HEAD]  # (not the whole of a large file split into lines)
+    lines = head.lstrip("\ufeff").splitlines()[:20]
+    if len(head) < len(text) and len(lines) < 20 and not any(line.strip() for line in lines):
+        lines = text.lstrip("\ufeff").splitlines()[:20]  # the head was all blank
+    for line in lines:
         stripped = line.strip()
         if not stripped:
             continue

@@ -253,7 +253,7 @@ def parse_line_slow(row: int, line: str) -> Sentence | Edit | Target | LineProbl
     if found is None:
         found = _SHAPES[key] = _judge(key)
         if len(_SHAPES) > _MAX_SHAPES:
-            _SHAPES.clear()
+            _SHAPES.clear()  # (the same dict: the compiled parser reads it too)
     if found is _ACCEPTED:
         return parse_line_lark(row, line)
     column, kind, expected = found
@@ -447,4 +447,4 @@ try:  # built from _m2scan.c when a C compiler was there at install time
 except ImportError:  # pragma: no cover - the same results, in Python
     compiled = None
 else:
-    compiled.setup(Block, Sentence, Edit, LineProblem, _fallback_line)
+    compiled.setup(Block, Sentence, Edit, LineProblem, _fallback_line, _SHAPES)

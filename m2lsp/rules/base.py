@@ -18,7 +18,15 @@ from typing import Any, ClassVar, NamedTuple
 
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity
-from m2lsp.model import Block, CgedDocument, Edit, Format, M2Document, Span, TruthDocument
+from m2lsp.model import (
+    Block,
+    CgedDocument,
+    Edit,
+    Format,
+    M2Document,
+    Span,
+    TruthDocument,
+)
 from m2lsp.parsing.source import SourceText
 
 

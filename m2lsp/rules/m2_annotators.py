@@ -236,7 +236,7 @@ class MissingAnnotator(Rule):
         for index, block in enumerate(view.blocks):
             if not block.edits or block.sentence is None:
                 continue
-            if expected <= {e.annotator for e in block.edits}:
+            if expected <= block.annotator_set:
                 continue
             present = {str(e.annotator_id) for e in block.edits if e.annotator_id is not None}
             missing = sorted(expected - present, key=_id_order)

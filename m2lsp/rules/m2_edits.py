@@ -351,13 +351,18 @@ class UnknownErrorType(Rule):
         if taxonomy is None:
             return
         known = taxonomy.types
-        if ctx.types is not None and ctx.types <= taxonomy.names:
-            return  # every type of the file is known
-        edits = view.edits
-        for i in [i for i, e in enumerate(edits) if e.type not in known]:
-            etype = edits[i].type
-            if etype.strip().lower() != NOOP:
-                yield view.owner[i], self._report(edits[i], etype, taxonomy)
+        if ctx.types is not None:
+            unknown = ctx.types - taxonomy.names
+            if not unknown:
+                return  # every type of the file is known
+            blocks = [k for k, block in enumerate(view.blocks) if block.type_set & unknown]
+        else:
+            blocks = range(len(view.blocks))
+        for index in blocks:
+            for edit in view.blocks[index].edits:
+                etype = edit.type
+                if etype not in known and etype.strip().lower() != NOOP:
+                    yield index, self._report(edit, etype, taxonomy)
 
     def _report(self, edit: Edit, etype: str, taxonomy) -> Diagnostic:
         span = edit.span(EditField.TYPE)

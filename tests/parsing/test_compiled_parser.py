@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from bench.generate import generate
 from m2lsp.config import LintSettings
-from m2lsp.linting.run import lint, m2_context
+from m2lsp.linting.run import lint, m2_context, m2_counts
 from m2lsp.model import Format, M2Document
 from m2lsp.parsing import m2
 from m2lsp.parsing.source import SourceText, decode
@@ -82,6 +82,8 @@ def assert_same_and_covered(key: tuple[str, ...]) -> None:
     [built] = m2.compiled.parse_blocks([key])
     reference = m2.parse_block(key)
     assert built == reference
+    assert built.annotator_set == frozenset(e.annotator for e in reference.edits)
+    assert built.type_set == frozenset(e.type for e in reference.edits)
     bits = suspects(built)
     assert suspects(reference) == ALL  # built in Python: every rule sees it
     document = M2Document((reference,), (0,), frozenset(), len(key))
@@ -106,14 +108,29 @@ def test_any_lines_parse_alike_and_their_bits_cover_every_finding(block) -> None
 
 
 def lint_both_ways(text: str) -> tuple[tuple, tuple]:
+    """The diagnostics with and without the compiled parser (and the file's counts, which
+    are compared on the way)."""
     source = SourceText(text)
-    with_c = lint(source, Format.M2).diagnostics
+    with_c = lint(source, Format.M2)
     saved, m2.compiled = m2.compiled, None
     try:
-        without = lint(SourceText(text), Format.M2).diagnostics
+        without = lint(SourceText(text), Format.M2)
+        python_counts = m2_counts(with_c.document.blocks)  # counted in Python
     finally:
         m2.compiled = saved
-    return with_c, without
+    assert m2_counts(with_c.document.blocks) == python_counts
+    return with_c.diagnostics, without.diagnostics
+
+
+ODD_IDS = ["0", " 007 ", "٣", "0" * 150, "", "1 ", "\u30001", "00", "10", "-1", "kim", "1" * 101]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(ODD_IDS), max_size=4), max_size=6))
+def test_the_file_counts_are_the_same_in_c(ids: list[list[str]]) -> None:
+    text = "\n\n".join("\n".join(["S a b c"] + [
+        f"A 0 1|||R:NOUN|||x|||REQUIRED|||-NONE-|||{a}" for a in block]) for block in ids)
+    lint_both_ways(text)
 
 
 @settings(max_examples=300, deadline=None)
