@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
-from m2lsp.model import Span, built
+from m2lsp.model import Span
 
 _setattr = object.__setattr__
 
@@ -56,7 +56,7 @@ class TextEdit:
         _setattr(self, "__dict__", {"span": span, "new_text": new_text})
 
     def shifted(self, lines: int) -> TextEdit:
-        return built(TextEdit, {"span": self.span.shifted(lines), "new_text": self.new_text})
+        return TextEdit(self.span.shifted(lines), self.new_text)
 
 
 @dataclass(frozen=True, init=False)
@@ -76,9 +76,8 @@ class Fix:
                                     "removes_bom": removes_bom})
 
     def shifted(self, lines: int) -> Fix:
-        fields = dict(self.__dict__)
-        fields["edits"] = tuple([e.shifted(lines) for e in self.edits])
-        return built(Fix, fields)
+        return Fix(self.title, tuple([e.shifted(lines) for e in self.edits]),
+                   self.applicability, self.removes_bom)
 
 
 @dataclass(frozen=True, init=False)
@@ -92,7 +91,7 @@ class Related:
         _setattr(self, "__dict__", {"span": span, "message": message})
 
     def shifted(self, lines: int) -> Related:
-        return built(Related, {"span": self.span.shifted(lines), "message": self.message})
+        return Related(self.span.shifted(lines), self.message)
 
 
 
@@ -114,18 +113,13 @@ class Diagnostic:
                                     "severity": severity, "fix": fix, "related": related})
 
     def shifted(self, lines: int) -> Diagnostic:
-        """The same diagnostic `lines` lines further down (block-relative to absolute).
-        Built without the frozen dataclass's __init__, as Span.shifted is: a file's
-        diagnostics are shifted by the hundred thousand."""
+        """The same diagnostic `lines` lines further down (block-relative to absolute)."""
         if not lines:
             return self
-        fields = dict(self.__dict__)
-        fields["span"] = self.span.shifted(lines)
-        if self.fix is not None:
-            fields["fix"] = self.fix.shifted(lines)
-        if self.related:
-            fields["related"] = tuple(r.shifted(lines) for r in self.related)
-        return built(Diagnostic, fields)
+        fix, related = self.fix, self.related
+        return Diagnostic(self.code, self.message, self.span.shifted(lines), self.severity,
+                          None if fix is None else fix.shifted(lines),
+                          tuple([r.shifted(lines) for r in related]) if related else related)
 
     @property
     def sort_key(self) -> tuple[int, int, str]:

@@ -786,5 +786,25 @@ PyMODINIT_FUNC PyInit__m2scan(void) {
     s_alt = PyUnicode_FromString("||");
     empty_tuple = PyTuple_New(0);
     if (k_suspects == NULL || s_alt == NULL || empty_tuple == NULL) return NULL;
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    /* the bits, for the test that they are suspects.py's */
+    static const struct { const char *name; int value; } bits[] = {
+        {"PROBLEMS", S_PROBLEMS}, {"SENTENCE", S_SENTENCE}, {"OFFSETS", S_OFFSETS},
+        {"NOOP_CORRECTION", S_NOOP_CORRECTION}, {"NOOP_MIX", S_NOOP_MIX},
+        {"ANNOTATOR", S_ANNOTATOR}, {"ORDER", S_ORDER}, {"CORRECTIONS", S_CORRECTIONS},
+        {"IDENTITY", S_IDENTITY}, {"UNK", S_UNK}, {"NOOP_SPELLING", S_NOOP_SPELLING},
+        {"REQUIRED", S_REQUIRED}, {"ALL", S_ALL},
+    };
+    PyObject *table = m == NULL ? NULL : PyDict_New();
+    for (size_t i = 0; table != NULL && i < sizeof bits / sizeof bits[0]; i++) {
+        PyObject *value = PyLong_FromLong(bits[i].value);
+        if (value == NULL || PyDict_SetItemString(table, bits[i].name, value) < 0) Py_CLEAR(table);
+        Py_XDECREF(value);
+    }
+    if (table == NULL || PyModule_AddObject(m, "BITS", table) < 0) {
+        Py_XDECREF(table);
+        Py_XDECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -23,7 +23,7 @@ from m2lsp.linting.run import lint, m2_context, m2_counts
 from m2lsp.model import Format, M2Document
 from m2lsp.parsing import m2
 from m2lsp.parsing.source import SourceText, decode
-from m2lsp.parsing.suspects import ALL, suspects
+from m2lsp.parsing.suspects import ALL, Suspect, suspects
 from m2lsp.rules.base import BlockSet, all_rules
 from m2lsp.rules.base import Scope as RuleScope
 from tests.strategies import good_documents, lines, messy_documents
@@ -76,6 +76,10 @@ def edge_blocks(draw: st.DrawFn) -> tuple[str, ...]:
 
 
 BLOCK_RULES = [r for r in all_rules() if r.scope is RuleScope.M2_BLOCK]
+
+
+def test_the_c_bits_are_those_of_suspects_py() -> None:
+    assert {**{bit.name: bit.value for bit in Suspect}, "ALL": ALL} == m2.compiled.BITS
 
 
 def assert_same_and_covered(key: tuple[str, ...]) -> None:

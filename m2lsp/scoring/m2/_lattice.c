@@ -80,51 +80,32 @@ static inline int64_t tracked_bytes(void) { return 0; }
 /* ------------------------------------------------------------------------------------ */
 /* growable int arrays */
 
-typedef struct {
-    int64_t *data;
-    Py_ssize_t size, capacity;
-} IntList;
-
-static int list_push(IntList *list, int64_t value) {
-    if (list->size == list->capacity) {
-        Py_ssize_t capacity = list->capacity ? list->capacity * 2 : 8;
-        int64_t *data = realloc(list->data, (size_t)capacity * sizeof(int64_t));
-        if (!data) return -1;
-        list->data = data;
-        list->capacity = capacity;
+/* A growable array of `elem`: Type {data, size, capacity}, push (0, or -1 out of memory),
+ * release. */
+#define GROWABLE(Type, elem, push, release)                                              \
+    typedef struct {                                                                     \
+        elem *data;                                                                      \
+        Py_ssize_t size, capacity;                                                       \
+    } Type;                                                                              \
+    static int push(Type *list, elem value) {                                            \
+        if (list->size == list->capacity) {                                              \
+            Py_ssize_t capacity = list->capacity ? list->capacity * 2 : 8;               \
+            elem *data = realloc(list->data, (size_t)capacity * sizeof(elem));           \
+            if (!data) return -1;                                                        \
+            list->data = data;                                                           \
+            list->capacity = capacity;                                                   \
+        }                                                                                \
+        list->data[list->size++] = value;                                                \
+        return 0;                                                                        \
+    }                                                                                    \
+    static void release(Type *list) {                                                    \
+        free(list->data);                                                                \
+        list->data = NULL;                                                               \
+        list->size = list->capacity = 0;                                                 \
     }
-    list->data[list->size++] = value;
-    return 0;
-}
 
-static void list_free(IntList *list) {
-    free(list->data);
-    list->data = NULL;
-    list->size = list->capacity = 0;
-}
-
-typedef struct {
-    int32_t *data;
-    Py_ssize_t size, capacity;
-} Int32List;
-
-static int push32(Int32List *list, int32_t value) {
-    if (list->size == list->capacity) {
-        Py_ssize_t capacity = list->capacity ? list->capacity * 2 : 8;
-        int32_t *data = realloc(list->data, (size_t)capacity * sizeof(int32_t));
-        if (!data) return -1;
-        list->data = data;
-        list->capacity = capacity;
-    }
-    list->data[list->size++] = value;
-    return 0;
-}
-
-static void free32(Int32List *list) {
-    free(list->data);
-    list->data = NULL;
-    list->size = list->capacity = 0;
-}
+GROWABLE(IntList, int64_t, list_push, list_free)
+GROWABLE(Int32List, int32_t, push32, free32)
 
 static int compare_int64(const void *a, const void *b) {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
