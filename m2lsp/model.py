@@ -100,8 +100,11 @@ def shortened(text: str, keep: int = 24) -> str:
     return text if len(text) <= keep else f"{text[:keep]}… ({len(text)} characters)"
 
 _A_PREFIX = re.compile(r"A [ \t]*(-?[0-9]+)[ \t]+(-?[0-9]+)[ \t]*\|\|\|", re.ASCII)
-_TAIL_FIELDS = (EditField.TYPE, EditField.CORRECTIONS, EditField.REQUIRED, EditField.COMMENT,
-                EditField.ANNOTATOR)
+_LINE, _START, _END = EditField.LINE, EditField.START, EditField.END  # (enum lookups are slow)
+# the fields after the offsets, by their position among the `|||`-separated parts
+_TAIL_INDEX = {part: k for k, part in enumerate((EditField.TYPE, EditField.CORRECTIONS,
+                                                  EditField.REQUIRED, EditField.COMMENT,
+                                                  EditField.ANNOTATOR))}
 
 
 @dataclass(frozen=True)
@@ -177,23 +180,18 @@ class Edit:
 
     def columns(self, part: EditField) -> tuple[int, int]:
         """(start, end) columns of one part of the line."""
-        if part is EditField.LINE:
-            return 0, len(self.text)
-        match = _A_PREFIX.match(self.text)
-        if match is None:  # only for edits built by hand
-            return 0, len(self.text)
-        if part is EditField.START:
+        text = self.text
+        match = None if part is _LINE else _A_PREFIX.match(text)
+        if match is None:  # the whole line, or an edit built by hand
+            return 0, len(text)
+        index = _TAIL_INDEX.get(part)
+        if index is not None:
+            return _tail_columns(text, match.end(), index)
+        if part is _START:
             return match.span(1)
-        if part is EditField.END:
+        if part is _END:
             return match.span(2)
-        if part is EditField.OFFSETS:
-            return match.start(1), match.end(2)
-        col = match.end()
-        for name, value in zip(_TAIL_FIELDS, self.text[col:].split("|||"), strict=False):
-            if name is part:
-                return col, col + len(value)
-            col += len(value) + 3
-        return 0, len(self.text)
+        return match.start(1), match.end(2)  # the offsets
 
     def span(self, part: EditField = EditField.LINE) -> Span:
         """The range of one part of the line (block-relative row)."""
@@ -208,6 +206,19 @@ class Edit:
             out.append((col, col + len(value)))
             col += len(value) + 2
         return tuple(out)
+
+
+def _tail_columns(text: str, col: int, index: int) -> tuple[int, int]:
+    """(start, end) columns of the `index`-th `|||`-separated part of `text` from `col` on
+    ((0, len(text)) when there are fewer parts)."""
+    find = text.find
+    for _ in range(index):
+        col = find("|||", col)
+        if col < 0:
+            return 0, len(text)
+        col += 3
+    end = find("|||", col)
+    return col, len(text) if end < 0 else end
 
 
 @dataclass(frozen=True)

@@ -302,7 +302,11 @@ static int plain_correction(Text *t, Py_ssize_t a, Py_ssize_t b) {
     return 1;
 }
 
+/* M301's test: an id int() reads as a non-negative integer of at most MAX_DIGITS digits,
+ * here plain digits with ASCII spaces or tabs around them (anything else is suspect) */
 static int plain_id(Text *t, Py_ssize_t a, Py_ssize_t b) {
+    while (a < b && (AT(t, a) == ' ' || AT(t, a) == '\t')) a++;
+    while (b > a && (AT(t, b - 1) == ' ' || AT(t, b - 1) == '\t')) b--;
     if (b <= a || b - a > MAX_DIGITS) return 0;
     for (Py_ssize_t i = a; i < b; i++)
         if (AT(t, i) < '0' || AT(t, i) > '9') return 0;

@@ -21,7 +21,7 @@ class Suspect(IntFlag):
     OFFSETS = 4  # offsets out of order, negative or out of range; a noop's (M101-M105)
     NOOP_CORRECTION = 8  # a noop whose correction is not -NONE- (M106)
     NOOP_MIX = 16  # a noop's annotator has another line (M201, M202)
-    ANNOTATOR = 32  # an annotator id that is not plain digits (M301)
+    ANNOTATOR = 32  # an annotator id that is not digits with spaces around them (M301)
     ORDER = 64  # one annotator's edits not sorted, touching, or on one span (M304, M401, M402)
     CORRECTIONS = 128  # several alternatives, or spacing or characters off (M404)
     IDENTITY = 256  # a correction that may equal the original tokens (M403)

@@ -23,6 +23,7 @@ from m2lsp.model import (
     CgedDocument,
     Edit,
     Format,
+    LineProblem,
     M2Document,
     Span,
     TruthDocument,
@@ -101,6 +102,12 @@ class BlockSet:
     def owner(self) -> list[int]:
         """The block index of each of `edits`."""
         return [index for index, block in enumerate(self.blocks) for _ in block.edits]
+
+    @functools.cached_property
+    def problems(self) -> list[tuple[int, LineProblem]]:
+        """(block index, problem) for every line problem of the blocks, in order."""
+        return [(index, problem) for index, block in enumerate(self.blocks) if block.problems
+                for problem in block.problems]
 
     def __len__(self) -> int:
         return len(self.blocks)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator
 
@@ -238,7 +239,7 @@ class MissingAnnotator(Rule):
                 continue
             if expected <= block.annotator_set:
                 continue
-            present = {str(e.annotator_id) for e in block.edits if e.annotator_id is not None}
+            present = {_id_value(a) for a in block.annotator_set}
             missing = sorted(expected - present, key=_id_order)
             if missing:
                 yield index, self._report(block, missing)
@@ -291,6 +292,13 @@ class RareAnnotator(Rule):
             if value is not None and str(value) in rare:
                 yield view.owner[i], self.report(edit.span(EditField.ANNOTATOR), id=str(value),
                                                  count=rare[str(value)], usual=usual)
+
+
+@functools.lru_cache(maxsize=4096)
+def _id_value(annotator: str) -> str | None:
+    """The integer an annotator id is read as (Edit.annotator_id), written plainly."""
+    value = read_int(annotator)
+    return None if value is None else str(value)
 
 
 def _id_order(annotator: str) -> tuple[int, str]:

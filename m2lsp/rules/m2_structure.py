@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Severity, TextEdit
 from m2lsp.model import Block, LineProblem, M2Document, Span, shortened
@@ -20,13 +20,9 @@ _PROBLEM_MESSAGES = {
 }
 
 
-def _problems(blocks: Sequence[Block], *kinds: str) -> Iterator[tuple[int, LineProblem]]:
+def _problems(view: BlockSet, *kinds: str) -> list[tuple[int, LineProblem]]:
     """(block index, problem) for the line problems of the given kinds."""
-    for index, block in enumerate(blocks):
-        if block.problems:
-            for problem in block.problems:
-                if problem.kind in kinds:
-                    yield index, problem
+    return [(index, problem) for index, problem in view.problems if problem.kind in kinds]
 
 
 class SyntaxError_(Rule):
@@ -61,7 +57,7 @@ class SyntaxError_(Rule):
     suspect = Suspect.PROBLEMS
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
-        for index, problem in _problems(view.blocks, *_PROBLEM_MESSAGES):
+        for index, problem in _problems(view, *_PROBLEM_MESSAGES):
             col = min(problem.column, len(problem.text))
             yield index, self.report(
                 Span.on_line(problem.row, col, max(col + 1, len(problem.text))),
@@ -139,7 +135,7 @@ class FieldCount(Rule):
     suspect = Suspect.PROBLEMS
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
-        for index, problem in _problems(view.blocks, "field-count"):
+        for index, problem in _problems(view, "field-count"):
             count = len(problem.text[2:].split("|||"))
             yield index, self.report(Span.on_line(problem.row, 0, len(problem.text)),
                                      count=count)
@@ -175,7 +171,7 @@ class NonIntegerOffset(Rule):
     suspect = Suspect.PROBLEMS
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
-        for index, problem in _problems(view.blocks, "offset"):
+        for index, problem in _problems(view, "offset"):
             end = problem.text.find("|||")
             end = len(problem.text) if end < 0 else end
             yield index, self.report(Span.on_line(problem.row, 2, max(end, 2)),
@@ -401,7 +397,7 @@ class UnknownLineKind(Rule):
     suspect = Suspect.PROBLEMS
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
-        for index, problem in _problems(view.blocks, "unknown-line"):
+        for index, problem in _problems(view, "unknown-line"):
             yield index, self.report(Span.on_line(problem.row, 0, len(problem.text)))
 
 

@@ -10,6 +10,8 @@ from m2lsp.parsing.source import SourceText
 from m2lsp.rules.base import Context, Format, LineRange, Rule, Scope
 
 _BREAK_NAMES = {"\r\n": "CRLF", "\n": "LF", "\r": "CR"}
+_TRAILING = " \t\u3000\xa0"  # what X004 removes from line ends
+_TRAILING_SET = frozenset(_TRAILING)
 
 
 class InvalidEncoding(Rule):
@@ -179,10 +181,9 @@ class TrailingWhitespace(Rule):
     formats = frozenset({Format.M2, Format.TRUTH})
 
     def check(self, lines: LineRange, ctx: Context) -> Iterator[Diagnostic]:
-        for row, line in enumerate(lines.lines, lines.first):
-            last = line[-1:]
-            if last not in (" ", "\t", "\u3000", "\xa0") or line.isspace():
-                continue
-            end = len(line.rstrip(" \t\u3000\xa0"))
-            span = Span.on_line(row, end, len(line))
-            yield self.report(span, fix=Fix(self.fix_title, (TextEdit(span, ""),)))
+        first, text = lines.first, lines.lines
+        for k in [k for k, line in enumerate(text) if line[-1:] in _TRAILING_SET]:
+            line = text[k]
+            if not line.isspace():
+                span = Span(first + k, len(line.rstrip(_TRAILING)), first + k, len(line))
+                yield self.report(span, fix=Fix(self.fix_title, (TextEdit(span, ""),)))
