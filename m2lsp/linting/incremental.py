@@ -22,15 +22,15 @@ from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic
 from m2lsp.linting.run import (
     LintResult,
-    block_annotators,
     block_findings,
     context_from_counts,
     lint,
+    m2_counts,
     selected_rules,
     with_severities,
 )
 from m2lsp.model import Block, Format, M2Document
-from m2lsp.parsing.m2 import find_blocks, parse_blocks, paused_gc
+from m2lsp.parsing.m2 import block_bounds, parse_blocks, paused_gc
 from m2lsp.parsing.source import SourceText
 from m2lsp.rules.base import Context, LineRange, Rule, Scope
 
@@ -224,8 +224,8 @@ class _M2State:
         with paused_gc():
             self._resplit(0, 0, 0, len(lines))
             self.context = self._context()
-            self._check(0, len(self.blocks), merge=False)  # _check_lines merges
-            self._check_lines(0, len(self.blocks), head=True)
+            self._check(0, len(self.blocks), merge=False)  # _check_all_lines merges
+            self._check_all_lines()
 
     # -- changes ---------------------------------------------------------------------
 
@@ -259,41 +259,37 @@ class _M2State:
     def _resplit(self, k0: int, k1: int, r0: int, r1: int) -> int:
         """Split lines r0..r1 into blocks replacing blocks k0..k1; returns how many."""
         lines = self.lines
-        spans = find_blocks(lines[r0:r1])
-        if spans and spans[0].start == 0 and r0 > 0 and not (
-                not lines[r0 - 1] or lines[r0 - 1].isspace()):
-            first_separated = False
-        else:
-            first_separated = None
-        for block in self.blocks[k0:k1]:
-            self._count(block, -1)
+        starts, ends, separated = block_bounds(lines[r0:r1])
+        self._count(self.blocks[k0:k1], -1)
         for merged in self.merged[k0:k1]:
             self._tally(merged, -1)
-        blocks = parse_blocks([tuple(lines[r0 + s.start:r0 + s.end]) for s in spans])
-        for block in blocks:
-            self._count(block, 1)
-        self.starts[k0:k1] = [r0 + s.start for s in spans]
-        self.ends[k0:k1] = [r0 + s.end for s in spans]
-        separated = [s.separated for s in spans]
-        if first_separated is not None:
-            separated[0] = first_separated
+        blocks = parse_blocks([tuple(lines[r0 + s:r0 + e]) for s, e in zip(starts, ends,
+                                                                           strict=True)])
+        self._count(blocks, 1)
+        if starts and starts[0] == 0 and r0 > 0 and not (
+                not lines[r0 - 1] or lines[r0 - 1].isspace()):
+            separated[0] = False
+        self.starts[k0:k1] = [r0 + s for s in starts] if r0 else starts
+        self.ends[k0:k1] = [r0 + e for e in ends] if r0 else ends
         self.separated[k0:k1] = separated
         self.blocks[k0:k1] = blocks
-        self.found[k0:k1] = [[] for _ in spans]
-        self.line_found[k0:k1] = [[] for _ in spans]
-        self.merged[k0:k1] = [[] for _ in spans]
-        self.worst[k0:k1] = [5] * len(spans)
-        return len(spans)
+        made = len(blocks)
+        self.found[k0:k1] = [[] for _ in range(made)]
+        self.line_found[k0:k1] = [[] for _ in range(made)]
+        self.merged[k0:k1] = [[] for _ in range(made)]
+        self.worst[k0:k1] = [5] * made
+        return made
 
-    def _count(self, block: Block, sign: int) -> None:
-        for edit in block.edits:
-            for counter, key in ((self.written, edit.annotator), (self.types, edit.type)):
-                _add(counter, key, sign)
-        ids = block_annotators(block) if block.edits else ()
-        for key in ids:
-            _add(self.sentences, key, sign)
-        if ids:
-            self.annotated += sign
+    def _count(self, blocks: list[Block], sign: int) -> None:
+        """Add (sign 1) or remove (-1) the blocks' part of the file-wide counts."""
+        if not blocks:
+            return
+        written, types, sentences, annotated = m2_counts(blocks)
+        for counter, counts in ((self.written, written), (self.types, types),
+                                (self.sentences, sentences)):
+            for key, count in counts.items():
+                _add(counter, key, sign * count)
+        self.annotated += sign * annotated
 
     def _tally(self, found: Iterable[Diagnostic], sign: int) -> None:
         tally = self.tally
@@ -330,9 +326,31 @@ class _M2State:
                 [d for rule in rules for d in rule.check(first, self.context)], self.settings))
             self._tally(self.head, 1)
 
+    def _check_all_lines(self) -> None:
+        """`_check_lines` of every block and the head, with each line rule run once over the
+        whole text: what it finds on a line depends on that line alone."""
+        starts = self.starts
+        segments: list[list[Diagnostic]] = [[] for _ in starts]
+        head: list[Diagnostic] = []
+        whole = LineRange(0, self.lines)
+        for diagnostic in (d for rule in self.rules[Scope.LINE]
+                           for d in rule.check(whole, self.context)):
+            k = bisect.bisect_right(starts, diagnostic.span.line) - 1
+            if k < 0:
+                head.append(diagnostic)
+            else:
+                segments[k].append(diagnostic.shifted(-starts[k]))
+        self.line_found = segments
+        self._merge(0, len(starts))
+        self.head = _in_order(with_severities(head, self.settings))
+        self._tally(self.head, 1)
+
     def _merge(self, k0: int, k1: int) -> None:
         merged, found, line_found = self.merged, self.found, self.line_found
         for k in range(k0, k1):
+            if not (merged[k] or found[k] or line_found[k]):
+                self.worst[k] = 5
+                continue
             self._tally(merged[k], -1)
             both = found[k] + line_found[k] if line_found[k] else found[k]
             merged[k] = _in_order(with_severities(both, self.settings)) if both else both

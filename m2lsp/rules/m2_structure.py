@@ -362,10 +362,10 @@ class WhitespaceOnlyLine(Rule):
     formats = frozenset({Format.M2})
 
     def check(self, lines: LineRange, ctx: Context) -> Iterator[Diagnostic]:
-        for row, line in enumerate(lines.lines, lines.first):
-            if line and line.isspace():
-                span = Span.on_line(row, 0, len(line))
-                yield self.report(span, fix=Fix(self.fix_title, (TextEdit(span, ""),)))
+        first, text = lines.first, lines.lines
+        for k in [k for k, line in enumerate(text) if line.isspace()]:
+            span = Span.on_line(first + k, 0, len(text[k]))
+            yield self.report(span, fix=Fix(self.fix_title, (TextEdit(span, ""),)))
 
 
 class UnknownLineKind(Rule):
