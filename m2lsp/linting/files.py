@@ -11,7 +11,7 @@ from pathlib import Path
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Applicability, Diagnostic
 from m2lsp.linting.fixes import FixOutcome, fix_until_stable
-from m2lsp.linting.run import lint
+from m2lsp.linting.run import LintResult, lint
 from m2lsp.model import Format
 from m2lsp.parsing.detect import detect_format
 from m2lsp.parsing.source import SourceText, decode
@@ -29,6 +29,9 @@ class CheckedFile:
     error: str | None = None  # an I/O problem: the file could not be checked
     fixed: FixOutcome | None = None
     not_fixed: str | None = None  # why fixes were not written
+    # what linting made (the parsed document with it), for a caller that would rather keep
+    # it than free it: `m2lsp check` keeps the last file's to its exit
+    linted: LintResult | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ def check_file(path: Path, options: CheckOptions, explicit: bool = True) -> Chec
     known = _known_ids(path, options) if fmt is Format.TRUTH else None
     result = lint(source, fmt, options.settings, known_ids=known)
     if not options.fix:
-        return CheckedFile(path, fmt, result.diagnostics)
+        return CheckedFile(path, fmt, result.diagnostics, linted=result)
     return _fix(path, source, fmt, options, known, result.diagnostics)
 
 
