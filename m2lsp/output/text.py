@@ -14,11 +14,14 @@ def render(reports: Sequence[FileReport], checked: int | None = None,
     how many named paths or files could not be checked)."""
     lines = []
     total = fixable = 0
+    safe = Applicability.SAFE
     for report in reports:
+        path = report.path
         for d in report.diagnostics:
-            lines.append(f"{report.path}:{d.span.line + 1}:{d.span.col + 1}: {d.code} {d.message}")
-            total += 1
-            fixable += bool(d.fix and d.fix.applicability is Applicability.SAFE)
+            span, fix = d.span, d.fix
+            lines.append(f"{path}:{span.line + 1}:{span.col + 1}: {d.code} {d.message}")
+            fixable += fix is not None and fix.applicability is safe
+        total += len(report.diagnostics)
     lines.append(summary(total, fixable, checked, unchecked))
     return "\n".join(lines) + "\n"
 
