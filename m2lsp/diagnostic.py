@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from operator import attrgetter
 
 from m2lsp.model import Span
 
@@ -124,3 +125,7 @@ class Diagnostic:
     @property
     def sort_key(self) -> tuple[int, int, str]:
         return (self.span.line, self.span.col, self.code)
+
+
+position_order = attrgetter("span.line", "span.col", "code")
+"""A sort key putting diagnostics in position order (Diagnostic.sort_key, read in C)."""

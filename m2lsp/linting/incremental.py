@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from m2lsp.config import LintSettings
-from m2lsp.diagnostic import Diagnostic
+from m2lsp.diagnostic import Diagnostic, position_order
 from m2lsp.linting.run import (
     LintResult,
     block_findings,
@@ -131,7 +131,7 @@ class LiveDocument:
         if not limit or len(found) <= limit:
             return Selection(found, len(found))
         chosen = sorted(found, key=lambda d: (d.severity, abs(d.span.line - focus)))[:limit]
-        return Selection(tuple(sorted(chosen, key=_position)), len(found))
+        return Selection(tuple(sorted(chosen, key=position_order)), len(found))
 
     def diagnostics_on(self, first: int, last: int) -> list[Diagnostic]:
         """The current diagnostics that touch lines `first`..`last` (for code actions: a
@@ -378,7 +378,7 @@ class _M2State:
             if found:
                 row = starts[index]
                 out.extend(d.shifted(row) for d in found)
-        out.sort(key=_position)
+        out.sort(key=position_order)
         return LintResult(source, Format.M2, tuple(out), self.document())
 
     def _wide(self, text: Callable[[], str]) -> tuple[SourceText, list[Diagnostic]]:
@@ -426,7 +426,7 @@ class _M2State:
             row = starts[index]
             chosen.extend(d.shifted(row) for d in merged[index] if d.severity < cut)
         chosen.extend(self._nearest(cut, room, focus))
-        chosen.sort(key=_position)
+        chosen.sort(key=position_order)
         return Selection(tuple(chosen), total)
 
     def diagnostics_on(self, first: int, last: int, text: Callable[[], str]
@@ -486,12 +486,8 @@ def _cut(tally: list[int], wide: list[Diagnostic], limit: int) -> tuple[int, int
     return 5, 0
 
 
-def _position(d: Diagnostic) -> tuple[int, int, str]:
-    return d.sort_key
-
-
 def _in_order(found: list[Diagnostic]) -> list[Diagnostic]:
-    found.sort(key=_position)
+    found.sort(key=position_order)
     return found
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from m2lsp import taxonomy as taxonomies
 from m2lsp.config import LintSettings
-from m2lsp.diagnostic import Diagnostic
+from m2lsp.diagnostic import Diagnostic, position_order
 from m2lsp.model import Block, CgedDocument, M2Document, TruthDocument, read_int
 from m2lsp.parsing import m2 as m2_parsing
 from m2lsp.parsing.m2 import BlockCache, parse_m2, paused_gc
@@ -63,7 +63,7 @@ def _lint(source: SourceText, fmt: Format, settings: LintSettings, cache: BlockC
         for rule in rules[scope]:
             found.extend(rule.check(document, ctx))
     found = with_severities(found, settings)
-    found.sort(key=lambda d: d.sort_key)
+    found.sort(key=position_order)
     return LintResult(source, fmt, tuple(found), document)
 
 
