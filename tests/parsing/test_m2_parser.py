@@ -159,6 +159,34 @@ def test_field_spans() -> None:
     assert edit.columns(EditField.ANNOTATOR) == (44, 46)
 
 
+FIELD_VALUES = {  # what each part's columns hold, read from the parsed edit
+    "START": lambda e: str(e.start), "END": lambda e: str(e.end), "TYPE": lambda e: e.type,
+    "CORRECTIONS": lambda e: "||".join(e.corrections), "REQUIRED": lambda e: e.required,
+    "COMMENT": lambda e: e.comment, "ANNOTATOR": lambda e: e.annotator,
+    "LINE": lambda e: e.text,
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab |:-0 \t\u3000", max_size=6), min_size=5, max_size=5),
+       st.integers(0, 12), st.integers(0, 12))
+def test_each_part_columns_hold_that_part(fields: list[str], start: int, end: int) -> None:
+    line = f"A {start} {end}|||" + "|||".join(fields)
+    block = parse_block(["S a b c", line])
+    assume(block.edits and not any("|||" in f or f.endswith("|") for f in fields))
+    edit = block.edits[0]
+    from m2lsp.model import EditField
+    for name, value in FIELD_VALUES.items():
+        col, stop = edit.columns(EditField[name])
+        assert edit.text[col:stop] == value(edit), name
+
+
+def test_an_edit_built_by_hand_spans_its_whole_line() -> None:
+    from m2lsp.model import EditField
+    edit = Edit(0, "odd", 0, 1, "X", ("y",), "REQUIRED", "-NONE-", "0")
+    assert {edit.columns(part) for part in EditField} == {(0, 3)}
+
+
 @pytest.mark.parametrize("name", [
     "conll2014/gold/official-2014.combined.m2", "bea2019-dev/ABCN.dev.gold.bea19.m2",
     "nlpcc2018/nlpcc18.gold", "mucgec/demo.ref.m2.char", "mucgec/demo.hyp.m2.word",
