@@ -3,7 +3,8 @@
 Building an LALR parser takes about 0.13 s, which is a tenth of checking a large file; Lark
 keeps what it built in a cache file (checked against the grammar, the options and Lark's
 version, and rebuilt when any differ) under `cache_dir()`.  Without a writable cache
-directory m2lsp builds the parser each run.
+directory m2lsp builds the parser each run.  The file is a pickle, read back as code: the
+default directory is the user's own.
 """
 
 from __future__ import annotations
