@@ -205,9 +205,10 @@ export interface RangeData {
   end: { line: number; character: number };
 }
 
-async function reveal(uri: string, range: RangeData): Promise<void> {
+// keepFocus: from a row of the M2 Scores view, which keeps the keyboard (arrow keys walk on)
+async function reveal(uri: string, range: RangeData, keepFocus = false): Promise<void> {
   const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
-  const editor = await vscode.window.showTextDocument(document, { preview: false });
+  const editor = await vscode.window.showTextDocument(document, { preview: false, preserveFocus: keepFocus });
   const where = new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
   editor.selection = new vscode.Selection(where.start, where.end);
   editor.revealRange(where, vscode.TextEditorRevealType.InCenterIfOutsideViewport);

@@ -132,7 +132,7 @@ export class ScoresView implements vscode.TreeDataProvider<Node> {
         s.edits.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
       item.description = s.source;
       item.tooltip = s.source;
-      item.command = { command: "m2lsp.client.reveal", title: "Reveal", arguments: [node.uri, s.range] };
+      item.command = { command: "m2lsp.client.reveal", title: "Reveal", arguments: [node.uri, s.range, true] };
       return item;
     }
     const e = node.edit;
@@ -140,7 +140,7 @@ export class ScoresView implements vscode.TreeDataProvider<Node> {
     item.iconPath = new vscode.ThemeIcon(ICONS[e.kind] ?? "circle");
     item.description = e.type;
     item.tooltip = `${e.kind}: ${e.message}`;
-    item.command = { command: "m2lsp.client.reveal", title: "Reveal", arguments: [node.uri, e.range] };
+    item.command = { command: "m2lsp.client.reveal", title: "Reveal", arguments: [node.uri, e.range, true] };
     return item;
   }
 }
