@@ -14,6 +14,7 @@ from m2lsp.linting.run import lint
 from m2lsp.model import Format
 from m2lsp.parsing.source import SourceText
 from tests.conftest import ROOT, shared
+from tests.strategies import messy_documents
 
 # Pieces an annotator types, and pieces that break things: new blocks, merged blocks,
 # new annotators (the file-wide context changes), CR and CRLF, Unicode line breaks.
@@ -42,6 +43,7 @@ def expected_text(text: str, change: TextChange) -> str:
 def run_edits(text: str, seed: int, count: int) -> None:
     rng = random.Random(seed)
     doc = LiveDocument(text, Format.M2)
+    assert doc.lint().diagnostics == lint(SourceText(text), Format.M2).diagnostics
     for step in range(count):
         change = random_change(rng, doc.lines)
         before = doc.text
@@ -61,6 +63,26 @@ def test_a_thousand_random_edits_to_a_real_gold_file_keep_diagnostics_exact():
 @given(st.integers(0, 10**6))
 def test_random_edits_to_the_bundled_example(seed):
     run_edits((ROOT / "examples" / "annotated.m2").read_text("utf-8"), seed, 25)
+
+
+# lines before the first block with line-rule findings (the head), blocks with them in
+# their S, A and separator lines, a block at line 0
+HEADS = ["x \n \nS a \nA 0 1|||X|||b|||REQUIRED|||-NONE-|||0\t\n \n\nS b\n",
+         "\t\n\u2028x\nS a\n", "S a \n\n \n", " ", "A 0 1|||X|||b|||R|||-NONE-|||0 \n\nS c \n"]
+
+
+@pytest.mark.parametrize("text", HEADS)
+def test_an_opened_document_has_the_diagnostics_of_lint(text: str) -> None:
+    expected = lint(SourceText(text), Format.M2).diagnostics
+    assert any(d.code in ("X004", "M008", "M011") for d in expected)
+    assert LiveDocument(text, Format.M2).lint().diagnostics == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(messy_documents())
+def test_any_opened_document_has_the_diagnostics_of_lint(text: str) -> None:
+    expected = lint(SourceText(text), Format.M2).diagnostics
+    assert LiveDocument(text, Format.M2).lint().diagnostics == expected
 
 
 @pytest.mark.parametrize("text", ["", "\n", "S a\r\nA 0 1|||X|||b|||REQUIRED|||-NONE-|||0",

@@ -320,11 +320,8 @@ class _M2State:
             self.line_found[k] = [d for rule in rules for d in rule.check(segment, self.context)]
         self._merge(k0, k1)
         if head:
-            self._tally(self.head, -1)
             first = LineRange(0, lines[:starts[0]] if starts else lines)
-            self.head = _in_order(with_severities(
-                [d for rule in rules for d in rule.check(first, self.context)], self.settings))
-            self._tally(self.head, 1)
+            self._set_head([d for rule in rules for d in rule.check(first, self.context)])
 
     def _check_all_lines(self) -> None:
         """`_check_lines` of every block and the head, with each line rule run once over the
@@ -342,7 +339,12 @@ class _M2State:
                 segments[k].append(diagnostic.shifted(-starts[k]))
         self.line_found = segments
         self._merge(0, len(starts))
-        self.head = _in_order(with_severities(head, self.settings))
+        self._set_head(head)
+
+    def _set_head(self, found: list[Diagnostic]) -> None:
+        """The line rules' findings before the first block, in place of the old ones."""
+        self._tally(self.head, -1)
+        self.head = _in_order(with_severities(found, self.settings))
         self._tally(self.head, 1)
 
     def _merge(self, k0: int, k1: int) -> None:

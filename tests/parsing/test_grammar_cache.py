@@ -38,11 +38,11 @@ def test_a_built_parser_is_kept_and_read_back(tmp_path: Path, monkeypatch, caplo
     assert reading(loaded) == reading(fresh) == EXPECTED
 
 
-@pytest.mark.parametrize("setting", ["", "unwritable", "corrupt", "a-file"])
+@pytest.mark.parametrize("setting", ["", "file-is-a-folder", "corrupt", "a-file"])
 def test_no_usable_cache_still_parses(tmp_path: Path, monkeypatch, setting: str) -> None:
     where = tmp_path / "cache"
-    if setting == "unwritable":
-        where.mkdir(mode=0o500)
+    if setting == "file-is-a-folder":  # can be neither read nor written, even by root
+        (where / "m2-document-block-line.lark").mkdir(parents=True)
     elif setting == "corrupt":
         where.mkdir()
         (where / "m2-document-block-line.lark").write_bytes(b"not a cache\n\x80garbage")
