@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -268,10 +268,13 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
-def _m2lsp_table(path: Path) -> dict[str, Any] | None:
+def _m2lsp_table(path: Path, strict: bool = False) -> dict[str, Any] | None:
+    """The [tool.m2lsp] table of `path` (None: none, or unreadable, which `strict` refuses)."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        if strict:
+            raise UsageError(f"{path}: cannot read ({exc})") from exc
         log.warning("%s: cannot read (%s); ignoring it", path, exc)
         return None
     table = data.get("tool", {}).get("m2lsp")
@@ -285,8 +288,28 @@ def load_config(start: Path | None = None, explicit: Path | None = None,
     path = explicit or (find_pyproject(start) if start is not None else None)
     if path is None:
         return Config()
-    table = _m2lsp_table(path) or {}
+    if explicit is not None and not explicit.is_file():
+        raise UsageError(f"--config {explicit}: no such file")
+    table = _m2lsp_table(path, strict=strict and explicit is not None) or {}
     return config_from_mapping(table, origin=str(path), strict=strict)
+
+
+def config_for(paths: Sequence[Path], explicit: Path | None = None) -> Config:
+    """Every command's one lookup (as ruff's): `explicit` (--config) wins; else the nearest
+    pyproject.toml with a [tool.m2lsp] table above the first named file that has one; else
+    the one above the current folder.  Strict, as on the command line: a bad key or value
+    is a UsageError (exit 2)."""
+    found = explicit if explicit is not None else find_config(paths)
+    return load_config(explicit=found, strict=True) if found is not None else Config()
+
+
+def find_config(paths: Sequence[Path]) -> Path | None:
+    """The pyproject.toml `config_for` reads (None: there is none, the defaults apply)."""
+    for path in paths:
+        start = path if path.exists() else path.parent
+        if (found := find_pyproject(start)) is not None:
+            return found
+    return find_pyproject(Path.cwd())
 
 
 def default_value(option: Option) -> Any:

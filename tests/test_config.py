@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import logging
 
+import pytest
+
 from m2lsp.config import config_from_mapping
 
 
@@ -61,3 +63,54 @@ def test_score_reads_pyproject_and_flags_win(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out.startswith("s.txt\nThere is one reference.")
     assert main(["score", "s.txt", "g.m2", "--beta", "2"]) == 2  # given: refused
     assert "not available with --metric gleu: --beta" in capsys.readouterr().err
+
+
+@pytest.fixture
+def two_folders(tmp_path, monkeypatch):
+    """Data in data/ (no pyproject), the project's pyproject.toml in work/, run from work/."""
+    data, work = tmp_path / "data", tmp_path / "work"
+    data.mkdir()
+    work.mkdir()
+    (data / "g.m2").write_text("S a b .\nA 1 2|||R:NOUN|||c|||REQUIRED|||-NONE-|||0\n\n"
+                               "S d e .\nA 0 1|||R:NOUN|||f|||REQUIRED|||-NONE-|||0\n")
+    (data / "s.txt").write_text("a c .\nd e .\n")
+    (data / "t.txt").write_text("a b .\nd e .\n")
+    monkeypatch.chdir(work)
+    return data, work
+
+
+# (command line, what beta = 1.0 in the working folder's pyproject shows on stdout)
+EVERY_COMMAND = [
+    (["score", "{d}/s.txt", "{d}/g.m2"], "F_1.0"),
+    (["compare", "{d}/s.txt", "{d}/t.txt", "{d}/g.m2", "--samples", "20"], "F_1.0"),
+    (["check", "{d}/g.m2"], None),
+]
+
+
+@pytest.mark.parametrize(("argv", "shown"), EVERY_COMMAND)
+def test_every_command_finds_the_configuration_the_same_way(two_folders, capsys, argv, shown):
+    """The nearest [tool.m2lsp] above the named files, else above the current folder; a bad
+    value is exit 2 on every command (score used to ignore the working folder's)."""
+    from m2lsp.cli import main
+
+    data, work = two_folders
+    argv = [a.format(d=data) for a in argv]
+    (work / "pyproject.toml").write_text("[tool.m2lsp]\nbeta = 1.0\n")
+    assert main(argv) in (0, 1)
+    if shown:
+        assert shown in capsys.readouterr().out
+    (work / "pyproject.toml").write_text('[tool.m2lsp]\nbeta = "abc"\n')
+    assert main(argv) == 2
+    assert "option 'beta' = 'abc' is invalid" in capsys.readouterr().err
+    # the one above the named files wins over the working folder's
+    (data / "pyproject.toml").write_text("[tool.m2lsp]\nbeta = 2.0\n")
+    assert main(argv) in (0, 1)
+    if shown:
+        assert "F_2.0" in capsys.readouterr().out
+    # --config wins over both; a --config that does not exist is a usage error
+    (work / "mine.toml").write_text("[tool.m2lsp]\nbeta = 3.0\n")
+    assert main([*argv, "--config", "mine.toml"]) in (0, 1)
+    if shown:
+        assert "F_3.0" in capsys.readouterr().out
+    assert main([*argv, "--config", "missing.toml"]) == 2
+    assert "--config missing.toml: no such file" in capsys.readouterr().err

@@ -102,13 +102,11 @@ def _warn_empty_folders(named: list[Path], results: list[CheckedFile], quiet: bo
 
 
 def _check_options(args: argparse.Namespace) -> CheckOptions:
-    from m2lsp.config import config_from_mapping, load_config
+    from m2lsp.config import config_for, config_from_mapping
     from m2lsp.diagnostic import Applicability
     from m2lsp.linting.files import CheckOptions
 
-    start = args.paths[0] if args.paths else Path(".")
-    config = load_config(start if start.exists() else Path("."), explicit=args.config,
-                         strict=True)
+    config = config_for(args.paths, args.config)
     overrides = {k: v for k, v in (("select", args.select), ("ignore", args.ignore),
                                    ("taxonomy", args.taxonomy)) if v is not None}
     if overrides:

@@ -15,7 +15,8 @@ from typing import Any
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.errors import M2lspError, UsageError
 from m2lsp.scoring import defaults
-from m2lsp.scoring.metric import Flag, Metric, Request, metric, names
+from m2lsp.scoring.bootstrap import ALTERNATIVES
+from m2lsp.scoring.metric import Flag, Metric, Request, comparable, metric, names
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -42,20 +43,26 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         _add_flags(score, m)
     score.set_defaults(handler=run_score)
 
+    testable = comparable()
     compare = commands.add_parser(
         "compare", help="paired significance test of two systems",
-        description="Is system A better than system B? A paired bootstrap test over "
-        "sentences (same resamples for both systems) and paired approximate randomisation, "
-        "for every metric with per-sentence statistics (m2, errant, cgec).")
+        description="Do systems A and B differ? A paired bootstrap test over sentences "
+        "(same resamples for both systems) and paired approximate randomisation, both "
+        "two-sided unless --alternative says otherwise, for every metric with per-sentence "
+        f"statistics ({', '.join(testable)}).")
     compare.add_argument("system_a", type=Path)
     compare.add_argument("system_b", type=Path)
     compare.add_argument("gold", type=Path)
-    compare.add_argument("--metric", choices=names(), default=None,
+    compare.add_argument("--metric", choices=testable, default=None,
                          help=f"default: [tool.m2lsp] metric, else {defaults.METRIC}")
     _shared_options(compare)
     compare.add_argument("--samples", type=int, default=1000, help="resamples (default 1000)")
     compare.add_argument("--seed", type=int, default=12345, help="seed (default 12345)")
-    _add_flags(compare, metric("m2"))
+    compare.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
+                         help="two-sided (default): A and B differ; greater: A is better; "
+                         "less: A is worse")
+    for name in testable:
+        _add_flags(compare, metric(name))
     compare.set_defaults(handler=run_compare)
 
 
@@ -86,13 +93,13 @@ def _add_flags(parser: argparse.ArgumentParser, m: Metric) -> None:
         parser.add_argument(*flag.names, help=flag.help, **flag.spec)
 
 
-def _configured(args: argparse.Namespace, start: Path) -> Metric:
+def _configured(args: argparse.Namespace, *paths: Path) -> Metric:
     """The chosen metric, after refusing the options the command line gave that it does not
-    take; then what the command line left open, from [tool.m2lsp] (a bad value: exit 2)."""
-    from m2lsp.config import load_config
+    take; then what the command line left open, from [tool.m2lsp] (`config.config_for`: a
+    bad value is exit 2)."""
+    from m2lsp.config import config_for
 
-    config = load_config(start if start.exists() else Path("."), explicit=args.config,
-                         strict=True).score
+    config = config_for(paths, args.config).score
     args.metric = args.metric or config.metric
     chosen = metric(args.metric)
     _refuse_others(args, chosen)
@@ -147,7 +154,7 @@ def request_of(args: argparse.Namespace, system: Path, gold: Path | None) -> Req
 
 
 def run_score(args: argparse.Namespace) -> int:
-    chosen = _configured(args, args.system)
+    chosen = _configured(args, *(p for p in (args.system, args.gold) if p is not None))
     _positive("--bootstrap", args.bootstrap, zero_means_off=True)
     request = request_of(args, args.system, args.gold)
     score = chosen.run(request)
@@ -171,26 +178,48 @@ def run_compare(args: argparse.Namespace) -> int:
 
     args.verbose = args.per_type = args.sentence_level = False
     args.bootstrap, args.format = 0, "text"
-    chosen = _configured(args, args.gold)
+    chosen = _configured(args, args.system_a, args.system_b, args.gold)
+    if not chosen.per_sentence:
+        raise UsageError(f"--metric {chosen.name} has no per-sentence statistics to compare "
+                         f"(compare takes {', '.join(comparable())})")
     _positive("--samples", args.samples, zero_means_off=False)
     scores = _both(chosen, args)
     stats = [s.sentence_stats() for s in scores]
-    if stats[0] is None:
-        raise UsageError(f"--metric {chosen.name} has no per-sentence statistics to compare")
     found = compare(stats[0].rows, stats[1].rows, stats[0].aggregate, stats[0].main,
-                    args.samples, args.seed)
-    name = stats[0].names[stats[0].main]
-    sys.stdout.write(
-        f"A: {args.system_a}  {name} = {found.a:.4f}\n"
-        f"B: {args.system_b}  {name} = {found.b:.4f}\n"
-        f"A - B = {found.a - found.b:+.4f}, 95% interval "
-        f"[{found.difference.low:+.4f}, {found.difference.high:+.4f}]\n"
-        f"p = {found.p_value:.4f} (paired bootstrap, {found.samples} resamples of sentences, "
-        f"seed {found.seed}: how often the resampled difference does not keep its sign)\n"
-        f"p = {found.p_randomised:.4f} (paired approximate randomisation, {found.samples} "
-        f"shuffles: how often swapping sentences between A and B gives a difference as "
-        f"large)\n{scores[0].signature}\n")
+                    args.samples, args.seed, args.alternative)
+    sys.stdout.write(comparison_text(found, stats[0].names[stats[0].main], args)
+                     + f"{scores[0].signature}\n")
     return EXIT_CLEAN
+
+
+HYPOTHESES = {"two-sided": "A and B differ", "greater": "A is better than B",
+              "less": "A is worse than B"}
+BOOTSTRAP_P = {
+    "two-sided": "twice the share of resamples on the far side of 0 from the observed "
+                 "difference",
+    "greater": "the share of resamples in which A does not beat B",
+    "less": "the share of resamples in which B does not beat A"}
+RANDOMISED_P = {
+    "two-sided": "how often swapping sentences between A and B gives a difference at least "
+                 "as large in size",
+    "greater": "how often swapping sentences gives A - B at least as large",
+    "less": "how often swapping sentences gives A - B at least as small"}
+
+
+def comparison_text(found: Any, name: str, args: argparse.Namespace) -> str:
+    """What `compare` prints: both scores, the difference with its interval, and the two
+    p-values, each saying which alternative it tests and how it was counted."""
+    side = found.alternative
+    return (f"A: {args.system_a}  {name} = {found.a:.4f}\n"
+            f"B: {args.system_b}  {name} = {found.b:.4f}\n"
+            f"A - B = {found.a - found.b:+.4f}, 95% interval "
+            f"[{found.difference.low:+.4f}, {found.difference.high:+.4f}] (paired bootstrap "
+            f"percentiles)\n"
+            f"alternative: {side} ({HYPOTHESES[side]})\n"
+            f"p = {found.p_value:.4f} ({side}, paired bootstrap, {found.samples} resamples of "
+            f"sentences, seed {found.seed}: {BOOTSTRAP_P[side]})\n"
+            f"p = {found.p_randomised:.4f} ({side}, paired approximate randomisation, "
+            f"{found.samples} shuffles, seed {found.seed}: {RANDOMISED_P[side]})\n")
 
 
 def _both(chosen: Metric, args: argparse.Namespace) -> list:

@@ -6,7 +6,8 @@ Sentences are resampled with replacement; each sample sums the per-sentence stat
 annotators not re-chosen, which keeps a sample cheap).  Intervals are percentile intervals.
 Two systems are compared with a paired bootstrap (Koehn 2004) and with paired approximate
 randomisation (Riezler & Maxwell 2005: swap the two systems' statistics of each sentence
-with probability 1/2).  Seeded: the same seed gives the same numbers.
+with probability 1/2).  Both p-values are two-sided unless a one-sided alternative is
+asked for, so that they agree with the interval.  Seeded: the same seed gives the same numbers.
 """
 
 from __future__ import annotations
@@ -78,47 +79,84 @@ def confidence(rows: Sequence[Row], aggregate: Aggregate, samples: int = 1000,
                       samples=samples, seed=seed, level=level)
 
 
+ALTERNATIVES = ("two-sided", "greater", "less")
+"""The alternative hypotheses of a comparison: A and B differ (the default), A is better
+(`greater`: M(A) - M(B) > 0), A is worse (`less`)."""
+
+
 @dataclass(frozen=True)
 class Comparison:
-    """Paired tests of M(A) - M(B) for one headline number M."""
+    """Paired tests of M(A) - M(B) for one headline number M, both against `alternative`."""
 
     a: float
     b: float
-    difference: Interval  # 95% paired-bootstrap interval of the difference
-    p_value: float  # bootstrap: how often the resampled difference does not keep its sign
-    p_randomised: float  # approximate randomisation: how often a random swap does as well
+    difference: Interval  # 95% paired-bootstrap percentile interval of the difference
+    p_value: float  # paired bootstrap (see `bootstrap_p`)
+    p_randomised: float  # paired approximate randomisation (see `randomisation_p`)
     samples: int
     seed: int
+    alternative: str = "two-sided"
 
 
 def compare(rows_a: Sequence[Row], rows_b: Sequence[Row], aggregate: Aggregate, main: int,
-            samples: int = 1000, seed: int = 12345) -> Comparison:
-    """Resample the same sentences for both systems and count how often the observed winner
-    does not win; then swap sentences between the systems at random and count how often the
-    difference is at least as large as observed."""
+            samples: int = 1000, seed: int = 12345,
+            alternative: str = "two-sided") -> Comparison:
+    """Resample the same sentences for both systems (paired bootstrap), and swap sentences
+    between the systems at random (approximate randomisation); both p-values test the same
+    `alternative`, so a two-sided p below 0.05 goes with a 95% interval that excludes 0."""
     if len(rows_a) != len(rows_b):
         raise ValueError("both systems must score the same sentences")
+    if alternative not in ALTERNATIVES:
+        raise ValueError(f"alternative must be one of {', '.join(ALTERNATIVES)}")
     a, b = Columns(rows_a), Columns(rows_b)
     score_a, score_b = aggregate(a.total())[main], aggregate(b.total())[main]
-    observed = score_a - score_b
-    differences, against = [], 0
-    for sample in resamples(len(a), samples, seed):
-        delta = aggregate(a.sums(sample))[main] - aggregate(b.sums(sample))[main]
-        differences.append(delta)
-        if (observed > 0 and delta <= 0) or (observed < 0 and delta >= 0) or observed == 0:
-            against += 1
-    randomised = _randomised(rows_a, rows_b, aggregate, main, abs(observed), samples, seed)
-    return Comparison(score_a, score_b, _percentile(differences, 0.95), against / samples,
-                      randomised, samples, seed)
+    differences = [aggregate(a.sums(sample))[main] - aggregate(b.sums(sample))[main]
+                   for sample in resamples(len(a), samples, seed)]
+    shuffled = _randomised(rows_a, rows_b, aggregate, main, samples, seed)
+    return Comparison(score_a, score_b, _percentile(differences, 0.95),
+                      bootstrap_p(differences, alternative),
+                      randomisation_p(shuffled, score_a - score_b, alternative),
+                      samples, seed, alternative)
+
+
+def bootstrap_p(differences: Sequence[float], alternative: str = "two-sided") -> float:
+    """The paired bootstrap's p from the resampled differences M(A) - M(B): for `greater` the
+    share of resamples in which A does not beat B (difference <= 0), for `less` the share in
+    which B does not beat A, and two-sided twice the smaller of the two (at most 1) -- the
+    test that agrees with the percentile interval."""
+    n = len(differences)
+    not_above = sum(1 for d in differences if d <= 0) / n
+    not_below = sum(1 for d in differences if d >= 0) / n
+    if alternative == "greater":
+        return not_above
+    if alternative == "less":
+        return not_below
+    return min(1.0, 2 * min(not_above, not_below))
+
+
+def randomisation_p(shuffled: Sequence[float], observed: float,
+                    alternative: str = "two-sided") -> float:
+    """Approximate randomisation's p with the usual +1 smoothing, (r + 1) / (n + 1): r counts
+    the shuffled differences at least as extreme as the observed one, in the direction of
+    `alternative` (two-sided: in size)."""
+    tolerance = 1e-12
+    if alternative == "greater":
+        extreme = sum(1 for d in shuffled if d >= observed - tolerance)
+    elif alternative == "less":
+        extreme = sum(1 for d in shuffled if d <= observed + tolerance)
+    else:
+        extreme = sum(1 for d in shuffled if abs(d) >= abs(observed) - tolerance)
+    return (extreme + 1) / (len(shuffled) + 1)
 
 
 def _randomised(rows_a: Sequence[Row], rows_b: Sequence[Row], aggregate: Aggregate,
-                main: int, observed: float, samples: int, seed: int) -> float:
-    """Paired approximate randomisation, with the usual +1 smoothing: (r + 1) / (n + 1)."""
+                main: int, samples: int, seed: int) -> list[float]:
+    """The differences M(A) - M(B) after `samples` random swaps of each sentence's
+    statistics between A and B (each with probability 1/2)."""
     rng = random.Random(seed + 1)
     total_a, total_b = Columns(rows_a).total(), Columns(rows_b).total()
     differing = [i for i in range(len(rows_a)) if rows_a[i] != rows_b[i]]
-    at_least = 0
+    shuffled = []
     for _ in range(samples):
         sum_a, sum_b = list(total_a), list(total_b)
         for i in differing:
@@ -126,7 +164,5 @@ def _randomised(rows_a: Sequence[Row], rows_b: Sequence[Row], aggregate: Aggrega
                 for k, (x, y) in enumerate(zip(rows_a[i], rows_b[i], strict=True)):
                     sum_a[k] += y - x
                     sum_b[k] += x - y
-        delta = aggregate(tuple(sum_a))[main] - aggregate(tuple(sum_b))[main]
-        if abs(delta) >= observed - 1e-12:
-            at_least += 1
-    return (at_least + 1) / (samples + 1)
+        shuffled.append(aggregate(tuple(sum_a))[main] - aggregate(tuple(sum_b))[main])
+    return shuffled

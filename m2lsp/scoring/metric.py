@@ -131,6 +131,7 @@ class Metric(Protocol):
     help: str
     flags: tuple[Flag, ...]
     shared: frozenset[str]  # the options several metrics take that it honours (by dest)
+    per_sentence: bool  # has per-sentence statistics: bootstrap intervals and `compare`
 
     def run(self, request: Request) -> Score:
         """Read the inputs and score them (an M2lspError for unusable inputs)."""
@@ -160,6 +161,11 @@ def live_scoring(name: str, config: Any) -> LiveScoring | None:
 
 def names() -> list[str]:
     return list(REGISTRY)
+
+
+def comparable() -> list[str]:
+    """The metrics with per-sentence statistics, which `compare` can test."""
+    return [name for name in REGISTRY if metric(name).per_sentence]
 
 
 def metric(name: str) -> Metric:

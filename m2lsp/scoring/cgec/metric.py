@@ -76,6 +76,7 @@ class Cgec:
     help = ("cgec (Lin et al.: sentence accuracy, char BLEU, meaning preservation; SYSTEM one "
             "sentence a line, GOLD M2, each annotator one reference)")
     shared = frozenset({"sentence_level", "bootstrap"})
+    per_sentence = True
     flags = ()
 
     def run(self, request: Request) -> CgecScore:

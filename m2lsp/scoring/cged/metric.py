@@ -78,6 +78,7 @@ class Cged:
     name = "cged"
     help = "cged (NLP-TEA CGED levels; SYSTEM the result file, GOLD the truth file)"
     shared: frozenset[str] = frozenset()
+    per_sentence = False
     flags = (
         Flag(("--cged-report",), "cged: print the report of that year's official CGED tool, "
              "byte for byte (2014-2016: the jar's -o file; 2018: evaluation.pl's output)",

@@ -74,6 +74,7 @@ class Errant:
     name = "errant"
     help = "errant (span-based, as errant_compare 3.0.2; SYSTEM hypothesis M2, GOLD M2)"
     shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta"})
+    per_sentence = True
     flags = ()
 
     def run(self, request: Request) -> ErrantScore:

@@ -40,6 +40,7 @@ class Gleu:
     help = ("gleu (JFLEG's gleu.py: SYSTEM one sentence a line, references --ref with "
             "--source, or GOLD M2)")
     shared = frozenset({"sentence_level"})
+    per_sentence = False
     flags = (
         Flag(("--source",), "gleu: the source file, one sentence a line",
              {"metavar": "FILE", "dest": "gleu_source"}),

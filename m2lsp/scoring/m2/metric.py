@@ -217,6 +217,7 @@ class MaxMatch:
     name = "m2"
     help = "m2 (MaxMatch, default; SYSTEM one tokenized sentence a line, GOLD M2)"
     shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta"})
+    per_sentence = True
     flags = (
         Flag(("--very-verbose",), "m2: also print each sentence's lattice and weights",
              {"action": "store_true"}),
