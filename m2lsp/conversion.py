@@ -10,9 +10,13 @@ the insertion point, so they come back as `13..13`.)
 Corrections.  An error's own answer (the `answer`/`correction` attribute of 2016-2021 data)
 is the edit's correction.  Where the data gives only the corrected sentence (2014-2016
 `<CORRECTION>`), a sentence with one error has its correction read off the difference.
-An error with no known correction becomes a *detection-only* edit whose correction is the
-text it covers (`-NONE-` for M), so applying it changes nothing; converting back writes no
-answer for it.  R errors correct to `-NONE-`.
+An error with no known correction is not an M2 edit: it is reported as unconvertible, or,
+when asked for (`detection_only`), written under ERRANT's convention for errors marked but
+not corrected: type `UNK`, the correction the text it covers (`-NONE-` for M), so applying it
+changes nothing and scorers count it for detection only (its CGED type is lost; back in CGED
+it is an S).  R errors correct to `-NONE-`.  M2 cannot hold overlapping or repeated edits of
+one annotator nor offsets outside the sentence: an error that lies outside, or repeats or
+overlaps an earlier one of its sentence, is reported and left out.  Edits are written in offset order.
 
 Round trips.  M2 -> CGED -> M2 is exact for char-level M2 with one annotator and R/M/S/W
 types.  CGED -> M2 -> CGED keeps every error (type, offsets, answers); M2 has no sentence
@@ -151,27 +155,78 @@ def _m2_type(text: str) -> str | None:
 
 # -- writing ------------------------------------------------------------------------------
 
-def to_m2(sentences: Iterable[CharSentence]) -> str:
-    """Char-level M2 (annotator 0; a sentence without errors gets a noop)."""
+def to_m2(sentences: Iterable[CharSentence], detection_only: bool = False,
+          problems: Problems = None) -> str:
+    """Char-level M2 (annotator 0; a sentence without errors gets a noop).  What M2 cannot
+    carry goes to `problems` and is left out (see the module's doc)."""
     blocks = []
     for sentence in sentences:
         chars = list(sentence.text.replace(" ", "").replace("\t", ""))
         lines = ["S " + " ".join(chars)]
-        corrections = _corrections(sentence)
-        for error, answer in zip(sentence.errors, corrections, strict=True):
-            start, end = _span(error)
-            original = " ".join(chars[start:end])
-            if error.type == "R":
-                text = NONE
-            elif answer is not None:
-                text = " ".join(answer) or NONE
-            else:
-                text = original or NONE
-            lines.append(f"A {start} {end}|||{error.type}|||{text}|||REQUIRED|||-NONE-|||0")
+        lines += _edit_lines(sentence, chars, detection_only, problems)
         if not sentence.errors:
             lines.append("A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n" if blocks else ""
+
+
+def _edit_lines(sentence: CharSentence, chars: list[str], detection_only: bool,
+                problems: Problems) -> list[str]:
+    """The sentence's A lines in offset order, without what M2 cannot hold."""
+    lines: list[str] = []
+    kept: list[CharError] = []
+    pairs = sorted(zip(sentence.errors, _corrections(sentence), strict=True),
+                   key=lambda pair: _span(pair[0]))
+    for error, answer in pairs:
+        start, end = _span(error)
+        why = _unconvertible(error, answer, (start, end), kept, detection_only, len(chars))
+        if why is not None:
+            if problems is not None:
+                problems.append(Unconverted(f"sentence {sentence.id}", f"{_named(error)} "
+                                            f"{why}; it is left out"))
+            continue
+        kept.append(error)
+        kind, text = error.type, _correction_text(error, answer, " ".join(chars[start:end]))
+        if answer is None and error.type != "R":
+            kind = "UNK"
+        lines.append(f"A {start} {end}|||{kind}|||{text}|||REQUIRED|||-NONE-|||0")
+    return lines
+
+
+def _unconvertible(error: CharError, answer: str | None, span: tuple[int, int],
+                   kept: list[CharError], detection_only: bool, length: int) -> str | None:
+    """Why an error cannot be an M2 edit beside the edits `kept` before it, or None."""
+    if not 0 <= span[0] <= span[1] <= length:
+        return f"lies outside the sentence of {length} characters"
+    if answer is None and error.type != "R" and not detection_only:
+        return ("has no correction (the data gives none for it), so it is no M2 edit; "
+                "--detection-only writes it as an UNK edit")
+    for earlier in kept:
+        if _span(earlier) == span:
+            return f"has the span of {_named(earlier)} before it"
+        if _overlap(_span(earlier), span):
+            return (f"overlaps {_named(earlier)}: M2 cannot hold overlapping edits of one "
+                    "annotator")
+    return None
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether two spans overlap as M401 judges them (an insertion inside a span too)."""
+    if a[0] == a[1] or b[0] == b[1]:
+        return a[0] < b[0] < a[1] or b[0] < a[0] < b[1]
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _named(error: CharError) -> str:
+    return f"error {error.type} at {error.start}..{error.end}"
+
+
+def _correction_text(error: CharError, answer: str | None, original: str) -> str:
+    if error.type == "R":
+        return NONE
+    if answer is not None:
+        return " ".join(answer) or NONE
+    return original or NONE
 
 
 def _span(error: CharError) -> tuple[int, int]:
@@ -225,17 +280,19 @@ def to_truth(sentences: Iterable[CharSentence]) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def to_parallel(document: M2Document, spaces: bool = True, problems: Problems = None) -> str:
-    """One line per sentence: the source, then each annotator's corrected sentence, tab
-    separated (annotators in order of first appearance; none -> the source again).  An
-    annotator whose edits cannot be applied (overlapping, outside the sentence) gets the
-    source, and is reported to `problems`."""
-    lines = []
+def to_parallel(document: M2Document, spaces: bool = True, problems: Problems = None,
+                header: bool = False) -> str:
+    """One line per sentence: the source, then one column per annotator of the file (in
+    `annotators` order), tab separated: every line has the same columns.  An annotator with
+    no line in a sentence did not change it (as M2 means), so its column holds the source;
+    so does an annotator whose edits cannot be applied (overlapping, outside the sentence),
+    which is reported to `problems`.  `header`: a first line naming the columns."""
+    everyone = annotators(document)
+    lines = ["\t".join(["source", *(f"annotator {a}" for a in everyone)])] if header else []
     for number, (block, start) in enumerate(_sentences(document), 1):
         source = " ".join(block.sentence.tokens)
-        annotators = list(dict.fromkeys(e.annotator.strip() for e in block.edits)) or ["0"]
         fields = [source]
-        for annotator in annotators:
+        for annotator in everyone:
             corrected = corrected_sentence(block, annotator)
             if corrected is None and problems is not None:
                 problems.append(Unconverted(
@@ -246,6 +303,14 @@ def to_parallel(document: M2Document, spaces: bool = True, problems: Problems = 
             fields = ["".join(f.split()) for f in fields]
         lines.append("\t".join(_tabless(f) for f in fields))
     return "\n".join(lines) + "\n" if lines else ""
+
+
+def annotators(document: M2Document) -> list[str]:
+    """Every annotator id of the file, numbers in numeric order, then any others in order of
+    first appearance; a file with no edit at all has annotator 0."""
+    found = dict.fromkeys(e.annotator.strip() for b in document.blocks for e in b.edits)
+    numbers = sorted((a for a in found if a.isdigit()), key=int)
+    return numbers + [a for a in found if not a.isdigit()] or ["0"]
 
 
 def _tabless(text: str) -> str:

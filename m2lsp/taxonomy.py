@@ -88,6 +88,9 @@ def _cherrant_types() -> dict[str, str]:
                   for pos, meaning in _CHERRANT_POS.items()})
     types["S:SPELL"] = "Substitution: spelling"
     types["W"] = "Word order"
+    types["UNK"] = ("Detected, not corrected (ERRANT's convention: the correction is the "
+                    "original text; `m2lsp convert --detection-only` writes CGED errors "
+                    "without a correction so)")
     types[NOOP] = "No edit: this annotator makes no change"
     return types
 

@@ -30,6 +30,14 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                          "line (default: 1, 2, ...)")
     convert.add_argument("--no-spaces", action="store_true",
                          help="parallel: join tokens without spaces (char-level Chinese)")
+    convert.add_argument("--header", action="store_true",
+                         help="parallel: a first line naming the columns (source, annotator "
+                         "0, annotator 1, ...); without it the columns are the same and "
+                         "said on stderr")
+    convert.add_argument("--detection-only", action="store_true",
+                         help="CGED -> M2: write errors that have no correction as UNK edits "
+                         "whose correction is the original text (ERRANT's convention for "
+                         "errors marked, not corrected); without it they are unconvertible")
     convert.add_argument("--encoding", help="encoding of the input (default: UTF-8)")
     convert.add_argument("--skip-unconvertible", action="store_true",
                          help="write the conversion even when some sentences cannot be "
@@ -58,11 +66,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         document = parse_m2(source)
         if args.to == "parallel":
-            return _write(args, conversion.to_parallel(document, not args.no_spaces, problems),
-                          problems)
+            return _parallel(args, document, problems)
         sentences = conversion.from_m2(document, args.annotator)
     if args.to == "m2":
-        return _write(args, conversion.to_m2(sentences), problems)
+        return _write(args, conversion.to_m2(sentences, args.detection_only, problems),
+                      problems)
     if args.to == "truth":
         return _write(args, conversion.to_truth(sentences), problems)
     ids = None
@@ -70,6 +78,18 @@ def run(args: argparse.Namespace) -> int:
         ids = [x.strip() for x in read_text(args.ids, "ids", args.encoding).text.splitlines()
                if x.strip()]
     return _write(args, conversion.to_cged(sentences, ids), problems)
+
+
+def _parallel(args: argparse.Namespace, document, problems: list) -> int:
+    from m2lsp import conversion
+
+    if not args.header:
+        columns = ", ".join(["source", *(f"annotator {a}"
+                                         for a in conversion.annotators(document))])
+        print(f"m2lsp: columns: {columns} (--header writes them as a first line)",
+              file=sys.stderr)
+    return _write(args, conversion.to_parallel(document, not args.no_spaces, problems,
+                                               args.header), problems)
 
 
 def _write(args: argparse.Namespace, text: str, problems: list) -> int:
@@ -80,8 +100,10 @@ def _write(args: argparse.Namespace, text: str, problems: list) -> int:
         print(f"m2lsp: {kind}: {args.input}: {problem.where}: {problem.reason}",
               file=sys.stderr)
     if problems and not args.skip_unconvertible:
-        print(f"m2lsp: {len(problems)} sentence(s) could not be fully converted; nothing "
-              "written (--skip-unconvertible writes the rest)", file=sys.stderr)
+        sentences = len({problem.where.split(" (line")[0] for problem in problems})
+        print(f"m2lsp: {sentences} sentence(s) could not be fully converted ({len(problems)} "
+              "problem(s)); nothing written (--skip-unconvertible writes the rest)",
+              file=sys.stderr)
         return EXIT_FINDINGS
     if args.output is None:
         sys.stdout.write(text)
