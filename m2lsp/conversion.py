@@ -16,7 +16,8 @@ not corrected: type `UNK`, the correction the text it covers (`-NONE-` for M), s
 changes nothing and scorers count it for detection only (its CGED type is lost; back in CGED
 it is an S).  R errors correct to `-NONE-`.  M2 cannot hold overlapping or repeated edits of
 one annotator nor offsets outside the sentence: an error that lies outside, or repeats or
-overlaps an earlier one of its sentence, is reported and left out.  Edits are written in offset order.
+overlaps an earlier one of its sentence, is reported and left out.  Edits are written in
+offset order.
 
 Round trips.  M2 -> CGED -> M2 is exact for char-level M2 with one annotator and R/M/S/W
 types.  CGED -> M2 -> CGED keeps every error (type, offsets, answers); M2 has no sentence

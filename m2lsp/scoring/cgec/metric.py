@@ -85,17 +85,28 @@ class Cgec:
         from m2lsp.parsing.source import read_source
         from m2lsp.scoring.cgec.metrics import SIGNATURE, evaluate
         from m2lsp.scoring.m2.inputs import read_system
+        from m2lsp.scoring.system_text import argument_problem, empty_problem, system_notes
 
         if request.gold is None:
             raise UsageError("--metric cgec needs GOLD (an M2 file)")
         gold_source = read_source(request.gold, "gold", request.encoding)
+        system = read_source(request.system, "system", request.encoding)
+        if (wrong := argument_problem(request.system, system.text, request.gold,
+                                      gold_source.text, "cgec")):
+            raise InputError(wrong)
         gold, gold_text = parse_m2(gold_source), gold_source.text
-        hypotheses = read_system(read_source(request.system, "system", request.encoding))
+        hypotheses = read_system(system)
         blocks = [b for b in gold.blocks if b.sentence is not None]
+        if (empty := empty_problem(request.system, len(hypotheses), request.gold,
+                                   len(blocks))):
+            raise InputError(empty)
         if len(blocks) != len(hypotheses):
             raise InputError(f"system file {request.system} has {len(hypotheses)} sentences "
                              f"but gold file {request.gold} has {len(blocks)}")
         sources = [b.sentence.text for b in blocks]
+        if request.warn is not None:
+            for note in system_notes(request.system, hypotheses, sources):
+                request.warn(f"warning: {note}")
         references = [[r for a in dict.fromkeys(e.annotator.strip() for e in b.edits)
                        if (r := corrected_sentence(b, a)) is not None] for b in blocks]
         return CgecScore(evaluate(sources, hypotheses, references),

@@ -10,6 +10,26 @@ from m2lsp.errors import UsageError
 from m2lsp.scoring.metric import EditorJob, EditorScore, Request, SentenceStats, Steps, signed
 
 
+def _check_arguments(request: Request, hyp: str, ref: str) -> None:
+    """An error saying what probably happened when the files do not look like an M2
+    hypothesis and an M2 reference."""
+    from m2lsp.scoring.system_text import empty_problem, looks_like_m2
+
+    hyp_m2, ref_m2 = looks_like_m2(hyp), looks_like_m2(ref)
+    if ref_m2 and not hyp_m2 and hyp.strip():
+        raise UsageError(f"hypothesis {request.system} is plain text (one sentence a line), "
+                         f"but --metric errant scores an M2 hypothesis (edits, as "
+                         f"errant_parallel writes them); plain text is scored with "
+                         f"--metric m2")
+    if hyp_m2 and not ref_m2 and ref.strip():
+        raise UsageError(f"{request.system} looks like M2 and {request.gold} like a system "
+                         f"output: the arguments are probably swapped; the order is "
+                         f"`m2lsp score --metric errant HYP.m2 REF.m2`")
+    if (empty := empty_problem(request.system, len(hyp.strip()), request.gold,
+                               len(ref.strip()))):
+        raise UsageError(empty)
+
+
 @dataclass(frozen=True)
 class ErrantScore:
     result: Any  # compare.ErrantResult
@@ -89,6 +109,7 @@ class Errant:
 
         hyp = read_source(request.system, "hypothesis", request.encoding)
         ref = read_source(request.gold, "reference", request.encoding)
+        _check_arguments(request, hyp.text, ref.text)
         result = score_sources(hyp, str(request.system), ref, str(request.gold),
                                ErrantSettings(beta=request.beta), request.warn)
         return ErrantScore(result, ref.text)

@@ -158,16 +158,40 @@ class Scoring:
         from m2lsp.parsing.source import read_source
         from m2lsp.scoring.m2.inputs import read_system
         from m2lsp.scoring.m2.maxmatch import score_all
+        from m2lsp.scoring.system_text import empty_problem, system_notes
 
-        gold = self.gold(gold_path)
-        hypotheses = read_system(read_source(system_path, "system", self.encoding))
+        system = read_source(system_path, "system", self.encoding)
+        gold = self._checked_gold(system_path, system.text, gold_path)
+        hypotheses = read_system(system)
+        if (empty := empty_problem(system_path, len(hypotheses), gold_path, len(gold))):
+            raise InputError(empty)
         if len(gold) != len(hypotheses):
             raise InputError(count_mismatch(gold, hypotheses, system_path, gold_path))
+        if self.warn is not None:
+            for note in system_notes(system_path, hypotheses, [g.source for g in gold]):
+                self.warn(f"warning: {note}")
         ticker = self.progress(len(gold)) if self.progress else nullcontext(None)
         slow = (lambda r, s: _note_slow(self.warn, r, s)) if self.warn else None
         with ticker as tick:
             return score_all(gold, hypotheses, self.settings, self.jobs, slow,
                              self.time_limit, tick.at if tick is not None else None)
+
+    def _checked_gold(self, system_path: Path, system_text: str, gold_path: Path) -> list:
+        """The gold, unless the files look given the wrong way round or the gold is not
+        M2: then an error that says what probably happened."""
+        from m2lsp.parsing.source import read_source
+        from m2lsp.scoring.system_text import argument_problem, looks_like_m2
+
+        try:
+            gold = self.gold(gold_path)
+        except InputError as exc:
+            text = read_source(gold_path, "gold", self.encoding).text
+            hint = argument_problem(system_path, system_text, gold_path, text)
+            raise (InputError(hint) if hint else exc) from None
+        if looks_like_m2(system_text):
+            raise InputError(argument_problem(system_path, system_text, gold_path,
+                                              self.texts[gold_path]) or "")
+        return gold
 
 
 def _warn_gold(warn: Callable[[str], None], path: Path, warnings: list) -> None:

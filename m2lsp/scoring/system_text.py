@@ -1,0 +1,141 @@
+"""What a plain-text system output should look like beside its gold, and what it probably
+means when it does not: the common scoring mistakes, said before a number is printed.
+
+- Arguments given the wrong way round, or an M2 file where a system output is expected
+  (`argument_problem`): an error that says what probably happened.
+- Nothing to score (`empty_problem`): an error, never P = R = F = 1.
+- Invisible characters the scorer keeps in a token (a byte-order mark, zero-width spaces)
+  and a system that looks detokenised or lowercased against the gold's tokenized sources
+  (`system_notes`): one warning each, with the evidence.  The scores stay those of the
+  official scorer; the warning says why they may be lower than expected.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+SHAPE_LINES = 200  # the first non-empty lines that decide what a file looks like
+INVISIBLE = {"\ufeff": "U+FEFF BYTE ORDER MARK", "\u200b": "U+200B ZERO WIDTH SPACE",
+             "\u200c": "U+200C ZERO WIDTH NON-JOINER", "\u200d": "U+200D ZERO WIDTH JOINER",
+             "\u2060": "U+2060 WORD JOINER"}
+SHARE = 0.5  # of the sentences that can show it, above which a pattern is reported
+LEAST = 3  # sentences that can show it, below which nothing is concluded
+
+_GLUED = re.compile(r"\w[.,;:!?](?= |$)")  # punctuation attached to a word: "fine."
+_SPLIT = re.compile(r"(?:^| )[.,;:!?](?= |$)")  # punctuation as its own token: "fine ."
+_INVISIBLE = re.compile("[" + "".join(INVISIBLE) + "]")
+
+
+def looks_like_m2(text: str) -> bool:
+    """Whether a text reads as M2: among its first non-empty lines, S lines and A lines,
+    and hardly anything else."""
+    lines = [line for line in text.split("\n", SHAPE_LINES * 4)[:SHAPE_LINES * 4]
+             if line.strip()][:SHAPE_LINES]
+    if not lines:
+        return False
+    heads = [line[:2] for line in lines]
+    m2_lines = sum(1 for h in heads if h in ("S ", "A ", "S\t", "A\t") or h[:1] == "T")
+    return "S " in heads and "A " in heads and m2_lines >= 0.9 * len(lines)
+
+
+def argument_problem(system: Path, system_text: str, gold: Path, gold_text: str,
+                     metric: str = "m2") -> str | None:
+    """Why these files were probably not meant as SYSTEM and GOLD of a metric that scores a
+    plain-text system against M2, or None."""
+    system_m2, gold_m2 = looks_like_m2(system_text), looks_like_m2(gold_text)
+    if system_m2 and not gold_m2:
+        return (f"{system} looks like an M2 gold file and {gold} like a system output (one "
+                f"sentence a line): the arguments are probably swapped; the order is "
+                f"`m2lsp score SYSTEM GOLD`")
+    if system_m2:
+        return (f"system file {system} is an M2 file, but --metric {metric} scores a system "
+                f"output with one sentence a line; an M2 hypothesis (edits) is scored with "
+                f"--metric errant")
+    if gold_text.strip() and not gold_m2:
+        return (f"gold file {gold} is not an M2 file (it reads as one sentence a line, like "
+                f"a system output); GOLD must be M2: `m2lsp score SYSTEM GOLD.m2`")
+    return None
+
+
+def empty_problem(system: Path, hypotheses: int, gold: Path, sentences: int) -> str | None:
+    """An error when there is nothing to score (a P = R = F = 1 would mean nothing)."""
+    if sentences == 0:
+        return f"gold file {gold} has no sentence: there is nothing to score"
+    if hypotheses == 0:
+        return f"system file {system} is empty: there is nothing to score"
+    return None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A pattern seen in `count` of the `of` sentences that can show it; `line` is the
+    first (1-based) and `example` what it looks like there."""
+
+    count: int
+    of: int
+    line: int
+    example: str
+
+    @property
+    def strong(self) -> bool:
+        return self.of >= LEAST and self.count >= SHARE * self.of
+
+
+def system_notes(system: Path, hypotheses: Sequence[str], sources: Sequence[str]) -> list[str]:
+    """Warnings about a system output that will score lower than it should, each with the
+    evidence (hypotheses as the scorer read them, sources the gold's S lines)."""
+    notes = []
+    invisible = _invisible(hypotheses)
+    if invisible is not None:
+        notes.append(f"{system}:{invisible.line}: {invisible.example} inside a token, "
+                     f"which the scorer keeps as part of the token (so it matches no gold "
+                     f"edit); {invisible.count} line(s) have one. Save the file without it.")
+    detokenised = _detokenised(hypotheses, sources)
+    if detokenised.strong:
+        notes.append(f"{system} looks detokenised: in {detokenised.count} of the "
+                     f"{detokenised.of} sentences whose gold source has punctuation as its "
+                     f"own token, the system attaches it to a word (first at line "
+                     f"{detokenised.line}: {detokenised.example!r}). The gold is tokenized; "
+                     f"tokenize the system output the same way, or the scores count "
+                     f"every such token as an edit.")
+    lowercased = _lowercased(hypotheses, sources)
+    if lowercased.strong:
+        notes.append(f"{system} looks lowercased: {lowercased.count} of the {lowercased.of} "
+                     f"sentences whose gold source has a capital letter have none in the "
+                     f"system (first at line {lowercased.line}: {lowercased.example!r}). "
+                     f"The gold keeps case, so every lowered capital counts as an edit.")
+    return notes
+
+
+def _invisible(hypotheses: Sequence[str]) -> Evidence | None:
+    found = [(i, m.group()) for i, h in enumerate(hypotheses)
+             if (m := _INVISIBLE.search(h)) is not None]
+    if not found:
+        return None
+    line, char = found[0]
+    return Evidence(len(found), len(hypotheses), line + 1, INVISIBLE[char])
+
+
+def _detokenised(hypotheses: Sequence[str], sources: Sequence[str]) -> Evidence:
+    eligible = [i for i, s in enumerate(sources) if _SPLIT.search(s) and not _GLUED.search(s)]
+    return _evidence(eligible, hypotheses, lambda h: bool(_GLUED.search(h)))
+
+
+def _lowercased(hypotheses: Sequence[str], sources: Sequence[str]) -> Evidence:
+    eligible = [i for i, s in enumerate(sources) if any(c.isupper() for c in s)]
+    return _evidence(eligible, hypotheses, lambda h: not any(c.isupper() for c in h))
+
+
+def _evidence(eligible: list[int], hypotheses: Sequence[str], shows) -> Evidence:
+    showing = [i for i in eligible if i < len(hypotheses) and shows(hypotheses[i])]
+    if not showing:
+        return Evidence(0, len(eligible), 0, "")
+    return Evidence(len(showing), len(eligible), showing[0] + 1,
+                    _shortened(hypotheses[showing[0]]))
+
+
+def _shortened(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"

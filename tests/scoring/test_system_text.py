@@ -1,0 +1,100 @@
+"""The system file is not trusted blindly: the common scoring mistakes (swapped arguments, an
+M2 file as the system, empty inputs, a byte-order mark, a detokenised or lowercased output)
+are said before or beside the number, and the real CoNLL-2014 outputs raise no false alarm."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from m2lsp.cli import main
+from m2lsp.scoring.system_text import looks_like_m2
+from tests.conftest import SHARED_DATA
+
+CONLL = SHARED_DATA / "conll2014"
+GOLD = CONLL / "gold" / "official-2014.combined.m2"
+SYSTEMS = CONLL / "systems"
+needs_conll = pytest.mark.skipif(not GOLD.is_file(), reason="needs ../shared/data/conll2014")
+
+SMALL_GOLD = ("S This is a test .\nA 3 4|||R:NOUN|||exam|||REQUIRED|||-NONE-|||0\n\n"
+              "S A cat sat .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n")
+
+
+@pytest.mark.parametrize(("text", "m2"), [
+    (SMALL_GOLD, True),
+    ("S a b .\nT0-A0 a b .\nA 0 1|||S|||c|||REQUIRED|||-NONE-|||0\n", True),
+    ("This is a test .\nA cat sat .\n", False),
+    ("S o S\nA line that starts like an edit\nand then prose\nmore prose\n", False),
+    ("", False),
+])
+def test_looks_like_m2(text, m2) -> None:
+    assert looks_like_m2(text) is m2
+
+
+@pytest.fixture
+def small(tmp_path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    Path("gold.m2").write_text(SMALL_GOLD)
+    Path("sys.txt").write_text("This is a exam .\nA cat sat .\n")
+    Path("empty").write_text("")
+    return tmp_path
+
+
+# (argv, what stderr says) with exit 2
+WRONG_INPUTS = [
+    (["score", "gold.m2", "sys.txt"], "the arguments are probably swapped"),
+    (["score", "gold.m2", "gold.m2"], "system file gold.m2 is an M2 file, but --metric m2"),
+    (["score", "sys.txt", "sys.txt"], "gold file sys.txt is not an M2 file"),
+    (["score", "empty", "empty"], "gold file empty has no sentence: there is nothing to score"),
+    (["score", "empty", "gold.m2"], "system file empty is empty"),
+    (["score", "--metric", "cgec", "gold.m2", "sys.txt"], "probably swapped"),
+    (["score", "--metric", "cgec", "empty", "empty"], "has no sentence"),
+    (["score", "--metric", "errant", "sys.txt", "gold.m2"],
+     "hypothesis sys.txt is plain text (one sentence a line), but --metric errant"),
+    (["score", "--metric", "errant", "gold.m2", "sys.txt"], "probably swapped"),
+    (["score", "--metric", "errant", "empty", "empty"], "has no sentence"),
+    (["compare", "gold.m2", "gold.m2", "sys.txt"], "probably swapped"),
+]
+
+
+@pytest.mark.parametrize(("argv", "said"), WRONG_INPUTS)
+def test_wrong_inputs_say_what_probably_happened(small, capsys, argv, said) -> None:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert said in captured.err
+    assert captured.out == ""
+
+
+@needs_conll
+def test_a_byte_order_mark_in_the_system_is_a_warning_naming_the_line(tmp_path, capsys):
+    """The score stays the NUS scorer's (which keeps the BOM in the first token)."""
+    system = tmp_path / "CAMB"
+    system.write_bytes(b"\xef\xbb\xbf" + (SYSTEMS / "CAMB").read_bytes())
+    assert main(["score", str(system), str(GOLD)]) == 0
+    captured = capsys.readouterr()
+    assert "F_0.5       : 0.3731" in captured.out
+    assert f"warning: {system}:1: U+FEFF BYTE ORDER MARK inside a token" in captured.err
+
+
+@needs_conll
+@pytest.mark.parametrize(("change", "said"), [
+    (lambda line: re.sub(r" ([.,;:!?)])", r"\1", line), "looks detokenised: in 1297 of the 1301"),
+    (str.lower, "looks lowercased: 1310 of the 1310"),
+])
+def test_detokenised_or_lowercased_output_gets_one_warning(tmp_path, capsys, change, said):
+    system = tmp_path / "CAMB"
+    lines = (SYSTEMS / "CAMB").read_text(encoding="utf-8").split("\n")
+    system.write_text("\n".join(change(line) for line in lines), encoding="utf-8")
+    assert main(["score", str(system), str(GOLD)]) == 0
+    err = capsys.readouterr().err
+    assert said in err
+    assert err.count("warning:") == 1
+
+
+@needs_conll
+def test_the_real_outputs_raise_no_warning(capsys) -> None:
+    for system in sorted(p for p in SYSTEMS.iterdir() if p.name.isupper()):
+        assert main(["score", str(system), str(GOLD)]) == 0
+        assert "warning" not in capsys.readouterr().err, system.name
