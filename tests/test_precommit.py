@@ -72,3 +72,24 @@ def test_batches_never_say_passed_after_another_found_problems(workspace) -> Non
     assert result.returncode == 1, result.stdout + result.stderr
     assert "M102" in result.stdout
     assert "passed" not in result.stdout.replace("Passed", "")  # pre-commit's own word aside
+
+
+POM = ('<?xml version="1.0" encoding="UTF-8"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0">'
+       "\n  <modelVersion>4.0.0</modelVersion>\n</project>\n")
+CGED_BAD = ('<DOC>\n<TEXT id="1">我喜歡你</TEXT>\n'
+            '<ERROR start_off="9" end_off="9" type="S"></ERROR>\n</DOC>\n')
+
+
+def test_cged_hook_checks_cged_xml_and_skips_other_xml(workspace) -> None:
+    """Selected by name (*.xml), a pom.xml is no CGED file: skipped and counted, not C001."""
+    repo, env = workspace
+    (repo / "pom.xml").write_text(POM, encoding="utf-8")
+    (repo / "cged.xml").write_text(CGED_BAD, encoding="utf-8")
+    alone = run([*PRE_COMMIT, "try-repo", str(ROOT), "m2lsp-cged", "--verbose", "--files",
+                 "pom.xml"], repo, env)
+    assert alone.returncode == 0, alone.stdout + alone.stderr
+    assert "No file was checked; 1 skipped (not M2 or CGED)." in alone.stdout
+    both = run([*PRE_COMMIT, "try-repo", str(ROOT), "m2lsp-cged", "--files", "pom.xml",
+                "cged.xml"], repo, env)
+    assert both.returncode == 1, both.stdout + both.stderr
+    assert "cged.xml:3:" in both.stdout and "pom.xml" not in both.stdout

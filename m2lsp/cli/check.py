@@ -41,7 +41,15 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--config", type=Path, help="pyproject.toml to read [tool.m2lsp] from")
     check.add_argument("--exit-zero", action="store_true",
                        help="exit 0 even when problems are found")
-    check.add_argument("-q", "--quiet", action="store_true", help="print diagnostics only")
+    check.add_argument("-q", "--quiet", action="store_true",
+                       help="print diagnostics only (errors still go to stderr)")
+    check.add_argument("--allow-empty", action="store_true",
+                       help="exit 0 when no file was checked (default: exit 2, so a check "
+                       "pointed at the wrong folder does not pass)")
+    check.add_argument("--skip-unknown", action="store_true",
+                       help="skip and count named files that are not M2 or CGED (as files "
+                       "inside a named folder are), instead of an error; for hooks that "
+                       "select files by name, e.g. *.xml")
     check.set_defaults(handler=run_check)
 
 
@@ -64,7 +72,8 @@ def run_check(args: argparse.Namespace) -> int:
     for path in files:
         progress.step(path)
         result = check_file(path, options)
-        if result.format is None and result.error is None and path in named:
+        if (result.format is None and result.error is None and path in named
+                and not args.skip_unknown):
             result = CheckedFile(path, None, error=UNKNOWN_FORMAT)  # named, so meant
         # each file's parsed document is freed when the next is read, but the last one's
         # is kept to the exit: freeing a large file's blocks object by object costs a tenth
@@ -152,8 +161,10 @@ def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bo
     render = renderers()[args.output_format]
     failed = sum(1 for r in results if r.error)
     checked = sum(1 for r in results if r.format is not None and not r.error)
+    skipped = len(results) - checked - failed
     if args.output_format == "text":
-        sys.stdout.write(render(reports, checked=checked, unchecked=failed + had_errors))
+        sys.stdout.write(render(reports, checked=checked, unchecked=failed + had_errors,
+                                skipped=skipped, quiet=args.quiet))
     else:
         sys.stdout.write(render(reports))
     sys.stdout.flush()
@@ -167,12 +178,16 @@ def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bo
         if result.fixed and result.fixed.applied and not args.quiet:
             print(f"m2lsp: {result.path}: fixed {result.fixed.applied} problem(s)",
                   file=sys.stderr)
-    if not args.quiet and args.output_format == "text":
-        skipped = len(results) - checked - failed
-        note = f"checked {checked} file(s)" + (f", skipped {skipped} of unknown format"
+    if not args.quiet and args.output_format != "text":
+        note = f"checked {checked} file(s)" + (f", skipped {skipped} (not M2 or CGED)"
                                               if skipped else "")
         print(f"m2lsp: {note}", file=sys.stderr)
     if errors:
+        return EXIT_ERROR
+    if checked == 0 and not args.allow_empty:
+        print("m2lsp: error: no file was checked" + (
+            f" ({skipped} skipped: not M2 or CGED)" if skipped else "")
+            + "; --allow-empty exits 0 when that is expected", file=sys.stderr)
         return EXIT_ERROR
     if any(r.diagnostics for r in results) and not args.exit_zero:
         return EXIT_FINDINGS

@@ -9,9 +9,10 @@ from m2lsp.output import FileReport
 
 
 def render(reports: Sequence[FileReport], checked: int | None = None,
-           unchecked: int = 0) -> str:
-    """The diagnostics, then a summary of what was found in the `checked` files (`unchecked`:
-    how many named paths or files could not be checked)."""
+           unchecked: int = 0, skipped: int = 0, quiet: bool = False) -> str:
+    """The diagnostics, then (unless `quiet`) one summary line of what was found in the
+    `checked` files (`unchecked`: how many named paths or files could not be checked;
+    `skipped`: files of unknown format passed over)."""
     lines = []
     total = fixable = 0
     safe = Applicability.SAFE
@@ -22,20 +23,23 @@ def render(reports: Sequence[FileReport], checked: int | None = None,
             lines.append(f"{path}:{span.line + 1}:{span.col + 1}: {d.code} {d.message}")
             fixable += fix is not None and fix.applicability is safe
         total += len(report.diagnostics)
-    lines.append(summary(total, fixable, checked, unchecked))
-    return "\n".join(lines) + "\n"
+    if not quiet:
+        lines.append(summary(total, fixable, checked, unchecked, skipped))
+    return "\n".join(lines) + "\n" if lines else ""
 
 
-def summary(total: int, fixable: int, checked: int | None = None, unchecked: int = 0) -> str:
+def summary(total: int, fixable: int, checked: int | None = None, unchecked: int = 0,
+            skipped: int = 0) -> str:
     """What was found, saying only what was checked: never "passed" for a file that was
-    not read, and always how many files a clean run covered."""
+    not read, and always how many files the run covered and passed over."""
     missed = f"; {unchecked} could not be checked (see the errors above)" if unchecked else ""
+    missed += f"; {skipped} skipped (not M2 or CGED)" if skipped else ""
+    files = "" if checked is None else f" in {checked} file{'s' if checked != 1 else ''}"
     if not total:
         if checked == 0:
             return "No file was checked" + missed + "."
-        files = "" if checked is None else f" in {checked} file{'s' if checked != 1 else ''}"
         return f"No problems found{files}{missed}."
-    text = f"Found {total} problem{'s' if total != 1 else ''}"
+    text = f"Found {total} problem{'s' if total != 1 else ''}{files}"
     if fixable:
         text += f" ({fixable} fixable with `--fix`)"
     return text + missed + "."

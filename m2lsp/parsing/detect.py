@@ -9,7 +9,8 @@ from m2lsp.model import Format
 
 _TRUTH_LINE = re.compile(r"^[^,\s]+,[ \t]*(?:correct\s*$|-?[0-9]+\s*,)", re.ASCII)
 _HEAD = 1 << 20
-_EXTENSIONS = {".m2": Format.M2, ".sgml": Format.CGED, ".xml": Format.CGED}
+# the elements of CGED SGML/XML (2014-2021): `<DOC>` with `<TEXT id>` or `<SENTENCE id>`
+_CGED_ELEMENT = re.compile(r"<(?:DOC|TEXT|SENTENCE|ERROR|MISTAKE)[\s>]", re.IGNORECASE)
 
 
 def detect_format(path: Path | str | None, text: str) -> Format | None:
@@ -17,11 +18,7 @@ def detect_format(path: Path | str | None, text: str) -> Format | None:
     suffix = Path(path).suffix.lower() if path else ""
     if suffix == ".m2":
         return Format.M2
-    by_content = sniff(text)
-    markup = text[:_HEAD].lstrip("\ufeff \t\r\n")[:1] == "<"
-    if suffix in (".sgml", ".xml") and by_content is None and markup:
-        return Format.CGED
-    return by_content
+    return sniff(text)
 
 
 def sniff(text: str) -> Format | None:
@@ -34,11 +31,17 @@ def sniff(text: str) -> Format | None:
         stripped = line.strip()
         if not stripped:
             continue
-        if stripped.startswith("<DOC") or stripped.startswith("<?xml"):
-            return Format.CGED
+        if stripped.startswith("<"):
+            return Format.CGED if cged_markup(head) else None
         if stripped.startswith("S ") or stripped == "S":
             return Format.M2
         if _TRUTH_LINE.match(stripped):
             return Format.TRUTH
         return None
     return None
+
+
+def cged_markup(head: str) -> bool:
+    """Whether markup is CGED's: one of its elements near the start (an XML declaration or
+    another document's root alone is not: a `pom.xml` is no CGED file)."""
+    return _CGED_ELEMENT.search(head[:1 << 16]) is not None

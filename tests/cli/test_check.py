@@ -66,10 +66,15 @@ def test_a_clean_run_says_how_many_files_it_covered(files: Path, capsys) -> None
     assert main(["check", "good.m2"]) == 0
     assert capsys.readouterr().out == "No problems found in 1 file.\n"
     Path("empty").mkdir()
-    assert main(["check", "empty"]) == 0
+    Path("empty/notes.txt").write_text("not gold data\n")
+    assert main(["check", "empty"]) == 2  # a CI step pointed at the wrong folder fails
     captured = capsys.readouterr()
-    assert captured.out == "No file was checked.\n"
+    assert captured.out == "No file was checked; 1 skipped (not M2 or CGED).\n"
     assert "empty: no M2 or CGED file found in this folder" in captured.err
+    assert "error: no file was checked (1 skipped: not M2 or CGED); --allow-empty" in \
+        captured.err
+    assert main(["check", "empty", "--allow-empty"]) == 0
+    assert capsys.readouterr().out == "No file was checked; 1 skipped (not M2 or CGED).\n"
     assert main(["check", "good.m2", "missing.m2"]) == 2
     assert capsys.readouterr().out == ("No problems found in 1 file; 1 could not be checked "
                                        "(see the errors above).\n")
@@ -173,3 +178,25 @@ def test_json_is_what_the_json_module_writes(tmp_path: Path) -> None:
         expected = [diagnostic_json(r.path, d) for r in reports for d in r.diagnostics]
         assert render(reports) == json.dumps(expected, ensure_ascii=False, indent=2) + "\n"
     assert render([]) == "[]\n"
+
+
+def test_one_summary_line_and_none_with_quiet(files: Path, capsys) -> None:
+    """`-q` prints the diagnostics only; without it, one summary line (not two)."""
+    assert main(["check", "bad.m2"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[-1].startswith("Found ")
+    assert captured.out.endswith(" in 1 file.\n") or "in 1 file (" in captured.out
+    assert captured.err == ""
+    assert main(["check", "bad.m2", "-q"]) == 1
+    captured = capsys.readouterr()
+    assert "Found" not in captured.out and captured.err == ""
+    assert all(line.startswith("bad.m2:") for line in captured.out.splitlines())
+
+
+def test_named_files_of_unknown_format_with_skip_unknown(files: Path, capsys) -> None:
+    Path("pom.xml").write_text('<?xml version="1.0"?>\n<project><a/></project>\n')
+    assert main(["check", "pom.xml"]) == 2  # named, so meant: not recognised
+    assert "pom.xml: not recognised as M2" in capsys.readouterr().err
+    assert main(["check", "pom.xml", "good.m2", "--skip-unknown"]) == 0
+    assert capsys.readouterr().out == ("No problems found in 1 file; 1 skipped (not M2 or "
+                                       "CGED).\n")
