@@ -55,6 +55,22 @@ class M2Protocol(LanguageServerProtocol):
         self._server.close_document(params.text_document.uri)  # type: ignore[attr-defined]
         yield from ()
 
+    @lsp_method(types.EXIT)
+    def lsp_exit(self, *args: Any):
+        """Over TCP, a client that leaves ends the server quietly: pygls calls sys.exit
+        inside asyncio's connection callback, which asyncio reports as an unhandled
+        exception with a traceback.  Closing the listening socket ends `start_tcp` instead
+        (over stdio pygls's own exit is used)."""
+        if not isinstance(self.writer, asyncio.StreamWriter):
+            yield from super().lsp_exit(*args)
+            return
+        if (user_handler := self.fm.features.get(types.EXIT)) is not None:
+            yield user_handler, args, None
+        self.writer.close()
+        listening = getattr(self._server, "_server", None)
+        if listening is not None:
+            listening.close()
+
 
 class OpenDocument:
     """A document the client has open: its text, version, and published diagnostics."""

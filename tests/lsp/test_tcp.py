@@ -49,10 +49,13 @@ def test_serve_over_tcp():
                                f"127.0.0.1:{port}"], stderr=subprocess.PIPE)
     try:
         hover = asyncio.run(hover_over_tcp(port))
+        code = server.wait(timeout=30)  # the client left: the server ends by itself
     finally:
-        server.terminate()
+        server.kill()
         server.wait(timeout=30)
     assert hover is not None and "`a` → `c`" in hover.contents.value
+    err = server.stderr.read().decode()
+    assert code == 0 and "Traceback" not in err and "SystemExit" not in err, err
 
 
 @pytest.mark.parametrize("where", ["127.0.0.1", "host:port"])

@@ -119,4 +119,46 @@ def test_noops_and_clean_gold_give_no_warning(files, capsys) -> None:
     Path("one.txt").write_text("a b .\n", encoding="utf-8")
     assert main(["score", "one.txt", "noop.m2"]) == 0
     assert main(["score", "sys.txt", "gold.m2"]) == 0
-    assert capsys.readouterr().err == ""
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and all(x.startswith("m2lsp: signature: M2|") for x in err)
+
+
+@pytest.mark.parametrize("metric", ["m2", "gleu", "cgec"])
+def test_every_text_output_has_its_signature(files, capsys, metric) -> None:
+    """In the output where it is m2lsp's own, beside it on stderr where stdout is the
+    reference tool's output byte for byte."""
+    assert main(["score", "--metric", metric, "sys.txt", "gold.m2"]) == 0
+    captured = capsys.readouterr()
+    prefix = {"m2": "M2|beta:0.5|", "gleu": "GLEU|refs:1|", "cgec": "CGEC|"}[metric]
+    if metric == "cgec":
+        assert prefix in captured.out and "signature" not in captured.err
+    else:
+        assert prefix not in captured.out
+        assert f"m2lsp: signature: {prefix}" in captured.err
+    assert "|m2lsp:" in captured.out + captured.err
+
+
+def test_errant_signature_and_an_empty_file_is_called_empty(files, capsys) -> None:
+    Path("hyp.m2").write_text(GOLD, encoding="utf-8")
+    assert main(["score", "--metric", "errant", "hyp.m2", "gold.m2"]) == 0
+    assert "m2lsp: signature: ERRANT|" in capsys.readouterr().err
+    Path("empty.m2").write_text("", encoding="utf-8")
+    assert main(["errant-compare", "-hyp", "empty.m2", "-ref", "gold.m2"]) == 2
+    err = capsys.readouterr().err
+    assert "hypothesis file empty.m2 is empty but reference file gold.m2 has 2 sentences" in err
+    assert "1 sentences" not in err
+
+
+def test_cged_2018_says_what_mixed_line_ends_do_to_corrections(files, capsys) -> None:
+    truth = "s1, 2, 3, S, 好\ns2, correct\n"
+    Path("truth.txt").write_text(truth, encoding="utf-8")
+    Path("crlf.txt").write_bytes(truth.replace("\n", "\r\n").encode())
+    assert main(["score", "--metric", "cged", "--cged-report", "2018", "crlf.txt",
+                 "truth.txt"]) == 0
+    captured = capsys.readouterr()
+    assert "Correction Level" in captured.out
+    assert "crlf.txt:1: CRLF line ends, truth.txt LF: evaluation.pl keeps the CR" in \
+        captured.err
+    for same in ("truth.txt", "crlf.txt"):  # the same line ends on both sides: no note
+        assert main(["score", "--metric", "cged", "--cged-report", "2018", same, same]) == 0
+        assert "CRLF" not in capsys.readouterr().err

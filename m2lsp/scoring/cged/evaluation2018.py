@@ -80,6 +80,25 @@ def read_result(text: str) -> Side:
     return side
 
 
+def crlf_note(result: tuple[object, str], truth: tuple[object, str]) -> str | None:
+    """What mixed line ends do to the correction level, which evaluation.pl does not say:
+    a CR stays in each answer of a CRLF file, so none matches an answer of an LF file."""
+    rows = [_crlf_answers(text) for _, text in (result, truth)]
+    if bool(rows[0]) == bool(rows[1]):
+        return None
+    (path, _), other = (result, truth[0]) if rows[0] else (truth, result[0])
+    found = rows[0] or rows[1]
+    return (f"{path}:{found[0]}: CRLF line ends, {other} LF: evaluation.pl keeps the CR in "
+            f"each correction ({len(found)} line(s)), so none matches a correction of the "
+            f"other file and the Correction level counts them wrong, as it prints; save both "
+            f"files with the same line ends for a meaningful correction score")
+
+
+def _crlf_answers(text: str) -> list[int]:
+    return [row for row, line in enumerate(text.split("\n"), 1)
+            if line.endswith("\r") and _ANSWERED.match(line)]
+
+
 def _lines(text: str) -> list[str]:
     """Perl's `while (<in>) { chomp; ... }`: LF-separated, a CR stays."""
     lines = text.split("\n")

@@ -189,9 +189,13 @@ def _run_2018(request: Request) -> CgedScore:
     from m2lsp.parsing.source import read_source
     from m2lsp.scoring.cged import evaluation2018 as cged2018
 
-    result = cged2018.evaluate(
-        cged2018.read_result(read_source(request.system, "result", request.encoding).text),
-        cged2018.read_truth(read_source(request.gold, "truth", request.encoding).text))
+    result_text = read_source(request.system, "result", request.encoding).text
+    truth_text = read_source(request.gold, "truth", request.encoding).text
+    note = cged2018.crlf_note((request.system, result_text), (request.gold, truth_text))
+    if note is not None and request.warn is not None:
+        request.warn(f"warning: {note}")
+    result = cged2018.evaluate(cged2018.read_result(result_text),
+                               cged2018.read_truth(truth_text))
     if request.cged_report_file:
         path = request.cged_report_file
         try:

@@ -194,13 +194,26 @@ def check_pair(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock], hyp_path:
 
 def _count_message(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock],
                    found: list[SourceMismatch], hyp_path: str, ref_path: str) -> str:
-    counts = (f"hypothesis file {hyp_path} has {len(hyp)} sentences but reference file "
-              f"{ref_path} has {len(ref)}")
-    if found:
+    counts = (f"hypothesis file {hyp_path} {_size(hyp)} but reference file {ref_path} "
+              f"{_size(ref)}")
+    if not (_empty(hyp) or _empty(ref)) and found:
         m = found[0]
         return (f"{counts}; they stop lining up at sentence {m.index + 1} "
                 f"({hyp_path}:{m.hyp_line + 1}, {ref_path}:{m.ref_line + 1})")
+    if _empty(hyp) or _empty(ref):
+        return counts
     shorter = min(len(hyp), len(ref))
     extra = (hyp if len(hyp) > shorter else ref)[shorter]
     where = hyp_path if len(hyp) > shorter else ref_path
     return f"{counts}; the first extra sentence is {where}:{extra.line + 1}"
+
+
+def _empty(blocks: Sequence[ErrantBlock]) -> bool:
+    """An empty file, which errant_compare reads as one empty sentence."""
+    return len(blocks) == 1 and not blocks[0].text.strip()
+
+
+def _size(blocks: Sequence[ErrantBlock]) -> str:
+    if _empty(blocks):
+        return "is empty"
+    return f"has {len(blocks)} sentence{'s' if len(blocks) != 1 else ''}"
