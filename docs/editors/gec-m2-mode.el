@@ -3,7 +3,9 @@
 ;; Emacs 29 has eglot built in; on Emacs 28 install it (Debian: apt install elpa-eglot, or
 ;; M-x package-install RET eglot).  Load this file from your init.el:
 ;;   (load "/path/to/gec-m2-mode.el")
-;; Needs `python3 -m pip install m2lsp'; set `gec-m2-server-command' for another Python.
+;; The server is the `m2lsp' command: on `exec-path', else in a .venv/bin at or above the
+;; file (the README's install), else `python3 -m m2lsp' where that Python has it; set
+;; `gec-m2-server-command' to name another.  If none is found it says so plainly.
 ;;
 ;;   *.m2 files open in gec-m2-mode (not Modula-2), CGED files in gec-cged-mode; eglot
 ;;   starts m2lsp for them.  M-x gec-m2-score asks for a system file, scores the gold in
@@ -15,9 +17,25 @@
 
 (defgroup gec-m2 nil "GEC data (M2, CGED) with m2lsp." :group 'languages)
 
-(defcustom gec-m2-server-command '("python3" "-m" "m2lsp" "serve")
-  "Command line that starts the m2lsp language server."
-  :type '(repeat string))
+(defcustom gec-m2-server-command nil
+  "Command line that starts the m2lsp language server (nil: found, see the commentary)."
+  :type '(choice (const :tag "Find m2lsp" nil) (repeat string)))
+
+(defun gec-m2-find-server ()
+  "The command line of the m2lsp server, or a `user-error' that says why there is none."
+  (let* ((venv (locate-dominating-file default-directory ".venv/bin/m2lsp"))
+         (in-venv (and venv (expand-file-name ".venv/bin/m2lsp" venv))))
+    (cond (gec-m2-server-command gec-m2-server-command)
+          ((executable-find "m2lsp") (list (executable-find "m2lsp") "serve"))
+          ((and in-venv (file-executable-p in-venv)) (list in-venv "serve"))
+          ((and (executable-find "python3")
+                (eq 0 (call-process "python3" nil nil nil "-c" "import m2lsp")))
+           '("python3" "-m" "m2lsp" "serve"))
+          (t (user-error (concat "m2lsp: the language server was not found: no `m2lsp' "
+                                 "on exec-path, none in a .venv/bin at or above %s, and "
+                                 "python3 cannot import m2lsp.  Install it (pip install "
+                                 "m2lsp) or set `gec-m2-server-command'")
+                         default-directory)))))
 
 (defconst gec-m2-font-lock
   '(("^S " . font-lock-keyword-face)
@@ -38,7 +56,7 @@
 (add-to-list 'magic-mode-alist '("\\s-*\\(<\\?xml[^>]*>\\s-*\\)?<\\(DOC\\|ROOT\\|TEXT\\|SENTENCE\\)\\b" . gec-cged-mode))
 
 (add-to-list 'eglot-server-programs
-             `((gec-m2-mode gec-cged-mode) . ,(lambda (&rest _) gec-m2-server-command)))
+             `((gec-m2-mode gec-cged-mode) . ,(lambda (&rest _) (gec-m2-find-server))))
 (add-hook 'gec-m2-mode-hook #'eglot-ensure)
 (add-hook 'gec-cged-mode-hook #'eglot-ensure)
 

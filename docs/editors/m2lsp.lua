@@ -1,8 +1,11 @@
 -- m2lsp in Neovim 0.7 and later (no plugin needed).  Put this file in your config (e.g.
 -- ~/.config/nvim/lua/m2lsp.lua) and `require("m2lsp").setup()` from init.lua, or
--- `:luafile` it.  Needs `python3 -m pip install m2lsp` (or pass setup{cmd = {...}}).
+-- `:luafile` it.  The server is the `m2lsp` command: on $PATH, else in a `.venv/bin/` at
+-- or above the current folder (the README's install), else `python3 -m m2lsp` where that
+-- Python has it; setup{cmd = {...}} names another.  If none is found it says so plainly.
 --
---   *.m2 files get the filetype gec-m2 (not Modula-2) and the m2lsp server;
+--   *.m2 files get the filetype gec-m2 (not Modula-2) and the m2lsp server; CGED SGML/XML
+--   (recognised by its elements, *.sgml and *.xml) gec-cged;
 --   :M2Score SYSTEM   scores the M2 gold in the current buffer against a system file, keeps
 --                     the score live, and fills the quickfix list with every wrong (FP) and
 --                     missed (FN) edit, worst sentences first;
@@ -79,25 +82,69 @@ function M.score(system, bufnr)
     command = "m2lsp.score",
     arguments = { vim.uri_from_bufnr(bufnr), vim.fn.fnamemodify(system, ":p") },
   }, function(err, result)
-    if err or not result then
-      return vim.notify("m2lsp: scoring failed " .. tostring(err and err.message or ""),
-        vim.log.levels.ERROR)
+    if err then
+      return vim.notify("m2lsp: scoring failed: " .. tostring(err.message), vim.log.levels.ERROR)
     end
-    M.review(bufnr)
+    M.review(bufnr) -- without a result, the report says why scoring failed
   end, bufnr)
+end
+
+-- The command that starts the server, or nil and why not.
+function M.server_command()
+  if vim.fn.executable("m2lsp") == 1 then
+    return { "m2lsp", "serve" }
+  end
+  local venv = vim.fn.finddir(".venv", vim.fn.getcwd() .. ";")
+  if venv ~= "" then
+    local exe = vim.fn.fnamemodify(venv, ":p") .. "bin/m2lsp"
+    if vim.fn.executable(exe) == 1 then
+      return { exe, "serve" }
+    end
+  end
+  if vim.fn.executable("python3") == 1 then
+    vim.fn.system({ "python3", "-c", "import m2lsp" })
+    if vim.v.shell_error == 0 then
+      return { "python3", "-m", "m2lsp", "serve" }
+    end
+  end
+  return nil, "m2lsp: the language server was not found: no `m2lsp` on $PATH, none in "
+    .. "a .venv/bin at or above " .. vim.fn.getcwd() .. ", and python3 cannot import m2lsp. "
+    .. "Install it (pip install m2lsp) or pass setup{cmd = {...}}."
+end
+
+-- CGED SGML/XML by its elements in the first lines, not by the name alone (a pom.xml is no
+-- CGED file).
+function M.detect_cged()
+  for _, line in ipairs(vim.api.nvim_buf_get_lines(0, 0, 20, false)) do
+    local lower = line:lower()
+    for _, element in ipairs({ "<doc", "<text", "<sentence", "<error", "<mistake" }) do
+      local at = lower:find(element, 1, true)
+      if at and lower:sub(at + #element, at + #element):match("[%s>]") then
+        vim.bo.filetype = "gec-cged"
+        return
+      end
+    end
+  end
 end
 
 function M.setup(opts)
   opts = opts or {}
-  local cmd = opts.cmd or { "python3", "-m", "m2lsp", "serve" }
+  local cmd, missing = opts.cmd, nil
+  if not cmd then
+    cmd, missing = M.server_command()
+  end
+  _G.m2lsp_detect_cged = M.detect_cged
   -- `set filetype`, not `setfiletype`: Vim already calls *.m2 Modula-2
   vim.cmd([[augroup m2lsp
     autocmd!
     autocmd BufRead,BufNewFile *.m2 set filetype=gec-m2
-    autocmd BufRead,BufNewFile *.sgml if getline(1) =~? '<\(DOC\|ROOT\|TEXT\|SENTENCE\)\>' | set filetype=gec-cged | endif
+    autocmd BufRead,BufNewFile *.sgml,*.xml lua m2lsp_detect_cged()
     autocmd BufRead,BufNewFile *[Tt]ruth*.txt set filetype=gec-cged-truth
   augroup END]])
   _G.m2lsp_attach = function()
+    if not cmd then
+      return vim.notify(missing, vim.log.levels.ERROR)
+    end
     -- vim.lsp.start (0.8+) reuses one server; start_client + buf_attach_client on 0.7
     if vim.lsp.start then
       vim.lsp.start({ name = "m2lsp", cmd = cmd, root_dir = vim.fn.getcwd(),

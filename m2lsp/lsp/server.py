@@ -83,6 +83,7 @@ class OpenDocument:
         self.checked = checked  # False: not M2 or CGED (a system's output): kept, not linted
         self.scores: list[Diagnostic] = []  # a one-off score's marks (metrics not live)
         self.session: ScoreSession | None = None  # a live score of this gold document
+        self.score_error: str | None = None  # why the last request to score it failed
         self.focus = 0  # the line of the last edit: diagnostics near it are shown first
         self.stamp = 0  # counts changes other than the text's (scores, settings)
 

@@ -125,3 +125,88 @@ def test_emacs_eglot_recipe_lists_every_fp_and_fn(tmp_path: Path):
     entries = [line for line in listing if line.startswith(str(gold) + ":")]
     kinds = [line.split(": ", 1)[1].split(" ", 1)[0] for line in entries]
     assert (kinds.count("FP"), kinds.count("FN")) == (1172, 1793)
+
+
+CGED_XML = ('<?xml version="1.0" encoding="UTF-8"?>\n<DOC>\n<TEXT id="1">我喜歡你</TEXT>\n'
+            '<ERROR start_off="2" end_off="2" type="S"></ERROR>\n</DOC>\n')
+POM = '<?xml version="1.0"?>\n<project>\n  <modelVersion>4.0.0</modelVersion>\n</project>\n'
+
+
+def _plain_path_and_venv(tmp_path: Path, venv: bool) -> tuple[Path, dict[str, str]]:
+    """A folder to start the editor in, with (or without) the README's .venv/bin/m2lsp, and
+    a PATH where no `m2lsp` is and whose python3 (if any) cannot import m2lsp."""
+    work = tmp_path / ("with-venv" if venv else "without")
+    (work / "sub").mkdir(parents=True)
+    if venv:
+        exe = work / ".venv" / "bin" / "m2lsp"
+        exe.parent.mkdir(parents=True)
+        exe.write_text("#!/bin/sh\nexit 0\n")
+        exe.chmod(0o755)
+    bare = tmp_path / "bin"
+    bare.mkdir(exist_ok=True)
+    env = dict(os.environ, PATH=str(bare), HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path),
+               XDG_DATA_HOME=str(tmp_path))
+    return work / "sub", env
+
+
+@pytest.mark.parametrize("venv", [True, False])
+def test_neovim_finds_the_server_or_says_why_and_knows_cged_xml(tmp_path: Path, venv: bool):
+    need(NVIM, "nvim", "neovim")
+    where, env = _plain_path_and_venv(tmp_path, venv)
+    (where / "cged.xml").write_text(CGED_XML, encoding="utf-8")
+    (where / "pom.xml").write_text(POM, encoding="utf-8")
+    out = tmp_path / "nvim.json"
+    env.update(M2LSP_NVIM_OUT=str(out), M2LSP_NVIM_CMD=json.dumps(["true"]),
+               M2LSP_NVIM_SETUP=str(ROOT / "docs" / "editors" / "m2lsp.lua"))
+    subprocess.run([NVIM, "--headless", "--clean", "-c",
+                    f"luafile {Path(__file__).with_name('find_server.lua')}"],
+                   cwd=where, env=env, timeout=120, check=True,
+                   stdin=subprocess.DEVNULL, capture_output=True)
+    result = json.loads(out.read_text("utf-8"))
+    if venv:
+        assert result["cmd"] == [str(where.parent / ".venv" / "bin" / "m2lsp"), "serve"]
+    else:
+        assert result["cmd"] is None
+        assert result["why"].startswith("m2lsp: the language server was not found")
+    assert result["filetypes"] == {"cged.xml": "gec-cged", "pom.xml": "xml"}
+
+
+@pytest.mark.parametrize("venv", [True, False])
+def test_emacs_finds_the_server_or_says_why(tmp_path: Path, venv: bool):
+    need(EMACS, "emacs", "emacs-nox elpa-eglot")
+    where, env = _plain_path_and_venv(tmp_path, venv)
+    out = tmp_path / "emacs.txt"
+    env.update(M2LSP_EMACS_OUT=str(out),
+               M2LSP_EMACS_SETUP=str(ROOT / "docs" / "editors" / "gec-m2-mode.el"))
+    subprocess.run([EMACS, "--batch", "-l", str(Path(__file__).with_name("find_server.el"))],
+                   cwd=where, env=env, timeout=120, check=True,
+                   stdin=subprocess.DEVNULL, capture_output=True)
+    found = out.read_text("utf-8")
+    if venv:
+        assert found == f"{where.parent / '.venv' / 'bin' / 'm2lsp'}\tserve"
+    else:
+        assert found.startswith("ERROR m2lsp: the language server was not found")
+
+
+def test_emacs_says_the_servers_reason_when_scoring_fails(tmp_path: Path):
+    """Not 'this document has no live score': the reason the server gave."""
+    from tests.conftest import shared
+
+    need(EMACS, "emacs", "emacs-nox elpa-eglot")
+    gold = tmp_path / "gold.m2"
+    gold.write_bytes(shared("conll2014/gold/official-2014.combined.m2").read_bytes())
+    short = tmp_path / "short.txt"
+    short.write_text("one line only\n", encoding="utf-8")
+    env = dict(os.environ, M2LSP_EMACS_OUT=str(tmp_path / "out.txt"),
+               M2LSP_EMACS_GOLD=str(gold), M2LSP_EMACS_SYSTEM=str(short),
+               M2LSP_EMACS_SETUP=str(ROOT / "docs" / "editors" / "gec-m2-mode.el"),
+               M2LSP_EMACS_CMD="\t".join([sys.executable, "-m", "m2lsp", "serve"]),
+               HOME=str(tmp_path))
+    done = subprocess.run([EMACS, "--batch", "-l",
+                           str(Path(__file__).with_name("emacs_score.el"))],
+                          cwd=tmp_path, env=env, timeout=240, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True)
+    assert done.returncode != 0
+    # the user-error that ended gec-m2-score (Emacs shortens it in the backtrace)
+    assert 'Lisp error: (user-error "m2lsp: cannot score: the gold has 1312 sentences' in \
+        done.stderr, done.stderr[-2000:]

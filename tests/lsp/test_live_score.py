@@ -227,3 +227,28 @@ async def test_opening_and_editing_the_scored_system_file_rescores(client: Langu
         while not any(s.get("uri") == gold.as_uri() and s.get("f") == expected["f"]
                       for s in STATUS):
             await asyncio.sleep(0.05)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_report_takes_a_text_document_and_says_why_scoring_failed(
+        client: LanguageClient, tmp_path_factory):
+    """LSP's usual `{"textDocument": {"uri"}}` works as `{"uri"}` does; after a failed
+    request to score, the report says the real reason, not 'no live score'."""
+    uri, _ = await score_camb(client)
+    by_text_document = plain(await client.protocol.send_request_async(
+        "m2lsp/scoreReport", {"textDocument": {"uri": uri}, "sort": "fp"}))
+    assert by_text_document["sentences"] == plain(await report(client, uri, sort="fp"))[
+        "sentences"]
+    short = tmp_path_factory.mktemp("short") / "short.txt"
+    short.write_text("just one line\n", encoding="utf-8")
+    await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.clearScores", arguments=[uri]))
+    failed = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.score", arguments=[uri, str(short)]))
+    assert failed is None
+    data = plain(await client.protocol.send_request_async(
+        "m2lsp/scoreReport", {"textDocument": {"uri": uri}}))
+    assert data["error"] == ("cannot score: the gold has 1312 sentences but the system has "
+                             "1 line")
+    missing = plain(await report(client, "file:///not/open.m2"))
+    assert missing["error"] == "the document file:///not/open.m2 is not open"

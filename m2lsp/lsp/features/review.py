@@ -36,13 +36,19 @@ def _get(params: Any, name: str, default: Any = None) -> Any:
 
 
 def score_report(ls: M2Server, params: Any) -> dict[str, Any]:
-    """{uri, sort?: f | fp | fn | line, type?}: every scored sentence with its counts and
-    edits (see live_score.report); `error` instead when the document has no score now."""
-    uri = _get(params, "uri")
+    """{uri | textDocument: {uri}, sort?: f | fp | fn | line, type?}: every scored sentence
+    with its counts and edits (see live_score.report); `error` instead when the document has
+    no score now (why the last request to score it failed, where one did)."""
+    uri = _get(params, "uri") or _get(_get(params, "textDocument"), "uri")
     doc = ls.documents.get(uri) if isinstance(uri, str) else None
     if doc is None or doc.session is None:
-        return {"uri": uri, "error": "this document has no live score: run m2lsp.score or "
-                "m2lsp.scoreAgainst on it first", "sentences": []}
+        why = "this document has no live score: run m2lsp.score or m2lsp.scoreAgainst on " \
+              "it first"
+        if doc is None and isinstance(uri, str):
+            why = f"the document {uri} is not open"
+        elif doc is not None and doc.score_error:
+            why = doc.score_error
+        return {"uri": uri, "error": why, "sentences": []}
     sort = _get(params, "sort", "f")
     kind = _get(params, "type")
     return live_score.report(ls, doc, doc.session, sort if sort in live_score.SORTS else "f",

@@ -89,6 +89,7 @@ async def _score(ls: M2Server, uri: Any, system_text: str, options: dict[str, An
                     live.m2 if live.format is Format.M2 else None, system_text, options,
                     ls.config.score)
     scoring = live_scoring(name, ls.config.score)
+    doc.score_error = None
     try:
         if scoring is not None:
             return await _score_live(ls, doc, ScoreSession(name, scoring, system, options),
@@ -96,9 +97,11 @@ async def _score(ls: M2Server, uri: Any, system_text: str, options: dict[str, An
         steps = metric(name).in_editor(job)
         found = await _evaluate(ls, doc, _sentences(job), steps)
     except M2lspError as exc:
-        return _fail(ls, f"cannot score: {exc}")
+        doc.score_error = f"cannot score: {exc}"
+        return _fail(ls, doc.score_error)
     if found is None:
-        return _fail(ls, "the document changed while it was scored; score again")
+        doc.score_error = "the document changed while it was scored; score again"
+        return _fail(ls, doc.score_error)
     doc.scores, doc.session = found.marks, None
     ls.refresh(doc.uri)
     ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info,

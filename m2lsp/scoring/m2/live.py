@@ -77,8 +77,8 @@ class LiveScore:
         """`update`, yielding the sentences done after every `every` scored afresh."""
         hypotheses = read_system(SourceText(system_text))
         if len(gold) != len(hypotheses):
-            raise InputError(f"the gold has {len(gold)} sentences but the system "
-                             f"{len(hypotheses)} lines")
+            lines = f"{len(hypotheses)} line{'s' if len(hypotheses) != 1 else ''}"
+            raise InputError(f"the gold has {len(gold)} sentences but the system has {lines}")
         paths: dict[PathKey, list[list[SystemEdit]]] = {}
         results: dict[int, tuple] = {}
         fresh = 0
