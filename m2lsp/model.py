@@ -431,8 +431,9 @@ class CgedDocument:
 class TruthLine:
     """One line of a CGED truth or result file.
 
-    `sid, correct`, or `sid, start, end, type[, correction...]`; `separators` records what
-    followed each comma (the official 2018 tool needs whitespace there).
+    `sid, correct`, `sid, start, end, type[, correction...]`, or (NLP-TEA 2014) `sid, type`
+    without offsets; `bare_commas` records commas with nothing after them (the official
+    2018 tool needs whitespace there); `lead` counts the blanks before the sentence id.
     """
 
     row: int
@@ -445,6 +446,17 @@ class TruthLine:
     answers: tuple[str, ...] = ()
     field_columns: tuple[tuple[int, int], ...] = ()  # every comma-separated field
     bare_commas: tuple[int, ...] = field(default=())  # columns of commas with no space after
+    lead: int = 0  # blanks before the sentence id
+
+    @property
+    def sentence_level(self) -> bool:
+        """A 2014 `sid, type` line: an error type for the sentence, without offsets."""
+        return not self.correct and self.start is None
+
+    @property
+    def type_index(self) -> int:
+        """The field that holds the type: 1 in a `sid, type` line, else 3."""
+        return 1 if self.sentence_level else 3
 
     def span(self, index: int | None = None) -> Span:
         """The line, or field `index` (0 = sid, 1 = start, 2 = end, 3 = type, 4.. answers)."""

@@ -1,4 +1,5 @@
-"""CGED truth and result files to `TruthDocument`, line by line.
+"""CGED truth and result files to `TruthDocument`, line by line: `sid, start, end, type`
+(2015 on, with corrections from 2018), `sid, correct`, and NLP-TEA 2014's `sid, type`.
 
 `grammar/cged_truth.lark` defines a line.  The fast path splits on commas (what the grammar
 allows is narrow enough that this is exact, and tests prove it); lines it rejects are
@@ -31,9 +32,34 @@ def parse_truth(source: SourceText | str) -> TruthDocument:
     for row, text in enumerate(lines):
         if not text:
             continue
-        item = parse_line_fast(row, text) or parse_line_slow(row, text)
+        item = parse_line(row, text)
         (parsed if isinstance(item, TruthLine) else problems).append(item)
     return TruthDocument(tuple(parsed), tuple(problems))
+
+
+def parse_line(row: int, text: str) -> TruthLine | TruthProblem:
+    """One line; blanks before the sentence id are read past (as the official tools trim
+    lines) and recorded in `lead`, with every column still counted in `text`."""
+    body = text.lstrip(_BLANKS)
+    lead = len(text) - len(body)
+    if not body:
+        return TruthProblem(row, "a line of blanks only", text)
+    item = parse_line_fast(row, body) or parse_line_slow(row, body)
+    return _shifted(item, lead, text) if lead else item
+
+
+def _shifted(item: TruthLine | TruthProblem, lead: int,
+             text: str) -> TruthLine | TruthProblem:
+    if isinstance(item, TruthProblem):
+        return TruthProblem(item.row, _shift_column(item.message, lead), text)
+    columns = tuple((a + lead, b + lead) for a, b in item.field_columns)
+    return TruthLine(item.row, text, item.sid, item.correct, item.start, item.end, item.type,
+                     item.answers, columns, tuple(c + lead for c in item.bare_commas), lead)
+
+
+def _shift_column(message: str, lead: int) -> str:
+    return re.sub(r"column (\d+)", lambda m: f"column {int(m.group(1)) + lead}", message,
+                  count=1)
 
 
 def parse_line_fast(row: int, text: str) -> TruthLine | None:
@@ -47,11 +73,15 @@ def parse_line_fast(row: int, text: str) -> TruthLine | None:
         return None
     bare = _bare_commas(text, pieces)
     if len(values) == 2:
-        if values[1].rstrip(_BLANKS) != "correct":
+        word = values[1].rstrip(_BLANKS)
+        if not _TYPE.fullmatch(word):
             return None
-        columns[1] = (columns[1][0], columns[1][0] + 7)
-        return TruthLine(row, text, values[0], True, field_columns=tuple(columns),
-                         bare_commas=bare)
+        columns[1] = (columns[1][0], columns[1][0] + len(word))
+        if word == "correct":
+            return TruthLine(row, text, values[0], True, field_columns=tuple(columns),
+                             bare_commas=bare)
+        return TruthLine(row, text, values[0], False, type=word,
+                         field_columns=tuple(columns), bare_commas=bare)
     if len(values) < 4 or not _OFFSET.fullmatch(values[1]) or not _OFFSET.fullmatch(values[2]):
         return None
     if not _TYPE.fullmatch(values[3].rstrip(_BLANKS) if len(values) == 4 else values[3]):
@@ -112,6 +142,9 @@ def line_from_tree(tree: Tree, row: int, text: str) -> TruthLine | TruthProblem:
     sid = str(tokens[0])
     if tree.data == "correct_line":
         return TruthLine(row, text, sid, True, field_columns=tuple(columns), bare_commas=bare)
+    if tree.data == "type_line":
+        return TruthLine(row, text, sid, False, type=str(tokens[1]),
+                         field_columns=tuple(columns), bare_commas=bare)
     answers = tuple("" if t is None else str(t) for t in tokens[4:])
     if read_int(str(tokens[1])) is None or read_int(str(tokens[2])) is None:
         return TruthProblem(row, f"an offset has more than {MAX_DIGITS} digits", text)

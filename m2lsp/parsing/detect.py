@@ -7,7 +7,10 @@ from pathlib import Path
 
 from m2lsp.model import Format
 
-_TRUTH_LINE = re.compile(r"^[^,\s]+,[ \t]*(?:correct\s*$|-?[0-9]+\s*,)", re.ASCII)
+# `sid, correct`, `sid, start, ...`, or NLP-TEA 2014's `sid, Type` (a CGED type, so that
+# any `word, word` line is not taken for one)
+_TRUTH_LINE = re.compile(r"^[^,\s]+,[ \t]*(?:correct\s*$|-?[0-9]+\s*,|(?i:redundant|missing|"
+                         r"selection|disorder|[RMSW])\s*$)", re.ASCII)
 _HEAD = 1 << 20
 # the elements of CGED SGML/XML (2014-2021): `<DOC>` with `<TEXT id>` or `<SENTENCE id>`
 _CGED_ELEMENT = re.compile(r"<(?:DOC|TEXT|SENTENCE|ERROR|MISTAKE)[\s>]", re.IGNORECASE)

@@ -14,8 +14,9 @@ class TruthSyntaxError(Rule):
     """Reports a truth or result line that does not parse.
 
     ## What it does
-    Flags lines that are neither `sid, correct` nor `sid, start, end, type[, correction...]`
-    (`grammar/cged_truth.lark`), saying where and what was expected.
+    Flags lines that are neither `sid, correct`, `sid, start, end, type[, correction...]`
+    nor NLP-TEA 2014's `sid, type` (`grammar/cged_truth.lark`), saying where and what was
+    expected.
 
     ## Why is this bad?
     The NLP-TEA tools skip or stop on such lines; a skipped truth line silently turns an
@@ -264,7 +265,7 @@ class UnknownTruthType(Rule):
     def check(self, document: TruthDocument, ctx: Context) -> Iterator[Diagnostic]:
         for line in document.lines:
             if not line.correct and line.kind is None:
-                yield self.report(line.span(3), type=line.type)
+                yield self.report(line.span(line.type_index), type=line.type)
 
 
 class TruthStartAfterEnd(Rule):
@@ -333,3 +334,83 @@ class TruthCrlfLineEndings(CrlfLineEndings):
     severity = Severity.WARNING
     message = "{count} line(s) end in CRLF or CR: the official 2018 scorer then matches no correction"  # noqa: E501
     formats = frozenset({Format.TRUTH})
+
+
+class LeadingBlanks(Rule):
+    """Reports spaces or tabs before a line's sentence id.
+
+    ## What it does
+    Flags truth and result lines that start with blanks (the NLP-TEA 2014 toy files do).
+
+    ## Why is this bad?
+    The official Java tools trim each line, but `evaluation.pl` (2018-2021) and other
+    scripts read the blanks as part of the id, which then matches no sentence.
+
+    ## Example
+    `\tB1-0201-1, Missing`
+
+    ## Use instead
+    `B1-0201-1, Missing`
+
+    ## Fix safety
+    Safe: only the blanks before the id are removed.
+    """
+
+    code = "T010"
+    name = "truth-leading-blanks"
+    severity = Severity.WARNING
+    message = "blanks before the sentence id {sid!r}"
+    fix_title = "Remove the blanks before the id"
+    scope = Scope.TRUTH
+
+    def check(self, document: TruthDocument, ctx: Context) -> Iterator[Diagnostic]:
+        for line in document.lines:
+            if line.lead:
+                where = Span.on_line(line.row, 0, line.lead)
+                yield self.report(where, sid=line.sid,
+                                  fix=Fix(self.fix_title, (TextEdit(where, ""),)))
+
+
+_FORMS = {True: "2014 `sid, type`", False: "`sid, start, end, type`"}
+
+
+class MixedTruthForms(Rule):
+    """Reports NLP-TEA 2014 `sid, type` lines in a file of positioned lines, or the reverse.
+
+    ## What it does
+    Flags the lines of the less used form when a file mixes `sid, type` (2014: the error
+    type of a sentence) with `sid, start, end, type` (2015 on: an error at offsets).
+
+    ## Why is this bad?
+    No official tool reads both: the 2014 tool stops on a line without two fields, the
+    later ones on a line without four, and m2lsp's scoring would count the two kinds of
+    line at different levels.
+
+    ## Example
+    ```
+    A2-0001, 3, 4, Selection
+    A2-0002, Missing
+    ```
+
+    ## Use instead
+    One form in a file: `A2-0002, 5, 5, Missing` here.
+
+    ## Fix safety
+    No automatic fix: the offsets are not known.
+    """
+
+    code = "T011"
+    name = "mixed-truth-forms"
+    severity = Severity.ERROR
+    message = "a {form} line in a file of {other} lines: no official tool reads both"
+    scope = Scope.TRUTH
+
+    def check(self, document: TruthDocument, ctx: Context) -> Iterator[Diagnostic]:
+        errors = [line for line in document.lines if not line.correct]
+        level = sum(1 for line in errors if line.sentence_level)
+        if not 0 < level < len(errors):
+            return
+        minority = level <= len(errors) - level  # the sentence-level lines are fewer
+        for line in errors:
+            if line.sentence_level == minority:
+                yield self.report(line.span(), form=_FORMS[minority], other=_FORMS[not minority])

@@ -87,3 +87,29 @@ def test_truth_fields() -> None:
     assert (first.start, first.end, first.type, first.answers) == (6, 7, "S", ("理解", "了解"))
     assert second.answers == ("附件",) and second.span(4).col == 16
     assert third.correct and not document.problems
+
+
+def test_the_2014_truth_form() -> None:
+    """NLP-TEA 2014: `sid, Type` (the error type of a sentence, no offsets), blanks before
+    the id read past, as the official tool trims its lines."""
+    document = parse_truth("C1-1711-1, Redundant\n\tB1-0201-1, missing \nA2-1, correct\n")
+    first, second, third = document.lines
+    assert first.sentence_level and first.type == "Redundant" and first.type_index == 1
+    assert first.span(first.type_index).col == 11 and first.kind is CgedType.REDUNDANT
+    assert second.sid == "B1-0201-1" and second.lead == 1 and second.span(0).col == 1
+    assert second.type == "missing" and second.span(1).col == 12
+    assert third.correct and not third.sentence_level and not document.problems
+
+
+@pytest.mark.parametrize(("text", "fmt"), [
+    ("C1-1711-1, Redundant\nC1-1781-1, correct\n", "cged-truth"),
+    ("C1-1711-1, Selection\n", "cged-truth"),
+    ("\tB2-1452-2, correct\n", "cged-truth"),
+    ("Hello, world\n", None),  # a `word, word` line is no truth line
+    ("name, value\nx, y\n", None),
+])
+def test_2014_truth_files_are_recognised_by_content(text, fmt) -> None:
+    from m2lsp.parsing.detect import detect_format
+
+    found = detect_format("truth.txt", text)
+    assert (found.value if found else None) == fmt

@@ -149,16 +149,20 @@ def test_errant_signature_and_an_empty_file_is_called_empty(files, capsys) -> No
     assert "1 sentences" not in err
 
 
-def test_cged_2018_says_what_mixed_line_ends_do_to_corrections(files, capsys) -> None:
+def test_cged_2018_says_what_crlf_in_the_truth_does_to_corrections(files, capsys) -> None:
+    """evaluation.pl keeps the CR in a truth answer and splits it off a result's: a CRLF
+    truth matches no correction, even its own copy; a CRLF result is read right."""
     truth = "s1, 2, 3, S, 好\ns2, correct\n"
     Path("truth.txt").write_text(truth, encoding="utf-8")
     Path("crlf.txt").write_bytes(truth.replace("\n", "\r\n").encode())
+    for result in ("truth.txt", "crlf.txt"):
+        assert main(["score", "--metric", "cged", "--cged-report", "2018", result,
+                     "crlf.txt"]) == 0
+        captured = capsys.readouterr()
+        assert "Correction Level\nPre = 0" in captured.out
+        assert "crlf.txt:1: CRLF line ends: evaluation.pl keeps the CR in each correction " \
+               "of the truth (1 line(s))" in captured.err
     assert main(["score", "--metric", "cged", "--cged-report", "2018", "crlf.txt",
                  "truth.txt"]) == 0
     captured = capsys.readouterr()
-    assert "Correction Level" in captured.out
-    assert "crlf.txt:1: CRLF line ends, truth.txt LF: evaluation.pl keeps the CR" in \
-        captured.err
-    for same in ("truth.txt", "crlf.txt"):  # the same line ends on both sides: no note
-        assert main(["score", "--metric", "cged", "--cged-report", "2018", same, same]) == 0
-        assert "CRLF" not in capsys.readouterr().err
+    assert "Correction Level\nPre = 1" in captured.out and "CRLF" not in captured.err

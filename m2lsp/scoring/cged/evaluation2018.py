@@ -8,7 +8,7 @@ What the script reads, it reads with regular expressions, and m2lsp reads the sa
 
 - a line is `id, correct` or `id, start, end, T` with T one of R W M S, each comma followed by
   whitespace; anything else (`id,3,4,M` without spaces, lower-case types, extra text) is
-  silently skipped (rule T010 of `m2lsp check` flags such lines);
+  silently skipped (rules T003 and T007 of `m2lsp check` flag such lines);
 - identification counts distinct `id T`, position distinct `id start end T`;
 - corrections (S and M lines, fifth field on): a truth answer containing a comma is split at
   commas and whitespace, one without a comma is kept whole, spaces and all; a result's
@@ -80,23 +80,18 @@ def read_result(text: str) -> Side:
     return side
 
 
-def crlf_note(result: tuple[object, str], truth: tuple[object, str]) -> str | None:
-    """What mixed line ends do to the correction level, which evaluation.pl does not say:
-    a CR stays in each answer of a CRLF file, so none matches an answer of an LF file."""
-    rows = [_crlf_answers(text) for _, text in (result, truth)]
-    if bool(rows[0]) == bool(rows[1]):
+def crlf_note(truth_path: object, truth: str) -> str | None:
+    """What CRLF line ends in the truth do to the correction level, which evaluation.pl does
+    not say: a truth answer written without a comma keeps its CR, while a result's answers
+    are split at whitespace and lose theirs, so none matches."""
+    rows = [row for row, line in enumerate(truth.split("\n"), 1)
+            if line.endswith("\r") and (m := _ANSWERED.match(line)) and "," not in m[5]]
+    if not rows:
         return None
-    (path, _), other = (result, truth[0]) if rows[0] else (truth, result[0])
-    found = rows[0] or rows[1]
-    return (f"{path}:{found[0]}: CRLF line ends, {other} LF: evaluation.pl keeps the CR in "
-            f"each correction ({len(found)} line(s)), so none matches a correction of the "
-            f"other file and the Correction level counts them wrong, as it prints; save both "
-            f"files with the same line ends for a meaningful correction score")
-
-
-def _crlf_answers(text: str) -> list[int]:
-    return [row for row, line in enumerate(text.split("\n"), 1)
-            if line.endswith("\r") and _ANSWERED.match(line)]
+    return (f"{truth_path}:{rows[0]}: CRLF line ends: evaluation.pl keeps the CR in each "
+            f"correction of the truth ({len(rows)} line(s)), so no system correction "
+            f"matches them and the Correction level counts none right, as it prints (rule "
+            f"T009); save the truth with LF line ends for a meaningful correction score")
 
 
 def _lines(text: str) -> list[str]:

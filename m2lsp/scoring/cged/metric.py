@@ -191,7 +191,7 @@ def _run_2018(request: Request) -> CgedScore:
 
     result_text = read_source(request.system, "result", request.encoding).text
     truth_text = read_source(request.gold, "truth", request.encoding).text
-    note = cged2018.crlf_note((request.system, result_text), (request.gold, truth_text))
+    note = cged2018.crlf_note(request.gold, truth_text)
     if note is not None and request.warn is not None:
         request.warn(f"warning: {note}")
     result = cged2018.evaluate(cged2018.read_result(result_text),
