@@ -57,6 +57,7 @@ class Format(StrEnum):
     M2 = "m2"
     CGED = "cged"  # NLP-TEA CGED SGML/XML
     TRUTH = "cged-truth"  # NLP-TEA truth / result lines
+    INPUT = "cged-input"  # NLP-TEA test input: `sid<TAB>sentence` lines
 
 
 # ---------------------------------------------------------------------------------------
@@ -481,6 +482,41 @@ class TruthProblem:
 class TruthDocument:
     lines: tuple[TruthLine, ...]
     problems: tuple[TruthProblem, ...] = ()
+
+
+@dataclass(frozen=True)
+class InputLine:
+    """One line of a CGED test input file: `(sid=ID)<TAB>sentence` (2014-2016) or
+    `ID<TAB>sentence` (2017 on)."""
+
+    row: int
+    text: str
+    sid: str
+    sentence: str
+    wrapped: bool  # the id as `(sid=ID)`
+    id_columns: tuple[int, int]
+    sentence_column: int  # where the sentence starts (after the tab)
+
+    def span(self, part: str = "line") -> Span:
+        """The line, its `id`, or its `sentence`."""
+        if part == "id":
+            return Span.on_line(self.row, *self.id_columns)
+        if part == "sentence":
+            return Span.on_line(self.row, self.sentence_column, len(self.text))
+        return Span.on_line(self.row, 0, len(self.text))
+
+
+@dataclass(frozen=True)
+class InputProblem:
+    row: int
+    message: str
+    text: str
+
+
+@dataclass(frozen=True)
+class InputDocument:
+    lines: tuple[InputLine, ...]
+    problems: tuple[InputProblem, ...] = ()
 
 
 def corrected_sentence(block: Block, annotator: str) -> str | None:

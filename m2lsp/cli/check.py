@@ -53,8 +53,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     check.set_defaults(handler=run_check)
 
 
-UNKNOWN_FORMAT = ("not recognised as M2, CGED SGML or a CGED truth file; --format m2, cged "
-                  "or cged-truth reads it as one")
+UNKNOWN_FORMAT = ("not recognised as M2, CGED SGML, a CGED truth file or a CGED input file; "
+                  "--format m2, cged, cged-truth or cged-input reads it as one")
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,9 +97,6 @@ def write_source(path: Path, source: SourceText) -> None:
     path.write_bytes(data)
 
 
-_INPUT_ID = re.compile(r"^\(sid=([^)]*)\)\t|^([^\t\s]+)\t")
-
-
 def read_ids(path: Path, encoding: str | None = None) -> frozenset[str]:
     """Sentence ids of a CGED input file (`(sid=ID)<TAB>text` or `ID<TAB>text` lines) or of
     a CGED SGML file."""
@@ -109,12 +105,9 @@ def read_ids(path: Path, encoding: str | None = None) -> frozenset[str]:
         from m2lsp.parsing.cged import parse_cged
 
         return frozenset(doc.id for doc in parse_cged(source).docs)
-    ids = set()
-    for line in source.lines:
-        match = _INPUT_ID.match(line)
-        if match:
-            ids.add(match.group(1) if match.group(1) is not None else match.group(2))
-    return frozenset(ids)
+    from m2lsp.parsing.cged_input import parse_input
+
+    return frozenset(line.sid for line in parse_input(source).lines)
 
 
 def companion_input(path: Path) -> Path | None:

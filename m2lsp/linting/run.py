@@ -59,7 +59,7 @@ def _lint(source: SourceText, fmt: Format, settings: LintSettings, cache: BlockC
         found.extend(_m2_block_diagnostics(document, rules[Scope.M2_BLOCK], ctx))
         for rule in rules[Scope.M2_DOCUMENT]:
             found.extend(rule.check(document, ctx))
-    for scope in (Scope.CGED, Scope.TRUTH):
+    for scope in (Scope.CGED, Scope.TRUTH, Scope.INPUT):
         for rule in rules[scope]:
             found.extend(rule.check(document, ctx))
     found = with_severities(found, settings)
@@ -77,6 +77,11 @@ def _parse(source: SourceText, fmt: Format, settings: LintSettings,
 
         document = parse_cged(source)
         return document, Context(source, fmt, settings, cged=document)
+    if fmt is Format.INPUT:
+        from m2lsp.parsing.cged_input import parse_input
+
+        document = parse_input(source)
+        return document, Context(source, fmt, settings)
     from m2lsp.parsing.cged_truth import parse_truth
 
     document = parse_truth(source)

@@ -34,7 +34,7 @@ from m2lsp.parsing.m2 import paused_gc
 log = logging.getLogger(__name__)
 
 LANGUAGE_FORMATS = {"gec-m2": Format.M2, "gec-cged": Format.CGED,
-                    "gec-cged-truth": Format.TRUTH}
+                    "gec-cged-truth": Format.TRUTH, "gec-cged-input": Format.INPUT}
 
 
 class M2Protocol(LanguageServerProtocol):

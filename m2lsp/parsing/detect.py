@@ -12,6 +12,10 @@ from m2lsp.model import Format
 _TRUTH_LINE = re.compile(r"^[^,\s]+,[ \t]*(?:correct\s*$|-?[0-9]+\s*,|(?i:redundant|missing|"
                          r"selection|disorder|[RMSW])\s*$)", re.ASCII)
 _HEAD = 1 << 20
+# a CGED test input line: `(sid=ID)<TAB>...`, or `ID<TAB>` and a Chinese sentence (so that any
+# two-column TSV is not taken for one)
+_INPUT_LINE = re.compile(
+    r"^\(sid=[^()\t]+\)\t|^[^\s(),]+\t[^\t]*[\u3400-\u9fff\uf900-\ufaff][^\t]*$")
 # the elements of CGED SGML/XML (2014-2021): `<DOC>` with `<TEXT id>` or `<SENTENCE id>`
 _CGED_ELEMENT = re.compile(r"<(?:DOC|TEXT|SENTENCE|ERROR|MISTAKE)[\s>]", re.IGNORECASE)
 
@@ -40,6 +44,8 @@ def sniff(text: str) -> Format | None:
             return Format.M2
         if _TRUTH_LINE.match(stripped):
             return Format.TRUTH
+        if _INPUT_LINE.match(stripped):
+            return Format.INPUT
         return None
     return None
 

@@ -3,6 +3,7 @@
 
 from m2lsp.rules import (  # noqa: F401
     cged,
+    cged_input,
     cged_truth,
     m2_annotators,
     m2_edits,

@@ -40,6 +40,7 @@ class Scope(StrEnum):
     M2_DOCUMENT = "m2-document"  # the whole M2Document
     CGED = "cged"  # a CgedDocument
     TRUTH = "truth"  # a TruthDocument
+    INPUT = "input"  # an InputDocument
 
 
 SCOPE_FORMATS = {
@@ -47,6 +48,7 @@ SCOPE_FORMATS = {
     Scope.M2_DOCUMENT: frozenset({Format.M2}),
     Scope.CGED: frozenset({Format.CGED}),
     Scope.TRUTH: frozenset({Format.TRUTH}),
+    Scope.INPUT: frozenset({Format.INPUT}),
 }
 
 

@@ -45,7 +45,7 @@ def loop(name: str) -> str:
 @pytest.mark.parametrize(("setup", "args", "error"), [
     (None, ["missing.m2"], "missing.m2: no such file or folder"),
     (loop, ["loop.m2"], "loop.m2: Too many levels of symbolic links"),
-    (None, ["notes.md"], "notes.md: not recognised as M2, CGED SGML or a CGED truth file"),
+    (None, ["notes.md"], "notes.md: not recognised as M2, CGED SGML, a CGED truth file or"),
     (None, ["good.m2", "--select", "ZZZ"], "--select: no rule has the code or prefix ZZZ"),
     (None, ["good.m2", "--ignore", "M1,Q9"], "--ignore: no rule has the code or prefix Q9"),
     (None, ["good.m2", "--cged-input", "/nonexistent"],
@@ -200,3 +200,31 @@ def test_named_files_of_unknown_format_with_skip_unknown(files: Path, capsys) ->
     assert main(["check", "pom.xml", "good.m2", "--skip-unknown"]) == 0
     assert capsys.readouterr().out == ("No problems found in 1 file; 1 skipped (not M2 or "
                                        "CGED).\n")
+
+
+CGED_DATA = sorted(p for p in (SHARED_DATA / "cged").rglob("*") if p.is_file()
+                   and p.name != "SOURCES.tsv" and not p.name.startswith("README")
+                   and "Evaluation" not in p.name) if (SHARED_DATA / "cged").is_dir() else []
+
+
+@pytest.mark.skipif(not CGED_DATA, reason="needs ../shared/data/cged")
+def test_every_cged_data_file_is_checked(capsys) -> None:
+    """Truth files, input files (both id styles, CGED 2018's `.xml` one too) and SGML: each
+    recognised and checked (exit 0 or 1, never 'not recognised')."""
+    for path in CGED_DATA:
+        assert main(["check", "-q", str(path)]) in (0, 1), (path, capsys.readouterr().err)
+        assert "not recognised" not in capsys.readouterr().err
+
+
+def test_a_2014_style_truth_and_input_pair(tmp_path, monkeypatch, capsys) -> None:
+    """NLP-TEA 2014: `(sid=ID)<TAB>sentence` inputs, `sid, Type` truth lines; the truth's
+    ids are checked against the input beside it."""
+    monkeypatch.chdir(tmp_path)
+    Path("NLPTEA14_TestInput.txt").write_text("(sid=C1-1711-2)\t可能到２０４０年\n"
+                                              "(sid=C1-1721-1)\t一九五零年\n", encoding="utf-8")
+    Path("NLPTEA14_TestTruth.txt").write_text("C1-1711-2, Selection\nC1-1721-1, correct\n"
+                                              "C1-9999-1, Missing\n", encoding="utf-8")
+    assert main(["check", "NLPTEA14_TestInput.txt"]) == 0
+    assert main(["check", "NLPTEA14_TestTruth.txt"]) == 1
+    out = capsys.readouterr().out
+    assert "NLPTEA14_TestTruth.txt:3:1: T002 sentence id 'C1-9999-1' is not in the input" in out

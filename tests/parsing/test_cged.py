@@ -113,3 +113,52 @@ def test_2014_truth_files_are_recognised_by_content(text, fmt) -> None:
 
     found = detect_format("truth.txt", text)
     assert (found.value if found else None) == fmt
+
+
+input_chars = st.sampled_from([*"(sid=)\t\t 12AB-中文,", "(sid=", "\t"])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(input_chars, max_size=20).map("".join))
+def test_input_fast_path_agrees_with_the_grammar(line: str) -> None:
+    from m2lsp.parsing.cged_input import parse_line_fast, parse_line_slow
+
+    fast = parse_line_fast(0, line)
+    slow = parse_line_slow(0, line)
+    if fast is None:
+        assert not hasattr(slow, "sid")
+    else:
+        assert fast == slow
+
+
+INPUT_FILES = ["cged/cged2015/nlptea15cged_release1.0/Test/NLPTEA15_CGED_TestInput.txt",
+               "cged/cged2016/nlptea16cged_release1.0/Test/CGED16_HSK_Test_Input.txt",
+               "cged/cged2018/test_CGED2018.xml"]
+
+
+@pytest.mark.parametrize("name", INPUT_FILES)
+def test_real_input_files_are_recognised_and_agree_with_the_grammar(name) -> None:
+    """Both id styles; CGED 2018's test input is one despite its name (`.xml`)."""
+    from m2lsp.model import Format
+    from m2lsp.parsing.cged_input import parse_input, parse_line_fast, parse_line_slow
+    from m2lsp.parsing.detect import detect_format
+
+    source = decode(shared(name).read_bytes())
+    assert detect_format(name, source.text) is Format.INPUT
+    document = parse_input(source)
+    assert len(document.lines) > 900 and not document.problems
+    for line in document.lines[:300]:
+        assert parse_line_fast(line.row, line.text) == parse_line_slow(line.row, line.text)
+
+
+@pytest.mark.parametrize(("text", "fmt"), [
+    ("(sid=A2-0003-1)\t我先恭喜妳\n", "cged-input"),
+    ("12345\t在不正常的家庭\n", "cged-input"),
+    ("name\tvalue\nx\ty\n", None),  # a two-column TSV is no input file
+    ("12345\t中\textra column\n", None),
+])
+def test_input_files_are_recognised_by_content(text, fmt) -> None:
+    from m2lsp.parsing.detect import detect_format
+
+    found = detect_format("input.txt", text)
+    assert (found.value if found else None) == fmt

@@ -16,7 +16,8 @@ from m2lsp.rules.base import all_rules
 from tests.conftest import assert_snapshot
 
 FIXTURES = Path(__file__).parent / "fixtures"
-FORMATS = {".m2": Format.M2, ".sgml": Format.CGED, ".truth": Format.TRUTH}
+FORMATS = {".m2": Format.M2, ".sgml": Format.CGED, ".truth": Format.TRUTH,
+           ".input": Format.INPUT}
 KNOWN_IDS = {"T002": frozenset({"A2-0001", "A2-0002"})}
 CODES = [rule.code for rule in all_rules()]
 
