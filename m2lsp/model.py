@@ -401,7 +401,8 @@ class CgedError:
 
 @dataclass(frozen=True)
 class CgedDoc:
-    """One `<DOC>`: a sentence or text with its id, the corrected text, and its errors."""
+    """One `<DOC>` (or a sentence of a 2014 `<ESSAY>`): a sentence or text with its id, the
+    corrected text, and its errors."""
 
     span: Span
     id: str
@@ -410,7 +411,9 @@ class CgedDoc:
     text_span: Span  # where `text` stands in the file
     correction: str | None
     errors: tuple[CgedError, ...]
-    style: str  # "sentence" (<SENTENCE>/<MISTAKE>, 2014-2016) or "text" (<TEXT>/<ERROR>)
+    # "sentence" (<SENTENCE>/<MISTAKE>, 2015-2016), "text" (<TEXT>/<ERROR>, 2016 on) or
+    # "essay" (a <SENTENCE> of a 2014 <ESSAY>: its MISTAKEs have no offsets)
+    style: str
     id_attribute: Attribute | None = None
 
 

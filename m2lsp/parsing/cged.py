@@ -20,8 +20,9 @@ from m2lsp.model import Attribute, CgedDoc, CgedDocument, CgedError, CgedProblem
 from m2lsp.parsing.grammar import expected_words, parser
 from m2lsp.parsing.source import SourceText
 
-_DOC_END = re.compile(r"</DOC\s*>")
+_DOC_END = re.compile(r"</(?:DOC|ESSAY)\s*>")
 _DOC_START = re.compile(r"\s*<DOC\s*>")
+_ESSAY_START = re.compile(r"\s*<ESSAY[\s>]")
 _DECL = re.compile(r"\s*<\?xml[^>]*\?>")
 
 
@@ -34,6 +35,11 @@ def parse_cged(source: SourceText | str) -> CgedDocument:
     for start, end in _chunks(text):
         chunk = text[start:end]
         if not chunk.strip():
+            continue
+        if _ESSAY_START.match(chunk):
+            found, trouble = _parse_essay(chunk, start, locator)
+            docs += found
+            problems += trouble
             continue
         doc, problem = _parse_chunk(chunk, start, locator)
         if doc is not None:
@@ -97,6 +103,18 @@ def _parse_chunk(chunk: str, offset: int, locator: Locator) -> tuple[
     return doc, problem
 
 
+def _parse_essay(chunk: str, offset: int, locator: Locator) -> tuple[
+        list[CgedDoc], list[CgedProblem]]:
+    """Parse one NLP-TEA 2014 `<ESSAY>`: a CgedDoc per sentence, each with its MISTAKEs."""
+    lead = len(chunk) - len(chunk.lstrip())
+    try:
+        tree = parser("cged", "document", "doc", "essay").parse(chunk[lead:], start="essay")
+    except UnexpectedInput as exc:
+        at = offset + lead + (exc.pos_in_stream or 0)
+        return [], [CgedProblem(locator.span(at, at + 1), _describe(exc))]
+    return Builder(locator, offset + lead).essay(tree)
+
+
 def _describe(exc: UnexpectedInput) -> str:
     expected = getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()
     words = expected_words(parser("cged", "document", "doc"), expected, _TERMINALS)
@@ -122,6 +140,32 @@ class Builder:
         if isinstance(node, Token):
             return self.locator.span(self.base + node.start_pos, self.base + node.end_pos)
         return self.locator.span(self.base + node.meta.start_pos, self.base + node.meta.end_pos)
+
+    def essay(self, tree: Tree) -> tuple[list[CgedDoc], list[CgedProblem]]:
+        """An essay's sentences, each a CgedDoc (style "essay") with the MISTAKEs that name
+        it; a MISTAKE naming no sentence of the essay is a problem."""
+        parts = [c for c in tree.children if isinstance(c, Tree)]
+        text = next(c for c in parts if c.data == "essay_text")
+        mistakes = [self.mistake(c) for c in parts if c.data == "mistake"]
+        docs, problems = [], []
+        sentences = [c for c in text.children if isinstance(c, Tree)]
+        ids = {self._id(s) for s in sentences}
+        for mistake in mistakes:
+            named = mistake.attribute("id")
+            if named is None or named.value not in ids:
+                what = "no id" if named is None else f"id {named.value!r}, no sentence"
+                problems.append(CgedProblem(mistake.span, f"<MISTAKE> with {what} of its "
+                                            "<ESSAY>: it belongs to no sentence"))
+        for sentence in sentences:
+            own = tuple(m for m in mistakes if (a := m.attribute("id")) is not None
+                        and a.value == self._id(sentence))
+            content, span = self.content(sentence.children[-1], sentence)
+            docs.append(self._make(sentence, self.attributes(sentence), content, span, None,
+                                   own, "essay"))
+        return docs, problems
+
+    def _id(self, sentence: Tree) -> str:
+        return next((a.value for a in self.attributes(sentence) if a.name == "id"), "")
 
     def doc(self, tree: Tree) -> CgedDoc:
         inner = tree.children[0]

@@ -138,7 +138,8 @@ class OffsetNotInteger(Rule):
     """Reports an error whose `start_off` or `end_off` is missing or not an integer.
 
     ## What it does
-    Flags `<ERROR>` and `<MISTAKE>` elements without both offsets as positive integers.
+    Flags `<ERROR>` and `<MISTAKE>` elements without both offsets as positive integers
+    (not the MISTAKEs of a 2014 `<ESSAY>`, which name a whole sentence).
 
     ## Why is this bad?
     Offsets are 1-based character positions; the official tools stop or skip the error.
@@ -160,7 +161,9 @@ class OffsetNotInteger(Rule):
     scope = Scope.CGED
 
     def check(self, document: CgedDocument, ctx: Context) -> Iterator[Diagnostic]:
-        for _, error in _errors(document):
+        for doc, error in _errors(document):
+            if doc.style == "essay":  # 2014: errors of whole sentences, without offsets
+                continue
             for name in ("start_off", "end_off"):
                 attr = error.attribute(name)
                 if attr is None:
@@ -434,7 +437,7 @@ class MissingAttribute(Rule):
     def check(self, document: CgedDocument, ctx: Context) -> Iterator[Diagnostic]:
         for doc in document.docs:
             if doc.id_attribute is None:
-                element = "SENTENCE" if doc.style == "sentence" else "TEXT"
+                element = "TEXT" if doc.style == "text" else "SENTENCE"
                 yield self.report(doc.span, element=element, name="id")
             for error in doc.errors:
                 if doc.style == "text" and error.attribute("type") is None:

@@ -162,3 +162,56 @@ def test_input_files_are_recognised_by_content(text, fmt) -> None:
 
     found = detect_format("input.txt", text)
     assert (found.value if found else None) == fmt
+
+
+ESSAY = """<ESSAY title="寫給筆友的一封信">
+<TEXT>
+<SENTENCE id="B1-0110-1">不知道為什麼我們等到現在在才打算見面</SENTENCE>
+<SENTENCE id="B1-0110-2">我會穿著一個黃色的襯衫</SENTENCE>
+<SENTENCE id="B1-0110-3">我很高興</SENTENCE>
+</TEXT>
+<MISTAKE id="B1-0110-1">
+<TYPE>Redundant</TYPE>
+<CORRECTION>不知道為什麼我們等到現在才打算見面</CORRECTION>
+</MISTAKE>
+<MISTAKE id="B1-0110-2">
+<TYPE>Selection</TYPE>
+<CORRECTION>我會穿著一件黃色的襯衫</CORRECTION>
+</MISTAKE>
+</ESSAY>
+
+<ESSAY title="二">
+<TEXT>
+<SENTENCE id="B1-0112-1">我的計畫是十點早上</SENTENCE>
+</TEXT>
+<MISTAKE id="B1-9999-1">
+<TYPE>Disorder</TYPE>
+<CORRECTION>我的計畫是早上十點</CORRECTION>
+</MISTAKE>
+</ESSAY>
+"""
+
+
+def test_the_2014_essay_style() -> None:
+    """NLP-TEA 2014: an <ESSAY> of <SENTENCE>s, MISTAKEs naming a sentence but no offsets;
+    recognised, parsed sentence by sentence, and checked without offset findings."""
+    from m2lsp.linting.run import lint
+    from m2lsp.model import Format
+    from m2lsp.parsing.detect import detect_format
+    from m2lsp.scoring.cged.inputs import items_from_sgml
+
+    assert detect_format("A2_CFL_test.sgml", ESSAY) is Format.CGED
+    document = parse_cged(ESSAY)
+    assert [(d.id, d.style, [e.type for e in d.errors]) for d in document.docs] == [
+        ("B1-0110-1", "essay", ["Redundant"]), ("B1-0110-2", "essay", ["Selection"]),
+        ("B1-0110-3", "essay", []), ("B1-0112-1", "essay", [])]
+    assert document.docs[0].text == "不知道為什麼我們等到現在在才打算見面"
+    assert [p.message for p in document.problems] == [
+        "<MISTAKE> with id 'B1-9999-1', no sentence of its <ESSAY>: it belongs to no "
+        "sentence"]
+    codes = [d.code for d in lint(decode(ESSAY.encode()), Format.CGED).diagnostics]
+    assert codes == ["C001"]  # the stray MISTAKE only: no offset findings
+    items = items_from_sgml(document)
+    assert [(i.sid, i.position, i.type) for i in items][:3] == [
+        ("B1-0110-1", "", "Redundant"), ("B1-0110-2", "", "Selection"),
+        ("B1-0110-3", "", "correct")]
