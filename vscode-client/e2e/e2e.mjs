@@ -137,6 +137,13 @@ try {
   }
   await page.locator(".pane-header", { hasText: "workspace" }).first().click(); // more room
   const worst = page.locator(".monaco-list-row", { hasText: "missed · annotator" }).first();
+  // a row leads with the sentence's words (cut at the view's edge), its numbers after them
+  const label = (await worst.locator(".label-name").first().innerText()).trim();
+  const description = (await worst.locator(".label-description").first().innerText()).trim();
+  if (/^\d/.test(label) || !/^#\d+ · F0\.5 /.test(description)) {
+    throw new Error(`a row should lead with its sentence: "${label}" / "${description}"`);
+  }
+  step(`row: ${label.slice(0, 40)}… | ${description.slice(0, 40)}…`);
   await worst.click();
   await page.keyboard.press("ArrowRight");
   await page.locator(".monaco-list-row", { hasText: "missed:" }).first().waitFor({ timeout: 30000 });
