@@ -9,6 +9,7 @@ default directory is the user's own.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from functools import cache
 from pathlib import Path
@@ -23,15 +24,27 @@ CACHE_ENV = "M2LSP_CACHE_DIR"
 def parser(name: str, *start: str) -> Lark:
     """An LALR parser for `grammar/<name>.lark` with the given start symbols."""
     where = cache_dir()
-    return Lark.open_from_package(
-        GRAMMAR_PACKAGE,
-        f"{name}.lark",
-        parser="lalr",
-        start=list(start),
-        propagate_positions=True,
-        maybe_placeholders=True,
-        cache=False if where is None else str(where / f"{name}-{'-'.join(start)}.lark"),
-    )
+    options = {"parser": "lalr", "start": list(start), "propagate_positions": True,
+               "maybe_placeholders": True,
+               "cache": False if where is None else str(where / f"{name}-{'-'.join(start)}.lark")}
+    folder = checkout_grammars()
+    if folder is not None:
+        return Lark.open(str(folder / f"{name}.lark"), **options)
+    return Lark.open_from_package(GRAMMAR_PACKAGE, f"{name}.lark", **options)
+
+
+@cache
+def checkout_grammars() -> Path | None:
+    """The top-level `grammar/` folder when m2lsp runs from a checkout that was not
+    installed (the grammars become the package `m2lsp.grammar` only at install time);
+    None when the package is there."""
+    if importlib.util.find_spec(GRAMMAR_PACKAGE) is not None:
+        return None
+    folder = Path(__file__).resolve().parents[2] / "grammar"
+    if not (folder / "m2.lark").is_file():
+        raise ImportError(f"m2lsp's grammars are neither the package {GRAMMAR_PACKAGE} nor "
+                          f"in {folder}: reinstall m2lsp")
+    return folder
 
 
 def cache_dir() -> Path | None:
