@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import logging
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from m2lsp import defaults
 from m2lsp.diagnostic import Severity
 from m2lsp.errors import UsageError
-from m2lsp.scoring import defaults
 
 log = logging.getLogger(__name__)
 
@@ -163,11 +163,11 @@ def _boolean(value: Any) -> bool:
 
 
 def _metric(value: Any) -> str:
-    from m2lsp.scoring.metric import names
-
-    if value not in names():
-        raise ValueError("expected one of " + ", ".join(names()))
-    return value
+    """A metric's name (whether one is registered, the caller checks with the registry's
+    names, `metrics` below: the settings sit under the scoring package, not above it)."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("expected the name of a metric")
+    return value.strip()
 
 
 @dataclass(frozen=True)
@@ -228,9 +228,11 @@ CLIENT_KEYS = frozenset({"server", "trace"})
 
 
 def config_from_mapping(values: Mapping[str, Any], base: Config | None = None,
-                        origin: str = "settings", strict: bool = False) -> Config:
+                        origin: str = "settings", strict: bool = False,
+                        metrics: Collection[str] | None = None) -> Config:
     """Apply `values` on top of `base`; bad keys and values are logged and skipped (the
-    server), or with `strict` a UsageError (the command line: exit 2)."""
+    server), or with `strict` a UsageError (the command line: exit 2).  `metrics`: the
+    registered metric names (from the registry) a `metric` value must be one of."""
     config = base or Config()
     updates: dict[str, dict[str, Any]] = {name: {} for name in SECTIONS}
     for raw_key, value in values.items():
@@ -243,13 +245,20 @@ def config_from_mapping(values: Mapping[str, Any], base: Config | None = None,
             continue
         option = KEYS[key]
         try:
-            updates[option.section][option.field] = option.convert(value)
+            updates[option.section][option.field] = _converted(option, value, metrics)
         except (ValueError, TypeError) as exc:
             _complain(strict, f"{origin}: option {raw_key!r} = {value!r} is invalid ({exc})",
                       "%s: option %r = %r is invalid (%s); using the default",
                       origin, raw_key, value, exc)
     return Config(**{name: replace(getattr(config, name), **updates[name])
                      for name in SECTIONS})
+
+
+def _converted(option: Option, value: Any, metrics: Collection[str] | None) -> Any:
+    converted = option.convert(value)
+    if option.key == "metric" and metrics is not None and converted not in metrics:
+        raise ValueError("expected one of " + ", ".join(metrics))
+    return converted
 
 
 def _complain(strict: bool, error: str, *warning: Any) -> None:
@@ -282,25 +291,29 @@ def _m2lsp_table(path: Path, strict: bool = False) -> dict[str, Any] | None:
 
 
 def load_config(start: Path | None = None, explicit: Path | None = None,
-                strict: bool = False) -> Config:
+                strict: bool = False, metrics: Collection[str] | None = None) -> Config:
     """The configuration from `explicit` or the pyproject.toml found from `start` (`strict`:
-    a bad key or value is a UsageError, as on the command line)."""
+    a bad key or value is a UsageError, as on the command line; `metrics`: see
+    `config_from_mapping`)."""
     path = explicit or (find_pyproject(start) if start is not None else None)
     if path is None:
         return Config()
     if explicit is not None and not explicit.is_file():
         raise UsageError(f"--config {explicit}: no such file")
     table = _m2lsp_table(path, strict=strict and explicit is not None) or {}
-    return config_from_mapping(table, origin=str(path), strict=strict)
+    return config_from_mapping(table, origin=str(path), strict=strict, metrics=metrics)
 
 
-def config_for(paths: Sequence[Path], explicit: Path | None = None) -> Config:
+def config_for(paths: Sequence[Path], explicit: Path | None = None,
+               metrics: Collection[str] | None = None) -> Config:
     """Every command's one lookup (as ruff's): `explicit` (--config) wins; else the nearest
     pyproject.toml with a [tool.m2lsp] table above the first named file that has one; else
     the one above the current folder.  Strict, as on the command line: a bad key or value
     is a UsageError (exit 2)."""
     found = explicit if explicit is not None else find_config(paths)
-    return load_config(explicit=found, strict=True) if found is not None else Config()
+    if found is None:
+        return Config()
+    return load_config(explicit=found, strict=True, metrics=metrics)
 
 
 def find_config(paths: Sequence[Path]) -> Path | None:

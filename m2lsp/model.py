@@ -9,6 +9,7 @@ exclusive; lines and columns are 0-based here and converted at the edges (text o
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -540,3 +541,12 @@ def corrected_sentence(block: Block, annotator: str) -> str | None:
         at = edit.end
     out.extend(tokens[at:])
     return " ".join(out)
+
+
+def block_at(doc: M2Document, line: int) -> tuple[int, Block] | None:
+    """The block holding `line` and its first line, if any."""
+    index = bisect.bisect_right(doc.starts, line) - 1
+    if index < 0:
+        return None
+    start, block = doc.starts[index], doc.blocks[index]
+    return (start, block) if line < start + len(block.lines) else None

@@ -114,3 +114,8 @@ def test_every_command_finds_the_configuration_the_same_way(two_folders, capsys,
         assert "F_3.0" in capsys.readouterr().out
     assert main([*argv, "--config", "missing.toml"]) == 2
     assert "--config missing.toml: no such file" in capsys.readouterr().err
+    # a metric the registry does not have: exit 2 on every command, check included
+    (data / "pyproject.toml").write_text('[tool.m2lsp]\nmetric = "bleurt"\n')
+    assert main(argv) == 2
+    assert "option 'metric' = 'bleurt' is invalid (expected one of m2, errant" in \
+        capsys.readouterr().err

@@ -11,8 +11,8 @@ from tests.conftest import ROOT
 
 PACKAGE = ROOT / "m2lsp"
 # adapters may import these scoring modules
-THROUGH_THE_REGISTRY = {"m2lsp.scoring.metric", "m2lsp.scoring.defaults",
-                        "m2lsp.scoring.bootstrap", "m2lsp.scoring.review"}
+THROUGH_THE_REGISTRY = {"m2lsp.scoring.metric", "m2lsp.scoring.bootstrap",
+                        "m2lsp.scoring.review"}
 # the drop-ins reproduce one tool's command line, and call that tool's scorer
 DROP_INS = {"cli/score.py": "m2lsp.scoring.m2.", "cli/errant_compare.py": "m2lsp.scoring.errant."}
 
@@ -58,3 +58,85 @@ def test_the_core_never_imports_the_language_server():
 def test_the_server_module_imports_no_feature():
     assert not any(n.startswith("m2lsp.lsp.features")
                    for n in imports(PACKAGE / "lsp" / "server.py"))
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def edges() -> dict[str, set[str]]:
+    """Module -> the m2lsp modules it imports (type-only imports too: every import
+    statement, wherever it stands), a package's submodules named through it."""
+    def resolve(name: str) -> str | None:
+        while name and name not in MODULES:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph = {}
+    for name, path in MODULES.items():
+        graph[name] = {found for imported in imports(path)
+                       if (found := resolve(imported)) is not None and found != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                other = stack.pop()
+                component.append(other)
+                if other == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_cycle_between_any_two_modules():
+    assert cycles(edges()) == []
+
+
+def test_the_cycle_finder_finds_one():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+
+
+# (importer prefix, imported prefix): directions the house forbids
+FORBIDDEN = [
+    ("m2lsp.config", "m2lsp.scoring"),  # settings sit at the bottom
+    ("m2lsp.defaults", "m2lsp."),
+    ("m2lsp.scoring", "m2lsp.editor"),  # editor code sits at the edges
+    ("m2lsp.scoring", "m2lsp.linting"),
+    ("m2lsp.rules", "m2lsp.scoring"),  # the linter does not depend on the scorers
+    ("m2lsp.linting", "m2lsp.scoring"),
+    ("m2lsp.parsing", "m2lsp.scoring"),
+]
+
+
+def test_no_import_goes_the_wrong_way():
+    wrong = [f"{name} -> {other}" for name, others in edges().items() for other in others
+             for low, high in FORBIDDEN if name.startswith(low) and other.startswith(high)]
+    assert wrong == []

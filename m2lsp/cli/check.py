@@ -114,8 +114,9 @@ def _check_options(args: argparse.Namespace) -> CheckOptions:
     from m2lsp.config import config_for, config_from_mapping
     from m2lsp.diagnostic import Applicability
     from m2lsp.linting.files import CheckOptions
+    from m2lsp.scoring.metric import names
 
-    config = config_for(args.paths, args.config)
+    config = config_for(args.paths, args.config, names())
     overrides = {k: v for k, v in (("select", args.select), ("ignore", args.ignore),
                                    ("taxonomy", args.taxonomy)) if v is not None}
     if overrides:
@@ -136,7 +137,7 @@ def _check_options(args: argparse.Namespace) -> CheckOptions:
 def _check_codes(codes: tuple[str, ...], option: str) -> None:
     """A usage error for a rule code or prefix that names no rule (a typo would otherwise
     select nothing, and every file would pass)."""
-    from m2lsp.rules.base import all_rules
+    from m2lsp.rules.registry import all_rules
 
     known = [rule.code for rule in all_rules()]
     unknown = [c for c in codes if c != "ALL" and not any(k.startswith(c) for k in known)]

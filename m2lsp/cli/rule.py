@@ -23,7 +23,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run_rule(args: argparse.Namespace) -> int:
-    from m2lsp.rules.base import all_rules, rule_by_code
+    from m2lsp.rules.registry import all_rules, rule_by_code
 
     if args.all and args.markdown:
         sys.stdout.write(rules_markdown())
@@ -56,7 +56,7 @@ def rule_text(rule: Rule) -> str:
 
 def rules_markdown() -> str:
     """docs/rules.md: every rule's documentation, generated (a test keeps the file current)."""
-    from m2lsp.rules.base import all_rules
+    from m2lsp.rules.registry import all_rules
 
     parts = ["# m2lsp rules", "",
              "Generated from the rules' docstrings (`m2lsp rule --all --markdown`).", "",

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from m2lsp import defaults
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.errors import M2lspError, UsageError
-from m2lsp.scoring import defaults
 from m2lsp.scoring.bootstrap import ALTERNATIVES
 from m2lsp.scoring.metric import Flag, Metric, Request, comparable, metric, names
 
@@ -99,7 +99,7 @@ def _configured(args: argparse.Namespace, *paths: Path) -> Metric:
     bad value is exit 2)."""
     from m2lsp.config import config_for
 
-    config = config_for(paths, args.config).score
+    config = config_for(paths, args.config, names()).score
     args.metric = args.metric or config.metric
     chosen = metric(args.metric)
     _refuse_others(args, chosen)
@@ -229,12 +229,8 @@ def comparison_text(found: Any, name: str, args: argparse.Namespace) -> str:
 
 def _both(chosen: Metric, args: argparse.Namespace) -> list:
     """Both systems' scores (the M2 gold read once)."""
-    request = request_of(args, args.system_a, args.gold)
-    many = getattr(chosen, "run_many", None)
-    if many is not None:
-        return many(request, [args.system_a, args.system_b])
-    return [chosen.run(request),
-            chosen.run(request_of(args, args.system_b, args.gold))]
+    return chosen.run_many(request_of(args, args.system_a, args.gold),
+                           [args.system_a, args.system_b])
 
 
 def score_files(system_path: Path, gold_path: Path, settings: Any,

@@ -1,10 +1,12 @@
-"""What a hover on an A line says: the tokens its span covers, the corrections, the error
-type's meaning, and the sentence as its annotator corrects it."""
+"""What a hover says: on an A line, the tokens its span covers, the corrections, the error
+type's meaning, and the sentence as its annotator corrects it; on a scored S line, the
+sentence's score in words (`score_hover`)."""
 
 from __future__ import annotations
 
 from m2lsp.editor.navigation import edit_at
 from m2lsp.model import NONE_CORRECTION, Block, Edit, M2Document, corrected_sentence
+from m2lsp.scoring.review import FOUND, MISSED, WRONG, SentenceReview, escape
 from m2lsp.taxonomy import Taxonomy
 
 
@@ -40,3 +42,17 @@ def hover(doc: M2Document, line: int, taxonomy: Taxonomy | None) -> str | None:
     if corrected is not None:
         parts.append(f"Annotator {edit.annotator.strip()}: {corrected}")
     return "\n\n".join(parts)
+
+
+def score_hover(review: SentenceReview, beta: float) -> str:
+    """Markdown for the S line: source, system, each annotator's corrected sentence, and
+    every edit in plain words."""
+    lines = [f"**Sentence {review.index + 1}** · {review.summary(beta)}", "",
+             f"source: {escape(review.source)}", "",
+             f"system: {escape(review.hypothesis)}", ""]
+    for annotator, text in review.corrected:
+        chosen = " (chosen: **found**, _missed_)" if annotator == review.annotator else ""
+        lines += [f"annotator {annotator}{chosen}: {text}", ""]
+    symbols = {FOUND: "✓", WRONG: "✗", MISSED: "–"}
+    lines += [f"- {symbols[m.kind]} {escape(m.message)}" for m in review.marks]
+    return "\n".join(lines)

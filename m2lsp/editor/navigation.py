@@ -1,19 +1,10 @@
-"""Where a line of an M2 document is: its block, its edit."""
+"""Where a line of an M2 document is: its block (`model.block_at`), its edit."""
 
 from __future__ import annotations
 
-import bisect
+from m2lsp.model import Block, Edit, M2Document, block_at
 
-from m2lsp.model import Block, Edit, M2Document
-
-
-def block_at(doc: M2Document, line: int) -> tuple[int, Block] | None:
-    """The block holding `line` and its first line, if any."""
-    index = bisect.bisect_right(doc.starts, line) - 1
-    if index < 0:
-        return None
-    start, block = doc.starts[index], doc.blocks[index]
-    return (start, block) if line < start + len(block.lines) else None
+__all__ = ["block_at", "edit_at"]
 
 
 def edit_at(doc: M2Document, line: int) -> tuple[int, Block, Edit] | None:

@@ -16,7 +16,8 @@ from m2lsp.parsing import m2 as m2_parsing
 from m2lsp.parsing.m2 import BlockCache, parse_m2, paused_gc
 from m2lsp.parsing.source import SourceText
 from m2lsp.parsing.suspects import suspects
-from m2lsp.rules.base import BlockSet, Context, Format, LineRange, Rule, Scope, all_rules
+from m2lsp.rules.base import BlockSet, Context, Format, LineRange, Rule, Scope
+from m2lsp.rules.registry import all_rules
 
 
 @dataclass(frozen=True)

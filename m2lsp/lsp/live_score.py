@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import bisect
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
@@ -27,7 +28,35 @@ from m2lsp.scoring.metric import EditorJob, LiveScoring
 from m2lsp.scoring.review import FOUND, MISSED, WRONG, LiveView, Mark, SentenceReview
 
 if TYPE_CHECKING:
-    from m2lsp.lsp.server import M2Server, OpenDocument
+    from m2lsp.config import Config
+    from m2lsp.linting.incremental import LiveDocument
+
+
+class OpenDocument(Protocol):
+    """What a live score reads of an open document (the server's `OpenDocument`): given
+    this, not the server's class, so that this module does not import the server."""
+
+    uri: str
+    version: int
+    focus: int
+    live: LiveDocument
+    session: ScoreSession | None
+
+    @property
+    def lines(self) -> list[str]: ...
+
+
+class M2Server(Protocol):
+    """What a live score reads of the server: its settings, its open documents (a system
+    may be one), the position encoding, and the live view of a document."""
+
+    config: Config
+    documents: Mapping[str, OpenDocument]
+
+    @property
+    def encoding(self) -> str: ...
+
+    def live_view(self, doc: Any) -> LiveView | None: ...
 
 log = logging.getLogger(__name__)
 

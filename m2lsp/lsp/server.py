@@ -30,6 +30,7 @@ from m2lsp.lsp.live_score import ScoreSession
 from m2lsp.model import Format
 from m2lsp.parsing.detect import detect_format
 from m2lsp.parsing.m2 import paused_gc
+from m2lsp.scoring.metric import names
 
 log = logging.getLogger(__name__)
 
@@ -243,7 +244,7 @@ class M2Server(LanguageServer):
         if not isinstance(values, dict):
             log.warning("%s: expected an object of m2lsp settings, got %r", origin, values)
             return
-        self.config = config_from_mapping(values, self.base, origin)
+        self.config = config_from_mapping(values, self.base, origin, metrics=names())
         if base:
             self.base = self.config
         for doc in self.documents.values():

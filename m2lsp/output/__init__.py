@@ -3,29 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from m2lsp.diagnostic import Diagnostic
+from m2lsp.output.report import RULE_DOCS_URL, FileReport, rule_url
 
-
-@dataclass(frozen=True)
-class FileReport:
-    """The diagnostics of one checked file."""
-
-    path: str
-    diagnostics: tuple[Diagnostic, ...]
+__all__ = ["RULE_DOCS_URL", "FileReport", "renderers", "rule_url"]
 
 
 def renderers() -> dict[str, Callable[[Sequence[FileReport]], str]]:
+    """Each output format's renderer, by name."""
     from m2lsp.output import github, json, sarif, text
 
     return {"text": text.render, "json": json.render, "github": github.render,
             "sarif": sarif.render}
-
-
-RULE_DOCS_URL = "https://github.com/m2lsp/m2lsp/blob/main/docs/rules.md"
-
-
-def rule_url(code: str) -> str:
-    """Where a rule's documentation is published (docs/rules.md, generated from the rules)."""
-    return f"{RULE_DOCS_URL}#{code.lower()}"

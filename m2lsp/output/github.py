@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from m2lsp.diagnostic import Severity
-from m2lsp.output import FileReport
-from m2lsp.rules.base import rule_by_code
+from m2lsp.output.report import FileReport
+from m2lsp.rules.registry import rule_by_code
 
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice",
            Severity.HINT: "notice"}

@@ -15,8 +15,8 @@ from typing import Any
 
 from m2lsp.diagnostic import Diagnostic, Fix
 from m2lsp.model import Span
-from m2lsp.output import FileReport, rule_url
-from m2lsp.rules.base import rule_by_code
+from m2lsp.output.report import FileReport, rule_url
+from m2lsp.rules.registry import rule_by_code
 
 _string = json.encoder.encode_basestring  # the C implementation where there is one
 

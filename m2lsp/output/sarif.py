@@ -9,8 +9,8 @@ from typing import Any
 
 from m2lsp import __version__
 from m2lsp.diagnostic import Diagnostic, Severity
-from m2lsp.output import FileReport, rule_url
-from m2lsp.rules.base import all_rules
+from m2lsp.output.report import FileReport, rule_url
+from m2lsp.rules.registry import all_rules
 
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note",
            Severity.HINT: "note"}

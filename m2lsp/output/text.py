@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from m2lsp.diagnostic import Applicability
-from m2lsp.output import FileReport
+from m2lsp.output.report import FileReport
 
 
 def render(reports: Sequence[FileReport], checked: int | None = None,

@@ -166,18 +166,5 @@ class Rule:
 
 
 RULES: dict[str, Rule] = {}
-
-
-def all_rules() -> list[Rule]:
-    """Every registered rule, by code."""
-    import m2lsp.rules  # noqa: F401  (imports every rule module, which registers its rules)
-
-    return [RULES[code] for code in sorted(RULES)]
-
-
-def rule_by_code(code: str) -> Rule | None:
-    rule = RULES.get(code)  # the common case: a code the registered rules reported
-    if rule is None:
-        all_rules()
-        rule = RULES.get(code.upper())
-    return rule
+"""Every rule class registers itself here when its module is imported; `rules.registry`
+imports them all."""

@@ -18,9 +18,12 @@ from __future__ import annotations
 import hashlib
 import importlib
 from collections.abc import Callable, Generator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from m2lsp.config import ScoreSettings
 
 # name -> the module that defines METRIC (imported only when used: a command starts faster)
 REGISTRY: dict[str, str] = {
@@ -132,6 +135,8 @@ class Metric(Protocol):
     flags: tuple[Flag, ...]
     shared: frozenset[str]  # the options several metrics take that it honours (by dest)
     per_sentence: bool  # has per-sentence statistics: bootstrap intervals and `compare`
+    plain_text_document: bool  # the editor may score it on an open plain-text file (which
+    # is not linted: GLEU's source or hypothesis), not only on an open M2 or CGED file
 
     def run(self, request: Request) -> Score:
         """Read the inputs and score them (an M2lspError for unusable inputs)."""
@@ -139,6 +144,27 @@ class Metric(Protocol):
     def in_editor(self, job: EditorJob) -> Steps:
         """Score an open document in steps (the server stays responsive between them); an
         M2lspError says why it cannot."""
+
+    def live(self, config: ScoreSettings) -> LiveScoring | None:
+        """A score the editor keeps current while the texts change, or None: scored once."""
+
+    def run_many(self, request: Request, systems: Sequence[Path]) -> list[Score]:
+        """Several systems against the gold of `request` (for `m2lsp compare`)."""
+
+
+class MetricBase:
+    """What a metric has unless it says otherwise: no per-sentence statistics, scored on
+    open M2 or CGED documents, once (no live score), each system read on its own."""
+
+    per_sentence = False
+    plain_text_document = False
+
+    def live(self, config: ScoreSettings) -> LiveScoring | None:
+        return None
+
+    def run_many(self, request: Request, systems: Sequence[Path]) -> list[Score]:
+        run = self.run  # type: ignore[attr-defined]  (each metric defines it)
+        return [run(replace(request, system=system)) for system in systems]
 
 
 class LiveScoring(Protocol):
@@ -153,10 +179,9 @@ class LiveScoring(Protocol):
         """`update` in steps (yielding sentences done), for a first score of many."""
 
 
-def live_scoring(name: str, config: Any) -> LiveScoring | None:
+def live_scoring(name: str, config: ScoreSettings) -> LiveScoring | None:
     """The live score of metric `name`, or None if it has none (it scores once)."""
-    make = getattr(metric(name), "live", None)
-    return make(config) if make is not None else None
+    return metric(name).live(config)
 
 
 def names() -> list[str]:

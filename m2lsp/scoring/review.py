@@ -12,6 +12,8 @@ from typing import Any
 FOUND = "TP"
 WRONG = "FP"
 MISSED = "FN"
+NOTHING_WRONG = "TN"  # CGED: a correct sentence the system leaves alone
+SENTENCE = "score"  # a sentence's own score mark
 EMPTY = "∅"
 
 
@@ -80,17 +82,3 @@ class LiveView:
 
 def escape(text: str) -> str:
     return "".join("\\" + ch if ch in "\\`*_[]<>|~" else ch for ch in text)
-
-
-def hover_text(review: SentenceReview, beta: float) -> str:
-    """Markdown for the S line: source, system, each annotator's corrected sentence, and
-    every edit in plain words."""
-    lines = [f"**Sentence {review.index + 1}** · {review.summary(beta)}", "",
-             f"source: {escape(review.source)}", "",
-             f"system: {escape(review.hypothesis)}", ""]
-    for annotator, text in review.corrected:
-        chosen = " (chosen: **found**, _missed_)" if annotator == review.annotator else ""
-        lines += [f"annotator {annotator}{chosen}: {text}", ""]
-    symbols = {FOUND: "✓", WRONG: "✗", MISSED: "–"}
-    lines += [f"- {symbols[m.kind]} {escape(m.message)}" for m in review.marks]
-    return "\n".join(lines)

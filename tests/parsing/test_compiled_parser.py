@@ -24,8 +24,9 @@ from m2lsp.model import Format, M2Document
 from m2lsp.parsing import m2
 from m2lsp.parsing.source import SourceText, decode
 from m2lsp.parsing.suspects import ALL, Suspect, suspects
-from m2lsp.rules.base import BlockSet, all_rules
+from m2lsp.rules.base import BlockSet
 from m2lsp.rules.base import Scope as RuleScope
+from m2lsp.rules.registry import all_rules
 from tests.strategies import good_documents, lines, messy_documents
 
 pytestmark = pytest.mark.skipif(m2.compiled is None, reason="the C parser was not built")

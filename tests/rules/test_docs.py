@@ -7,7 +7,8 @@ import re
 import pytest
 
 from m2lsp.cli import main
-from m2lsp.rules.base import Scope, all_rules
+from m2lsp.rules.base import Scope
+from m2lsp.rules.registry import all_rules
 
 SECTIONS = ["## What it does", "## Why is this bad?", "## Example", "## Use instead",
             "## Fix safety"]

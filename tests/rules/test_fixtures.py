@@ -12,7 +12,7 @@ from m2lsp.linting.fixes import apply_once
 from m2lsp.linting.run import lint
 from m2lsp.model import Format
 from m2lsp.parsing.source import decode
-from m2lsp.rules.base import all_rules
+from m2lsp.rules.registry import all_rules
 from tests.conftest import assert_snapshot
 
 FIXTURES = Path(__file__).parent / "fixtures"

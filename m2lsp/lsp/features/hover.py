@@ -9,7 +9,6 @@ from m2lsp.editor import hover as hovering
 from m2lsp.lsp import live_score
 from m2lsp.lsp.features.documents import m2_document
 from m2lsp.lsp.server import M2Server
-from m2lsp.scoring.review import hover_text
 
 
 def register(ls: M2Server) -> None:
@@ -31,4 +30,4 @@ def hover(ls: M2Server, params: types.HoverParams) -> types.Hover | None:
 def _score_hover(ls: M2Server, doc, line: int) -> str | None:
     view = ls.live_view(doc)
     review = live_score.review_at(view, line) if view is not None else None
-    return hover_text(review, view.beta) if review is not None else None
+    return hovering.score_hover(review, view.beta) if review is not None else None

@@ -12,6 +12,7 @@ from pygls.uris import to_fs_path
 
 from m2lsp.config import load_config
 from m2lsp.lsp.server import M2Server
+from m2lsp.scoring.metric import names
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ def initialize(ls: M2Server, params: types.InitializeParams) -> None:
                                 workspace.code_lens.refresh_support)
     root = to_fs_path(params.root_uri) if params.root_uri else None
     if root:
-        ls.base = ls.config = load_config(Path(root))
+        ls.base = ls.config = load_config(Path(root), metrics=names())
     if params.initialization_options:
         ls.apply_config(params.initialization_options, "initializationOptions", base=True)
 

@@ -80,8 +80,8 @@ async def _score(ls: M2Server, uri: Any, system_text: str, options: dict[str, An
     if name not in names():
         return _fail(ls, f"metric {name!r} is not one of " + ", ".join(names()))
     doc = ls.checked_document(uri) if isinstance(uri, str) else None
-    if doc is None and name == "gleu" and isinstance(uri, str):
-        doc = ls.documents.get(uri)  # GLEU scores plain text files, which are not checked
+    if doc is None and metric(name).plain_text_document and isinstance(uri, str):
+        doc = ls.documents.get(uri)  # a plain-text file, which is not checked
     if doc is None:
         return _fail(ls, f"the document {uri} is not open")
     live = doc.live

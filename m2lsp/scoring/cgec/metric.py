@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
-from m2lsp.scoring.metric import EditorJob, Request, SentenceStats, Steps, signed
+from m2lsp.scoring.metric import EditorJob, MetricBase, Request, SentenceStats, Steps, signed
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class CgecScore:
         return SentenceStats(self.rows, ("Acc_sen", "BLEU_c", "MP"), aggregate, main=1)
 
 
-class Cgec:
+class Cgec(MetricBase):
     name = "cgec"
     help = ("cgec (Lin et al.: sentence accuracy, char BLEU, meaning preservation; SYSTEM one "
             "sentence a line, GOLD M2, each annotator one reference)")

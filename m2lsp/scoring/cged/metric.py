@@ -12,6 +12,7 @@ from m2lsp.scoring.metric import (
     EditorJob,
     EditorScore,
     Flag,
+    MetricBase,
     Request,
     SentenceStats,
     Steps,
@@ -74,11 +75,10 @@ def levels_json(score: CgedScore, request: Request) -> dict[str, Any]:
     return data
 
 
-class Cged:
+class Cged(MetricBase):
     name = "cged"
     help = "cged (NLP-TEA CGED levels; SYSTEM the result file, GOLD the truth file)"
     shared: frozenset[str] = frozenset()
-    per_sentence = False
     flags = (
         Flag(("--cged-report",), "cged: print the report of that year's official CGED tool, "
              "byte for byte (2014-2016: the jar's -o file; 2018: evaluation.pl's output)",
@@ -110,8 +110,8 @@ class Cged:
         from m2lsp.parsing.cged import parse_cged
         from m2lsp.scoring.cged.inputs import items_from_sgml, read_items
         from m2lsp.scoring.cged.levels import LEVELS, evaluate_2016
+        from m2lsp.scoring.cged.marks import cged_diagnostics
         from m2lsp.scoring.cged.report import signature
-        from m2lsp.scoring.in_editor import cged_diagnostics
 
         if job.format not in (Format.TRUTH, Format.CGED):
             raise UsageError(f"--metric cged scores against an open CGED truth or SGML file, "

@@ -25,7 +25,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from m2lsp.scoring import defaults
+from m2lsp import defaults
 from m2lsp.scoring.errant.inputs import ErrantBlock, ErrantEdit
 
 MODES = ("cs", "cse", "ds", "dt")

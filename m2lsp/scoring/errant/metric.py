@@ -7,7 +7,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from m2lsp.errors import UsageError
-from m2lsp.scoring.metric import EditorJob, EditorScore, Request, SentenceStats, Steps, signed
+from m2lsp.scoring.metric import (
+    EditorJob,
+    EditorScore,
+    MetricBase,
+    Request,
+    SentenceStats,
+    Steps,
+    signed,
+)
 
 
 def _check_arguments(request: Request, hyp: str, ref: str) -> None:
@@ -90,7 +98,7 @@ def sentence_text(result: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
-class Errant:
+class Errant(MetricBase):
     name = "errant"
     help = "errant (span-based, as errant_compare 3.0.2; SYSTEM hypothesis M2, GOLD M2)"
     shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta"})
@@ -119,7 +127,7 @@ class Errant:
         from m2lsp.model import Format
         from m2lsp.scoring.errant.compare import ErrantSettings, evaluate_in_steps
         from m2lsp.scoring.errant.inputs import check_pair, read_blocks
-        from m2lsp.scoring.in_editor import errant_diagnostics
+        from m2lsp.scoring.errant.marks import errant_diagnostics
 
         if job.format is not Format.M2:
             raise UsageError(f"the gold document {job.uri} is not an open M2 document")

@@ -9,7 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import UsageError
-from m2lsp.scoring.metric import EditorJob, EditorScore, Flag, Request, SentenceStats, Steps
+from m2lsp.scoring.metric import (
+    EditorJob,
+    EditorScore,
+    Flag,
+    MetricBase,
+    Request,
+    SentenceStats,
+    Steps,
+)
 
 
 @dataclass(frozen=True)
@@ -35,12 +43,12 @@ class GleuScore:
         return None  # GLEU draws references per iteration; its own interval is printed
 
 
-class Gleu:
+class Gleu(MetricBase):
     name = "gleu"
     help = ("gleu (JFLEG's gleu.py: SYSTEM one sentence a line, references --ref with "
             "--source, or GOLD M2)")
     shared = frozenset({"sentence_level"})
-    per_sentence = False
+    plain_text_document = True
     flags = (
         Flag(("--source",), "gleu: the source file, one sentence a line",
              {"metavar": "FILE", "dest": "gleu_source"}),

@@ -38,7 +38,7 @@ import heapq
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from m2lsp.scoring import defaults
+from m2lsp import defaults
 
 INS, DEL, SUB, NOOP = 0, 1, 2, 3
 EPSILON = 0.001

@@ -12,9 +12,9 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from m2lsp import defaults
 from m2lsp.errors import InputError
 from m2lsp.parsing.source import SourceText
-from m2lsp.scoring import defaults
 from m2lsp.scoring.m2 import py2
 from m2lsp.scoring.m2.inputs import GoldSentence
 from m2lsp.scoring.m2.lattice import (

@@ -9,12 +9,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from m2lsp import defaults
 from m2lsp.errors import InputError, UsageError
-from m2lsp.scoring import defaults
 from m2lsp.scoring.metric import (
     EditorJob,
     EditorScore,
     Flag,
+    MetricBase,
     Request,
     SentenceStats,
     Steps,
@@ -237,7 +238,7 @@ def first_divergence(sources: Sequence[str], hypotheses: Sequence[str]) -> int |
     return min(len(sources), len(hypotheses))
 
 
-class MaxMatch:
+class MaxMatch(MetricBase):
     name = "m2"
     help = "m2 (MaxMatch, default; SYSTEM one tokenized sentence a line, GOLD M2)"
     shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta"})
