@@ -23,13 +23,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     metrics = [metric(name) for name in names()]
     score = commands.add_parser(
         "score", help="score a system against gold edits or references",
-        description="Score a system's output. --metric m2 (default): MaxMatch, identical to "
-        "the NUS M2 scorer 3.2; errant: errant_compare 3.0.2; cged: the NLP-TEA tools; "
-        "cgec: Lin et al.; gleu: JFLEG's gleu.py. Defaults come from [tool.m2lsp] in the "
+        description="Score a system's output with one of the registered metrics: "
+        + "; ".join(m.help for m in metrics) + ". Defaults come from [tool.m2lsp] in the "
         "nearest pyproject.toml, flags win.")
     score.add_argument("system", type=Path, help="system output (see --metric)")
     score.add_argument("gold", type=Path, nargs="?",
-                       help="gold: M2 (m2, errant, cgec, gleu), a truth file (cged)")
+                       help="gold: what the metric compares with (see --metric)")
     score.add_argument("--metric", choices=names(), default=None,
                        help="; ".join(m.help for m in metrics)
                        + f" (default: [tool.m2lsp] metric, else {defaults.METRIC})")
