@@ -48,9 +48,6 @@ class Span:
             return self
         return Span(self.line + lines, self.col, self.end_line + lines, self.end_col)
 
-    def contains_line(self, line: int) -> bool:
-        return self.line <= line <= self.end_line
-
 
 class Format(StrEnum):
     """The file formats m2lsp reads."""
@@ -172,10 +169,6 @@ class Edit:
         return self.type == NOOP_TYPE
 
     @property
-    def is_insertion(self) -> bool:
-        return self.start == self.end
-
-    @property
     def canonical(self) -> tuple[str, ...]:
         """Alternatives as the NUS scorer reads them: `-NONE-` is empty, others stripped."""
         return tuple("" if c == NONE_CORRECTION else c.strip() for c in self.corrections)
@@ -294,14 +287,6 @@ class Block:
         found = self.__dict__.get("_type_set")
         if found is None:
             found = self.__dict__["_type_set"] = frozenset(e.type for e in self.edits)
-        return found
-
-    @property
-    def has_noop(self) -> bool:
-        """Whether any edit is a noop (computed once)."""
-        found = self.__dict__.get("_has_noop")
-        if found is None:
-            found = self.__dict__["_has_noop"] = any(e.type == NOOP_TYPE for e in self.edits)
         return found
 
 

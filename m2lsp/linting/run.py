@@ -77,7 +77,7 @@ def _parse(source: SourceText, fmt: Format, settings: LintSettings,
         from m2lsp.parsing.cged import parse_cged
 
         document = parse_cged(source)
-        return document, Context(source, fmt, settings, cged=document)
+        return document, Context(source, fmt, settings)
     if fmt is Format.INPUT:
         from m2lsp.parsing.cged_input import parse_input
 
@@ -131,14 +131,14 @@ def context_from_counts(source: SourceText, document: M2Document | None,
     in how many of the `annotated` sentences (those with an annotator id) each id appears."""
     annotators = {plain_id(a) for a in written} - {None}
     sentences = sentences or Counter()
-    total = annotated
-    expected = frozenset(a for a, n in sentences.items() if 2 * n >= total)
-    rare = tuple(sorted((a, n) for a, n in sentences.items() if 100 * n < total and expected))
+    expected = frozenset(a for a, n in sentences.items() if 2 * n >= annotated)
+    rare = tuple(sorted((a, n) for a, n in sentences.items()
+                        if 100 * n < annotated and expected))
     return Context(source, Format.M2, settings, m2=document, annotators=frozenset(annotators),
                    types=frozenset(types),
                    taxonomy=_taxonomy(settings, types),
                    expected_annotators=expected if sentences else None,
-                   rare_annotators=rare, annotated_sentences=total)
+                   rare_annotators=rare)
 
 
 def _taxonomy(settings: LintSettings, types: Counter[str]) -> taxonomies.Taxonomy | None:

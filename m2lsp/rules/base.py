@@ -20,7 +20,6 @@ from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity
 from m2lsp.model import (
     Block,
-    CgedDocument,
     Edit,
     Format,
     LineProblem,
@@ -60,15 +59,12 @@ class Context:
     format: Format
     settings: LintSettings
     m2: M2Document | None = None
-    cged: CgedDocument | None = None
     truth: TruthDocument | None = None
     annotators: frozenset[str] = frozenset()  # M2: every annotator id used in the file
     # M2: the ids used in at least half of the sentences that have A lines (None: all ids),
-    # the ids used in under 1% of them with their sentence counts, and how many such
-    # sentences there are
+    # and the ids used in under 1% of them with their sentence counts
     expected_annotators: frozenset[str] | None = None
     rare_annotators: tuple[tuple[str, int], ...] = ()
-    annotated_sentences: int = 0
     taxonomy: Any = None  # M2: the rules.taxonomy.Taxonomy that applies
     types: frozenset[str] | None = None  # M2: every error type used in the file (None: unknown)
     known_ids: frozenset[str] | None = None  # truth files: ids of the matching input
