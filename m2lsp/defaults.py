@@ -8,4 +8,5 @@ MAX_UNCHANGED_WORDS = 2
 METRIC = "m2"
 """The metric of `m2lsp score` when none is named."""
 MAX_LATTICE_MEMORY_MIB = 768
-"""The bound on one sentence's edit lattice, in MiB (0: none); it never changes a result."""
+"""The bound on one sentence's edit lattice, in MiB (0: the memory available); it never
+changes a result."""

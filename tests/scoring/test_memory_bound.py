@@ -133,3 +133,69 @@ def test_the_python_lattice_checks_its_cells_before_building() -> None:
     with pytest.raises(LatticeTooLarge) as raised:
         SentenceLattice(["a"] * 100, ["b"] * 100, 2, memory_limit=1000)
     assert raised.value.entries == 0 and raised.value.vertices == 0
+
+
+GIB = 2**30
+
+
+def run_under(limit: int, args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return subprocess.run([sys.executable, "-m", "m2lsp", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=600, preexec_fn=cap)
+
+
+def long_gold(tmp_path: Path, tokens: int) -> None:
+    """A gold whose first S line is one word `tokens` times (nothing proportional to the
+    square of a sentence's length may be allocated before the bound is checked)."""
+    (tmp_path / "gold.m2").write_text(
+        "S " + " ".join(["the"] * tokens) + "\n"
+        "A 0 1|||R:DET|||a|||REQUIRED|||-NONE-|||0\n\n"
+        "S What is genetic risk ?\nA 3 3|||ArtOrDet|||the|||REQUIRED|||-NONE-|||0\n",
+        encoding="utf-8")
+    (tmp_path / "system.txt").write_text("What is the genetic risk ?\n"
+                                         "What is the genetic risk ?\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize(("tokens", "options"), [
+    (60_000, []), (60_000, ["--max-lattice-memory", "0"]), (300_000, []),
+    (20_000, ["--max-lattice-memory", "0"]),
+], ids=["60k", "60k, no bound", "300k", "20k, no bound"])
+def test_long_gold_sentences_stop_clearly_under_1_gib(tmp_path: Path, tokens: int,
+                                                      options: list[str]) -> None:
+    """Before: a 60,000-token gold line peaked at 14 GB and ended in a MemoryError
+    traceback, a 300,000-token one in a traceback at once, and with --max-lattice-memory 0
+    a degenerate sentence grew until the kernel killed the process.  Now the bound holds
+    for the gold too, and 0 means the memory actually available."""
+    long_gold(tmp_path, tokens)
+    result = run_under(GIB, ["score", *options, "system.txt", "gold.m2"], tmp_path)
+    assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
+    assert "Traceback" not in result.stderr and "MemoryError" not in result.stderr
+    assert TOO_LARGE in result.stderr and "sentence 1 (gold line 1)" in result.stderr
+    assert f"its {tokens} source and 6 hypothesis tokens" in result.stderr
+    assert "needs more than" in result.stderr and "a lower bound" in result.stderr
+    if options:
+        assert "within the memory available (" in result.stderr
+        assert "--max-lattice-memory 0)" in result.stderr
+
+
+def test_no_bound_means_the_memory_available() -> None:
+    from m2lsp.scoring.m2.lattice import AVAILABLE_SHARE, available_memory
+
+    available = available_memory()
+    settings = M2Settings(max_lattice_memory=0)
+    if available is None:
+        assert settings.memory_limit == 0  # nothing to read: unbounded, as before
+    else:
+        assert 0 < settings.memory_limit <= available * AVAILABLE_SHARE + 2**20
+    assert M2Settings(max_lattice_memory=5).memory_limit == 5 * 2**20
+
+
+def test_a_projection_is_given_where_enough_was_built() -> None:
+    made = LatticeTooLarge(1000, 50_000, 800 * 2**20, 768 * 2**20, done=100, total=1000)
+    assert made.projected == pytest.approx(8000 * 2**20)
+    assert LatticeTooLarge(1000, 0, 800 * 2**20, 768 * 2**20).projected is None
+    found = SentenceTooLarge(0, 0, 300, 680, made)
+    assert "built as far as it got, 10.0% of its closure, it would need about 8,000 MiB" in \
+        str(found)

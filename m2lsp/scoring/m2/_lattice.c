@@ -177,6 +177,48 @@ static int map_put(Map *map, int64_t key, int value) {
     return 0;
 }
 
+/* Gold spans (start, end) with a small value each (1: a span, 2: an insertion): a dense
+ * limit x limit table where that is small, else a hash map, so that a long sentence costs
+ * what its gold edits do, not its length squared (nor overflows an int index). */
+#define DENSE_SPANS 2048
+typedef struct {
+    char *dense;
+    Map sparse;
+    int limit;
+} SpanTable;
+
+static int spans_init(SpanTable *table, int limit) {
+    memset(table, 0, sizeof(SpanTable));
+    table->limit = limit;
+    if (limit <= DENSE_SPANS) {
+        table->dense = calloc((size_t)limit * (size_t)limit, 1);
+        return table->dense ? 0 : -1;
+    }
+    return map_init(&table->sparse, 64);
+}
+
+static inline int spans_get(const SpanTable *table, int start, int end) {
+    if (start < 0 || end < 0 || start >= table->limit || end >= table->limit) return 0;
+    if (table->dense) return table->dense[(Py_ssize_t)start * table->limit + end];
+    int value = map_get(&table->sparse, (int64_t)start * table->limit + end);
+    return value < 0 ? 0 : value;
+}
+
+static int spans_set(SpanTable *table, int start, int end, int value) {
+    if (start < 0 || end < 0 || start >= table->limit || end >= table->limit) return 0;
+    if (table->dense) {
+        table->dense[(Py_ssize_t)start * table->limit + end] = (char)value;
+        return 0;
+    }
+    return map_put(&table->sparse, (int64_t)start * table->limit + end, value);
+}
+
+static void spans_free(SpanTable *table) {
+    free(table->dense);
+    table->dense = NULL;
+    if (table->sparse.keys) map_free(&table->sparse);
+}
+
 /* ------------------------------------------------------------------------------------ */
 /* the lattice */
 
@@ -200,6 +242,7 @@ typedef struct {
     int exceeded;          /* the bound stopped the work */
     double needed;         /* bytes needed at least, when it did */
     Py_ssize_t entries;    /* list entries generated when it did */
+    int done, total;       /* pivot vertices the closure had gone through, of all */
 } Budget;
 
 /* Whether `bytes` fit the budget; records what was needed when they do not. */
@@ -244,6 +287,12 @@ static int band_fill(Band *band, const int64_t *source, const int64_t *target, i
     int half = (width - abs(last)) / 2;
     int low = (last < 0 ? last : 0) - half, high = (last > 0 ? last : 0) + half;
     int span = high - low + 1;
+    /* A row holds at most the m + 1 columns there are: a band wider than that (a long
+     * source against a short hypothesis, |n - m| wide) would cost (n + 1) * |n - m| cells,
+     * far more than the (n + 1)(m + 1) the budget was checked against.  Its rows then all
+     * start at column 0; cells outside the band stay INF_COST, as they would outside it. */
+    int full = span > m + 1;
+    if (full) span = m + 1;
     band->n = n;
     band->m = m;
     band->span = span;
@@ -253,7 +302,7 @@ static int band_fill(Band *band, const int64_t *source, const int64_t *target, i
     for (int i = 0; i <= n; i++) {
         int start = i + low, stop = i + high;
         int *row = band->values + (Py_ssize_t)i * span;
-        band->first[i] = start;
+        band->first[i] = full ? 0 : start;
         for (int k = 0; k < span; k++) row[k] = INF_COST;
         if (start < 0) start = 0;
         if (stop > m) stop = m;
@@ -332,7 +381,22 @@ static Edge unit_edge(const Lattice *lat, int pi, int pj, int i, int j) {
 
 /* Walk back from the last cell along shortest-path predecessors, recording cells and edges
  * (as cell pairs) of one matrix. */
-static int walk(const Lattice *lat, const Band *band, int cost, char *seen, IntList *pairs) {
+/* Whether what this module holds now (without tracking: `estimate`), and `more` bytes it is
+ * about to take, fit the budget. */
+static int holds_fit(Lattice *lat, double estimate, double more) {
+    double held = TRACKING ? (double)(tracked_bytes() - lat->budget.start) : estimate;
+    return budget_allows(&lat->budget, held + more, 0);
+}
+
+/* What the original edges will cost once walked: each listed pair an edge (at most), its
+ * map slots (at twice the pairs, keys and values) and its list entry, and the vertex maps;
+ * twice over for what growing by doubling holds on the way. */
+static double original_bytes(Py_ssize_t pairs, int64_t cells) {
+    return 2.0 * (double)pairs * (sizeof(Edge) + 2 * (sizeof(int64_t) + sizeof(int))
+                                  + sizeof(int32_t)) + (double)cells * 2 * sizeof(int);
+}
+
+static int walk(Lattice *lat, const Band *band, int cost, char *seen, IntList *pairs) {
     int n = lat->n, m = lat->m, width = lat->width;
     IntList stack = {0};
     int64_t cells = (int64_t)(n + 1) * width;
@@ -364,6 +428,12 @@ static int walk(const Lattice *lat, const Band *band, int cost, char *seen, IntL
         for (int k = 0; k < count; k++) {
             int previous = preds[k];
             if (list_push(pairs, (int64_t)previous * cells + cell) < 0) goto fail;
+            if (!(pairs->size & CHECK_EVERY)
+                    && !holds_fit(lat, original_bytes(pairs->size, cells), 0)) {
+                list_free(&stack);
+                free(local);
+                return TOO_LARGE;
+            }
             if (!local[previous]) {
                 local[previous] = 1;
                 seen[previous] = 1;
@@ -409,6 +479,7 @@ static int build_original(Lattice *lat) {
         Py_ssize_t before = pairs.size;
         int status = walk(lat, &band, cost, seen, &pairs);
         band_free(&band);
+        if (status == TOO_LARGE) goto too_large;
         if (status < 0) goto fail;
         /* within one matrix an edge is found once per walk visit: keep it once */
         qsort(pairs.data + before, (size_t)(pairs.size - before), sizeof(int64_t),
@@ -418,6 +489,9 @@ static int build_original(Lattice *lat) {
             if (k == before || pairs.data[k] != pairs.data[k - 1]) pairs.data[write++] = pairs.data[k];
         pairs.size = write;
     }
+    /* before the edges, their map and list are made: checked against the bound */
+    if (!holds_fit(lat, original_bytes(pairs.size, cells), original_bytes(pairs.size, cells)))
+        goto too_large;
     /* compact vertex numbers in cell order (= the scorer's sorted vertex order) */
     lat->vertex_of = malloc((size_t)cells * sizeof(int));
     lat->cell_of = malloc((size_t)cells * sizeof(int));
@@ -445,6 +519,10 @@ static int build_original(Lattice *lat) {
     free(seen);
     list_free(&pairs);
     return 0;
+too_large:
+    free(seen);
+    list_free(&pairs);
+    return TOO_LARGE;
 fail:
     free(seen);
     list_free(&pairs);
@@ -644,7 +722,9 @@ static inline __attribute__((always_inline)) int generate(
         if (fit == TOO_LARGE) status = TOO_LARGE;
         goto done;
     }
+    lat->budget.total = count;
     for (int k = 0; k < count; k++) {
+        lat->budget.done = k; /* how far the closure got, for a projection of its size */
         if (visitor->vertex && columns[k].cell && visitor->vertex(visitor, k, &columns[k]) < 0)
             goto done;
         Int32List *targets = &outgoing[k];
@@ -1459,7 +1539,7 @@ typedef struct {
 typedef struct {
     const Gold *golds;
     int gold_count;
-    char *span;            /* limit x limit: 1 a gold span of this annotator, 2 an insertion */
+    SpanTable spans;       /* 1 a gold span of this annotator, 2 an insertion */
     int64_t *insert_exact; /* per Inserts edge: its weight as an exact value */
     double *insert_weight; /* per Inserts edge: its weight, once |E| is known */
     int64_t *value;        /* exact distance by vertex */
@@ -1483,7 +1563,7 @@ typedef struct {
     int *chain, *depth;    /* runs of diagonal-match unit edges */
     uint8_t **removed;     /* bit per list position, in chunks that never move */
     Extras extras;
-    const char *gold_span; /* limit x limit: a gold span of any annotator */
+    const SpanTable *gold_spans; /* a gold span of any annotator */
     int limit;
     const Inserts *inserts;
     Track *tracks;
@@ -1614,10 +1694,9 @@ static inline int kept_count(Stream *stream, int u, int v, const Cell *cell) {
  * kind it is, `epsilons` how many epsilons it has. */
 static int64_t gold_span_weight(Stream *stream, const Track *track, int u, int v,
                                 const Cell *cell, int kept, int32_t *weight, int *epsilons) {
-    int key = cell->start * stream->limit + cell->end;
     *weight = NORMAL_WEIGHT;
     *epsilons = cell->kind != KIND_NOOP ? kept : 0;
-    if (track->span[key] == 2) {
+    if (spans_get(&track->spans, cell->start, cell->end) == 2) {
         int index = map_get(&stream->inserts->index, pair_of(stream->lat->vertex_count, u, v));
         if (index < 0 || stream->inserts->kept[index] != kept ||
             stream->inserts->edges[index].dist != cell->dist) {
@@ -1676,8 +1755,7 @@ static int record_near(Stream *stream, Track *track, int v, const Column *column
         near->kind = cell->kind;
         near->kept = kept;
         near->weight = NORMAL_WEIGHT;
-        if (cell->start >= 0 && cell->end >= 0 && cell->start < stream->limit &&
-            cell->end < stream->limit && track->span[cell->start * stream->limit + cell->end])
+        if (spans_get(&track->spans, cell->start, cell->end))
             gold_span_weight(stream, track, u, v, cell, kept, &near->weight, &epsilons);
         near->positions = track->positions_size;
         track->positions_size += kept_entries(stream, u, v, cell,
@@ -1703,17 +1781,14 @@ static int stream_vertex(Visitor *self, int v, const Column *column) {
         if (kept < cell->listed && cell->listed > 1) stream->crash = 1; /* the scorer's KeyError */
         int normal_epsilons = cell->kind != KIND_NOOP ? kept : 0;
         int64_t normal = 1000 * (int64_t)cell->dist + normal_epsilons;
-        int key = -1;
-        if (cell->start >= 0 && cell->end >= 0 && cell->start < limit && cell->end < limit &&
-            stream->gold_span[cell->start * limit + cell->end])
-            key = cell->start * limit + cell->end;
+        int gold = spans_get(stream->gold_spans, cell->start, cell->end);
         for (int a = 0; a < stream->annotators; a++) {
             Track *track = &stream->tracks[a];
             int64_t from = track->value[u];
             if (from == EXACT_INF) continue;
             int64_t weight = normal;
             int epsilons = normal_epsilons;
-            if (key >= 0 && track->span[key]) {
+            if (gold && spans_get(&track->spans, cell->start, cell->end)) {
                 int32_t kind;
                 weight = gold_span_weight(stream, track, u, v, cell, kept, &kind, &epsilons);
             }
@@ -2038,7 +2113,7 @@ static int track_open(Track *track, const Gold *golds, Py_ssize_t gold_count, in
                       int count, Py_ssize_t inserts) {
     track->golds = golds;
     track->gold_count = (int)gold_count;
-    track->span = calloc((size_t)limit * (size_t)limit, 1);
+    int spans = spans_init(&track->spans, limit);
     track->value = malloc((size_t)count * sizeof(int64_t));
     track->most = calloc((size_t)count, sizeof(int));
     track->near_begin = calloc((size_t)count + 1, sizeof(Py_ssize_t));
@@ -2046,13 +2121,12 @@ static int track_open(Track *track, const Gold *golds, Py_ssize_t gold_count, in
     track->pick = malloc(((size_t)count + 1) * sizeof(int32_t));
     track->insert_exact = malloc(((size_t)inserts + 1) * sizeof(int64_t));
     track->insert_weight = malloc(((size_t)inserts + 1) * sizeof(double));
-    if (!track->span || !track->value || !track->most || !track->near_begin ||
+    if (spans < 0 || !track->value || !track->most || !track->near_begin ||
         !track->near_end || !track->pick || !track->insert_exact || !track->insert_weight)
         return -1;
     for (Py_ssize_t g = 0; g < gold_count; g++) {
         int start = golds[g].start, end = golds[g].end;
-        if (start >= 0 && end >= 0 && start < limit && end < limit)
-            track->span[start * limit + end] = start == end ? 2 : 1;
+        if (spans_set(&track->spans, start, end, start == end ? 2 : 1) < 0) return -1;
     }
     for (int v = 0; v < count; v++) track->value[v] = EXACT_INF;
     track->value[0] = 0;
@@ -2060,7 +2134,7 @@ static int track_open(Track *track, const Gold *golds, Py_ssize_t gold_count, in
 }
 
 static void track_close(Track *track) {
-    free(track->span);
+    spans_free(&track->spans);
     free(track->insert_exact);
     free(track->insert_weight);
     free(track->value);
@@ -2073,15 +2147,16 @@ static void track_close(Track *track) {
 }
 
 /* The union of the annotators' gold spans, and which offsets start an insertion span. */
-static void mark_spans(Gold **golds, Py_ssize_t *gold_counts, int annotators, int limit,
-                       char *gold_span, char *insertion) {
+static int mark_spans(Gold **golds, Py_ssize_t *gold_counts, int annotators, int limit,
+                      SpanTable *gold_spans, char *insertion) {
     for (int a = 0; a < annotators; a++)
         for (Py_ssize_t g = 0; g < gold_counts[a]; g++) {
             int start = golds[a][g].start, end = golds[a][g].end;
             if (start < 0 || end < 0 || start >= limit || end >= limit) continue;
-            gold_span[start * limit + end] = 1;
+            if (spans_set(gold_spans, start, end, 1) < 0) return -1;
             if (start == end) insertion[start] = 1;
         }
+    return 0;
 }
 
 /* One generation for every annotator; returns 0 with the predecessors filled, 1 when the
@@ -2094,7 +2169,8 @@ static int stream_paths(Lattice *lat, int max_unchanged, Gold **golds, Py_ssize_
     memset(&stream, 0, sizeof(Stream));
     Inserts inserts;
     memset(&inserts, 0, sizeof(Inserts));
-    char *gold_span = calloc((size_t)limit * (size_t)limit, 1);
+    SpanTable gold_spans;
+    int spans = spans_init(&gold_spans, limit);
     char *insertion = calloc((size_t)limit, 1);
     stream.chain = malloc((size_t)count * sizeof(int));
     stream.depth = malloc((size_t)count * sizeof(int));
@@ -2103,12 +2179,13 @@ static int stream_paths(Lattice *lat, int max_unchanged, Gold **golds, Py_ssize_
 #ifdef HAVE_THREADS
     pthread_mutex_init(&stream.extras_lock, NULL);
 #endif
-    if (!gold_span || !insertion || !stream.chain || !stream.depth || !stream.tracks ||
+    if (spans < 0 || !insertion || !stream.chain || !stream.depth || !stream.tracks ||
         !stream.removed ||
         map_init(&inserts.index, 64) < 0 || map_init(&stream.extras.index, 64) < 0 ||
         diagonal_runs(lat, stream.chain, stream.depth) < 0)
         goto done;
-    mark_spans(golds, gold_counts, annotators, limit, gold_span, insertion);
+    if (mark_spans(golds, gold_counts, annotators, limit, &gold_spans, insertion) < 0)
+        goto done;
     int any_insertion = 0;
     for (int s = 0; s < limit; s++) any_insertion |= insertion[s];
     if (any_insertion) {
@@ -2128,7 +2205,7 @@ static int stream_paths(Lattice *lat, int max_unchanged, Gold **golds, Py_ssize_
     stream.lat = lat;
     stream.originals = lat->list.size;
     stream.max_unchanged = max_unchanged;
-    stream.gold_span = gold_span;
+    stream.gold_spans = &gold_spans;
     stream.limit = limit;
     stream.inserts = &inserts;
     stream.annotators = annotators;
@@ -2188,7 +2265,7 @@ done:
     free32(&stream.extras.position);
     free32(&stream.extras.next);
     inserts_free(&inserts);
-    free(gold_span);
+    spans_free(&gold_spans);
     free(insertion);
     return status;
 }
@@ -2344,8 +2421,8 @@ static PyObject *TooLarge = NULL;
  * stopped. */
 static void raise_too_large(const Lattice *lat) {
     const Budget *budget = &lat->budget;
-    PyObject *args = Py_BuildValue("(indd)", lat->vertex_count, budget->entries, budget->needed,
-                                   budget->limit);
+    PyObject *args = Py_BuildValue("(inddii)", lat->vertex_count, budget->entries,
+                                   budget->needed, budget->limit, budget->done, budget->total);
     if (args) {
         PyErr_SetObject(TooLarge, args);
         Py_DECREF(args);
@@ -2442,6 +2519,10 @@ static PyObject *best_paths(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     crash = build_original(&lat);
     Py_END_ALLOW_THREADS
+    if (crash == TOO_LARGE) {
+        raise_too_large(&lat);
+        goto done;
+    }
     if (crash < 0) {
         PyErr_NoMemory();
         goto done;

@@ -70,6 +70,45 @@ class LatticeCrash(Exception):
 # The default bound on one sentence pair's lattice: with the interpreter and the files, a
 # scoring command stays under 1 GiB whatever the hypothesis.
 DEFAULT_MEMORY_LIMIT = defaults.MAX_LATTICE_MEMORY_MIB * 2**20
+# Of the memory this process may still take, the share a lattice may use when the bound is
+# "none" (--max-lattice-memory 0): the rest is for the interpreter, the results and what
+# the C library keeps but does not count.
+AVAILABLE_SHARE = 0.8
+
+
+def available_memory() -> int | None:
+    """Bytes this process may still take: the smaller of the system's available memory
+    (MemAvailable) and what the address-space limit (`ulimit -v`) leaves; None where
+    neither can be read."""
+    found = [x for x in (_mem_available(), _address_space_left()) if x is not None]
+    return min(found) if found else None
+
+
+def _mem_available() -> int | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _address_space_left() -> int | None:
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY:
+            return None
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            used = int(statm.read().split()[0]) * resource.getpagesize()
+    except (ImportError, OSError, ValueError, IndexError):
+        return None
+    return max(soft - used, 0)
+
+
 # What the pure-Python lattice keeps per list entry (edge info, dict slots, lists), and per
 # matrix cell: its bound is checked against these, as the compiled core checks its own.
 _PY_ENTRY_BYTES = 320
@@ -79,12 +118,24 @@ _PY_CELL_BYTES = 64
 class LatticeTooLarge(Exception):
     """A sentence pair whose lattice needs more memory than the bound allows: the work
     stopped before taking it.  `entries` are the scorer's edge-list entries made so far (0
-    when the bound was known to be exceeded before any was made)."""
+    when the bound was known to be exceeded before any was made); `needed` is what was
+    held when it stopped, a lower bound; `done` of `total` pivot vertices of the closure
+    had been gone through (0 of 0: not known)."""
 
-    def __init__(self, vertices: int, entries: int, needed: float, limit: float) -> None:
-        super().__init__(vertices, entries, needed, limit)
+    def __init__(self, vertices: int, entries: int, needed: float, limit: float,
+                 done: int = 0, total: int = 0) -> None:
+        super().__init__(vertices, entries, needed, limit, done, total)
         self.vertices, self.entries = vertices, entries
         self.needed, self.limit = needed, limit
+        self.done, self.total = done, total
+
+    @property
+    def projected(self) -> float | None:
+        """The whole lattice's size if the rest of the closure costs what its first part
+        did (an order of magnitude, not a bound), or None when too little was built."""
+        if self.done <= 0 or self.total <= self.done or self.entries <= 0:
+            return None
+        return self.needed * self.total / self.done
 
 
 class Info(NamedTuple):

@@ -18,12 +18,14 @@ from m2lsp.parsing.source import SourceText
 from m2lsp.scoring.m2 import py2
 from m2lsp.scoring.m2.inputs import GoldSentence
 from m2lsp.scoring.m2.lattice import (
+    AVAILABLE_SHARE,
     DEFAULT_MEMORY_LIMIT,
     GoldEdit,
     LatticeCrash,
     LatticeTooLarge,
     SentenceLattice,
     SystemEdit,
+    available_memory,
     best_paths,
     match,
 )
@@ -36,14 +38,20 @@ class M2Settings:
     max_unchanged_words: int = defaults.MAX_UNCHANGED_WORDS
     beta: float = defaults.BETA
     ignore_whitespace_casing: bool = False
-    # the bound on one sentence's lattice, in MiB (0: none); it never changes a result, it
-    # only stops a sentence that would need more (see SentenceTooLarge)
+    # the bound on one sentence's lattice, in MiB (0: the memory available, see
+    # memory_limit); it never changes a result, it only stops a sentence that would need
+    # more (see SentenceTooLarge)
     max_lattice_memory: int = DEFAULT_MEMORY_LIMIT // 2**20
 
     @property
     def memory_limit(self) -> int:
-        """The lattice bound in bytes (0: none)."""
-        return self.max_lattice_memory * 2**20
+        """The lattice bound in bytes.  `max_lattice_memory` 0 ("none") bounds it by the
+        memory actually available now, so that a lattice too large for the machine stops
+        with an error naming its sentence, not the process killed by the kernel."""
+        if self.max_lattice_memory:
+            return self.max_lattice_memory * 2**20
+        available = available_memory()
+        return int(available * AVAILABLE_SHARE) if available is not None else 0
 
     def signature(self) -> str:
         """How the numbers were made, printed with them."""
@@ -174,7 +182,8 @@ def sentence_paths(index: int, gold: GoldSentence, hypothesis: str, settings: M2
         raise ScorerCrash(index, gold.line) from exc
     except LatticeTooLarge as exc:
         raise SentenceTooLarge(index, gold.line, len(source_tokens),
-                               len(hypothesis_tokens), exc) from None
+                               len(hypothesis_tokens), exc,
+                               settings.max_lattice_memory == 0) from None
 
 
 def sentence_result(index: int, gold: GoldSentence, hypothesis: str,
@@ -201,15 +210,29 @@ class SentenceTooLarge(InputError):
     and the option that lifts the bound, instead of the machine running out of memory."""
 
     def __init__(self, index: int, line: int, source: int, hypothesis: int,
-                 found: LatticeTooLarge) -> None:
+                 found: LatticeTooLarge, available: bool = False) -> None:
         self.index, self.line = index, line
         made = f", {found.entries:,} edges made before stopping" if found.entries else ""
+        within = (f"the memory available ({_mib(found.limit)}, --max-lattice-memory 0)"
+                  if available else _mib(found.limit))
+        lift = ("No bound lifts this on this machine" if available else
+                "The option --max-lattice-memory MIB raises the bound (0: the memory available)")
         super().__init__(
             f"sentence {index + 1} (gold line {line + 1}) cannot be scored exactly within "
-            f"{_mib(found.limit)}: the edit lattice of its {source} source and {hypothesis} "
-            f"hypothesis tokens ({found.vertices:,} vertices{made}) needs at least "
-            f"{_mib(found.needed)}.  --max-lattice-memory MIB raises the bound (0: none); "
-            "NUS M2 scorer 3.2 builds the same lattice, with more memory and time")
+            f"{within}: the edit lattice of its {source} source and {hypothesis} "
+            f"hypothesis tokens ({found.vertices:,} vertices{made}) needs more than "
+            f"{_mib(found.needed)}{_projection(found)}.  {lift}; NUS M2 scorer 3.2 builds "
+            "the same lattice, with more memory and time")
+
+
+def _projection(found: LatticeTooLarge) -> str:
+    """How large the whole lattice would be, where enough of it was built to tell."""
+    projected = found.projected
+    if projected is None or projected < 2 * found.needed:
+        return " (a lower bound: how large it grows shows only as it is built)"
+    share = 100 * found.done / found.total
+    return (f" (a lower bound; built as far as it got, {share:.1f}% of its closure, it "
+            f"would need about {_mib(projected)})")
 
 
 def _mib(size: float) -> str:

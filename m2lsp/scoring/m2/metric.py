@@ -33,7 +33,7 @@ def settings_of(request: Request) -> M2Settings:
     if request.max_unchanged_words < 0 or request.beta <= 0:
         raise UsageError("--max-unchanged-words must be >= 0 and --beta > 0")
     if request.max_lattice_memory < 0:
-        raise UsageError("--max-lattice-memory must be >= 0 (0: no bound)")
+        raise UsageError("--max-lattice-memory must be >= 0 (0: the memory available)")
     if request.jobs < 1:
         raise UsageError("--jobs must be >= 1")
     return M2Settings(request.max_unchanged_words, request.beta,
@@ -256,7 +256,8 @@ class MaxMatch(MetricBase):
         Flag(("--time-limit",), "m2: name sentences slower than this on stderr (default 5)",
              {"type": float, "default": 5.0, "metavar": "SECONDS"}),
         Flag(("--max-lattice-memory",), "m2: stop with an error naming a sentence whose edit "
-             "lattice would need more than MIB MiB (default %(default)s; 0: no bound)",
+             "lattice would need more than MIB MiB (default %(default)s; 0: the memory "
+             "available)",
              {"type": int, "default": defaults.MAX_LATTICE_MEMORY_MIB, "metavar": "MIB"}),
     )
 
