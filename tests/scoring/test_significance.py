@@ -12,8 +12,9 @@ import pytest
 from m2lsp.cli import main
 from m2lsp.scoring.bootstrap import bootstrap_p, compare, randomisation_p
 from m2lsp.scoring.metric import comparable, metric, names
+from tests.conftest import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "conll2014"
+DATA = SHARED_DATA / "conll2014"
 
 # resampled differences M(A) - M(B) -> the bootstrap p of each alternative, worked by hand:
 # greater = share <= 0, less = share >= 0, two-sided = 2 * the smaller share (at most 1)
