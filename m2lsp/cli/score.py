@@ -9,6 +9,7 @@ import getopt
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,16 @@ from m2lsp import defaults
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.errors import M2lspError, UsageError
 from m2lsp.scoring.bootstrap import ALTERNATIVES
-from m2lsp.scoring.metric import Flag, Metric, Request, comparable, metric, names
+from m2lsp.scoring.metric import (
+    Flag,
+    Metric,
+    Request,
+    Shared,
+    comparable,
+    given,
+    metric,
+    names,
+)
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -92,28 +102,30 @@ def _add_flags(parser: argparse.ArgumentParser, m: Metric) -> None:
         parser.add_argument(*flag.names, help=flag.help, **flag.spec)
 
 
-def _configured(args: argparse.Namespace, *paths: Path) -> Metric:
+@dataclass(frozen=True)
+class Chosen:
+    """The metric a command runs, with its settled shared options and its own."""
+
+    metric: Metric
+    shared: Shared
+    options: Any
+
+
+def _configured(args: argparse.Namespace, *paths: Path) -> Chosen:
     """The chosen metric, after refusing the options the command line gave that it does not
-    take; then what the command line left open, from [tool.m2lsp] (`config.config_for`: a
-    bad value is exit 2)."""
+    take; its options from the command line, else from [tool.m2lsp] (`config.config_for`: a
+    bad value is exit 2), built and checked once by the metric."""
     from m2lsp.config import config_for
 
     config = config_for(paths, args.config, names()).score
-    args.metric = args.metric or config.metric
-    chosen = metric(args.metric)
+    chosen = metric(args.metric or config.metric)
     _refuse_others(args, chosen)
-    _fill(args, config)
-    return chosen
-
-
-def _fill(args: argparse.Namespace, config: Any) -> None:
-    """Values the command line left open (None), from the configuration."""
-    if args.beta is None:
-        args.beta = config.beta
-    if getattr(args, "max_unchanged_words", 0) is None:
-        args.max_unchanged_words = config.max_unchanged_words
-    if getattr(args, "ignore_whitespace_casing", False) is None:
-        args.ignore_whitespace_casing = config.ignore_whitespace_casing
+    values = vars(args)
+    shared = Shared(beta=given(values, "beta", config.beta),
+                    verbose=bool(values.get("verbose")), per_type=bool(values.get("per_type")),
+                    sentence_level=bool(values.get("sentence_level")),
+                    bootstrap=given(values, "bootstrap", 0), seed=given(values, "seed", 12345))
+    return Chosen(chosen, shared, chosen.options(values, shared, config))
 
 
 def _refuse_others(args: argparse.Namespace, chosen: Metric) -> None:
@@ -148,18 +160,20 @@ def _progress(total: int) -> Any:
     return Ticker(total)
 
 
-def request_of(args: argparse.Namespace, system: Path, gold: Path | None) -> Request:
-    return Request(system, gold, vars(args), args.encoding, _warn, _progress)
+def request_of(args: argparse.Namespace, chosen: Chosen, system: Path,
+               gold: Path | None) -> Request:
+    return Request(system, gold, chosen.shared, chosen.options, args.encoding, _warn,
+                   _progress)
 
 
 def run_score(args: argparse.Namespace) -> int:
     chosen = _configured(args, *(p for p in (args.system, args.gold) if p is not None))
     _positive("--bootstrap", args.bootstrap, zero_means_off=True)
-    request = request_of(args, args.system, args.gold)
-    score = chosen.run(request)
+    request = request_of(args, chosen, args.system, args.gold)
+    score = chosen.metric.run(request)
     if args.bootstrap and score.sentence_stats() is None:
         raise UsageError(f"--bootstrap needs per-sentence statistics, which --metric "
-                         f"{chosen.name} does not have")
+                         f"{chosen.metric.name} does not have")
     if args.format == "json":
         sys.stdout.write(json.dumps(score.json(request), ensure_ascii=False, indent=1) + "\n")
         return EXIT_CLEAN
@@ -183,9 +197,9 @@ def run_compare(args: argparse.Namespace) -> int:
     args.verbose = args.per_type = args.sentence_level = False
     args.bootstrap, args.format = 0, "text"
     chosen = _configured(args, args.system_a, args.system_b, args.gold)
-    if not chosen.per_sentence:
-        raise UsageError(f"--metric {chosen.name} has no per-sentence statistics to compare "
-                         f"(compare takes {', '.join(comparable())})")
+    if not chosen.metric.per_sentence:
+        raise UsageError(f"--metric {chosen.metric.name} has no per-sentence statistics to "
+                         f"compare (compare takes {', '.join(comparable())})")
     _positive("--samples", args.samples, zero_means_off=False)
     scores = _both(chosen, args)
     stats = [s.sentence_stats() for s in scores]
@@ -226,10 +240,10 @@ def comparison_text(found: Any, name: str, args: argparse.Namespace) -> str:
             f"{found.samples} shuffles, seed {found.seed}: {RANDOMISED_P[side]})\n")
 
 
-def _both(chosen: Metric, args: argparse.Namespace) -> list:
+def _both(chosen: Chosen, args: argparse.Namespace) -> list:
     """Both systems' scores (the M2 gold read once)."""
-    return chosen.run_many(request_of(args, args.system_a, args.gold),
-                           [args.system_a, args.system_b])
+    return chosen.metric.run_many(request_of(args, chosen, args.system_a, args.gold),
+                                  [args.system_a, args.system_b])
 
 
 def score_files(system_path: Path, gold_path: Path, settings: Any,

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from m2lsp import defaults
+
 if TYPE_CHECKING:
     from m2lsp.config import ScoreSettings
 
@@ -56,23 +58,39 @@ class Flag:
 
 
 @dataclass(frozen=True)
+class Shared:
+    """The options several metrics take (each honours those its `shared` names), settled:
+    the command line's value, else the configuration's, else the default."""
+
+    beta: float = defaults.BETA
+    verbose: bool = False
+    per_type: bool = False
+    sentence_level: bool = False
+    bootstrap: int = 0  # resamples for 95% intervals (0: none)
+    seed: int = 12345
+
+
+@dataclass(frozen=True)
 class Request:
-    """What a metric is asked to score: the files and every option's value by `dest`."""
+    """What a metric is asked to score: the files, the shared options, and the metric's own
+    typed options (what its `options` built)."""
 
     system: Path
     gold: Path | None
-    values: Mapping[str, Any]
+    shared: Shared = field(default_factory=Shared)
+    options: Any = None
     encoding: str | None = None
     warn: Callable[[str], None] | None = None
     """Where a metric says what the user should know (gold problems, slow sentences)."""
     progress: Callable[[int], Any] | None = None
     """(items) -> a context manager whose value's `at(index, line)` reports progress."""
 
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self.values[name]
-        except KeyError:
-            raise AttributeError(name) from None
+
+def given(values: Mapping[str, Any], dest: str, fallback: Any) -> Any:
+    """An option's value from the command line (by `dest`; None: not given), else
+    `fallback` (the configuration's, or the default)."""
+    value = values.get(dest)
+    return fallback if value is None else value
 
 
 @dataclass(frozen=True)
@@ -138,6 +156,11 @@ class Metric(Protocol):
     plain_text_document: bool  # the editor may score it on an open plain-text file (which
     # is not linted: GLEU's source or hypothesis), not only on an open M2 or CGED file
 
+    def options(self, values: Mapping[str, Any], shared: Shared,
+                config: ScoreSettings) -> Any:
+        """This metric's own options, typed, from the command line's values (by `dest`) and
+        the configuration, checked once: a UsageError names a bad one."""
+
     def run(self, request: Request) -> Score:
         """Read the inputs and score them (an M2lspError for unusable inputs)."""
 
@@ -158,6 +181,10 @@ class MetricBase:
 
     per_sentence = False
     plain_text_document = False
+
+    def options(self, values: Mapping[str, Any], shared: Shared,
+                config: ScoreSettings) -> Any:
+        return None  # no options of its own
 
     def live(self, config: ScoreSettings) -> LiveScoring | None:
         return None
@@ -220,7 +247,7 @@ def bootstrap_text(stats: SentenceStats, request: Request) -> str:
     """The 95% bootstrap intervals of a score's headline numbers, as text."""
     from m2lsp.scoring.bootstrap import confidence
 
-    ci = confidence(stats.rows, stats.aggregate, request.bootstrap, request.seed)
+    ci = confidence(stats.rows, stats.aggregate, request.shared.bootstrap, request.shared.seed)
     lines = [f"95% bootstrap intervals ({ci.samples} resamples of sentences, seed {ci.seed}):"]
     lines += [f"{name:<12}: [{i.low:.4f}, {i.high:.4f}]"
               for name, i in zip(stats.names, ci.intervals, strict=True)]
@@ -231,7 +258,7 @@ def bootstrap_data(stats: SentenceStats, request: Request) -> dict[str, Any]:
     """The same intervals as JSON-ready data (keys: the names in lower case, `F_0.5` -> `f`)."""
     from m2lsp.scoring.bootstrap import confidence
 
-    ci = confidence(stats.rows, stats.aggregate, request.bootstrap, request.seed)
+    ci = confidence(stats.rows, stats.aggregate, request.shared.bootstrap, request.shared.seed)
     data: dict[str, Any] = {"samples": ci.samples, "seed": ci.seed, "level": ci.level}
     for name, interval in zip(stats.names, ci.intervals, strict=True):
         data[json_key(name)] = [interval.low, interval.high]

@@ -34,12 +34,12 @@ class CgecScore:
         from m2lsp.scoring.metric import bootstrap_text
 
         parts = []
-        if request.sentence_level:
+        if request.shared.sentence_level:
             lines = [f"{'sentence':>8} {'exact':>5} {'MP':>7}"]
             lines += [f"{i + 1:>8} {int(row[1]):>5} {row[2]:>7.4f}"
                       for i, row in enumerate(self.rows)]
             parts.append("\n" + "\n".join(lines) + "\n")
-        if request.bootstrap:
+        if request.shared.bootstrap:
             parts.append("\n" + bootstrap_text(self.sentence_stats(), request))
         return "".join(parts) + ("\n" if parts else "")
 
@@ -58,10 +58,10 @@ class CgecScore:
         from m2lsp.scoring.metric import bootstrap_data
 
         extra: dict[str, Any] = {}
-        if request.sentence_level:
+        if request.shared.sentence_level:
             extra["sentence_scores"] = [{"exact": bool(row[1]), "mp": row[2]}
                                         for row in self.rows]
-        if request.bootstrap:
+        if request.shared.bootstrap:
             extra["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
         return extra
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +16,9 @@ from m2lsp.scoring.metric import (
     MetricBase,
     Request,
     SentenceStats,
+    Shared,
     Steps,
+    given,
     signed,
 )
 
@@ -75,6 +78,16 @@ def levels_json(score: CgedScore, request: Request) -> dict[str, Any]:
     return data
 
 
+@dataclass(frozen=True)
+class CgedOptions:
+    """CGED's own options."""
+
+    report: str | None = None  # the year of an official report to print
+    report_file: str | None = None  # where --cged-report 2018 also writes its file
+    counting: str = "official"  # official, paper or 2016
+    line_ends: str = "lf"  # of the official reports
+
+
 class Cged(MetricBase):
     name = "cged"
     help = "cged (NLP-TEA CGED levels; SYSTEM the result file, GOLD the truth file)"
@@ -94,12 +107,17 @@ class Cged(MetricBase):
              {"choices": ["lf", "crlf"], "default": "lf"}),
     )
 
+    def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> CgedOptions:
+        return CgedOptions(values.get("cged_report"), values.get("cged_report_file"),
+                           given(values, "cged_counting", "official"),
+                           given(values, "cged_line_ends", "lf"))
+
     def run(self, request: Request) -> CgedScore:
         if request.gold is None:
             raise UsageError("--metric cged needs GOLD (the truth file)")
-        if request.cged_report == "2018":
+        if request.options.report == "2018":
             return _run_2018(request)
-        if request.cged_report_file:
+        if request.options.report_file:
             raise UsageError("--cged-report-file goes with --cged-report 2018")
         return _run_levels(request)
 
@@ -153,27 +171,27 @@ def _run_levels(request: Request) -> CgedScore:
     from m2lsp.scoring.cged.levels import correction_level, evaluate, evaluate_2016
     from m2lsp.scoring.cged.report import report_2014, report_2015, report_2016, signature
 
-    year = request.cged_report
+    year = request.options.report
     result_items, truth_items, truth_text = _read(request, year != "2014", year is not None)
-    line_end = "\r\n" if request.cged_line_ends == "crlf" else "\n"
+    line_end = "\r\n" if request.options.line_ends == "crlf" else "\n"
     if year == "2016":
         out = report_2016(evaluate_2016(result_items, truth_items), request.system.name,
                           request.gold.name, line_end)
         return CgedScore(signature("2016"), report=out.encode("utf-8"))
-    if request.cged_counting == "2016":
+    if request.options.counting == "2016":
         if year:
             raise UsageError(f"--cged-report {year} counts as its own tool does; "
                              "--cged-counting 2016 is --cged-report 2016's counting")
         result = evaluate_2016(result_items, truth_items)
     else:
-        result = evaluate(result_items, truth_items, request.cged_counting)
+        result = evaluate(result_items, truth_items, request.options.counting)
         _warn_several(request, truth_items)
     if year:
         report = report_2014 if year == "2014" else report_2015
-        return CgedScore(signature(request.cged_counting),
+        return CgedScore(signature(request.options.counting),
                          report=report(result, line_end).encode("utf-8"))
-    return CgedScore(signed(signature(request.cged_counting), truth_text), result,
-                     correction_level(result_items, truth_items), request.cged_counting)
+    return CgedScore(signed(signature(request.options.counting), truth_text), result,
+                     correction_level(result_items, truth_items), request.options.counting)
 
 
 def _warn_several(request: Request, truth_items: list) -> None:
@@ -196,8 +214,8 @@ def _run_2018(request: Request) -> CgedScore:
         request.warn(f"warning: {note}")
     result = cged2018.evaluate(cged2018.read_result(result_text),
                                cged2018.read_truth(truth_text))
-    if request.cged_report_file:
-        path = request.cged_report_file
+    if request.options.report_file:
+        path = request.options.report_file
         try:
             with open(path, "wb") as out:
                 out.write(cged2018.report_2018(result, str(request.system),

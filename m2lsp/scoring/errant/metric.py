@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +14,7 @@ from m2lsp.scoring.metric import (
     MetricBase,
     Request,
     SentenceStats,
+    Shared,
     Steps,
     signed,
 )
@@ -51,11 +53,11 @@ class ErrantScore:
         from m2lsp.scoring.errant.report import report
         from m2lsp.scoring.metric import bootstrap_text
 
-        text = report(self.result, request.verbose, 3 if request.per_type else None)
+        text = report(self.result, request.shared.verbose, 3 if request.shared.per_type else None)
         extras = []
-        if request.sentence_level:
+        if request.shared.sentence_level:
             extras.append("\n" + sentence_text(self.result))
-        if request.bootstrap:
+        if request.shared.bootstrap:
             extras.append("\n" + bootstrap_text(self.sentence_stats(), request))
         if extras:
             extras.append(f"\n{self.signature}\n")
@@ -65,9 +67,9 @@ class ErrantScore:
         from m2lsp.scoring.errant.json_output import result_data
         from m2lsp.scoring.metric import bootstrap_data
 
-        data = result_data(self.result, request.system, request.gold, request.per_type)
+        data = result_data(self.result, request.system, request.gold, request.shared.per_type)
         data["signature"] = self.signature
-        if request.bootstrap:
+        if request.shared.bootstrap:
             data["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
         return data
 
@@ -105,21 +107,23 @@ class Errant(MetricBase):
     per_sentence = True
     flags = ()
 
+    def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> None:
+        if shared.beta <= 0:
+            raise UsageError("--beta must be > 0")
+
     def run(self, request: Request) -> ErrantScore:
         from m2lsp.scoring.errant.compare import ErrantSettings
         from m2lsp.scoring.errant.files import score_sources
 
         if request.gold is None:
             raise UsageError("--metric errant needs GOLD (the reference M2 file)")
-        if request.beta <= 0:
-            raise UsageError("--beta must be > 0")
         from m2lsp.parsing.source import read_source
 
         hyp = read_source(request.system, "hypothesis", request.encoding)
         ref = read_source(request.gold, "reference", request.encoding)
         _check_arguments(request, hyp.text, ref.text)
         result = score_sources(hyp, str(request.system), ref, str(request.gold),
-                               ErrantSettings(beta=request.beta), request.warn)
+                               ErrantSettings(beta=request.shared.beta), request.warn)
         return ErrantScore(result, ref.text)
 
     def in_editor(self, job: EditorJob) -> Steps:

@@ -4,6 +4,7 @@ are `--ref` files with `--source`, or the GOLD M2 file's annotators."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,9 @@ from m2lsp.scoring.metric import (
     MetricBase,
     Request,
     SentenceStats,
+    Shared,
     Steps,
+    given,
 )
 
 
@@ -31,13 +34,13 @@ class GleuScore:
 
         if self.result.settings.fixed_seed:
             return package_text(self.result, str(request.system))
-        return jfleg_text(self.result, str(request.system), request.sentence_level)
+        return jfleg_text(self.result, str(request.system), request.shared.sentence_level)
 
     def json(self, request: Request) -> dict[str, Any]:
         from m2lsp.scoring.gleu.report import result_json
 
         return result_json(self.result, self.signature, str(request.system),
-                           list(self.references), request.sentence_level)
+                           list(self.references), request.shared.sentence_level)
 
     def sentence_stats(self) -> SentenceStats | None:
         return None  # GLEU draws references per iteration; its own interval is printed
@@ -64,25 +67,28 @@ class Gleu(MetricBase):
              {"type": int, "default": 2, "metavar": "N", "dest": "gleu_digits"}),
     )
 
+    def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> GleuOptions:
+        return gleu_options(values)
+
     def run(self, request: Request) -> GleuScore:
         from m2lsp.scoring.gleu.corpus import evaluate
         from m2lsp.scoring.gleu.inputs import read_m2, read_plain
         from m2lsp.scoring.metric import signed
 
-        settings = _settings(request)
-        refs = request.gleu_references
+        settings = request.options.settings
+        refs = request.options.references
         if refs and request.gold is not None:
             raise UsageError("--metric gleu takes the references from --ref or from GOLD "
                              "(M2), not both")
         if refs:
-            if request.gleu_source is None:
+            if request.options.source is None:
                 raise UsageError("--metric gleu with --ref needs --source")
             paths = tuple(Path(r) for r in refs)
-            inputs = read_plain(request.system, Path(request.gleu_source), paths,
+            inputs = read_plain(request.system, Path(request.options.source), paths,
                                 request.encoding)
             names = tuple(str(p) for p in paths)
         elif request.gold is not None:
-            source = request.gleu_source
+            source = request.options.source
             inputs = read_m2(request.system, request.gold,
                              None if source is None else Path(source),
                              request.encoding)
@@ -141,15 +147,27 @@ def _editor_references(value: Any, count: int, uri: str) -> tuple[tuple, tuple[s
     return read_references([Path(v) for v in value], uri, count)
 
 
-def _settings(request: Request):
+@dataclass(frozen=True)
+class GleuOptions:
+    """GLEU's own options."""
+
+    source: str | None  # --source
+    references: tuple[str, ...]  # --ref
+    settings: Any  # corpus.GleuSettings
+
+
+def gleu_options(values: Mapping[str, Any]) -> GleuOptions:
     from m2lsp.scoring.gleu.corpus import GleuSettings
 
-    if request.gleu_iterations < 1:
-        raise UsageError(f"--iter must be at least 1, not {request.gleu_iterations}")
-    if request.gleu_digits < 0:
-        raise UsageError(f"--digits must be 0 or more, not {request.gleu_digits}")
-    return GleuSettings(iterations=request.gleu_iterations, fixed_seed=request.gleu_fixed_seed,
-                        digits=request.gleu_digits)
+    iterations, digits = given(values, "gleu_iterations", 500), given(values, "gleu_digits", 2)
+    if iterations < 1:
+        raise UsageError(f"--iter must be at least 1, not {iterations}")
+    if digits < 0:
+        raise UsageError(f"--digits must be 0 or more, not {digits}")
+    settings = GleuSettings(iterations=iterations,
+                            fixed_seed=bool(values.get("gleu_fixed_seed")), digits=digits)
+    return GleuOptions(values.get("gleu_source"), tuple(values.get("gleu_references") or ()),
+                       settings)
 
 
 METRIC = Gleu()

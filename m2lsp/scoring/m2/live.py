@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from m2lsp.errors import InputError, UsageError
 from m2lsp.model import Format, M2Document
@@ -34,9 +34,13 @@ from m2lsp.scoring.m2.maxmatch import (
     sentence_paths,
     sentence_result,
 )
+from m2lsp.scoring.m2.options import m2_options
 from m2lsp.scoring.m2.review import review
-from m2lsp.scoring.metric import EditorJob, signed
+from m2lsp.scoring.metric import EditorJob, Shared, signed
 from m2lsp.scoring.review import LiveView, SentenceReview
+
+if TYPE_CHECKING:
+    from m2lsp.config import ScoreSettings
 
 
 @dataclass(frozen=True)
@@ -128,9 +132,8 @@ class M2Live:
     """The live score of an open gold document (`Metric.live` of `m2`): each update reads
     the document's current blocks and the system's current text."""
 
-    def __init__(self, config) -> None:  # config.ScoreSettings
-        self.settings = M2Settings(config.max_unchanged_words, config.beta,
-                                   config.ignore_whitespace_casing)
+    def __init__(self, config: ScoreSettings) -> None:
+        self.settings = m2_options({}, Shared(beta=config.beta), config).settings
         self.live = LiveScore(self.settings)
 
     def update(self, job: EditorJob) -> LiveView:

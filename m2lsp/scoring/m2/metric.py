@@ -3,7 +3,7 @@ tokenized sentence a line, GOLD the M2 file."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from m2lsp import defaults
 from m2lsp.errors import InputError, UsageError
+from m2lsp.scoring.m2.options import M2Options, m2_options
 from m2lsp.scoring.metric import (
     EditorJob,
     EditorScore,
@@ -18,6 +19,7 @@ from m2lsp.scoring.metric import (
     MetricBase,
     Request,
     SentenceStats,
+    Shared,
     Steps,
     signed,
 )
@@ -26,18 +28,6 @@ if TYPE_CHECKING:
     from m2lsp.scoring.m2.maxmatch import M2Settings, SentenceResult
 
 
-def settings_of(request: Request) -> M2Settings:
-    """The scorer's options from a request, or a UsageError naming the bad one."""
-    from m2lsp.scoring.m2.maxmatch import M2Settings
-
-    if request.max_unchanged_words < 0 or request.beta <= 0:
-        raise UsageError("--max-unchanged-words must be >= 0 and --beta > 0")
-    if request.max_lattice_memory < 0:
-        raise UsageError("--max-lattice-memory must be >= 0 (0: the memory available)")
-    if request.jobs < 1:
-        raise UsageError("--jobs must be >= 1")
-    return M2Settings(request.max_unchanged_words, request.beta,
-                      request.ignore_whitespace_casing, request.max_lattice_memory)
 
 
 @dataclass(frozen=True)
@@ -63,9 +53,9 @@ class M2Score:
         from m2lsp.scoring.m2.report import summary, verbose
 
         chosen, score = self.chosen
-        if request.verbose or request.very_verbose:
+        if request.shared.verbose or request.options.very_verbose:
             text, score = verbose(list(self.results), self.settings,
-                                  lattices=request.very_verbose)
+                                  lattices=request.options.very_verbose)
         else:
             text = summary(score)
         return text + self._extras(chosen, request)
@@ -75,11 +65,11 @@ class M2Score:
         from m2lsp.scoring.metric import bootstrap_text
 
         beta, parts = self.settings.beta, []
-        if request.per_type:
+        if request.shared.per_type:
             parts.append("\n" + per_type_text(per_type(chosen), beta))
-        if request.sentence_level:
+        if request.shared.sentence_level:
             parts.append("\n" + sentence_text(chosen, beta))
-        if request.bootstrap:
+        if request.shared.bootstrap:
             parts.append("\n" + bootstrap_text(self.sentence_stats(), request))
         if parts:
             parts.append(f"\n{self.signature}\n")
@@ -95,13 +85,13 @@ class M2Score:
         extra: dict = {"gold_warnings": [
             {"kind": w.kind, "count": w.count, "lines": [line + 1 for line in w.lines],
              "message": w.describe()} for w in self.warnings]}
-        if request.per_type:
+        if request.shared.per_type:
             extra["per_type"] = [
                 {"type": r.type, "true_positives": r.true_positives,
                  "false_positives": r.false_positives, "false_negatives": r.false_negatives,
                  **dict(zip(("precision", "recall", "f"), r.scores(self.settings.beta),
                             strict=True))} for r in per_type(chosen)]
-        if request.bootstrap:
+        if request.shared.bootstrap:
             extra["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
         data = result_data(M2Result(chosen, score), request.system, request.gold, extra)
         data["signature"] = self.signature
@@ -262,8 +252,12 @@ class MaxMatch(MetricBase):
     )
 
     def scoring(self, request: Request) -> Scoring:
-        return Scoring(settings_of(request), request.encoding, request.jobs,
-                       request.time_limit, request.warn, request.progress)
+        options = request.options
+        return Scoring(options.settings, request.encoding, options.jobs, options.time_limit,
+                       request.warn, request.progress)
+
+    def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> M2Options:
+        return m2_options(values, shared, config)
 
     def run(self, request: Request) -> M2Score:
         if request.gold is None:
