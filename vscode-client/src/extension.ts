@@ -79,6 +79,7 @@ async function start(): Promise<void> {
       { language: "gec-m2" },
       { language: "gec-cged" },
       { language: "gec-cged-truth" },
+      { language: "gec-cged-input" },
     ],
     synchronize: { configurationSection: "m2lsp" },
   };

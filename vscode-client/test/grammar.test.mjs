@@ -25,6 +25,7 @@ const registry = new textmate.Registry({
       "source.gec-m2": "gec-m2.tmLanguage.json",
       "text.gec-cged": "gec-cged.tmLanguage.json",
       "text.gec-cged-truth": "gec-cged-truth.tmLanguage.json",
+      "text.gec-cged-input": "gec-cged-input.tmLanguage.json",
     }[scope];
     return file ? textmate.parseRawGrammar(readFileSync(path.join(root, "syntaxes", file), "utf8"), file) : null;
   },
@@ -32,6 +33,7 @@ const registry = new textmate.Registry({
 const m2 = await registry.loadGrammar("source.gec-m2");
 const cged = await registry.loadGrammar("text.gec-cged");
 const truth = await registry.loadGrammar("text.gec-cged-truth");
+const input = await registry.loadGrammar("text.gec-cged-input");
 const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
 
 /** [text, scopes] of each token of each line. */
@@ -164,12 +166,35 @@ test("CGED truth: ids, offsets, types, answers, correct, comments; other lines m
   assert.match(scopesOf(bad, "A2-0777, 3, x, S"), /invalid\.illegal/);
 });
 
+test("CGED truth: NLP-TEA 2014's sid, Type lines", () => {
+  const [typed, lower] = tokenize(truth, ["C1-1711-1, Redundant", "\tB1-0201-1, redundant"]);
+  assert.match(scopesOf(typed, "C1-1711-1"), /entity\.name\.label\.sentence-id/);
+  assert.match(scopesOf(typed, "Redundant"), /entity\.name\.type\.error-type/);
+  assert.match(scopesOf(lower, "redundant"), /entity\.name\.type\.error-type/);
+});
+
+test("CGED input: both id styles, the sentence, other lines marked; the first line", () => {
+  const [wrapped, plain, bad] = tokenize(input, ["(sid=A2-0003-1)\t我先恭喜妳", "12345\t在不正常的家庭",
+                                                 "no tab here"]);
+  assert.match(scopesOf(wrapped, "A2-0003-1"), /entity\.name\.label\.sentence-id/);
+  assert.match(scopesOf(wrapped, "我先恭喜妳"), /string\.unquoted\.sentence/);
+  assert.match(scopesOf(plain, "12345"), /entity\.name\.label\.sentence-id/);
+  assert.match(scopesOf(bad, "no tab here"), /invalid\.illegal/);
+  const language = manifest.contributes.languages.find((l) => l.id === "gec-cged-input");
+  const first = new RegExp(language.firstLine);
+  for (const line of ["(sid=A2-0003-1)\t我先恭喜妳", "12345\t在不正常的家庭"]) assert.ok(first.test(line), line);
+  for (const line of ["name\tvalue", "12345\t中\textra", "A2-0657, correct", "S a b ."])
+    assert.ok(!first.test(line), line);
+});
+
 test("CGED truth: the first-line pattern picks truth files and nothing else", () => {
   const language = manifest.contributes.languages.find((l) => l.id === "gec-cged-truth");
   const first = new RegExp(language.firstLine);
-  for (const line of ["1000,\t13,\t19,\tW", "A2-0657, correct", "200405109525201343_2_5x1, correct"])
+  for (const line of ["1000,\t13,\t19,\tW", "A2-0657, correct", "200405109525201343_2_5x1, correct",
+                      "C1-1711-1, Redundant", "\tB2-1452-2, correct"])
     assert.ok(first.test(line), line);
-  for (const line of ["S The cat sat .", "<DOC>", '<TEXT id="1">', "A 1 2|||R|||x|||REQUIRED|||-NONE-|||0"])
+  for (const line of ["S The cat sat .", "<DOC>", '<TEXT id="1">', "A 1 2|||R|||x|||REQUIRED|||-NONE-|||0",
+                      "Hello, world"])
     assert.ok(!first.test(line), line);
 });
 
