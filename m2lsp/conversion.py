@@ -31,7 +31,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from m2lsp.model import Block, CgedDoc, CgedDocument, M2Document, cged_type, corrected_sentence
+from m2lsp.model import (
+    Block,
+    CgedDoc,
+    CgedDocument,
+    Edit,
+    M2Document,
+    cged_type,
+    corrected_sentence,
+)
 
 NONE = "-NONE-"
 
@@ -106,11 +114,12 @@ def from_m2(document: M2Document, annotator: str | None = None) -> list[CharSent
     Every edit is carried over with its offsets, even one outside the sentence (as CGED
     data has them too: `m2lsp check` reports both)."""
     out = []
-    for number, block in enumerate((b for b in document.blocks if b.sentence is not None), 1):
+    for number, (block, _) in enumerate(_sentences(document), 1):
+        tokens = _tokens(block)
         chosen = annotator if annotator is not None else _first_annotator(block)
         edits = [e for e in block.edits if e.annotator.strip() == chosen and not e.is_noop]
-        errors = tuple(_char_error(e, block) for e in edits)
-        text = "".join(block.sentence.tokens)
+        errors = tuple(_char_error(e, tokens) for e in edits)
+        text = "".join(tokens)
         out.append(CharSentence(str(number), text, errors,
                                 _joined(corrected_sentence(block, chosen)) if edits else None))
     return out
@@ -134,9 +143,15 @@ def _joined(text: str | None) -> str | None:
     return None if text is None else "".join(text.split())
 
 
-def _char_error(edit, block: Block) -> CharError:
+def _tokens(block: Block) -> tuple[str, ...]:
+    """The tokens of a block known to have a sentence (see `_sentences`)."""
+    assert block.sentence is not None
+    return tuple(block.sentence.tokens)
+
+
+def _char_error(edit: Edit, tokens: Sequence[str]) -> CharError:
     kind = _m2_type(edit.type)
-    original = "".join(block.sentence.tokens[edit.start:edit.end])
+    original = "".join(tokens[edit.start:edit.end])
     first = edit.canonical[0] if edit.canonical else ""
     answer = "".join(first.split())
     if edit.start == edit.end:
@@ -291,7 +306,7 @@ def to_parallel(document: M2Document, spaces: bool = True, problems: Problems = 
     everyone = annotators(document)
     lines = ["\t".join(["source", *(f"annotator {a}" for a in everyone)])] if header else []
     for number, (block, start) in enumerate(_sentences(document), 1):
-        source = " ".join(block.sentence.tokens)
+        source = " ".join(_tokens(block))
         fields = [source]
         for annotator in everyone:
             corrected = corrected_sentence(block, annotator)

@@ -125,7 +125,7 @@ def _check_options(args: argparse.Namespace) -> CheckOptions:
     _check_codes(config.lint.ignore, "--ignore" if args.ignore else "ignore")
     if args.cged_input is not None and (why := _unusable(args.cged_input)):
         raise UsageError(f"--cged-input {args.cged_input}: {why}")
-    fix = frozenset()
+    fix: frozenset[Applicability] = frozenset()
     if args.fix:
         fix = frozenset({Applicability.SAFE} | (
             {Applicability.UNSAFE} if args.unsafe_fixes else set()))

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     source = read_text(args.input, "input", args.encoding)
     problems: list[conversion.Unconverted] = []
     kind = detect_format(args.input, source.text)
-    name = {Format.M2: "m2", Format.CGED: "cged"}.get(kind)
+    name = {Format.M2: "m2", Format.CGED: "cged"}.get(kind) if kind is not None else None
     if name not in TARGETS[args.to]:
         raise UsageError(f"cannot convert {args.input} ({kind.value if kind else 'unknown'} "
                          f"format) to {args.to}: the input must be "

@@ -25,7 +25,8 @@ class Ticker:
         self.total, self.what, self.after = total, what, after
         self.stream = stream if stream is not None else sys.stderr
         self.terminal = bool(getattr(self.stream, "isatty", lambda: False)())
-        self._index, self._line, self._since = 0, None, time.monotonic()
+        self._index, self._since = 0, time.monotonic()
+        self._line: int | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="m2lsp-progress", daemon=True)
         self._printed = False

@@ -36,12 +36,12 @@ def run_rule(args: argparse.Namespace) -> int:
     if not args.code:
         print("m2lsp rule: give a rule code or --all", file=sys.stderr)
         return EXIT_ERROR
-    rule = rule_by_code(args.code)
-    if rule is None:
+    found = rule_by_code(args.code)
+    if found is None:
         print(f"m2lsp rule: unknown rule {args.code!r} (see `m2lsp rule --all`)",
               file=sys.stderr)
         return EXIT_ERROR
-    print(rule_text(rule))
+    print(rule_text(found))
     return EXIT_CLEAN
 
 

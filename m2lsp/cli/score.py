@@ -240,7 +240,7 @@ def comparison_text(found: Any, name: str, args: argparse.Namespace) -> str:
             f"{found.samples} shuffles, seed {found.seed}: {RANDOMISED_P[side]})\n")
 
 
-def _both(chosen: Chosen, args: argparse.Namespace) -> list:
+def _both(chosen: Chosen, args: argparse.Namespace) -> Sequence[Any]:
     """Both systems' scores (the M2 gold read once)."""
     return chosen.metric.run_many(request_of(args, chosen, args.system_a, args.gold),
                                   [args.system_a, args.system_b])

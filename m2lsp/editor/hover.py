@@ -36,7 +36,7 @@ def hover(doc: M2Document, line: int, taxonomy: Taxonomy | None) -> str | None:
                                else "∅ (deletion)" for c in edit.corrections) or "(none)"
     parts = [f"**{edit.type}** {where}: {original} → {alternatives}"]
     meaning = taxonomy.types.get(edit.type) if taxonomy is not None else None
-    if meaning:
+    if meaning and taxonomy is not None:
         parts.append(f"{edit.type}: {meaning} ({taxonomy.title})")
     corrected = corrected_sentence(block, edit.annotator)
     if corrected is not None:

@@ -94,10 +94,10 @@ class LiveDocument:
     @property
     def text(self) -> str:
         if self._text is None:
-            parts = [None] * (2 * len(self.lines) - 1)
+            parts = [""] * (2 * len(self.lines) - 1)
             parts[0::2] = self.lines
             parts[1::2] = self.breaks
-            self._text = "".join(parts)  # type: ignore[arg-type]
+            self._text = "".join(parts)
         return self._text
 
     def apply(self, changes: Iterable[TextChange]) -> None:

@@ -71,8 +71,9 @@ def _lint(source: SourceText, fmt: Format, settings: LintSettings, cache: BlockC
 def _parse(source: SourceText, fmt: Format, settings: LintSettings,
            cache: BlockCache | None, known_ids: frozenset[str] | None) -> tuple[Any, Context]:
     if fmt is Format.M2:
-        document = parse_m2(source, cache)
-        return document, m2_context(source, document, settings)
+        m2 = parse_m2(source, cache)
+        return m2, m2_context(source, m2, settings)
+    document: Any
     if fmt is Format.CGED:
         from m2lsp.parsing.cged import parse_cged
 
@@ -112,7 +113,8 @@ def block_annotators(block: Block) -> set[str]:
     """The annotator ids (as integers written plainly) of a block's A lines."""
     if not block.edits:
         return set()
-    return {plain_id(a) for a in {e.annotator for e in block.edits}} - {None}
+    return {found for a in {e.annotator for e in block.edits}
+            if (found := plain_id(a)) is not None}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -129,7 +131,7 @@ def context_from_counts(source: SourceText, document: M2Document | None,
                         annotated: int = 0) -> Context:
     """The M2 context from how often each annotator id and each error type is written, and
     in how many of the `annotated` sentences (those with an annotator id) each id appears."""
-    annotators = {plain_id(a) for a in written} - {None}
+    annotators = {found for a in written if (found := plain_id(a)) is not None}
     sentences = sentences or Counter()
     expected = frozenset(a for a, n in sentences.items() if 2 * n >= annotated)
     rare = tuple(sorted((a, n) for a, n in sentences.items()

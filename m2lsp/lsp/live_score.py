@@ -51,7 +51,9 @@ class M2Server(Protocol):
     may be one), the position encoding, and the live view of a document."""
 
     config: Config
-    documents: Mapping[str, OpenDocument]
+
+    @property
+    def documents(self) -> Mapping[str, OpenDocument]: ...
 
     @property
     def encoding(self) -> str: ...
@@ -77,7 +79,7 @@ class SystemRef:
         if uri == self.uri:
             return True
         return self.path is not None and uri.startswith("file:") and \
-            Path(to_fs_path(uri)) == self.path
+            Path(to_fs_path(uri) or uri) == self.path
 
     @property
     def name(self) -> str:
@@ -148,7 +150,8 @@ class ScoreSession:
         """A view scored outside `current` (the first score, in steps), for `key`."""
         self.view, self.error, self._key = view, None, key
 
-    def _failed(self, message: str) -> None:
+    def _failed(self, message: str) -> LiveView | None:
+        """No view now, and why (`error`)."""
         self.view, self.error, self._key = None, message, None
         return None
 
@@ -173,6 +176,7 @@ def mark_span(document: M2Document | None, review: SentenceReview, mark: Mark) -
         return Span.on_line(review.line, 0, 1)
     start, block = found
     sentence = block.sentence
+    assert sentence is not None  # tested above
     return sentence.tokens_span(mark.start, mark.end).shifted(start)
 
 
@@ -189,8 +193,8 @@ def diagnostics(ls: M2Server, doc: OpenDocument, view: LiveView, budget: int
     those nearest the document's focus; a note on top when some are held back."""
     marks = ls.config.editor
     levels = {kind: marks.score_mark(kind) for kind in ORDER}
-    shown = [(levels[m.kind], abs(r.line - doc.focus), r, m) for r in view.reviews
-             for m in r.marks if levels[m.kind] is not None]
+    shown = [(level, abs(r.line - doc.focus), r, m) for r in view.reviews
+             for m in r.marks if (level := levels[m.kind]) is not None]
     total = len(shown)
     if budget and total > budget:
         shown.sort(key=lambda x: (x[0], x[1]))

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from m2lsp.output.report import RULE_DOCS_URL, FileReport, rule_url
 
 __all__ = ["RULE_DOCS_URL", "FileReport", "renderers", "rule_url"]
 
 
-def renderers() -> dict[str, Callable[[Sequence[FileReport]], str]]:
+def renderers() -> dict[str, Callable[..., str]]:
     """Each output format's renderer, by name."""
     from m2lsp.output import github, json, sarif, text
 

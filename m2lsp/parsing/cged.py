@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from typing import Any, cast
 
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
@@ -138,7 +139,8 @@ class Builder:
 
     def span(self, node: Tree | Token) -> Span:
         if isinstance(node, Token):
-            return self.locator.span(self.base + node.start_pos, self.base + node.end_pos)
+            return self.locator.span(self.base + (node.start_pos or 0),
+                                     self.base + (node.end_pos or 0))
         return self.locator.span(self.base + node.meta.start_pos, self.base + node.meta.end_pos)
 
     def essay(self, tree: Tree) -> tuple[list[CgedDoc], list[CgedProblem]]:
@@ -225,12 +227,12 @@ class Builder:
         return tuple(out)
 
     def attribute(self, tree: Tree, glued: bool) -> Attribute:
-        name, value = tree.children
+        name, value = cast(list[Any], tree.children)
         start = self.base + value.start_pos + 1
         value_span = self.locator.span(start, start + len(value) - 2)
         return Attribute(str(name), str(value)[1:-1], self.span(tree), value_span, glued)
 
-    def content(self, token: Token | None, owner: Tree) -> tuple[str, Span]:
+    def content(self, token: Any, owner: Tree) -> tuple[str, Span]:
         """Element text stripped of surrounding whitespace, and where it stands."""
         if not isinstance(token, Token):
             end = self.base + owner.meta.end_pos
@@ -238,5 +240,5 @@ class Builder:
         raw = str(token)
         lead = len(raw) - len(raw.lstrip())
         text = raw.strip()
-        start = self.base + token.start_pos + lead
+        start = self.base + (token.start_pos or 0) + lead
         return text, self.locator.span(start, start + len(text))

@@ -8,6 +8,7 @@ Lark so that the problem names the column and what was expected there.
 from __future__ import annotations
 
 import re
+from typing import Any, cast
 
 from lark import Tree
 from lark.exceptions import UnexpectedInput
@@ -31,7 +32,10 @@ def parse_input(source: SourceText | str) -> InputDocument:
         if not text:
             continue
         item = parse_line_fast(row, text) or parse_line_slow(row, text)
-        (parsed if isinstance(item, InputLine) else problems).append(item)
+        if isinstance(item, InputLine):
+            parsed.append(item)
+        else:
+            problems.append(item)
     return InputDocument(tuple(parsed), tuple(problems))
 
 
@@ -56,7 +60,7 @@ def parse_line_slow(row: int, text: str) -> InputLine | InputProblem:
 
 def line_from_tree(tree: Tree, row: int, text: str) -> InputLine:
     """The InputLine for a parsed `line` (also the reference the tests compare with)."""
-    ident, sentence = tree.children
+    ident, sentence = cast(list[Any], tree.children)
     start = sentence.start_pos if sentence is not None else len(text)
     return InputLine(row, text, str(ident), "" if sentence is None else str(sentence),
                      tree.data == "wrapped_line", (ident.start_pos, ident.end_pos), start)

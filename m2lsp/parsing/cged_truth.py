@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
@@ -33,7 +34,10 @@ def parse_truth(source: SourceText | str) -> TruthDocument:
         if not text:
             continue
         item = parse_line(row, text)
-        (parsed if isinstance(item, TruthLine) else problems).append(item)
+        if isinstance(item, TruthLine):
+            parsed.append(item)
+        else:
+            problems.append(item)
     return TruthDocument(tuple(parsed), tuple(problems))
 
 
@@ -135,7 +139,7 @@ def parse_line_slow(row: int, text: str) -> TruthLine | TruthProblem:
 
 def line_from_tree(tree: Tree, row: int, text: str) -> TruthLine | TruthProblem:
     """The TruthLine for a parsed `line` (also the reference the tests compare with)."""
-    tokens: list[Token | None] = list(tree.children)
+    tokens: list[Any] = list(tree.children)
     columns = [(t.start_pos, t.end_pos) if t is not None else _empty_column(text, tokens, i)
                for i, t in enumerate(tokens)]
     bare = _bare_commas(text, text.split(","))

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from lark import Lark
 
@@ -24,7 +26,7 @@ CACHE_ENV = "M2LSP_CACHE_DIR"
 def parser(name: str, *start: str) -> Lark:
     """An LALR parser for `grammar/<name>.lark` with the given start symbols."""
     where = cache_dir()
-    options = {"parser": "lalr", "start": list(start), "propagate_positions": True,
+    options: dict[str, Any] = {"parser": "lalr", "start": list(start), "propagate_positions": True,
                "maybe_placeholders": True,
                "cache": False if where is None else str(where / f"{name}-{'-'.join(start)}.lark")}
     folder = checkout_grammars()
@@ -64,7 +66,7 @@ def cache_dir() -> Path | None:
     return Path(chosen) if os.access(chosen, os.W_OK) else None
 
 
-def expected_words(lark: Lark, names: object, words: dict[str, str]) -> list[str]:
+def expected_words(lark: Lark, names: Iterable[str] | None, words: dict[str, str]) -> list[str]:
     """Readable names for the terminals a parse error expected: `words` first, then the
     literal text of anonymous terminals ('<DOC>', '>'), then the terminal's own name."""
     out = set()

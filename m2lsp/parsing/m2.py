@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from m2lsp.model import (
     MAX_DIGITS,
@@ -32,7 +32,7 @@ from m2lsp.model import (
 from m2lsp.parsing.source import SourceText
 
 if TYPE_CHECKING:  # Lark is imported when a line needs it: most files never do
-    from lark import Lark, Token, Tree
+    from lark import Lark, Tree
     from lark.exceptions import UnexpectedInput
 
 # offsets of more than MAX_DIGITS digits fail the fast path; the grammar path reports them
@@ -269,7 +269,7 @@ def parse_line_lark(row: int, line: str) -> Sentence | Edit | Target | LineProbl
         tree = lark.parse(line + "\n", start="line")
     except UnexpectedInput as exc:
         return _problem(row, line, exc)
-    return line_from_tree(tree.children[0], row, line)
+    return cast(Sentence | Edit | Target, line_from_tree(tree.children[0], row, line))
 
 
 # The characters the grammar tells apart (markers, separators, spaces, offsets' digits and
@@ -366,7 +366,7 @@ _TERMINAL_WORDS = {
 # ---------------------------------------------------------------------------------------
 # From Lark trees to the model (the slow path, and the reference the tests compare with)
 
-def line_from_tree(tree: Tree, row: int, line: str,
+def line_from_tree(tree: Any, row: int, line: str,
                    ) -> Sentence | Edit | Target | LineProblem | None:
     """Build the model object for one parsed line (None for a blank line; a problem for an
     offset too long to read)."""
@@ -383,7 +383,8 @@ def line_from_tree(tree: Tree, row: int, line: str,
         text = _text(tree.children[1]) if len(tree.children) > 1 else ""
         return Target(row, label, text)
     if kind == "a_line":
-        start, end, etype, corrections, required, comment, annotator = tree.children
+        children: list[Any] = tree.children
+        start, end, etype, corrections, required, comment, annotator = children
         first, last = read_int(start.children[0]), read_int(end.children[0])
         if first is None or last is None:
             long = start if first is None else end
@@ -426,14 +427,15 @@ def parse_with_lark(text: str) -> list[tuple[int, Block]]:
     for blocks in tree.children:
         if not isinstance(blocks, Tree):
             continue
-        for block in blocks.children:
+        for block in cast(list[Tree], blocks.children):
             first = block.meta.line - 1
             last = block.children[-1].meta.line - 1
             out.append((first, block_from_tree(block, lines[first:last + 1], first)))
     return out
 
 
-def _text(token: Token | None) -> str:
+def _text(token: Any) -> str:
+    """A token's text (a Lark child: a Token, or None for an empty optional one)."""
     return "" if token is None else str(token)
 
 
@@ -443,7 +445,7 @@ def _fallback_line(row: int, line: str) -> Sentence | Edit | Target | LineProble
 
 
 try:  # built from _m2scan.c when a C compiler was there at install time
-    from m2lsp.parsing import _m2scan as compiled
+    from m2lsp.parsing import _m2scan as compiled  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - the same results, in Python
     compiled = None
 else:

@@ -358,6 +358,8 @@ class CrossingErrors(Rule):
 
 def _crossing(a: CgedError, b: CgedError) -> bool:
     a0, a1, b0, b1 = a.start, a.end, b.start, b.end
+    if a0 is None or a1 is None or b0 is None or b1 is None:
+        return False  # (its callers pass errors with both offsets)
     overlap = a0 <= b1 and b0 <= a1
     nested = (a0 <= b0 and b1 <= a1) or (b0 <= a0 and a1 <= b1)
     return overlap and not nested

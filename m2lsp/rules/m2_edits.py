@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Related, Severity, TextEdit
 from m2lsp.model import NONE_CORRECTION, Block, Edit, EditField
@@ -14,7 +14,7 @@ from m2lsp.rules.m2_annotators import delete_line
 from m2lsp.taxonomy import NOOP
 
 
-def _real_edits(edits: tuple[Edit, ...], count: int | None) -> list[Edit]:
+def _real_edits(edits: Sequence[Edit], count: int | None) -> list[Edit]:
     """Edits with usable offsets (not noops, not negative, not backwards, in range)."""
     return [e for e in edits if not e.is_noop and 0 <= e.start <= e.end
             and (count is None or e.end <= count)]
@@ -357,7 +357,7 @@ class UnknownErrorType(Rule):
                 return  # every type of the file is known
             blocks = [k for k, block in enumerate(view.blocks) if block.type_set & unknown]
         else:
-            blocks = range(len(view.blocks))
+            blocks = list(range(len(view.blocks)))
         for index in blocks:
             for edit in view.blocks[index].edits:
                 etype = edit.type
@@ -449,9 +449,10 @@ class UnkWithCorrection(Rule):
         edits, blocks = view.edits, view.blocks
         for i in [i for i, e in enumerate(edits) if e.type == "UNK"]:
             edit, index = edits[i], view.owner[i]
-            if blocks[index].sentence is None:
+            sentence = blocks[index].sentence
+            if sentence is None:
                 continue
-            tokens = blocks[index].sentence.tokens
+            tokens = sentence.tokens
             if 0 <= edit.start <= edit.end <= len(tokens):
                 original = " ".join(tokens[edit.start:edit.end])
                 if not any(_same_text(c, original) for c in edit.corrections):

@@ -143,6 +143,8 @@ class MixedLineEndings(Rule):
                 col = len(source.lines[row])
                 edits.append(TextEdit(Span(row, col, row + 1, 0), majority))
         counts = ", ".join(f"{n} {_BREAK_NAMES[k]}" for k, n in sorted(kinds.items()))
+        if first is None:
+            return
         fix = Fix(self.fix_title.format(majority=_BREAK_NAMES[majority]), tuple(edits))
         col = len(source.lines[first])
         yield self.report(Span(first, col, first, col), fix=fix, counts=counts,

@@ -107,7 +107,9 @@ class SentenceStats:
 class Score(Protocol):
     """A metric's result."""
 
-    signature: str
+    @property
+    def signature(self) -> str:
+        """How the numbers were made (`NAME|option:value|...`)."""
 
     def text(self, request: Request) -> str | bytes:
         """What the command prints (bytes: written as they are, e.g. a report with CRLF)."""
@@ -171,7 +173,7 @@ class Metric(Protocol):
     def live(self, config: ScoreSettings) -> LiveScoring | None:
         """A score the editor keeps current while the texts change, or None: scored once."""
 
-    def run_many(self, request: Request, systems: Sequence[Path]) -> list[Score]:
+    def run_many(self, request: Request, systems: Sequence[Path]) -> Sequence[Score]:
         """Several systems against the gold of `request` (for `m2lsp compare`)."""
 
 
@@ -189,9 +191,11 @@ class MetricBase:
     def live(self, config: ScoreSettings) -> LiveScoring | None:
         return None
 
-    def run_many(self, request: Request, systems: Sequence[Path]) -> list[Score]:
-        run = self.run  # type: ignore[attr-defined]  (each metric defines it)
-        return [run(replace(request, system=system)) for system in systems]
+    def run(self, request: Request) -> Score:
+        raise NotImplementedError  # each metric defines it
+
+    def run_many(self, request: Request, systems: Sequence[Path]) -> Sequence[Score]:
+        return [self.run(replace(request, system=system)) for system in systems]
 
 
 class LiveScoring(Protocol):

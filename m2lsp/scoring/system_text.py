@@ -60,7 +60,8 @@ def argument_problem(system: Path, system_text: str, gold: Path, gold_text: str,
     return None
 
 
-def empty_problem(system: Path, hypotheses: int, gold: Path, sentences: int) -> str | None:
+def empty_problem(system: Path, hypotheses: int, gold: Path | None,
+                  sentences: int) -> str | None:
     """An error when there is nothing to score (a P = R = F = 1 would mean nothing)."""
     if sentences == 0:
         return f"gold file {gold} has no sentence: there is nothing to score"

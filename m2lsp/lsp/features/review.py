@@ -26,7 +26,7 @@ def register(ls: M2Server) -> None:
 def code_lens(ls: M2Server, params: types.CodeLensParams) -> list[types.CodeLens]:
     doc = ls.documents.get(params.text_document.uri)
     view = ls.live_view(doc) if doc is not None else None
-    return live_score.code_lenses(doc, view) if view is not None else []
+    return live_score.code_lenses(doc, view) if doc is not None and view is not None else []
 
 
 def _get(params: Any, name: str, default: Any = None) -> Any:
@@ -61,7 +61,7 @@ def next_score_mark(ls: M2Server, *args: Any) -> dict[str, Any] | None:
     uri = args[0] if args else None
     doc = ls.documents.get(uri) if isinstance(uri, str) else None
     view = ls.live_view(doc) if doc is not None else None
-    if view is None:
+    if doc is None or view is None:
         return None
     where = args[1] if len(args) > 1 else None
     at = convert.position_in(doc.lines, types.Position(

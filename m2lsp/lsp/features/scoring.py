@@ -35,7 +35,7 @@ def register(ls: M2Server) -> None:
 def _path(value: Any) -> Path:
     if not isinstance(value, str) or not value:
         raise ValueError("expected a path or file URI")
-    return Path(to_fs_path(value) if value.startswith("file:") else value)
+    return Path((to_fs_path(value) or value) if value.startswith("file:") else value)
 
 
 async def score(ls: M2Server, *args: Any) -> dict[str, Any] | None:
@@ -191,7 +191,8 @@ def clear_scores(ls: M2Server, *args: Any) -> None:
             ls.refresh(uri)
 
 
-def _fail(ls: M2Server, message: str) -> None:
+def _fail(ls: M2Server, message: str) -> dict[str, Any] | None:
+    """Says why a request failed (the log and the user); the request's answer: None."""
     log.warning(message)
     ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error,
                                                    message=f"m2lsp: {message}"))

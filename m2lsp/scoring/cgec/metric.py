@@ -103,7 +103,7 @@ class Cgec(MetricBase):
         if len(blocks) != len(hypotheses):
             raise InputError(f"system file {request.system} has {len(hypotheses)} sentences "
                              f"but gold file {request.gold} has {len(blocks)}")
-        sources = [b.sentence.text for b in blocks]
+        sources = [b.sentence.text if b.sentence is not None else "" for b in blocks]
         if request.warn is not None:
             for note in system_notes(request.system, hypotheses, sources):
                 request.warn(f"warning: {note}")

@@ -139,7 +139,7 @@ def _num(value: Number) -> float:
     return 0 if value is None else value
 
 
-def _add(counter: Number) -> int:
+def _add(counter: Number) -> int | float:
     return 1 if counter is None else counter + 1
 
 

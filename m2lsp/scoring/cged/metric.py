@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
@@ -167,6 +168,12 @@ def _read(request: Request, positions: bool, strict: bool) -> tuple[list, list, 
     return items(request.system, "result"), items(request.gold, "truth"), texts["truth"]
 
 
+def _gold(request: Request) -> Path:
+    if request.gold is None:
+        raise UsageError("--metric cged needs GOLD (the truth file)")
+    return request.gold
+
+
 def _run_levels(request: Request) -> CgedScore:
     from m2lsp.scoring.cged.levels import correction_level, evaluate, evaluate_2016
     from m2lsp.scoring.cged.report import report_2014, report_2015, report_2016, signature
@@ -176,13 +183,13 @@ def _run_levels(request: Request) -> CgedScore:
     line_end = "\r\n" if request.options.line_ends == "crlf" else "\n"
     if year == "2016":
         out = report_2016(evaluate_2016(result_items, truth_items), request.system.name,
-                          request.gold.name, line_end)
+                          _gold(request).name, line_end)
         return CgedScore(signature("2016"), report=out.encode("utf-8"))
     if request.options.counting == "2016":
         if year:
             raise UsageError(f"--cged-report {year} counts as its own tool does; "
                              "--cged-counting 2016 is --cged-report 2016's counting")
-        result = evaluate_2016(result_items, truth_items)
+        result: Any = evaluate_2016(result_items, truth_items)
     else:
         result = evaluate(result_items, truth_items, request.options.counting)
         _warn_several(request, truth_items)
@@ -208,7 +215,7 @@ def _run_2018(request: Request) -> CgedScore:
     from m2lsp.scoring.cged import evaluation2018 as cged2018
 
     result_text = read_source(request.system, "result", request.encoding).text
-    truth_text = read_source(request.gold, "truth", request.encoding).text
+    truth_text = read_source(_gold(request), "truth", request.encoding).text
     note = cged2018.crlf_note(request.gold, truth_text)
     if note is not None and request.warn is not None:
         request.warn(f"warning: {note}")

@@ -206,7 +206,7 @@ def f_score(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float
 class ErrantSentence(NamedTuple):
     """Everything scoring found about one sentence."""
 
-    index: int  # 0-based
+    index: int  # type: ignore[assignment]  # 0-based (a field named as tuple.index)
     hyp_block: ErrantBlock
     ref_block: ErrantBlock
     comparisons: tuple[Comparison, ...]  # in the order they were tried
@@ -264,7 +264,7 @@ def evaluate_in_steps(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock],
     categories: Categories = {}
     sentences = []
     for index, (h, r) in enumerate(zip(hyp, ref, strict=True)):
-        sentence = _sentence(index, h, r, settings, tuple(total))
+        sentence = _sentence(index, h, r, settings, (total[0], total[1], total[2]))
         best = sentence.best
         total[0] += best.tp
         total[1] += best.fp
@@ -273,7 +273,7 @@ def evaluate_in_steps(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock],
         sentences.append(sentence)
         if (index + 1) % step == 0:
             yield index + 1
-    return ErrantResult(sentences, *total, categories, settings)
+    return ErrantResult(sentences, total[0], total[1], total[2], categories, settings)
 
 
 def _sentence(index: int, hyp: ErrantBlock, ref: ErrantBlock, settings: ErrantSettings,

@@ -11,12 +11,12 @@ from m2lsp.scoring.errant.compare import CoderEdits, ErrantResult, ErrantSentenc
 from m2lsp.scoring.errant.report import categories_json
 
 
-def result_json(result: ErrantResult, hyp: Path, ref: Path, per_type: bool = False) -> str:
+def result_json(result: ErrantResult, hyp: Path, ref: Path | None, per_type: bool = False) -> str:
     return json.dumps(result_data(result, hyp, ref, per_type), ensure_ascii=False,
                       indent=1) + "\n"
 
 
-def result_data(result: ErrantResult, hyp: Path, ref: Path, per_type: bool = False
+def result_data(result: ErrantResult, hyp: Path, ref: Path | None, per_type: bool = False
                 ) -> dict[str, Any]:
     beta = result.settings.beta
     p, r, f = result.scores

@@ -79,7 +79,7 @@ class ErrantScore:
         beta = self.result.settings.beta
 
         def aggregate(sums: tuple) -> tuple[float, float, float]:
-            return f_score(*sums, beta)
+            return f_score(int(sums[0]), int(sums[1]), int(sums[2]), beta)
         return SentenceStats([s.counts for s in self.result.sentences],
                              ("Precision", "Recall", f"F_{beta:.1f}"), aggregate, main=2)
 

@@ -90,7 +90,7 @@ def read_m2(hypothesis: Path, gold: Path, source: Path | None = None,
     annotators = list(dict.fromkeys(e.annotator.strip() for b in blocks for e in b.edits)) or ["0"]
     references = tuple(tuple(tuple(_corrected(b, start, a, gold).split()) for a in annotators)
                        for start, b in found)
-    src = [tuple(b.sentence.text.split()) for b in blocks]
+    src = [tuple(b.sentence.text.split()) if b.sentence is not None else () for b in blocks]
     if source is not None:
         src, _ = _tokens(source, "source", encoding)
         _same_count(gold, len(blocks), source, len(src))

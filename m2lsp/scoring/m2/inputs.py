@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from m2lsp.errors import InputError
 from m2lsp.model import MAX_DIGITS, NOOP_TYPE, Block, M2Document, shortened
@@ -215,13 +216,14 @@ def _scorer_blocks(document: M2Document) -> list[list[int]]:
 
 def _read_group(document: M2Document, group: list[int]) -> list[GoldSentence]:
     blocks = [document.blocks[i] for i in group]
-    texts = [py2.strip(b.sentence.text) for b in blocks]
+    texts = [py2.strip(b.sentence.text if b.sentence is not None else "") for b in blocks]
     tokens = py2.split(" ".join(texts))
     annotations: dict[int, list[tuple[GoldEdit, str, int]]] = {}
     order: list[int] = []
     for index, block in zip(group, blocks, strict=True):
         for edit in block.edits:
-            annotator = py2.parse_int(edit.annotator)
+            # ids the scorer cannot read stop it before (reading_problems, M301)
+            annotator = cast(int, py2.parse_int(edit.annotator))
             start, end = (-1, -1) if edit.type == NOOP_TYPE else (edit.start, edit.end)
             corrections = ["" if c == "-NONE-" else py2.strip(c) for c in edit.corrections]
             gold = GoldEdit(start, end, " ".join(tokens[start:end]), corrections)

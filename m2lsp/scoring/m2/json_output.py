@@ -10,13 +10,13 @@ from typing import Any
 from m2lsp.scoring.m2.maxmatch import Counts, M2Result, SentenceResult, p_r_f
 
 
-def result_json(result: M2Result, system: Path, gold: Path,
+def result_json(result: M2Result, system: Path, gold: Path | None,
                 extra: dict[str, Any] | None = None) -> str:
     return json.dumps(result_data(result, system, gold, extra), ensure_ascii=False,
                       indent=1) + "\n"
 
 
-def result_data(result: M2Result, system: Path, gold: Path,
+def result_data(result: M2Result, system: Path, gold: Path | None,
                 extra: dict[str, Any] | None = None) -> dict[str, Any]:
     score = result.score
     beta = score.settings.beta

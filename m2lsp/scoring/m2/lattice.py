@@ -35,7 +35,7 @@ What the scorer does, step by step, and what is done here instead:
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from m2lsp import defaults
@@ -218,8 +218,8 @@ class SentenceLattice:
             u, v = divmod(edge, size)
             incoming.setdefault(v, []).append(u)
             outgoing.setdefault(u, []).append(v)
-        for targets in outgoing.values():
-            targets.sort()
+        for listed in outgoing.values():
+            listed.sort()
         for k in self.vertices:
             sources = incoming.get(k)
             targets = outgoing.get(k)
@@ -342,9 +342,9 @@ class SentenceLattice:
         gold_left, gold_right = 0, len(golds) - 1
         while left <= right:
             edge = edges[current]
-            order = range(gold_left, gold_right + 1)
+            order: Iterable[int] = range(gold_left, gold_right + 1)
             if current != left:
-                order = reversed(order)
+                order = reversed(range(gold_left, gold_right + 1))
             found = next((g for g in order if self._matches(edge, golds[g])), None)
             if found is None:
                 if self.info[edge].kind != NOOP:
@@ -479,6 +479,7 @@ def _band(source: Sequence[str], target: Sequence[str], cost: int, width: int) -
         start, stop = max(0, i + low), min(m, i + high)
         row = [_INF] * (stop - start + 1) if stop >= start else []
         for j in range(start, stop + 1):
+            best: float
             if i == 0:
                 best = j
             elif j == 0:
@@ -543,7 +544,7 @@ def match_pairs(system: list[SystemEdit], gold: Sequence[GoldEdit]
 # The compiled core
 
 try:  # built from _lattice.c when a C compiler was there at install time
-    from m2lsp.scoring.m2 import _lattice as compiled
+    from m2lsp.scoring.m2 import _lattice as compiled  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - exercised where no compiler is installed
     compiled = None
 
@@ -573,7 +574,8 @@ def _compiled_paths(source: Sequence[str], target: Sequence[str], max_unchanged:
         if not text:
             return ()
         found = [vocabulary.get(token) for token in text.split(" ")]
-        return None if None in found else tuple(found)
+        known = [f for f in found if f is not None]
+        return tuple(known) if len(known) == len(found) else None
 
     golds = [[(g.start, g.end, ids(g.original), [ids(c) for c in g.corrections])
               for g in gold] for gold in annotators]

@@ -162,7 +162,8 @@ class Scoring:
             for note in system_notes(system_path, hypotheses, [g.source for g in gold]):
                 self.warn(f"warning: {note}")
         ticker = self.progress(len(gold)) if self.progress else nullcontext(None)
-        slow = (lambda r, s: _note_slow(self.warn, r, s)) if self.warn else None
+        warn = self.warn
+        slow = (lambda r, s: _note_slow(warn, r, s)) if warn is not None else None
         with ticker as tick:
             return score_all(gold, hypotheses, self.settings, self.jobs, slow,
                              self.time_limit, tick.at if tick is not None else None)
@@ -281,7 +282,7 @@ class MaxMatch(MetricBase):
 
         return M2Live(config)
 
-    def run_many(self, request: Request, systems: Sequence[Path]) -> list[M2Score]:
+    def run_many(self, request: Request, systems: Sequence[Path]) -> Sequence[M2Score]:
         """Several systems against one gold, read once (for `m2lsp compare`)."""
         if request.gold is None:
             raise UsageError("--metric m2 needs GOLD (an M2 file)")
