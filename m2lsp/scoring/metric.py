@@ -15,7 +15,6 @@ Adding a metric: a folder with a `metric.py`, and one line in `REGISTRY`.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -227,24 +226,6 @@ def comparable() -> list[str]:
 def metric(name: str) -> Metric:
     """The registered metric `name` (its module is imported now)."""
     return importlib.import_module(REGISTRY[name]).METRIC
-
-
-def signed(base: str, *reference_texts: str | bytes) -> str:
-    """A full signature: the metric's own (`NAME|option:value|...|scorer:...`), then a hash of
-    the references and m2lsp's version, as sacreBLEU's signatures end with its version."""
-    from m2lsp import __version__
-
-    return f"{base}|refs-hash:{reference_hash(*reference_texts)}|m2lsp:{__version__}"
-
-
-def reference_hash(*texts: str | bytes) -> str:
-    """A short hash of the references a score was computed against: two scores with the same
-    signature were computed against the same data."""
-    digest = hashlib.sha256()
-    for text in texts:
-        digest.update(text.encode("utf-8") if isinstance(text, str) else text)
-        digest.update(b"\0")
-    return digest.hexdigest()[:12]
 
 
 def bootstrap_text(stats: SentenceStats, request: Request) -> str:

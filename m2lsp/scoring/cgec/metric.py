@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
-from m2lsp.scoring.metric import EditorJob, MetricBase, Request, SentenceStats, Steps, signed
+from m2lsp.scoring.metric import EditorJob, MetricBase, Request, SentenceStats, Steps
+from m2lsp.scoring.signature import signed
 
 
 @dataclass(frozen=True)

@@ -27,11 +27,14 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from m2lsp.scoring.signature import Signature
+
 T = 0.85
 ORDER = 4
-SIGNATURE = ("CGEC|chars:no-whitespace|acc-sen:exact-any-ref|bleu:n4,uniform,clipped,"
-             "closest-ref,corpus,no-smoothing|mp:t0.85,char-multiset,mean|mp-average:"
-             "all-refs-pooled")
+SIGNATURE = Signature("CGEC", (
+    ("chars", "no-whitespace"), ("acc-sen", "exact-any-ref"),
+    ("bleu", "n4,uniform,clipped,closest-ref,corpus,no-smoothing"),
+    ("mp", "t0.85,char-multiset,mean"), ("mp-average", "all-refs-pooled")))
 
 
 def chars(text: str) -> str:

@@ -20,8 +20,8 @@ from m2lsp.scoring.metric import (
     Shared,
     Steps,
     given,
-    signed,
 )
+from m2lsp.scoring.signature import Signature, signed
 
 
 @dataclass(frozen=True)
@@ -184,7 +184,7 @@ def _run_levels(request: Request) -> CgedScore:
     if year == "2016":
         out = report_2016(evaluate_2016(result_items, truth_items), request.system.name,
                           _gold(request).name, line_end)
-        return CgedScore(signature("2016"), report=out.encode("utf-8"))
+        return CgedScore(str(signature("2016")), report=out.encode("utf-8"))
     if request.options.counting == "2016":
         if year:
             raise UsageError(f"--cged-report {year} counts as its own tool does; "
@@ -195,7 +195,7 @@ def _run_levels(request: Request) -> CgedScore:
         _warn_several(request, truth_items)
     if year:
         report = report_2014 if year == "2014" else report_2015
-        return CgedScore(signature(request.options.counting),
+        return CgedScore(str(signature(request.options.counting)),
                          report=report(result, line_end).encode("utf-8"))
     return CgedScore(signed(signature(request.options.counting), truth_text), result,
                      correction_level(result_items, truth_items), request.options.counting)
@@ -229,7 +229,7 @@ def _run_2018(request: Request) -> CgedScore:
                                                str(request.gold)).encode("utf-8"))
         except OSError as exc:
             raise InputError(f"cannot write {path}: {exc.strerror or exc}") from exc
-    return CgedScore("CGED|scorer:evaluation.pl-2018",
+    return CgedScore(str(Signature("CGED", (("scorer", "evaluation.pl-2018"),))),
                      report=cged2018.stdout_2018(result).encode("utf-8"))
 
 

@@ -16,6 +16,7 @@ from m2lsp.scoring.cged.levels import (
     CorrectionScore,
     LevelScore,
 )
+from m2lsp.scoring.signature import Signature
 
 RULE = "=" * 58
 REPORTS = ("2014", "2015", "2016")
@@ -117,14 +118,16 @@ def summary(result: CgedResult | Cged2016Result, correction: CorrectionScore,
     lines.append(f"{'Correction':<16}{'':>10}" + "".join(
         f"{java_number(v):>{w}}" for v, w in ((c.precision, 11), (c.recall, 9), (c.f1, 9)))
         + f"  (top-1, S and M: {c.tp} of {c.claimed} answers right, {c.expected} expected)")
-    lines.append(signed or signature(counting))
+    lines.append(signed or str(signature(counting)))
     return "\n".join(lines) + "\n"
 
 
-def signature(counting: str) -> str:
+def signature(counting: str) -> Signature:
+    """How CGED levels were counted (see `--cged-counting`)."""
     scorer = {"official": "nlptea15cged", "paper": "nlptea15-overview",
               "2016": "nlptea16cged"}[counting]
-    return f"CGED|counting:{counting}|scorer:{scorer}|correction:top1-S-M"
+    return Signature("CGED", (("counting", counting), ("scorer", scorer),
+                              ("correction", "top1-S-M")))
 
 
 def _details(result: CgedResult, level: str, ids: list[str]) -> str:

@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from m2lsp import defaults
 from m2lsp.scoring.errant.inputs import ErrantBlock, ErrantEdit
+from m2lsp.scoring.signature import Signature
 
 MODES = ("cs", "cse", "ds", "dt")
 NOOP = "noop"
@@ -47,16 +48,16 @@ class ErrantSettings:
     multi: bool = False
     filtered: tuple[str, ...] = ()
 
-    def signature(self) -> str:
+    def signature(self) -> Signature:
         """How the numbers were made, printed with them."""
-        parts = [f"ERRANT|beta:{self.beta:g}|mode:{self.mode}"]
+        fields: list[tuple[str, str | None]] = [("beta", f"{self.beta:g}"), ("mode", self.mode)]
         if self.single:
-            parts.append("single")
+            fields.append(("single", None))
         if self.multi:
-            parts.append("multi")
+            fields.append(("multi", None))
         if self.filtered:
-            parts.append("filter:" + ",".join(self.filtered))
-        return "|".join([*parts, "scorer:errant_compare-3.0.2"])
+            fields.append(("filter", ",".join(self.filtered)))
+        return Signature("ERRANT", (*fields, ("scorer", "errant_compare-3.0.2")))
 
     def keeps(self, edit: ErrantEdit) -> bool:
         """Whether the edit is evaluated under these options."""

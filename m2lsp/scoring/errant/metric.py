@@ -16,8 +16,8 @@ from m2lsp.scoring.metric import (
     SentenceStats,
     Shared,
     Steps,
-    signed,
 )
+from m2lsp.scoring.signature import signed
 
 
 def _check_arguments(request: Request, hyp: str, ref: str) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from m2lsp.scoring.gleu import numeric
 from m2lsp.scoring.gleu.sampling import jfleg_choices, python2_choices
 from m2lsp.scoring.gleu.statistics import ORDER, SentenceCounts, Stats, gleu, gleu_package
+from m2lsp.scoring.signature import Signature
 
 
 @dataclass(frozen=True)
@@ -27,11 +28,11 @@ class GleuSettings:
     digits: int = 2
     """With `fixed_seed`: decimals of the score x 100 (the package's `-d`)."""
 
-    def signature(self, references: int) -> str:
-        """How the numbers were made (`metric.signed` adds the references' hash)."""
+    def signature(self, references: int) -> Signature:
+        """How the numbers were made (`Signature.signed` adds the references' hash)."""
         scorer = "gleu-package-1.1.0-fix-seed" if self.fixed_seed else "jfleg-gleu.py-python3"
-        return (f"GLEU|refs:{references}|iterations:{self.iterations}|order:{self.order}"
-                f"|scorer:{scorer}")
+        return Signature("GLEU", (("refs", str(references)), ("iterations", str(self.iterations)),
+                                  ("order", str(self.order)), ("scorer", scorer)))
 
 
 @dataclass(frozen=True)

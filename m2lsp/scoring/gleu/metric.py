@@ -73,7 +73,7 @@ class Gleu(MetricBase):
     def run(self, request: Request) -> GleuScore:
         from m2lsp.scoring.gleu.corpus import evaluate
         from m2lsp.scoring.gleu.inputs import read_m2, read_plain
-        from m2lsp.scoring.metric import signed
+        from m2lsp.scoring.signature import signed
 
         settings = request.options.settings
         refs = request.options.references
@@ -109,7 +109,7 @@ class Gleu(MetricBase):
         from m2lsp.model import Span
         from m2lsp.scoring.gleu.corpus import GleuSettings, evaluate
         from m2lsp.scoring.gleu.inputs import lines
-        from m2lsp.scoring.metric import signed
+        from m2lsp.scoring.signature import signed
 
         role = job.options.get("role", "source")
         if role not in ("source", "hypothesis"):

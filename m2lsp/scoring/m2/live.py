@@ -36,8 +36,9 @@ from m2lsp.scoring.m2.maxmatch import (
 )
 from m2lsp.scoring.m2.options import m2_options
 from m2lsp.scoring.m2.review import review
-from m2lsp.scoring.metric import EditorJob, Shared, signed
+from m2lsp.scoring.metric import EditorJob, Shared
 from m2lsp.scoring.review import LiveView, SentenceReview
+from m2lsp.scoring.signature import signed
 
 if TYPE_CHECKING:
     from m2lsp.config import ScoreSettings

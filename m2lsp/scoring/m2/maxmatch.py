@@ -29,6 +29,7 @@ from m2lsp.scoring.m2.lattice import (
     best_paths,
     match,
 )
+from m2lsp.scoring.signature import Signature
 
 
 @dataclass(frozen=True)
@@ -53,11 +54,12 @@ class M2Settings:
         available = available_memory()
         return int(available * AVAILABLE_SHARE) if available is not None else 0
 
-    def signature(self) -> str:
+    def signature(self) -> Signature:
         """How the numbers were made, printed with them."""
         casing = "yes" if self.ignore_whitespace_casing else "no"
-        return (f"M2|beta:{self.beta:g}|max-unchanged:{self.max_unchanged_words}"
-                f"|ignore-whitespace-casing:{casing}|scorer:nus-m2-3.2")
+        return Signature("M2", (("beta", f"{self.beta:g}"),
+                                ("max-unchanged", str(self.max_unchanged_words)),
+                                ("ignore-whitespace-casing", casing), ("scorer", "nus-m2-3.2")))
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,7 @@ class Score:
 
     @property
     def signature(self) -> str:
-        return self.settings.signature()
+        return str(self.settings.signature())
 
 
 # ---------------------------------------------------------------------------------------

@@ -21,8 +21,8 @@ from m2lsp.scoring.metric import (
     SentenceStats,
     Shared,
     Steps,
-    signed,
 )
+from m2lsp.scoring.signature import signed
 
 if TYPE_CHECKING:
     from m2lsp.scoring.m2.maxmatch import M2Settings, SentenceResult
