@@ -1,5 +1,7 @@
 """The pygls language server: its open documents, their diagnostics and settings.  The
-handlers live in `m2lsp.lsp.features` (one module a feature), which builds the server.
+handlers live in `m2lsp.lsp.features` (one module a feature), which builds the server;
+the diagnostics, pushed or pulled, are `features.diagnostics`'s (the server says when a
+document's changed).
 
 Documents are kept as `m2lsp.linting.incremental.LiveDocument`s, not in pygls's workspace:
 pygls rebuilds the whole text on every incremental change, which costs more than a
@@ -12,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -24,7 +26,7 @@ from pygls.uris import to_fs_path
 from m2lsp import __version__
 from m2lsp.config import Config, config_from_mapping
 from m2lsp.diagnostic import Diagnostic
-from m2lsp.linting.incremental import LiveDocument, Selection, TextChange
+from m2lsp.linting.incremental import LiveDocument, TextChange
 from m2lsp.lsp import convert, live_score
 from m2lsp.lsp.live_score import ScoreSession
 from m2lsp.model import Format
@@ -109,7 +111,8 @@ class M2Server(LanguageServer):
         self.refresh_support = False
         self.asks_configuration = False
         self.code_lens_refresh = False
-        self._pending: dict[str, asyncio.Handle] = {}
+        # called with a uri whose diagnostics changed (the diagnostics feature listens)
+        self.changed: list[Callable[[str], None]] = []
 
     # -- documents -------------------------------------------------------------------
 
@@ -143,9 +146,7 @@ class M2Server(LanguageServer):
 
     def close_document(self, uri: str) -> None:
         self.documents.pop(uri, None)
-        if not self.pull:
-            self.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        self.schedule(uri)  # a closed document has none
         self.systems_changed(uri)
 
     def systems_changed(self, uri: str) -> None:
@@ -159,48 +160,13 @@ class M2Server(LanguageServer):
         doc = self.documents.get(uri)
         return doc if doc is not None and doc.checked else None
 
-    # -- diagnostics -----------------------------------------------------------------
+    # -- diagnostics -------------------------------------------------------------------
 
     def schedule(self, uri: str) -> None:
-        """Publish once the changes waiting in the queue are applied (debounce by
-        coalescing: a burst of changes is linted once)."""
-        if self.pull:
-            return
-        handle = self._pending.pop(uri, None)
-        if handle is not None:
-            handle.cancel()
-        loop = asyncio.get_event_loop()
-        self._pending[uri] = loop.call_soon(self.publish, uri)
-
-    def publish(self, uri: str) -> None:
-        self._pending.pop(uri, None)
-        doc = self.documents.get(uri)
-        if doc is None:
-            return
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=doc.version, diagnostics=self.diagnostics(doc)))
-
-    def diagnostics(self, doc: OpenDocument) -> list[types.Diagnostic]:
-        """The document's diagnostics, at most `max-diagnostics` of them (the most severe,
-        then those nearest the last edit) and a note on top for the rest; then the marks
-        of its score, within what the limit leaves (lint findings come first)."""
-        limit = self.config.editor.max_diagnostics
-        try:
-            chosen = doc.live.select(limit, doc.focus) if doc.checked else Selection((), 0)
-        except Exception:  # a bug must not take the server down with it
-            log.exception("linting %s failed", doc.uri)
-            chosen = Selection((), 0)
-        out = [convert.diagnostic(d, doc.lines, doc.uri, self.encoding)
-               for d in chosen.diagnostics]
-        if chosen.hidden:
-            out.insert(0, convert.limit_note(chosen.hidden, chosen.total, limit, doc.uri))
-        out.extend(convert.diagnostic(d, doc.lines, doc.uri, self.encoding,
-                                      source="m2lsp-score") for d in doc.scores)
-        view = self.live_view(doc)
-        if view is not None:
-            room = max(limit - len(out), 1) if limit else 0
-            out.extend(live_score.diagnostics(self, doc, view, room))
-        return out
+        """The diagnostics of `uri` changed: tell the listeners (the diagnostics feature
+        pushes them, or the client pulls them)."""
+        for listener in self.changed:
+            listener(uri)
 
     def live_view(self, doc: OpenDocument):
         """The document's live score, brought up to date (None: none, or not scorable now;

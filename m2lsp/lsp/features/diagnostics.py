@@ -1,17 +1,28 @@
-"""Pull diagnostics (textDocument/diagnostic): the same findings the server pushes, with a
-resultId, and `unchanged` when nothing moved since the client asked."""
+"""Diagnostics, pushed (textDocument/publishDiagnostics, coalesced: a burst of changes is
+linted once) or pulled (textDocument/diagnostic, with a resultId and `unchanged` when nothing
+moved since the client asked): a document's lint findings within `max-diagnostics`, then the
+marks of its score."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 from lsprotocol import types
 
-from m2lsp.lsp.server import M2Server
+from m2lsp.linting.incremental import Selection
+from m2lsp.lsp import convert, live_score
+from m2lsp.lsp.server import M2Server, OpenDocument
+
+log = logging.getLogger(__name__)
 
 
 def register(ls: M2Server) -> None:
     ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
         identifier="m2lsp", inter_file_dependencies=False,
         workspace_diagnostics=False))(pull_diagnostics)
+    pending: dict[str, asyncio.Handle] = {}
+    ls.changed.append(lambda uri: schedule(ls, pending, uri))
 
 
 def pull_diagnostics(ls: M2Server, params: types.DocumentDiagnosticParams):
@@ -20,5 +31,46 @@ def pull_diagnostics(ls: M2Server, params: types.DocumentDiagnosticParams):
         return types.RelatedFullDocumentDiagnosticReport(items=[])
     if params.previous_result_id == doc.result_id:  # nothing moved since the client asked
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=doc.result_id)
-    return types.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(doc),
+    return types.RelatedFullDocumentDiagnosticReport(items=diagnostics(ls, doc),
                                                      result_id=doc.result_id)
+
+
+def schedule(ls: M2Server, pending: dict[str, asyncio.Handle], uri: str) -> None:
+    """Push once the changes waiting in the queue are applied (a client that pulls asks
+    itself)."""
+    if ls.pull:
+        return
+    handle = pending.pop(uri, None)
+    if handle is not None:
+        handle.cancel()
+    pending[uri] = asyncio.get_event_loop().call_soon(publish, ls, pending, uri)
+
+
+def publish(ls: M2Server, pending: dict[str, asyncio.Handle], uri: str) -> None:
+    pending.pop(uri, None)
+    doc = ls.documents.get(uri)
+    found = diagnostics(ls, doc) if doc is not None else []  # closed: none
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+        uri=uri, version=doc.version if doc is not None else None, diagnostics=found))
+
+
+def diagnostics(ls: M2Server, doc: OpenDocument) -> list[types.Diagnostic]:
+    """The document's diagnostics, at most `max-diagnostics` of them (the most severe,
+    then those nearest the last edit) and a note on top for the rest; then the marks
+    of its score, within what the limit leaves (lint findings come first)."""
+    limit = ls.config.editor.max_diagnostics
+    try:
+        chosen = doc.live.select(limit, doc.focus) if doc.checked else Selection((), 0)
+    except Exception:  # a bug must not take the server down with it
+        log.exception("linting %s failed", doc.uri)
+        chosen = Selection((), 0)
+    out = [convert.diagnostic(d, doc.lines, doc.uri, ls.encoding) for d in chosen.diagnostics]
+    if chosen.hidden:
+        out.insert(0, convert.limit_note(chosen.hidden, chosen.total, limit, doc.uri))
+    out.extend(convert.diagnostic(d, doc.lines, doc.uri, ls.encoding, source="m2lsp-score")
+               for d in doc.scores)
+    view = ls.live_view(doc)
+    if view is not None:
+        room = max(limit - len(out), 1) if limit else 0
+        out.extend(live_score.diagnostics(ls, doc, view, room))
+    return out
