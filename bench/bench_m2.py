@@ -18,7 +18,7 @@ import statistics
 import subprocess
 import sys
 import time
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,7 +60,7 @@ def in_process_time(system: str) -> float:
     from m2lsp.cli import main
 
     start = time.perf_counter()
-    with redirect_stdout(io.StringIO()):
+    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):  # (the signature)
         main(["score", str(DATA / "systems" / system), str(GOLD)])
     return time.perf_counter() - start
 
