@@ -5,6 +5,9 @@ BETA = 0.5
 """Weight of recall in the F-score (F_0.5: precision counts twice as much)."""
 MAX_UNCHANGED_WORDS = 2
 """Longest run of unchanged tokens inside one system edit (MaxMatch)."""
+ALTERNATIVES = ("two-sided", "greater", "less")
+"""The alternative hypotheses `m2lsp compare` tests: A and B differ (the default), A is better
+(`greater`: M(A) - M(B) > 0), A is worse (`less`)."""
 METRIC = "m2"
 """The metric of `m2lsp score` when none is named."""
 MAX_LATTICE_MEMORY_MIB = 768

@@ -16,7 +16,6 @@ from typing import Any
 from m2lsp import defaults
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.errors import M2lspError, UsageError
-from m2lsp.scoring.bootstrap import ALTERNATIVES
 from m2lsp.scoring.metric import (
     Flag,
     Metric,
@@ -67,7 +66,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     _shared_options(compare)
     compare.add_argument("--samples", type=int, default=1000, help="resamples (default 1000)")
     compare.add_argument("--seed", type=int, default=12345, help="seed (default 12345)")
-    compare.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
+    compare.add_argument("--alternative", choices=defaults.ALTERNATIVES, default="two-sided",
                          help="two-sided (default): A and B differ; greater: A is better; "
                          "less: A is worse")
     for name in testable:

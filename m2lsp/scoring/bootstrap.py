@@ -16,6 +16,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from m2lsp import defaults
+
 Row = tuple[float, ...]
 Aggregate = Callable[[Row], Row]
 
@@ -79,9 +81,7 @@ def confidence(rows: Sequence[Row], aggregate: Aggregate, samples: int = 1000,
                       samples=samples, seed=seed, level=level)
 
 
-ALTERNATIVES = ("two-sided", "greater", "less")
-"""The alternative hypotheses of a comparison: A and B differ (the default), A is better
-(`greater`: M(A) - M(B) > 0), A is worse (`less`)."""
+ALTERNATIVES = defaults.ALTERNATIVES
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,12 @@ means when it does not: the common scoring mistakes, said before a number is pri
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 SHAPE_LINES = 200  # the first non-empty lines that decide what a file looks like
 INVISIBLE = {"\ufeff": "U+FEFF BYTE ORDER MARK", "\u200b": "U+200B ZERO WIDTH SPACE",
@@ -24,8 +26,9 @@ INVISIBLE = {"\ufeff": "U+FEFF BYTE ORDER MARK", "\u200b": "U+200B ZERO WIDTH SP
 SHARE = 0.5  # of the sentences that can show it, above which a pattern is reported
 LEAST = 3  # sentences that can show it, below which nothing is concluded
 
-_GLUED = re.compile(r"\w[.,;:!?](?= |$)")  # punctuation attached to a word: "fine."
-_SPLIT = re.compile(r"(?:^| )[.,;:!?](?= |$)")  # punctuation as its own token: "fine ."
+# punctuation that ends a token; what precedes it says whether it is a token of its own
+# ("fine .") or attached to a word ("fine.")
+_PUNCTUATION = re.compile(r"[.,;:!?](?= |$)", re.M)
 _INVISIBLE = re.compile("[" + "".join(INVISIBLE) + "]")
 
 
@@ -112,6 +115,8 @@ def system_notes(system: Path, hypotheses: Sequence[str], sources: Sequence[str]
 
 
 def _invisible(hypotheses: Sequence[str]) -> Evidence | None:
+    if _INVISIBLE.search("\n".join(hypotheses)) is None:  # the common case, in one pass
+        return None
     found = [(i, m.group()) for i, h in enumerate(hypotheses)
              if (m := _INVISIBLE.search(h)) is not None]
     if not found:
@@ -121,17 +126,44 @@ def _invisible(hypotheses: Sequence[str]) -> Evidence | None:
 
 
 def _detokenised(hypotheses: Sequence[str], sources: Sequence[str]) -> Evidence:
-    eligible = [i for i, s in enumerate(sources) if _SPLIT.search(s) and not _GLUED.search(s)]
-    return _evidence(eligible, hypotheses, lambda h: bool(_GLUED.search(h)))
+    split_sources, glued_sources = _punctuation(sources)
+    eligible = sorted(split_sources - glued_sources)
+    _, glued = _punctuation(hypotheses)
+    return _evidence(eligible, hypotheses, glued.__contains__, by_index=True)
+
+
+def _punctuation(lines: Sequence[str]) -> tuple[set[int], set[int]]:
+    """The indices of the lines with punctuation as a token of its own, and of those with
+    punctuation attached to a word: one search over all the lines joined (a search per
+    line costs a call each: 20 ms on CoNLL-2014)."""
+    starts, at = [], 0
+    for line in lines:
+        starts.append(at)
+        at += len(line) + 1
+    joined = "\n".join(lines)
+    split, glued = set(), set()
+    for match in _PUNCTUATION.finditer(joined):
+        where = match.start()
+        before = joined[where - 1] if where else "\n"
+        row = bisect.bisect_right(starts, where) - 1
+        if before in " \n":
+            split.add(row)
+        elif before.isalnum() or before == "_":
+            glued.add(row)
+    return split, glued
 
 
 def _lowercased(hypotheses: Sequence[str], sources: Sequence[str]) -> Evidence:
-    eligible = [i for i, s in enumerate(sources) if any(c.isupper() for c in s)]
-    return _evidence(eligible, hypotheses, lambda h: not any(c.isupper() for c in h))
+    eligible = [i for i, s in enumerate(sources) if s != s.lower()]  # has a capital
+    return _evidence(eligible, hypotheses, lambda h: h == h.lower())
 
 
-def _evidence(eligible: list[int], hypotheses: Sequence[str], shows) -> Evidence:
-    showing = [i for i in eligible if i < len(hypotheses) and shows(hypotheses[i])]
+def _evidence(eligible: list[int], hypotheses: Sequence[str], shows: Callable[[Any], bool],
+              by_index: bool = False) -> Evidence:
+    """How many of the `eligible` sentences' hypotheses `shows` (given the hypothesis, or
+    with `by_index` its index) holds for, and the first."""
+    showing = [i for i in eligible
+               if i < len(hypotheses) and shows(i if by_index else hypotheses[i])]
     if not showing:
         return Evidence(0, len(eligible), 0, "")
     return Evidence(len(showing), len(eligible), showing[0] + 1,
