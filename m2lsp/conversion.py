@@ -56,11 +56,17 @@ class CharError:
 
 @dataclass(frozen=True)
 class Unconverted:
-    """Something a conversion could not carry over: where (a sentence id, or the M2 block's
-    number and first line) and why."""
+    """Something a conversion could not carry over: its sentence (an id, or the M2 block's
+    number), the line it stands on where that is known (0-based), and why."""
 
-    where: str
+    sentence: str
     reason: str
+    line: int | None = None
+
+    @property
+    def where(self) -> str:
+        return f"sentence {self.sentence}" + ("" if self.line is None
+                                              else f" (line {self.line + 1})")
 
 
 Problems = list[Unconverted] | None  # where a conversion reports what it could not carry
@@ -88,8 +94,8 @@ def from_cged(document: CgedDocument, problems: Problems = None) -> list[CharSen
                 errors.append(error)
             elif problems is not None:
                 problems.append(Unconverted(
-                    f"sentence {doc.id} (line {err.span.line + 1})",
-                    f"error {err.type!r} has no readable type or offsets; it is left out"))
+                    doc.id, f"error {err.type!r} has no readable type or offsets; it is left "
+                    "out", err.span.line))
         out.append(CharSentence(doc.id, doc.text, tuple(errors), _sentence_correction(doc)))
     return out
 
@@ -129,10 +135,6 @@ def _sentences(document: M2Document) -> Iterable[tuple[Block, int]]:
     """The blocks that have a sentence, with their first line (0-based)."""
     return ((b, start) for b, start in zip(document.blocks, document.starts, strict=True)
             if b.sentence is not None)
-
-
-def _block_name(number: int, start: int) -> str:
-    return f"sentence {number} (line {start + 1})"
 
 
 def _first_annotator(block: Block) -> str:
@@ -198,8 +200,8 @@ def _edit_lines(sentence: CharSentence, chars: list[str], detection_only: bool,
         why = _unconvertible(error, answer, (start, end), kept, detection_only, len(chars))
         if why is not None:
             if problems is not None:
-                problems.append(Unconverted(f"sentence {sentence.id}", f"{_named(error)} "
-                                            f"{why}; it is left out"))
+                problems.append(Unconverted(sentence.id, f"{_named(error)} {why}; it is "
+                                            "left out"))
             continue
         kept.append(error)
         kind, text = error.type, _correction_text(error, answer, " ".join(chars[start:end]))
@@ -312,8 +314,8 @@ def to_parallel(document: M2Document, spaces: bool = True, problems: Problems = 
             corrected = corrected_sentence(block, annotator)
             if corrected is None and problems is not None:
                 problems.append(Unconverted(
-                    _block_name(number, start), f"annotator {annotator}'s edits overlap or "
-                    "lie outside the sentence; the source stands in for the correction"))
+                    str(number), f"annotator {annotator}'s edits overlap or lie outside the "
+                    "sentence; the source stands in for the correction", start))
             fields.append(source if corrected is None else corrected)
         if not spaces:
             fields = ["".join(f.split()) for f in fields]

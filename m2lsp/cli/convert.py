@@ -100,7 +100,7 @@ def _write(args: argparse.Namespace, text: str, problems: list) -> int:
         print(f"m2lsp: {kind}: {args.input}: {problem.where}: {problem.reason}",
               file=sys.stderr)
     if problems and not args.skip_unconvertible:
-        sentences = len({problem.where.split(" (line")[0] for problem in problems})
+        sentences = len({problem.sentence for problem in problems})
         print(f"m2lsp: {sentences} sentence(s) could not be fully converted ({len(problems)} "
               "problem(s)); nothing written (--skip-unconvertible writes the rest)",
               file=sys.stderr)

@@ -123,7 +123,8 @@ def _configured(args: argparse.Namespace, *paths: Path) -> Chosen:
     shared = Shared(beta=given(values, "beta", config.beta),
                     verbose=bool(values.get("verbose")), per_type=bool(values.get("per_type")),
                     sentence_level=bool(values.get("sentence_level")),
-                    bootstrap=given(values, "bootstrap", 0), seed=given(values, "seed", 12345))
+                    bootstrap=given(values, "bootstrap", Shared.bootstrap),
+                    seed=given(values, "seed", Shared.seed))
     return Chosen(chosen, shared, chosen.options(values, shared, config))
 
 
@@ -193,8 +194,6 @@ def run_score(args: argparse.Namespace) -> int:
 def run_compare(args: argparse.Namespace) -> int:
     from m2lsp.scoring.bootstrap import compare
 
-    args.verbose = args.per_type = args.sentence_level = False
-    args.bootstrap, args.format = 0, "text"
     chosen = _configured(args, args.system_a, args.system_b, args.gold)
     if not chosen.metric.per_sentence:
         raise UsageError(f"--metric {chosen.metric.name} has no per-sentence statistics to "

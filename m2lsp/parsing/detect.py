@@ -17,7 +17,7 @@ _HEAD = 1 << 20
 _INPUT_LINE = re.compile(
     r"^\(sid=[^()\t]+\)\t|^[^\s(),]+\t[^\t]*[\u3400-\u9fff\uf900-\ufaff][^\t]*$")
 # the elements of CGED SGML/XML (2014-2021): `<DOC>` with `<TEXT id>` or `<SENTENCE id>`
-_CGED_ELEMENT = re.compile(r"<(?:DOC|TEXT|SENTENCE|ERROR|MISTAKE)[\s>]", re.IGNORECASE)
+_CGED_ELEMENT = re.compile(r"<(?:DOC|ESSAY|TEXT|SENTENCE|ERROR|MISTAKE)[\s>]", re.IGNORECASE)
 
 
 def detect_format(path: Path | str | None, text: str) -> Format | None:
