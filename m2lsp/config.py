@@ -74,6 +74,8 @@ class ScoreSettings:
     """Drop system edits that only change whitespace or case."""
     metric: str = defaults.METRIC
     """Default metric: m2, errant, cged, cgec or gleu."""
+    spacy_model: str = defaults.SPACY_MODEL
+    """The spaCy pipeline ERRANT annotates plain-text English with."""
 
 
 @dataclass(frozen=True)
@@ -162,6 +164,12 @@ def _boolean(value: Any) -> bool:
     return value
 
 
+def _name(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("expected a name")
+    return value.strip()
+
+
 def _metric(value: Any) -> str:
     """A metric's name (whether one is registered, the caller checks with the registry's
     names, `metrics` below: the settings sit under the scoring package, not above it)."""
@@ -200,6 +208,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("metric", "score", "metric", _metric,
            "Default metric of `m2lsp score`, `m2lsp compare` and in-editor scoring: m2, "
            "errant, cged, cgec or gleu."),
+    Option("spacy-model", "score", "spacy_model", _name,
+           "The spaCy pipeline ERRANT annotates plain-text English with (default: "
+           "en_core_web_sm; any installed pipeline's name)."),
     Option("max-diagnostics", "editor", "max_diagnostics", _positive_int,
            "Language server: at most this many diagnostics per document (0: all), the most "
            "severe and those nearest the last edit first."),

@@ -13,3 +13,7 @@ METRIC = "m2"
 MAX_LATTICE_MEMORY_MIB = 768
 """The bound on one sentence's edit lattice, in MiB (0: the memory available); it never
 changes a result."""
+SPACY_MODEL = "en_core_web_sm"
+"""The spaCy pipeline ERRANT annotates English with (errant_parallel's own)."""
+MERGES = ("rules", "all-split", "all-merge", "all-equal")
+"""ERRANT's merging strategies (errant_parallel's -merge); the first is its default."""

@@ -63,7 +63,8 @@ def _run(argv: list[str]) -> int:
 # command -> the module that defines it (imported only when needed: a command starts faster
 # without the others' imports)
 COMMANDS = {"check": "check", "rule": "rule", "score": "score", "compare": "score",
-            "errant-compare": "errant_compare", "serve": "serve", "convert": "convert"}
+            "errant-compare": "errant_compare", "serve": "serve", "convert": "convert",
+            "annotate": "annotate", "errant-parallel": "annotate"}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

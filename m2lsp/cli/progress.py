@@ -21,8 +21,9 @@ class Ticker:
     block has run past AFTER seconds."""
 
     def __init__(self, total: int, stream: TextIO | None = None, what: str = "sentence",
-                 after: float = AFTER) -> None:
+                 after: float = AFTER, stalls: bool = True) -> None:
         self.total, self.what, self.after = total, what, after
+        self.stalls = stalls  # say so when one item takes long
         self.stream = stream if stream is not None else sys.stderr
         self.terminal = bool(getattr(self.stream, "isatty", lambda: False)())
         self._index, self._since = 0, time.monotonic()
@@ -38,7 +39,7 @@ class Ticker:
     def message(self, now: float) -> str:
         text = f"m2lsp: {self.what} {self._index + 1} of {self.total}"
         spent = now - self._since
-        if spent >= self.after:
+        if self.stalls and spent >= self.after:
             where = f" (line {self._line + 1})" if self._line is not None else ""
             text += f"{where}: {spent:.0f} s on it so far"
         return text

@@ -44,7 +44,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     _shared_options(score)
     score.add_argument("--format", choices=["text", "json"], default="text",
                        help="text (the reference tool's output) or json")
-    for flag in SHARED_FLAGS:
+    for flag in SHARED_FLAGS + WORK_FLAGS:
         score.add_argument(*flag.names, help=flag.help, **flag.spec)
     score.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default 12345)")
     for m in metrics:
@@ -69,6 +69,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     compare.add_argument("--alternative", choices=defaults.ALTERNATIVES, default="two-sided",
                          help="two-sided (default): A and B differ; greater: A is better; "
                          "less: A is worse")
+    for flag in WORK_FLAGS:
+        compare.add_argument(*flag.names, help=flag.help, **flag.spec)
     for name in testable:
         _add_flags(compare, metric(name))
     compare.set_defaults(handler=run_compare)
@@ -93,6 +95,15 @@ SHARED_FLAGS = (
          {"action": "store_true", "dest": "sentence_level"}),
     Flag(("--bootstrap",), "also print 95%% bootstrap intervals from N resamples",
          {"type": int, "default": 0, "metavar": "N"}),
+)
+# shared by `score` and `compare`
+WORK_FLAGS = (
+    Flag(("--jobs",), "m2, errant, cherrant: processes working in parallel (m2: default 1; "
+         "annotating a plain-text hypothesis: the cores, at most 4)",
+         {"type": int, "default": None, "metavar": "N"}),
+    Flag(("--source",), "the source sentences, one a line: gleu (with --ref); errant and "
+         "cherrant, for a plain-text hypothesis (default: GOLD's S lines)",
+         {"type": Path, "default": None, "metavar": "FILE"}),
 )
 
 
@@ -124,7 +135,8 @@ def _configured(args: argparse.Namespace, *paths: Path) -> Chosen:
                     verbose=bool(values.get("verbose")), per_type=bool(values.get("per_type")),
                     sentence_level=bool(values.get("sentence_level")),
                     bootstrap=given(values, "bootstrap", Shared.bootstrap),
-                    seed=given(values, "seed", Shared.seed))
+                    seed=given(values, "seed", Shared.seed), jobs=values.get("jobs"),
+                    source=values.get("source"))
     return Chosen(chosen, shared, chosen.options(values, shared, config))
 
 
@@ -132,7 +144,7 @@ def _refuse_others(args: argparse.Namespace, chosen: Metric) -> None:
     """A usage error naming every option given on the command line (before the configuration
     fills the rest) that the chosen metric does not take."""
     others = [f for name in names() if name != chosen.name for f in metric(name).flags]
-    shared = [f for f in SHARED_FLAGS if f.dest not in chosen.shared]
+    shared = [f for f in SHARED_FLAGS + WORK_FLAGS if f.dest not in chosen.shared]
     given = [next(n for n in f.names if n.startswith("--")) for f in others + shared
              if getattr(args, f.dest, f.default) != f.default]
     if args.beta is not None and "beta" not in chosen.shared:

@@ -67,6 +67,8 @@ class Shared:
     sentence_level: bool = False
     bootstrap: int = 0  # resamples for 95% intervals (0: none)
     seed: int = 12345
+    jobs: int | None = None  # processes (None: the metric's default)
+    source: Path | None = None  # the source sentences, one a line
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from m2lsp.errors import UsageError
+from m2lsp.scoring.errant.options import FLAGS, ErrantOptions, errant_options
 from m2lsp.scoring.metric import (
     EditorJob,
     EditorScore,
@@ -21,39 +22,49 @@ from m2lsp.scoring.signature import signed
 
 
 def _check_arguments(request: Request, hyp: str, ref: str) -> None:
-    """An error saying what probably happened when the files do not look like an M2
-    hypothesis and an M2 reference."""
+    """An error saying what probably happened when the files do not look like a hypothesis
+    (M2 or plain text) and an M2 reference."""
     from m2lsp.scoring.system_text import empty_problem, looks_like_m2
 
     hyp_m2, ref_m2 = looks_like_m2(hyp), looks_like_m2(ref)
-    if ref_m2 and not hyp_m2 and hyp.strip():
-        raise UsageError(f"hypothesis {request.system} is plain text (one sentence a line), "
-                         f"but --metric errant scores an M2 hypothesis (edits, as "
-                         f"errant_parallel writes them); plain text is scored with "
-                         f"--metric m2")
     if hyp_m2 and not ref_m2 and ref.strip():
         raise UsageError(f"{request.system} looks like M2 and {request.gold} like a system "
                          f"output: the arguments are probably swapped; the order is "
-                         f"`m2lsp score --metric errant HYP.m2 REF.m2`")
+                         f"`m2lsp score --metric errant HYP REF.m2`")
     if (empty := empty_problem(request.system, len(hyp.strip()), request.gold,
                                len(ref.strip()))):
         raise UsageError(empty)
+    if not ref_m2:
+        raise UsageError(f"the reference {request.gold} is not M2: --metric errant scores "
+                         f"against reference edits (an M2 file)")
+
+
+def has_target_lines(text: str) -> bool:
+    """Whether an M2 text has ChERRANT's target lines (`T0-A0 ...`)."""
+    return "\nT" in text or text.startswith("T")
 
 
 @dataclass(frozen=True)
 class ErrantScore:
     result: Any  # compare.ErrantResult
     reference_text: str = ""
+    annotated_with: tuple[tuple[str, str], ...] = ()  # a plain-text hypothesis: what
+    # annotated it (errant's version, the spaCy pipeline's name and version)
 
     @property
     def signature(self) -> str:
-        return signed(self.result.settings.signature(), self.reference_text)
+        base = self.result.settings.signature()
+        if self.annotated_with:
+            fields = list(base.fields)
+            fields[-1:-1] = list(self.annotated_with)
+            base = replace(base, fields=tuple(fields))
+        return signed(base, self.reference_text)
 
     def text(self, request: Request) -> str:
         from m2lsp.scoring.errant.report import report
         from m2lsp.scoring.metric import bootstrap_text
 
-        text = report(self.result, request.shared.verbose, 3 if request.shared.per_type else None)
+        text = report(self.result, request.shared.verbose, request.options.category)
         extras = []
         if request.shared.sentence_level:
             extras.append("\n" + sentence_text(self.result))
@@ -67,7 +78,8 @@ class ErrantScore:
         from m2lsp.scoring.errant.json_output import result_data
         from m2lsp.scoring.metric import bootstrap_data
 
-        data = result_data(self.result, request.system, request.gold, request.shared.per_type)
+        data = result_data(self.result, request.system, request.gold,
+                           request.options.category == 3)
         data["signature"] = self.signature
         if request.shared.bootstrap:
             data["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
@@ -102,29 +114,38 @@ def sentence_text(result: Any) -> str:
 
 class Errant(MetricBase):
     name = "errant"
-    help = "errant (span-based, as errant_compare 3.0.2; SYSTEM hypothesis M2, GOLD M2)"
-    shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta"})
+    help = ("errant (span-based, as errant_compare 3.0.2; SYSTEM hypothesis M2, or plain "
+            "text annotated as errant_parallel would, GOLD M2)")
+    shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta", "jobs",
+                        "source"})
     per_sentence = True
-    flags = ()
+    flags = FLAGS
 
-    def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> None:
-        if shared.beta <= 0:
-            raise UsageError("--beta must be > 0")
+    def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> ErrantOptions:
+        return errant_options(values, shared, config)
 
     def run(self, request: Request) -> ErrantScore:
-        from m2lsp.scoring.errant.compare import ErrantSettings
+        from m2lsp.parsing.source import SourceText, read_source
         from m2lsp.scoring.errant.files import score_sources
+        from m2lsp.scoring.system_text import looks_like_m2
 
         if request.gold is None:
             raise UsageError("--metric errant needs GOLD (the reference M2 file)")
-        from m2lsp.parsing.source import read_source
-
         hyp = read_source(request.system, "hypothesis", request.encoding)
         ref = read_source(request.gold, "reference", request.encoding)
         _check_arguments(request, hyp.text, ref.text)
+        if has_target_lines(ref.text) and request.warn is not None:
+            request.warn(f"warning: {request.gold} has ChERRANT's target lines (T...): "
+                         f"ChERRANT's own scorer (compare_m2_for_evaluation.py) scores such "
+                         f"files differently from errant_compare; --metric cherrant scores "
+                         f"as it does")
+        annotated: tuple[tuple[str, str], ...] = ()
+        if not looks_like_m2(hyp.text):
+            plain = _annotated(request, ref)
+            hyp, annotated = SourceText(plain.m2), tuple(plain.versions.items())
         result = score_sources(hyp, str(request.system), ref, str(request.gold),
-                               ErrantSettings(beta=request.shared.beta), request.warn)
-        return ErrantScore(result, ref.text)
+                               request.options.settings, request.warn)
+        return ErrantScore(result, ref.text, annotated)
 
     def in_editor(self, job: EditorJob) -> Steps:
         """The open reference M2 against the system's hypothesis M2."""
@@ -149,6 +170,25 @@ class Errant(MetricBase):
             {"precision": p, "recall": r, "f": f, "signature": signature,
              "true_positives": result.tp, "false_positives": result.fp,
              "false_negatives": result.fn})
+
+
+def _annotated(request: Request, ref: Any) -> Any:
+    """The plain-text hypothesis of `request` as errant_parallel would annotate it."""
+    from m2lsp.annotation.parallel import read_lines
+    from m2lsp.scoring.errant.files import as_errant_reads
+    from m2lsp.scoring.errant.inputs import read_blocks
+    from m2lsp.scoring.errant.plain import annotate_hypothesis, reference_sources
+
+    hypotheses = read_lines(request.system, "hypothesis", request.encoding)
+    source = request.shared.source
+    if source is not None:
+        sources, name = read_lines(source, "source", request.encoding), str(source)
+    else:
+        blocks = read_blocks(as_errant_reads(ref), str(request.gold))
+        sources, name = reference_sources(blocks), f"{request.gold} (its S lines)"
+    options = request.options
+    return annotate_hypothesis(request.system, hypotheses, sources, name, options.annotation,
+                               options.jobs, request.warn, request.progress)
 
 
 METRIC = Errant()

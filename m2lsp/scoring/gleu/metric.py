@@ -50,11 +50,9 @@ class Gleu(MetricBase):
     name = "gleu"
     help = ("gleu (JFLEG's gleu.py: SYSTEM one sentence a line, references --ref with "
             "--source, or GOLD M2)")
-    shared = frozenset({"sentence_level"})
+    shared = frozenset({"sentence_level", "source"})
     plain_text_document = True
     flags = (
-        Flag(("--source",), "gleu: the source file, one sentence a line",
-             {"metavar": "FILE", "dest": "gleu_source"}),
         Flag(("--ref",), "gleu: reference files, one sentence a line each",
              {"nargs": "+", "metavar": "FILE", "dest": "gleu_references"}),
         Flag(("--iter",), "gleu: iterations, each with one reference per sentence drawn at "
@@ -68,7 +66,7 @@ class Gleu(MetricBase):
     )
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> GleuOptions:
-        return gleu_options(values)
+        return gleu_options(values, shared)
 
     def run(self, request: Request) -> GleuScore:
         from m2lsp.scoring.gleu.corpus import evaluate
@@ -156,7 +154,7 @@ class GleuOptions:
     settings: Any  # corpus.GleuSettings
 
 
-def gleu_options(values: Mapping[str, Any]) -> GleuOptions:
+def gleu_options(values: Mapping[str, Any], shared: Shared) -> GleuOptions:
     from m2lsp.scoring.gleu.corpus import GleuSettings
 
     iterations, digits = given(values, "gleu_iterations", 500), given(values, "gleu_digits", 2)
@@ -166,8 +164,8 @@ def gleu_options(values: Mapping[str, Any]) -> GleuOptions:
         raise UsageError(f"--digits must be 0 or more, not {digits}")
     settings = GleuSettings(iterations=iterations,
                             fixed_seed=bool(values.get("gleu_fixed_seed")), digits=digits)
-    return GleuOptions(values.get("gleu_source"), tuple(values.get("gleu_references") or ()),
-                       settings)
+    source = None if shared.source is None else str(shared.source)
+    return GleuOptions(source, tuple(values.get("gleu_references") or ()), settings)
 
 
 METRIC = Gleu()

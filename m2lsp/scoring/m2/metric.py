@@ -232,7 +232,7 @@ def first_divergence(sources: Sequence[str], hypotheses: Sequence[str]) -> int |
 class MaxMatch(MetricBase):
     name = "m2"
     help = "m2 (MaxMatch, default; SYSTEM one tokenized sentence a line, GOLD M2)"
-    shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta"})
+    shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta", "jobs"})
     per_sentence = True
     flags = (
         Flag(("--very-verbose",), "m2: also print each sentence's lattice and weights",
@@ -242,8 +242,6 @@ class MaxMatch(MetricBase):
              {"type": int, "default": None, "metavar": "N"}),
         Flag(("--ignore-whitespace-casing",), "m2: drop system edits that only change "
              "whitespace or case", {"action": "store_true", "default": None}),
-        Flag(("--jobs",), "m2: score with N processes (default 1)",
-             {"type": int, "default": 1, "metavar": "N"}),
         Flag(("--time-limit",), "m2: name sentences slower than this on stderr (default 5)",
              {"type": float, "default": 5.0, "metavar": "SECONDS"}),
         Flag(("--max-lattice-memory",), "m2: stop with an error naming a sentence whose edit "

@@ -28,7 +28,7 @@ def m2_options(values: Mapping[str, Any], shared: Shared, config: Any) -> M2Opti
     naming the bad one."""
     unchanged = given(values, "max_unchanged_words", config.max_unchanged_words)
     memory = given(values, "max_lattice_memory", defaults.MAX_LATTICE_MEMORY_MIB)
-    jobs = given(values, "jobs", 1)
+    jobs = 1 if shared.jobs is None else shared.jobs
     if unchanged < 0 or shared.beta <= 0:
         raise UsageError("--max-unchanged-words must be >= 0 and --beta > 0")
     if memory < 0:

@@ -1,0 +1,162 @@
+"""English annotation with ERRANT: errant_parallel's output for a source and its corrections,
+computed with the `errant` package itself over a spaCy pipeline.
+
+What m2lsp adds is speed, not edits: parses come from the parse cache or from spaCy's batched
+`nlp.pipe` (the same parses as one at a time), and ERRANT's alignment is handed the tokens as a
+list (its own code, without making a new token object at each step of its table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from m2lsp import defaults
+from m2lsp.annotation.parse_cache import ParseCache
+from m2lsp.errors import UsageError
+
+INSTALL = "pip install 'm2lsp[errant]'"
+# the attributes ERRANT reads (text, lower, lemma, POS, tag, dependencies), kept in the cache
+KEPT = ["ORTH", "SPACY", "LEMMA", "TAG", "POS", "DEP", "HEAD", "MORPH", "SENT_START"]
+
+
+@dataclass(frozen=True)
+class EnglishSettings:
+    """errant_parallel's flags, and the spaCy pipeline."""
+
+    tokenise: bool = False  # -tok: spaCy tokenises (else the text is split at whitespace)
+    lev: bool = False  # -lev: standard Levenshtein alignment
+    merge: str = defaults.MERGES[0]  # -merge
+    model: str = defaults.SPACY_MODEL
+
+
+def missing_model_error(model: str) -> UsageError:
+    if model == defaults.SPACY_MODEL:
+        how = f"python -m spacy download {model}"
+    else:
+        how = f"install the spaCy pipeline {model}, or name an installed one with --spacy-model"
+    return UsageError(f"the spaCy pipeline {model!r} is not installed; ERRANT needs it: {how}")
+
+
+def load_errant() -> Any:
+    try:
+        import errant
+        import spacy  # noqa: F401
+    except ImportError as exc:
+        raise UsageError(f"English annotation needs ERRANT and spaCy ({exc.name} is not "
+                         f"installed): {INSTALL}") from None
+    if errant.__version__ != "3.0.2":
+        raise UsageError(f"m2lsp reproduces errant 3.0.2, but errant {errant.__version__} is "
+                         f"installed: {INSTALL}")
+    return errant
+
+
+@cache
+def pipeline(model: str) -> tuple[Any, Any]:
+    """The spaCy pipeline `model` (without its entity recogniser, as errant loads it) and
+    an ERRANT annotator over it, loaded once per process."""
+    errant = load_errant()
+    import spacy
+
+    try:
+        nlp = spacy.load(model, disable=["ner"])
+    except OSError:
+        raise missing_model_error(model) from None
+    return nlp, errant.load("en", nlp)
+
+
+class EnglishAnnotator:
+    """One loaded pipeline; `block(orig, cors)` is errant_parallel's M2 block for a line."""
+
+    def __init__(self, settings: EnglishSettings, cache: ParseCache | None = None) -> None:
+        import spacy
+
+        self.settings = settings
+        self.nlp, self.errant = pipeline(settings.model)
+        self.cache = cache if cache is not None else ParseCache(None)
+        meta = self.nlp.meta
+        self.model_id = f"{meta.get('lang', '')}_{meta.get('name', '')}-{meta.get('version', '')}"
+        self.namespace = (f"{self.model_id}|spacy-{spacy.__version__}|"
+                          f"tok-{int(settings.tokenise)}")
+
+    @property
+    def versions(self) -> dict[str, str]:
+        """What made the edits: errant's version and the pipeline's name and version."""
+        import errant
+
+        settings = self.settings
+        chosen = {"annotator": f"errant-{errant.__version__}", "spacy-model": self.model_id}
+        chosen.update({"tok": "yes"} if settings.tokenise else {})
+        chosen.update({"lev": "yes"} if settings.lev else {})
+        if settings.merge != defaults.MERGES[0]:
+            chosen["merge"] = settings.merge
+        return chosen
+
+    def parse(self, texts: Sequence[str]) -> list[Any]:
+        """Parses of `texts`, as errant's `Annotator.parse(text, tok)` makes them."""
+        from spacy.tokens import Doc, DocBin
+
+        unique = list(dict.fromkeys(texts))
+        keys = {t: ParseCache.key(self.namespace, t) for t in unique}
+        stored = self.cache.get(list(keys.values()))
+        docs: dict[str, Any] = {}
+        for text in unique:
+            if (data := stored.get(keys[text])) is not None:
+                docs[text] = next(iter(DocBin().from_bytes(data).get_docs(self.nlp.vocab)))
+        fresh = [t for t in unique if t not in docs]
+        inputs = fresh if self.settings.tokenise else (
+            Doc(self.nlp.vocab, t.split()) for t in fresh)
+        new = []
+        for text, doc in zip(fresh, self.nlp.pipe(inputs, batch_size=256), strict=True):
+            docs[text] = doc
+            new.append((keys[text], DocBin(attrs=KEPT, docs=[doc]).to_bytes()))
+        self.cache.put(new)
+        return [docs[t] for t in texts]
+
+    def edits(self, orig: Any, cor: Any) -> list[Any]:
+        """errant's `Annotator.annotate(orig, cor, lev, merge)`: the alignment gets the tokens
+        as lists (the same table, faster to index), the edits the parses."""
+        from errant.alignment import Alignment
+
+        alignment = Alignment(list(orig), list(cor), self.settings.lev)
+        alignment.orig, alignment.cor = orig, cor
+        edits = self.errant.merge(alignment, self.settings.merge)
+        for edit in edits:
+            self.errant.classify(edit)
+        return edits
+
+    def blocks(self, lines: Sequence[tuple[str, Sequence[str]]],
+               done: Callable[[int], None] | None = None) -> list[str | None]:
+        """errant_parallel's block for each (source line, correction lines): the `S` line,
+        each correction's edits (a noop when it equals the source), a blank line; None
+        where the source is empty (errant_parallel writes nothing for it)."""
+        origs = [orig.strip() for orig, _ in lines]
+        parsed = self.parse([o for o in origs if o])
+        orig_docs = iter(parsed)
+        docs = [next(orig_docs) if o else None for o in origs]
+        wanted = [c.strip() for doc, (_, cors) in zip(docs, lines, strict=True) if doc is not None
+                  for c in cors if doc.text.strip() != c.strip()]
+        cor_docs = dict(zip(wanted, self.parse(wanted), strict=True))
+        out: list[str | None] = []
+        for index, (doc, (_, cors)) in enumerate(zip(docs, lines, strict=True)):
+            out.append(None if doc is None else self._block(doc, cors, cor_docs))
+            if done is not None:
+                done(index)
+        return out
+
+    def _block(self, orig: Any, cors: Sequence[str], cor_docs: dict[str, Any]) -> str:
+        rows = [" ".join(["S"] + [token.text for token in orig])]
+        for cor_id, cor in enumerate(cors):
+            cor = cor.strip()
+            if orig.text.strip() == cor:
+                rows.append(noop_edit(cor_id))
+                continue
+            rows.extend(edit.to_m2(cor_id) for edit in self.edits(orig, cor_docs[cor]))
+        return "\n".join(rows) + "\n\n"
+
+
+def noop_edit(coder: int) -> str:
+    """errant_parallel's line for a correction equal to its source."""
+    return f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{coder}"
