@@ -81,30 +81,46 @@ def check_lengths(source: Path | str, sources: int, other: Path | str, lines: in
 def annotate(text: ParallelText, settings: EnglishSettings, jobs: int = 1,
              progress: Progress | None = None) -> Iterator[str]:
     """errant_parallel's output, block by block (a source line that is empty has none)."""
+    return (block for _, block in annotate_each([text], settings, jobs, progress))
+
+
+Chunk = tuple[int, list[tuple[str, tuple[str, ...]]]]  # (which text, its rows)
+
+
+def annotate_each(texts: Sequence[ParallelText], settings: EnglishSettings, jobs: int = 1,
+                  progress: Progress | None = None) -> Iterator[tuple[int, str]]:
+    """errant_parallel's output for each text in turn, as (which text, block): several
+    outputs annotated in one process, with one pipeline and one cache."""
     from m2lsp.annotation.parse_cache import default_cache
 
-    rows = text.rows()
-    chunks = [rows[i:i + CHUNK] for i in range(0, len(rows), CHUNK)]
+    chunks: list[Chunk] = []
+    for which, text in enumerate(texts):
+        rows = text.rows()
+        chunks.extend((which, rows[i:i + CHUNK]) for i in range(0, len(rows), CHUNK))
+    total = sum(len(rows) for _, rows in chunks)
     jobs = min(max(1, jobs), len(chunks)) if chunks else 1
     if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
         # each worker opens the cache itself: a connection does not survive a fork
         annotator = EnglishAnnotator(settings)
-        yield from _in_workers(annotator, chunks, jobs, len(rows), progress)
+        yield from _in_workers(annotator, chunks, jobs, total, progress)
         return
     annotator = EnglishAnnotator(settings, default_cache())
     try:
-        yield from _emit((annotator.blocks(chunk) for chunk in chunks), len(rows), progress)
+        results = (annotator.blocks(rows) for _, rows in chunks)
+        yield from _emit(chunks, results, total, progress)
     finally:
         annotator.cache.close()
 
 
-def _emit(results: Iterator[list[str | None]], total: int,
-          progress: Progress | None) -> Iterator[str]:
+def _emit(chunks: list[Chunk], results: Iterator[list[str | None]], total: int,
+          progress: Progress | None) -> Iterator[tuple[int, str]]:
     ticker = progress(total) if progress else _Silent()
+    done = 0
     with ticker as tick:
-        for index, blocks in enumerate(results):
-            tick.at(min((index + 1) * CHUNK, total) - 1)
-            yield from (b for b in blocks if b is not None)
+        for (which, rows), blocks in zip(chunks, results, strict=True):
+            done += len(rows)
+            tick.at(done - 1)
+            yield from ((which, b) for b in blocks if b is not None)
 
 
 class _Silent:
@@ -121,9 +137,9 @@ class _Silent:
 _WORKER: EnglishAnnotator | None = None
 
 
-def _work(chunk: list[tuple[str, tuple[str, ...]]]) -> list[str | None]:
+def _work(chunk: Chunk) -> list[str | None]:
     assert _WORKER is not None
-    return _WORKER.blocks(chunk)
+    return _WORKER.blocks(chunk[1])
 
 
 def _open_cache() -> None:
@@ -133,8 +149,8 @@ def _open_cache() -> None:
     _WORKER.cache = default_cache()
 
 
-def _in_workers(annotator: EnglishAnnotator, chunks: list[Any], jobs: int, total: int,
-                progress: Progress | None) -> Iterator[str]:
+def _in_workers(annotator: EnglishAnnotator, chunks: list[Chunk], jobs: int, total: int,
+                progress: Progress | None) -> Iterator[tuple[int, str]]:
     """The chunks' blocks in order, from `jobs` forked processes that inherit the loaded
     pipeline (the pool starts before the progress thread, so nothing forks a thread)."""
     global _WORKER
@@ -142,7 +158,7 @@ def _in_workers(annotator: EnglishAnnotator, chunks: list[Any], jobs: int, total
     context = multiprocessing.get_context("fork")
     try:
         with ProcessPoolExecutor(jobs, mp_context=context, initializer=_open_cache) as pool:
-            yield from _emit(pool.map(_work, chunks), total, progress)
+            yield from _emit(chunks, pool.map(_work, chunks), total, progress)
     finally:
         _WORKER = None
 

@@ -7,10 +7,14 @@ import argparse
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from m2lsp import defaults
 from m2lsp.cli.exits import EXIT_CLEAN
 from m2lsp.errors import InputError, UsageError
+
+if TYPE_CHECKING:
+    from m2lsp.annotation.parallel import ParallelText
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -28,7 +32,12 @@ def _add_annotate(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--orig", required=True, type=Path, help="the source text file")
     parser.add_argument("--cor", required=True, nargs="+", type=Path,
                         help="one or more corrected text files (system outputs or references)")
-    parser.add_argument("-o", "--output", type=Path, help="write here (default: stdout)")
+    parser.add_argument("-o", "--output", type=Path, help="write here (default: stdout); "
+                        "with --each, the folder to write into")
+    parser.add_argument("--each", action="store_true",
+                        help="one M2 file per corrected file, as errant_parallel run on each "
+                        "(written into the folder -o as NAME.m2), in one run: the sources "
+                        "are parsed once")
     parser.add_argument("--lang", choices=["en"], default="en",
                         help="the language (en: ERRANT)")
     _add_errant_flags(parser, "--tok", "--lev", "--merge")
@@ -81,9 +90,51 @@ def run_annotate(args: argparse.Namespace) -> int:
 
     config = config_for([args.orig], args.config)
     model = args.spacy_model or config.score.spacy_model
+    if args.each:
+        return _each(args, model)
     blocks = _blocks(args.orig, args.cor, args, model, args.encoding)
     _write(blocks, args.output)
     return EXIT_CLEAN
+
+
+def _each(args: argparse.Namespace, model: str) -> int:
+    """Each corrected file's M2 in the folder -o, from one pipeline and one cache."""
+    from m2lsp.annotation.english import EnglishSettings
+    from m2lsp.annotation.parallel import annotate_each
+    from m2lsp.cli.progress import Ticker
+
+    if args.output is None:
+        raise UsageError("--each writes one file per corrected file: name a folder with -o")
+    names = [args.output / f"{path.name}.m2" for path in args.cor]
+    if len(set(names)) < len(names):
+        raise UsageError("--each: two corrected files have the same name")
+    texts = [_read(args, [path]) for path in args.cor]
+    settings = EnglishSettings(args.tok, args.lev, args.merge, model)
+    blocks = annotate_each(texts, settings, _jobs(args),
+                           lambda total: Ticker(total, what="line", stalls=False))
+    outputs: dict[int, list[str]] = {i: [] for i in range(len(names))}
+    for which, block in blocks:
+        outputs[which].append(block)
+    args.output.mkdir(parents=True, exist_ok=True)
+    for which, path in enumerate(names):
+        _write(outputs[which], path)
+    return EXIT_CLEAN
+
+
+def _read(args: argparse.Namespace, cors: list[Path]) -> ParallelText:
+    from m2lsp.annotation.parallel import read_parallel
+
+    text = read_parallel(args.orig, cors, args.encoding)
+    _warn_about(args.orig, text)
+    return text
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    from m2lsp.annotation.parallel import default_jobs
+
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    return args.jobs or default_jobs()
 
 
 def run_errant_parallel(args: argparse.Namespace) -> int:
@@ -97,15 +148,14 @@ def run_errant_parallel(args: argparse.Namespace) -> int:
 def _blocks(orig: Path, cors: list[Path], args: argparse.Namespace, model: str,
             encoding: str | None, announce: bool = False) -> Iterable[str]:
     from m2lsp.annotation.english import EnglishSettings
-    from m2lsp.annotation.parallel import annotate, default_jobs, read_parallel
+    from m2lsp.annotation.parallel import annotate, read_parallel
     from m2lsp.cli.progress import Ticker
 
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    jobs = _jobs(args)
     text = read_parallel(orig, cors, encoding)
     _warn_about(orig, text)
     settings = EnglishSettings(args.tok, args.lev, args.merge, model)
-    blocks = annotate(text, settings, args.jobs or default_jobs(),
+    blocks = annotate(text, settings, jobs,
                       lambda total: Ticker(total, what="line", stalls=False))
     first = next(iter(blocks), None)  # loads the pipeline: its errors come before any output
     if announce:

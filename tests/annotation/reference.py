@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 
 
 def main() -> None:
-    model, runs = sys.argv[1], json.loads(open(sys.argv[2], encoding="utf-8").read())
+    model = sys.argv[1]
+    with open(sys.argv[2], encoding="utf-8") as plan:
+        runs = json.load(plan)
     import spacy
     from errant.annotator import Annotator
 
@@ -36,10 +39,10 @@ def main() -> None:
     for run in runs:
         stdout = run.pop(0) if run and run[0].startswith("stdout=") else None
         command = compare_m2 if run[0] == "compare" else parallel_to_m2
-        sys.argv = ["errant"] + run[1:]
-        with open(stdout[7:], "w", encoding="utf-8") if stdout else open("/dev/null", "w") as out:
-            with contextlib.redirect_stdout(out):
-                command.main()
+        sys.argv = ["errant", *run[1:]]
+        target = stdout[7:] if stdout else os.devnull
+        with open(target, "w", encoding="utf-8") as out, contextlib.redirect_stdout(out):
+            command.main()
 
 
 if __name__ == "__main__":

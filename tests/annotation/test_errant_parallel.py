@@ -33,6 +33,8 @@ def conll(tmp_path_factory) -> dict:
                               if line.startswith("S ")), encoding="utf-8")
     runs = [["errant_parallel", "-orig", str(source), "-cor", *map(str, systems),
              "-out", str(where / f"{name}.ref.m2"), *flags] for name, flags in COMBOS.items()]
+    runs += [["errant_parallel", "-orig", str(source), "-cor", str(system), "-out",
+              str(where / f"{system.name}.alone.m2")] for system in systems]
     run_reference(model, runs, where)
     return {"model": model, "source": source, "systems": systems, "where": where,
             "gold": gold}
@@ -77,3 +79,15 @@ def test_the_drop_in_takes_errant_parallels_flags(conll, cache):
     assert done.returncode == 0, done.stderr
     assert done.stdout == "Loading resources...\nProcessing parallel files...\n"
     assert out.read_bytes() == (conll["where"] / "tok-all-merge.ref.m2").read_bytes()
+
+
+def test_each_writes_what_errant_parallel_writes_for_each_output(conll, cache):
+    out = conll["where"] / "each"
+    done = m2lsp("annotate", "--orig", str(conll["source"]), "--cor",
+                 *map(str, conll["systems"]), "--each", "-o", str(out), "--spacy-model",
+                 conll["model"], env=cache)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"{n}.m2" for n in SYSTEMS)
+    for name in SYSTEMS:
+        assert (out / f"{name}.m2").read_bytes() == (
+            conll["where"] / f"{name}.alone.m2").read_bytes(), name

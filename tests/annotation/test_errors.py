@@ -1,0 +1,61 @@
+"""Annotation's errors: one clear message, exit 2, nothing written."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from m2lsp.cli import main
+from m2lsp.errors import UsageError
+
+
+def _files(tmp_path, source: str, hyp: str):
+    (tmp_path / "src.txt").write_text(source, encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text(hyp, encoding="utf-8")
+    return str(tmp_path / "src.txt"), str(tmp_path / "hyp.txt")
+
+
+def test_files_of_different_lengths_name_the_first_missing_line(tmp_path, capsys):
+    src, hyp = _files(tmp_path, "a b .\nc d .\ne f .\n", "a b .\nc d .\n")
+    out = tmp_path / "out.m2"
+    assert main(["annotate", "--orig", src, "--cor", hyp, "-o", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert "has 2 lines and" in error and "line 3 of" in error and src in error
+    assert not out.exists()
+
+
+def test_a_missing_pipeline_names_the_install_command(tmp_path, capsys):
+    pytest.importorskip("errant")
+    src, hyp = _files(tmp_path, "a b .\n", "a c .\n")
+    code = main(["annotate", "--orig", src, "--cor", hyp, "--spacy-model",
+                 "en_core_web_sm_not_there"])
+    assert code == 2
+    assert "en_core_web_sm_not_there" in capsys.readouterr().err
+
+
+def test_the_default_pipeline_missing_says_how_to_download_it():
+    from m2lsp.annotation.english import missing_model_error
+
+    assert "python -m spacy download en_core_web_sm" in str(
+        missing_model_error("en_core_web_sm"))
+
+
+def test_errant_missing_names_the_extra(monkeypatch):
+    from m2lsp.annotation.english import load_errant
+
+    monkeypatch.setitem(sys.modules, "errant", None)
+    with pytest.raises(UsageError, match=r"pip install 'm2lsp\[errant\]'"):
+        load_errant()
+
+
+def test_score_refuses_a_plain_text_hypothesis_of_the_wrong_length(tmp_path, capsys):
+    pytest.importorskip("errant")
+    (tmp_path / "ref.m2").write_text("S a b .\nA 0 1|||R:NOUN|||c|||REQUIRED|||-NONE-|||0\n\n"
+                                     "S d e .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
+                                     "\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("c b .\n", encoding="utf-8")
+    code = main(["score", "--metric", "errant", str(tmp_path / "hyp.txt"),
+                 str(tmp_path / "ref.m2")])
+    assert code == 2
+    assert "line 2 of" in capsys.readouterr().err
