@@ -59,3 +59,12 @@ def test_score_refuses_a_plain_text_hypothesis_of_the_wrong_length(tmp_path, cap
                  str(tmp_path / "ref.m2")])
     assert code == 2
     assert "line 2 of" in capsys.readouterr().err
+
+
+def test_errant_on_cherrant_files_says_whose_numbers_they_are(capsys):
+    from tests.conftest import shared
+
+    hyp, ref = shared("mucgec/demo.hyp.m2.char"), shared("mucgec/demo.ref.m2.char")
+    assert main(["score", "--metric", "errant", str(hyp), str(ref)]) == 0
+    err = capsys.readouterr().err
+    assert "ChERRANT's target lines" in err and "errant_compare's numbers" in err

@@ -136,9 +136,11 @@ class Errant(MetricBase):
         _check_arguments(request, hyp.text, ref.text)
         if has_target_lines(ref.text) and request.warn is not None:
             request.warn(f"warning: {request.gold} has ChERRANT's target lines (T...): "
-                         f"ChERRANT's own scorer (compare_m2_for_evaluation.py) scores such "
-                         f"files differently from errant_compare; --metric cherrant scores "
-                         f"as it does")
+                         f"these are errant_compare's numbers; ChERRANT's own scorer "
+                         f"(compare_m2_for_evaluation.py) scores such files differently (it "
+                         f"removes spaces inside corrections and treats a sentence whose "
+                         f"only reference edit is NA its own way), and m2lsp does not yet "
+                         f"reproduce it")
         annotated: tuple[tuple[str, str], ...] = ()
         if not looks_like_m2(hyp.text):
             plain = _annotated(request, ref)
