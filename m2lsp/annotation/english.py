@@ -137,7 +137,7 @@ class EnglishAnnotator:
         orig_docs = iter(parsed)
         docs = [next(orig_docs) if o else None for o in origs]
         wanted = [c.strip() for doc, (_, cors) in zip(docs, lines, strict=True) if doc is not None
-                  for c in cors if doc.text.strip() != c.strip()]
+                  for c in cors if not unchanged(doc, c)]
         cor_docs = dict(zip(wanted, self.parse(wanted), strict=True))
         out: list[str | None] = []
         for index, (doc, (_, cors)) in enumerate(zip(docs, lines, strict=True)):
@@ -149,12 +149,16 @@ class EnglishAnnotator:
     def _block(self, orig: Any, cors: Sequence[str], cor_docs: dict[str, Any]) -> str:
         rows = [" ".join(["S"] + [token.text for token in orig])]
         for cor_id, cor in enumerate(cors):
-            cor = cor.strip()
-            if orig.text.strip() == cor:
+            if unchanged(orig, cor):
                 rows.append(noop_edit(cor_id))
                 continue
-            rows.extend(edit.to_m2(cor_id) for edit in self.edits(orig, cor_docs[cor]))
+            rows.extend(edit.to_m2(cor_id) for edit in self.edits(orig, cor_docs[cor.strip()]))
         return "\n".join(rows) + "\n\n"
+
+
+def unchanged(orig: Any, cor: str) -> bool:
+    """errant_parallel's test for a correction that is its source (written as a noop)."""
+    return bool(orig.text.strip() == cor.strip())
 
 
 def packed(doc: Any) -> bytes:

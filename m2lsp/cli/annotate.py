@@ -169,9 +169,8 @@ def _chain(first: str | None, rest: Iterable[str]) -> Iterable[str]:
     yield from rest
 
 
-def _warn_about(orig: Path, text: object) -> None:
-    sources = getattr(text, "sources", [])
-    if sources and sources[0].startswith("\ufeff"):
+def _warn_about(orig: Path, text: ParallelText) -> None:
+    if text.sources and text.sources[0].startswith("\ufeff"):
         print(f"m2lsp: warning: {orig} starts with a byte-order mark; errant_parallel keeps it "
               f"as part of the first word, and so does this output", file=sys.stderr)
 
