@@ -76,6 +76,8 @@ class ScoreSettings:
     """Default metric: m2, errant, cged, cgec or gleu."""
     spacy_model: str = defaults.SPACY_MODEL
     """The spaCy pipeline ERRANT annotates plain-text English with."""
+    cherrant_data: str | None = None
+    """The data/ folder of a ChERRANT checkout (its tables) for Chinese annotation."""
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,11 @@ OPTIONS: tuple[Option, ...] = (
     Option("spacy-model", "score", "spacy_model", _name,
            "The spaCy pipeline ERRANT annotates plain-text English with (default: "
            "en_core_web_sm; any installed pipeline's name)."),
+    Option("cherrant-data", "score", "cherrant_data", _name,
+           "The data/ folder of a ChERRANT checkout, whose tables (cilin.txt, "
+           "confusion_dict.txt) Chinese char-level annotation reads; relative to the "
+           "pyproject.toml that sets it (default: the environment variable "
+           "M2LSP_CHERRANT_DATA)."),
     Option("max-diagnostics", "editor", "max_diagnostics", _positive_int,
            "Language server: at most this many diagnostics per document (0: all), the most "
            "severe and those nearest the last edit first."),
@@ -312,7 +319,16 @@ def load_config(start: Path | None = None, explicit: Path | None = None,
     if explicit is not None and not explicit.is_file():
         raise UsageError(f"--config {explicit}: no such file")
     table = _m2lsp_table(path, strict=strict and explicit is not None) or {}
-    return config_from_mapping(table, origin=str(path), strict=strict, metrics=metrics)
+    config = config_from_mapping(table, origin=str(path), strict=strict, metrics=metrics)
+    return _anchored(config, path.parent)
+
+
+def _anchored(config: Config, folder: Path) -> Config:
+    """Paths in the settings of a file made relative to that file's folder."""
+    data = config.score.cherrant_data
+    if data is None or Path(data).expanduser().is_absolute():
+        return config
+    return replace(config, score=replace(config.score, cherrant_data=str(folder / data)))
 
 
 def config_for(paths: Sequence[Path], explicit: Path | None = None,

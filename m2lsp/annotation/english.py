@@ -127,7 +127,10 @@ class EnglishAnnotator:
             self.errant.classify(edit)
         return edits
 
-    def blocks(self, lines: Sequence[tuple[str, Sequence[str]]],
+    def close(self) -> None:
+        self.cache.close()
+
+    def blocks(self, lines: Sequence[tuple[str, Sequence[str]]], first: int = 0,
                done: Callable[[int], None] | None = None) -> list[str | None]:
         """errant_parallel's block for each (source line, correction lines): the `S` line,
         each correction's edits (a noop when it equals the source), a blank line; None

@@ -1,5 +1,6 @@
 """Parallel text to M2: a source file and one or more corrected files, line by line, as
-errant_parallel reads and writes them; in chunks, optionally over several processes.
+errant_parallel (English) or ChERRANT's parallel_to_m2 (Chinese, char level) reads and
+writes them; in chunks, optionally over several processes.
 
 Lines are read as errant_parallel reads them (UTF-8, any line break, a BOM kept as the first
 character), except that files of different lengths are an error naming the first line one
@@ -17,8 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from m2lsp.annotation.chinese import ChineseAnnotator, ChineseSettings
 from m2lsp.annotation.english import EnglishAnnotator, EnglishSettings
 from m2lsp.errors import InputError, UsageError
+
+Settings = EnglishSettings | ChineseSettings
+Annotator = EnglishAnnotator | ChineseAnnotator
 
 CHUNK = 256  # lines a worker annotates at a time
 _BREAK = re.compile(r"\r\n|\r|\n")
@@ -28,12 +33,16 @@ Progress = Callable[[int], Any]  # (items) -> a context manager whose value has 
 
 @dataclass(frozen=True)
 class ParallelText:
-    """The source lines and, per corrected file, its lines (all of the same length)."""
+    """The source lines and, per corrected file, its lines (all of the same length); or,
+    read from ChERRANT's file, each line's targets (`targets`, as many as that line has)."""
 
     sources: Sequence[str]
     corrections: Sequence[Sequence[str]]
+    targets: Sequence[tuple[str, ...]] | None = None
 
     def rows(self) -> list[tuple[str, tuple[str, ...]]]:
+        if self.targets is not None:
+            return list(zip(self.sources, self.targets, strict=True))
         return list(zip(self.sources, zip(*self.corrections, strict=True), strict=True))
 
 
@@ -61,6 +70,24 @@ def read_lines(path: Path, what: str, encoding: str | None = None) -> list[str]:
         raise InputError(f"{what} {path}: {reason}") from None
 
 
+def read_cherrant(path: Path, encoding: str | None = None) -> ParallelText:
+    """ChERRANT's parallel_to_m2 input, read as it reads it: the text stripped, then one
+    line per sentence, `id<TAB>source<TAB>target...` (the id is not used)."""
+    lines = "\n".join(read_lines(path, "ChERRANT's parallel file", encoding)).strip()
+    if not lines:
+        raise InputError(f"{path} is empty: ChERRANT's parallel file has a line "
+                         f"id<TAB>source<TAB>target... per sentence")
+    sources, targets = [], []
+    for number, line in enumerate(lines.split("\n"), 1):
+        fields = line.split("\t")[1:]
+        if not fields:
+            raise InputError(f"{path}:{number}: no tab; ChERRANT's parallel file has a line "
+                             f"id<TAB>source<TAB>target... per sentence")
+        sources.append(fields[0])
+        targets.append(tuple(fields[1:]))
+    return ParallelText(sources, [], targets)
+
+
 def read_parallel(source: Path, corrected: Sequence[Path],
                   encoding: str | None = None) -> ParallelText:
     sources = read_lines(source, "source", encoding)
@@ -78,38 +105,46 @@ def check_lengths(source: Path | str, sources: int, other: Path | str, lines: in
                      f"{min(lines, sources) + 1} of {long} has no counterpart in {short}")
 
 
-def annotate(text: ParallelText, settings: EnglishSettings, jobs: int = 1,
+def annotate(text: ParallelText, settings: Settings, jobs: int = 1,
              progress: Progress | None = None) -> Iterator[str]:
-    """errant_parallel's output, block by block (a source line that is empty has none)."""
+    """The reference tool's output, block by block (errant_parallel writes none for an
+    empty source line)."""
     return (block for _, block in annotate_each([text], settings, jobs, progress))
 
 
-Chunk = tuple[int, list[tuple[str, tuple[str, ...]]]]  # (which text, its rows)
+Row = tuple[str, tuple[str, ...]]
+Chunk = tuple[int, int, list[Row]]  # (which text, the index of its first row, its rows)
 
 
-def annotate_each(texts: Sequence[ParallelText], settings: EnglishSettings, jobs: int = 1,
-                  progress: Progress | None = None) -> Iterator[tuple[int, str]]:
-    """errant_parallel's output for each text in turn, as (which text, block): several
-    outputs annotated in one process, with one pipeline and one cache."""
+def _annotator(settings: Settings, cached: bool) -> Annotator:
+    """The annotator for these settings, English with the parse cache if `cached`."""
+    if isinstance(settings, ChineseSettings):
+        return ChineseAnnotator(settings)
     from m2lsp.annotation.parse_cache import default_cache
 
+    return EnglishAnnotator(settings, default_cache() if cached else None)
+
+
+def annotate_each(texts: Sequence[ParallelText], settings: Settings, jobs: int = 1,
+                  progress: Progress | None = None) -> Iterator[tuple[int, str]]:
+    """The reference tool's output for each text in turn, as (which text, block): several
+    outputs annotated in one process, with one pipeline and one cache."""
     chunks: list[Chunk] = []
     for which, text in enumerate(texts):
         rows = text.rows()
-        chunks.extend((which, rows[i:i + CHUNK]) for i in range(0, len(rows), CHUNK))
-    total = sum(len(rows) for _, rows in chunks)
+        chunks.extend((which, i, rows[i:i + CHUNK]) for i in range(0, len(rows), CHUNK))
+    total = sum(len(rows) for _, _, rows in chunks)
     jobs = min(max(1, jobs), len(chunks)) if chunks else 1
     if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
         # each worker opens the cache itself: a connection does not survive a fork
-        annotator = EnglishAnnotator(settings)
-        yield from _in_workers(annotator, chunks, jobs, total, progress)
+        yield from _in_workers(_annotator(settings, False), chunks, jobs, total, progress)
         return
-    annotator = EnglishAnnotator(settings, default_cache())
+    annotator = _annotator(settings, True)
     try:
-        results = (annotator.blocks(rows) for _, rows in chunks)
+        results = (annotator.blocks(rows, first) for _, first, rows in chunks)
         yield from _emit(chunks, results, total, progress)
     finally:
-        annotator.cache.close()
+        annotator.close()
 
 
 def _emit(chunks: list[Chunk], results: Iterator[list[str | None]], total: int,
@@ -117,7 +152,7 @@ def _emit(chunks: list[Chunk], results: Iterator[list[str | None]], total: int,
     ticker = progress(total) if progress else _Silent()
     done = 0
     with ticker as tick:
-        for (which, rows), blocks in zip(chunks, results, strict=True):
+        for (which, _, rows), blocks in zip(chunks, results, strict=True):
             done += len(rows)
             tick.at(done - 1)
             yield from ((which, b) for b in blocks if b is not None)
@@ -134,22 +169,22 @@ class _Silent:
         return None
 
 
-_WORKER: EnglishAnnotator | None = None
+_WORKER: Annotator | None = None
 
 
 def _work(chunk: Chunk) -> list[str | None]:
     assert _WORKER is not None
-    return _WORKER.blocks(chunk[1])
+    return _WORKER.blocks(chunk[2], chunk[1])
 
 
 def _open_cache() -> None:
     from m2lsp.annotation.parse_cache import default_cache
 
-    assert _WORKER is not None
-    _WORKER.cache = default_cache()
+    if isinstance(_WORKER, EnglishAnnotator):
+        _WORKER.cache = default_cache()
 
 
-def _in_workers(annotator: EnglishAnnotator, chunks: list[Chunk], jobs: int, total: int,
+def _in_workers(annotator: Annotator, chunks: list[Chunk], jobs: int, total: int,
                 progress: Progress | None) -> Iterator[tuple[int, str]]:
     """The chunks' blocks in order, from `jobs` forked processes that inherit the loaded
     pipeline (the pool starts before the progress thread, so nothing forks a thread)."""

@@ -7,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from m2lsp import defaults
 from m2lsp.cli.exits import EXIT_CLEAN
@@ -26,21 +26,36 @@ def _add_annotate(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "annotate", help="align a source with its corrections and write the edits as M2",
         description="A source file and one or more corrected files (one sentence a line) "
-        "to M2, as errant_parallel writes it: English with ERRANT (needs "
-        "m2lsp[errant] and a spaCy pipeline). Each corrected file is one annotator (0, "
-        "1, ...).")
-    parser.add_argument("--orig", required=True, type=Path, help="the source text file")
-    parser.add_argument("--cor", required=True, nargs="+", type=Path,
+        "to M2: English as errant_parallel writes it, with ERRANT (needs m2lsp[errant] "
+        "and a spaCy pipeline); Chinese (--lang zh) as ChERRANT's parallel_to_m2.py -g "
+        "char writes it (needs m2lsp[zh] and ChERRANT's tables, --cherrant-data). Each "
+        "corrected file is one annotator (0, 1, ...).")
+    parser.add_argument("--orig", type=Path, help="the source text file")
+    parser.add_argument("--cor", nargs="+", type=Path,
                         help="one or more corrected text files (system outputs or references)")
+    parser.add_argument("--parallel", type=Path,
+                        help="--lang zh: ChERRANT's input instead of --orig and --cor, one "
+                        "line per sentence: id<TAB>source<TAB>target<TAB>...")
     parser.add_argument("-o", "--output", type=Path, help="write here (default: stdout); "
                         "with --each, the folder to write into")
     parser.add_argument("--each", action="store_true",
                         help="one M2 file per corrected file, as errant_parallel run on each "
                         "(written into the folder -o as NAME.m2), in one run: the sources "
                         "are parsed once")
-    parser.add_argument("--lang", choices=["en"], default="en",
-                        help="the language (en: ERRANT)")
+    parser.add_argument("--lang", choices=["en", "zh"], default="en",
+                        help="the language (en: ERRANT; zh: ChERRANT at char level)")
     _add_errant_flags(parser, "--tok", "--lev", "--merge")
+    parser.add_argument("--cherrant-data", type=Path, metavar="DIR",
+                        help="--lang zh: the data/ folder of a ChERRANT checkout (default: "
+                        "the setting cherrant-data, else $M2LSP_CHERRANT_DATA)")
+    parser.add_argument("--no-simplified", action="store_true",
+                        help="--lang zh: keep Traditional characters in the targets "
+                        "(parallel_to_m2 --no_simplified)")
+    parser.add_argument("--strategy", choices=["all", "first"], default="all",
+                        help="--lang zh: every distinct cheapest alignment (all, the default) "
+                        "or only the first (parallel_to_m2 -s)")
+    parser.add_argument("--granularity", choices=["char", "word"], default="char",
+                        help="--lang zh: char (word level, with LTP, is not reproduced)")
     parser.add_argument("--spacy-model", help="the spaCy pipeline (default: the setting "
                         f"spacy-model, else {defaults.SPACY_MODEL})")
     parser.add_argument("--jobs", type=int, help="processes that annotate in parallel "
@@ -88,18 +103,69 @@ def _add_errant_flags(parser: argparse.ArgumentParser, tok: str, lev: str,
 def run_annotate(args: argparse.Namespace) -> int:
     from m2lsp.config import config_for
 
-    config = config_for([args.orig], args.config)
-    model = args.spacy_model or config.score.spacy_model
+    _check_inputs(args)
+    config = config_for([args.parallel or args.orig], args.config)
+    settings = _settings(args, config)
     if args.each:
-        return _each(args, model)
-    blocks = _blocks(args.orig, args.cor, args, model, args.encoding)
+        return _each(args, settings)
+    if args.parallel is not None:
+        text = _read_cherrant(args.parallel, args.encoding)
+        blocks = _started(text, settings, _jobs(args))
+    else:
+        blocks = _blocks(args.orig, args.cor, args, settings, args.encoding)
     _write(blocks, args.output)
     return EXIT_CLEAN
 
 
-def _each(args: argparse.Namespace, model: str) -> int:
-    """Each corrected file's M2 in the folder -o, from one pipeline and one cache."""
+def _check_inputs(args: argparse.Namespace) -> None:
+    """The flags that go together, or an error saying which do not."""
+    if args.parallel is not None:
+        if args.lang != "zh":
+            raise UsageError("--parallel reads ChERRANT's id<TAB>source<TAB>target file: "
+                             "use it with --lang zh")
+        if args.orig or args.cor or args.each:
+            raise UsageError("--parallel replaces --orig and --cor (and --each)")
+    elif args.orig is None or not args.cor:
+        raise UsageError("name the source with --orig and the corrected files with --cor"
+                         + (" (or ChERRANT's file with --parallel)" if args.lang == "zh"
+                            else ""))
+    english = [flag for flag, on in (("--tok", args.tok), ("--lev", args.lev),
+                                     ("--merge", args.merge != defaults.MERGES[0]),
+                                     ("--spacy-model", args.spacy_model)) if on]
+    chinese = [flag for flag, on in (("--cherrant-data", args.cherrant_data),
+                                     ("--no-simplified", args.no_simplified),
+                                     ("--strategy", args.strategy != "all"),
+                                     ("--granularity", args.granularity != "char")) if on]
+    if args.lang == "zh" and english:
+        raise UsageError(f"{', '.join(english)}: ERRANT's options, not for --lang zh")
+    if args.lang == "en" and chinese:
+        raise UsageError(f"{', '.join(chinese)}: ChERRANT's options, for --lang zh")
+    if args.granularity == "word":
+        raise UsageError("--granularity word: ChERRANT's word level segments with LTP, which "
+                         "m2lsp does not reproduce; char level is the default")
+
+
+def _settings(args: argparse.Namespace, config: Any) -> Any:
     from m2lsp.annotation.english import EnglishSettings
+
+    if args.lang == "zh":
+        from m2lsp.annotation.cherrant_data import data_folder
+        from m2lsp.annotation.chinese import ChineseSettings
+
+        folder = data_folder(args.cherrant_data, config.score.cherrant_data)
+        return ChineseSettings(folder, not args.no_simplified, args.strategy)
+    model = args.spacy_model or config.score.spacy_model
+    return EnglishSettings(args.tok, args.lev, args.merge, model)
+
+
+def _read_cherrant(path: Path, encoding: str | None) -> ParallelText:
+    from m2lsp.annotation.parallel import read_cherrant
+
+    return read_cherrant(path, encoding)
+
+
+def _each(args: argparse.Namespace, settings: Any) -> int:
+    """Each corrected file's M2 in the folder -o, from one pipeline and one cache."""
     from m2lsp.annotation.parallel import annotate_each
     from m2lsp.cli.progress import Ticker
 
@@ -109,7 +175,6 @@ def _each(args: argparse.Namespace, model: str) -> int:
     if len(set(names)) < len(names):
         raise UsageError("--each: two corrected files have the same name")
     texts = [_read(args, [path]) for path in args.cor]
-    settings = EnglishSettings(args.tok, args.lev, args.merge, model)
     blocks = annotate_each(texts, settings, _jobs(args),
                            lambda total: Ticker(total, what="line", stalls=False))
     outputs: dict[int, list[str]] = {i: [] for i in range(len(names))}
@@ -138,26 +203,36 @@ def _jobs(args: argparse.Namespace) -> int:
 
 
 def run_errant_parallel(args: argparse.Namespace) -> int:
+    from m2lsp.annotation.english import EnglishSettings
+
     print("Loading resources...")
-    blocks = _blocks(Path(args.orig), [Path(c) for c in args.cor], args, args.spacy_model,
-                     None, announce=True)
+    settings = EnglishSettings(args.tok, args.lev, args.merge, args.spacy_model)
+    blocks = _blocks(Path(args.orig), [Path(c) for c in args.cor], args, settings, None,
+                     announce=True)
     _write(blocks, Path(args.out))
     return EXIT_CLEAN
 
 
-def _blocks(orig: Path, cors: list[Path], args: argparse.Namespace, model: str,
+def _blocks(orig: Path, cors: list[Path], args: argparse.Namespace, settings: Any,
             encoding: str | None, announce: bool = False) -> Iterable[str]:
-    from m2lsp.annotation.english import EnglishSettings
-    from m2lsp.annotation.parallel import annotate, read_parallel
-    from m2lsp.cli.progress import Ticker
+    from m2lsp.annotation.parallel import read_parallel
 
     jobs = _jobs(args)
     text = read_parallel(orig, cors, encoding)
     _warn_about(orig, text)
-    settings = EnglishSettings(args.tok, args.lev, args.merge, model)
+    return _started(text, settings, jobs, announce)
+
+
+def _started(text: ParallelText, settings: Any, jobs: int, announce: bool = False
+             ) -> Iterable[str]:
+    """The blocks, the first already made (loading the pipeline or the tables: their
+    errors come before any output)."""
+    from m2lsp.annotation.parallel import annotate
+    from m2lsp.cli.progress import Ticker
+
     blocks = annotate(text, settings, jobs,
                       lambda total: Ticker(total, what="line", stalls=False))
-    first = next(iter(blocks), None)  # loads the pipeline: its errors come before any output
+    first = next(iter(blocks), None)
     if announce:
         print("Processing parallel files...", flush=True)
     return _chain(first, blocks)
@@ -171,8 +246,8 @@ def _chain(first: str | None, rest: Iterable[str]) -> Iterable[str]:
 
 def _warn_about(orig: Path, text: ParallelText) -> None:
     if text.sources and text.sources[0].startswith("\ufeff"):
-        print(f"m2lsp: warning: {orig} starts with a byte-order mark; errant_parallel keeps it "
-              f"as part of the first word, and so does this output", file=sys.stderr)
+        print(f"m2lsp: warning: {orig} starts with a byte-order mark; the reference tools keep "
+              f"it as part of the first word, and so does this output", file=sys.stderr)
 
 
 def _write(blocks: Iterable[str], output: Path | None) -> None:
