@@ -127,7 +127,7 @@ class ChineseAnnotator:
     def rows(self, src: str, src_tokens: list[str], tgt: str, coder: int, where: str
              ) -> list[str]:
         """One target's `T` and `A` lines."""
-        if tgt == NO_ERROR or tgt == src:
+        if tgt in (NO_ERROR, src):
             return [f"T{coder} {NO_ERROR}",
                     f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{coder}"]
         if tgt == NOT_ANNOTATABLE:

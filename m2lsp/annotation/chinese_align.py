@@ -25,7 +25,8 @@ from functools import cache
 from m2lsp.annotation.cherrant_data import Tables
 from m2lsp.errors import InputError
 
-CHINESE_PUNCTUATION = ("！？｡＂＃＄％＆＇（）＊＋，－／：；＜＝＞＠［＼］＾＿｀｛｜｝～｟｠｢｣､、〃》「」"
+CHINESE_PUNCTUATION = ("！？｡＂＃＄％＆＇（）＊＋，－／：；＜＝＞＠"
+                       "［＼］＾＿｀｛｜｝～｟｠｢｣､、〃》「」"
                        "『』【】〔〕〖〗〘〙〚〛〜〝〞〟〰〾〿–—‘'‛“”„‟…‧﹏")
 PUNCTUATION = CHINESE_PUNCTUATION + string.punctuation  # tested as a substring, as ChERRANT
 MAX_PATHS = 100_000  # cheapest paths walked for one sentence pair before giving up
@@ -124,12 +125,11 @@ def operations(a: Sequence[str], b: Sequence[str], costs: Costs) -> list[list[li
                 below[j + 1], ops[i + 1][j + 1] = row[j], ["M"]
                 continue
             k, moved = _transposition(cost, a, b, i, j)
-            costs = (moved, row[j] + substitution(a[i], b[j]),
-                     below[j] + 1, row[j + 1] + 1)
-            least = min(costs)
+            totals = (moved, row[j] + substitution(a[i], b[j]), below[j] + 1, row[j + 1] + 1)
+            least = min(totals)
             below[j + 1] = least
             names = (f"T{k + 1}", "S", "I", "D")
-            ops[i + 1][j + 1] = [name for name, c in zip(names, costs, strict=True)
+            ops[i + 1][j + 1] = [name for name, c in zip(names, totals, strict=True)
                                  if c == least]
     return ops
 

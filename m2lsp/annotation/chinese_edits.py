@@ -23,7 +23,8 @@ from typing import NamedTuple
 
 from m2lsp.annotation.chinese_align import Step
 
-MERGE_PUNCTUATION = ("！？｡＂＃＄％＆＇（）＊＋，－／：；＜＝＞＠［＼］＾＿｀｛｜｝～｟｠｢｣､、〃》「」"
+MERGE_PUNCTUATION = ("！？｡＂＃＄％＆＇（）＊＋，－／：；＜＝＞＠"
+                     "［＼］＾＿｀｛｜｝～｟｠｢｣､、〃》「」"
                      "『』【】〔〕〖〗〘〙〚〛〜〝〞〟–—‘'‛“”„‟…‧.")
 TYPES = {"T": "W", "D": "R", "I": "M", "S": "S"}
 

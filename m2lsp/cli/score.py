@@ -143,7 +143,8 @@ def _configured(args: argparse.Namespace, *paths: Path) -> Chosen:
 def _refuse_others(args: argparse.Namespace, chosen: Metric) -> None:
     """A usage error naming every option given on the command line (before the configuration
     fills the rest) that the chosen metric does not take."""
-    others = [f for name in names() if name != chosen.name for f in metric(name).flags]
+    others = [f for name in names() if name != chosen.name for f in metric(name).flags
+              if f not in chosen.also]
     shared = [f for f in SHARED_FLAGS + WORK_FLAGS if f.dest not in chosen.shared]
     given = [next(n for n in f.names if n.startswith("--")) for f in others + shared
              if getattr(args, f.dest, f.default) != f.default]

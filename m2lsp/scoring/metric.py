@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 REGISTRY: dict[str, str] = {
     "m2": "m2lsp.scoring.m2.metric",
     "errant": "m2lsp.scoring.errant.metric",
+    "cherrant": "m2lsp.scoring.cherrant.metric",
     "cged": "m2lsp.scoring.cged.metric",
     "cgec": "m2lsp.scoring.cgec.metric",
     "gleu": "m2lsp.scoring.gleu.metric",
@@ -154,6 +155,7 @@ class Metric(Protocol):
     name: str
     help: str
     flags: tuple[Flag, ...]
+    also: tuple[Flag, ...]  # other metrics' flags it honours too (cherrant: errant's)
     shared: frozenset[str]  # the options several metrics take that it honours (by dest)
     per_sentence: bool  # has per-sentence statistics: bootstrap intervals and `compare`
     plain_text_document: bool  # the editor may score it on an open plain-text file (which
@@ -184,6 +186,7 @@ class MetricBase:
 
     per_sentence = False
     plain_text_document = False
+    also: tuple[Flag, ...] = ()
 
     def options(self, values: Mapping[str, Any], shared: Shared,
                 config: ScoreSettings) -> Any:

@@ -17,6 +17,13 @@ first appearance).  This is not the M2 scorer's choice, which breaks ties differ
 
 P, R, F: a denominator without false positives (or false negatives) gives precision (or
 recall) 1.0, F is 0.0 when P + R is 0, and all three are rounded to 4 places.
+
+ChERRANT's scorer (`compare_m2_for_evaluation.py`, `cherrant=True`) is errant_compare with
+these differences: spaces are removed from corrections (`在 国 内` and `在国内` are one
+edit); optionally only annotators 0 .. N-1 are read (`max_answers`) and only sentences with
+exactly N reference annotators are scored (`references`); and a sentence whose reference
+is one annotator with a single edit key of type `NA` (ChERRANT's 无法标注, not annotatable)
+is not scored.  A sentence not scored counts nothing.
 """
 
 from __future__ import annotations
@@ -30,6 +37,8 @@ from m2lsp.scoring.errant.inputs import ErrantBlock, ErrantEdit
 from m2lsp.scoring.signature import Signature
 
 MODES = ("cs", "cse", "ds", "dt")
+CHERRANT_SCORER = "compare_m2_for_evaluation-MuCGEC@3922193"
+NOT_ANNOTATABLE = "NA"
 NOOP = "noop"
 UNKNOWN = "UNK"
 _NOOP_EDIT = ErrantEdit(-1, -1, NOOP, "-NONE-", 0, -1)
@@ -47,6 +56,9 @@ class ErrantSettings:
     single: bool = False
     multi: bool = False
     filtered: tuple[str, ...] = ()
+    cherrant: bool = False  # ChERRANT's compare_m2_for_evaluation.py (module docstring)
+    max_answers: int | None = None  # ChERRANT: only annotators 0 .. N-1
+    references: int | None = None  # ChERRANT: only sentences with N reference annotators
 
     def signature(self) -> Signature:
         """How the numbers were made, printed with them."""
@@ -57,7 +69,13 @@ class ErrantSettings:
             fields.append(("multi", None))
         if self.filtered:
             fields.append(("filter", ",".join(self.filtered)))
-        return Signature("ERRANT", (*fields, ("scorer", "errant_compare-3.0.2")))
+        if not self.cherrant:
+            return Signature("ERRANT", (*fields, ("scorer", "errant_compare-3.0.2")))
+        if self.max_answers is not None:
+            fields.append(("max-answers", str(self.max_answers)))
+        if self.references is not None:
+            fields.append(("references", str(self.references)))
+        return Signature("ChERRANT", (*fields, ("scorer", CHERRANT_SCORER)))
 
     def keeps(self, edit: ErrantEdit) -> bool:
         """Whether the edit is evaluated under these options."""
@@ -104,6 +122,8 @@ def coder_edits(edits: Sequence[ErrantEdit], settings: ErrantSettings) -> list[C
     """Each annotator's keys, annotators in order of first appearance.  A block without
     edits reads as annotator 0's noop."""
     coders: dict[int, CoderEdits] = {}
+    if settings.cherrant:
+        edits = _as_cherrant_reads(edits, settings.max_answers)
     plain = settings.mode == "cs" and not (settings.single or settings.multi
                                            or settings.filtered)
     keys = _KEYS[settings.mode]
@@ -118,6 +138,13 @@ def coder_edits(edits: Sequence[ErrantEdit], settings: ErrantSettings) -> list[C
             for key in keys(edit):
                 _add(found, key, edit)
     return list(coders.values())
+
+
+def _as_cherrant_reads(edits: Sequence[ErrantEdit], max_answers: int | None
+                       ) -> list[ErrantEdit]:
+    """The edits without spaces in their corrections, and only annotators 0 .. N-1."""
+    return [e._replace(correction=e.correction.replace(" ", "")) for e in edits
+            if max_answers is None or 0 <= e.coder < max_answers]
 
 
 def _plain_keys(coders: dict[int, CoderEdits], edits: Sequence[ErrantEdit]) -> None:
@@ -204,6 +231,10 @@ def f_score(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float
     return round(p, 4), round(r, 4), round(f, 4)
 
 
+_NOBODY = CoderEdits(0, {}, {})
+NOT_SCORED = Comparison(_NOBODY, _NOBODY, 0, 0, 0, {}, (), (), ())
+
+
 class ErrantSentence(NamedTuple):
     """Everything scoring found about one sentence."""
 
@@ -216,7 +247,12 @@ class ErrantSentence(NamedTuple):
 
     @property
     def best(self) -> Comparison:
-        return self.comparisons[self.chosen]
+        return self.comparisons[self.chosen] if self.comparisons else NOT_SCORED
+
+    @property
+    def scored(self) -> bool:
+        """False for a sentence ChERRANT's scorer leaves out (counted as nothing)."""
+        return bool(self.comparisons)
 
     @property
     def line(self) -> int:
@@ -280,9 +316,21 @@ def evaluate_in_steps(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock],
 def _sentence(index: int, hyp: ErrantBlock, ref: ErrantBlock, settings: ErrantSettings,
               before: tuple[int, int, int]) -> ErrantSentence:
     refs = coder_edits(ref.edits, settings)
+    if settings.cherrant and _left_out(refs, settings):
+        return ErrantSentence(index, hyp, ref, (), 0, before)
     comparisons = [compare(h, r) for h in coder_edits(hyp.edits, settings) for r in refs]
     return ErrantSentence(index, hyp, ref, tuple(comparisons),
                           choose(comparisons, before, settings.beta), before)
+
+
+def _left_out(refs: Sequence[CoderEdits], settings: ErrantSettings) -> bool:
+    """Whether ChERRANT's scorer leaves the sentence out: not the number of references
+    asked for, or one reference whose only edit is not annotatable (NA)."""
+    if settings.references is not None and len(refs) != settings.references:
+        return True
+    if len(refs) != 1 or len(refs[0].types) != 1:
+        return False
+    return next(iter(refs[0].types.values()))[0] == NOT_ANNOTATABLE
 
 
 def choose(comparisons: Sequence[Comparison], before: tuple[int, int, int],

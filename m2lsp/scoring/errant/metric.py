@@ -8,10 +8,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from m2lsp.errors import UsageError
-from m2lsp.scoring.errant.options import FLAGS, ErrantOptions, errant_options
+from m2lsp.scoring.errant.options import FLAGS, errant_options
 from m2lsp.scoring.metric import (
     EditorJob,
     EditorScore,
+    Flag,
     MetricBase,
     Request,
     SentenceStats,
@@ -21,7 +22,7 @@ from m2lsp.scoring.metric import (
 from m2lsp.scoring.signature import signed
 
 
-def _check_arguments(request: Request, hyp: str, ref: str) -> None:
+def _check_arguments(request: Request, hyp: str, ref: str, name: str = "errant") -> None:
     """An error saying what probably happened when the files do not look like a hypothesis
     (M2 or plain text) and an M2 reference."""
     from m2lsp.scoring.system_text import empty_problem, looks_like_m2
@@ -30,12 +31,12 @@ def _check_arguments(request: Request, hyp: str, ref: str) -> None:
     if hyp_m2 and not ref_m2 and ref.strip():
         raise UsageError(f"{request.system} looks like M2 and {request.gold} like a system "
                          f"output: the arguments are probably swapped; the order is "
-                         f"`m2lsp score --metric errant HYP REF.m2`")
+                         f"`m2lsp score --metric {name} HYP REF.m2`")
     if (empty := empty_problem(request.system, len(hyp.strip()), request.gold,
                                len(ref.strip()))):
         raise UsageError(empty)
     if not ref_m2:
-        raise UsageError(f"the reference {request.gold} is not M2: --metric errant scores "
+        raise UsageError(f"the reference {request.gold} is not M2: --metric {name} scores "
                          f"against reference edits (an M2 file)")
 
 
@@ -119,9 +120,9 @@ class Errant(MetricBase):
     shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta", "jobs",
                         "source"})
     per_sentence = True
-    flags = FLAGS
+    flags: tuple[Flag, ...] = FLAGS
 
-    def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> ErrantOptions:
+    def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> Any:
         return errant_options(values, shared, config)
 
     def run(self, request: Request) -> ErrantScore:
@@ -130,35 +131,47 @@ class Errant(MetricBase):
         from m2lsp.scoring.system_text import looks_like_m2
 
         if request.gold is None:
-            raise UsageError("--metric errant needs GOLD (the reference M2 file)")
+            raise UsageError(f"--metric {self.name} needs GOLD (the reference M2 file)")
         hyp = read_source(request.system, "hypothesis", request.encoding)
         ref = read_source(request.gold, "reference", request.encoding)
-        _check_arguments(request, hyp.text, ref.text)
-        if has_target_lines(ref.text) and request.warn is not None:
-            request.warn(f"warning: {request.gold} has ChERRANT's target lines (T...): "
-                         f"these are errant_compare's numbers; ChERRANT's own scorer "
-                         f"(compare_m2_for_evaluation.py) scores such files differently (it "
-                         f"removes spaces inside corrections and treats a sentence whose "
-                         f"only reference edit is NA its own way), and m2lsp does not yet "
-                         f"reproduce it")
+        _check_arguments(request, hyp.text, ref.text, self.name)
+        self.check_reference(request, ref.text)
         annotated: tuple[tuple[str, str], ...] = ()
         if not looks_like_m2(hyp.text):
-            plain = _annotated(request, ref)
+            plain = self.annotated(request, ref)
             hyp, annotated = SourceText(plain.m2), tuple(plain.versions.items())
         result = score_sources(hyp, str(request.system), ref, str(request.gold),
                                request.options.settings, request.warn)
         return ErrantScore(result, ref.text, annotated)
 
+    def check_reference(self, request: Request, text: str) -> None:
+        """Warn where the reference was made for another scorer (ChERRANT's files)."""
+        if has_target_lines(text) and request.warn is not None:
+            request.warn(f"warning: {request.gold} has ChERRANT's target lines (T...): "
+                         f"these are errant_compare's numbers; ChERRANT's own scorer "
+                         f"(compare_m2_for_evaluation.py) scores such files differently (it "
+                         f"removes spaces inside corrections and leaves out a sentence whose "
+                         f"only reference edit is NA): for its numbers, --metric cherrant")
+
+    def annotated(self, request: Request, ref: Any) -> Any:
+        """The plain-text hypothesis as errant_parallel would annotate it."""
+        return _annotated(request, ref)
+
+    def editor_settings(self, job: EditorJob) -> Any:
+        from m2lsp.scoring.errant.compare import ErrantSettings
+
+        return ErrantSettings(beta=job.settings.beta)
+
     def in_editor(self, job: EditorJob) -> Steps:
         """The open reference M2 against the system's hypothesis M2."""
         from m2lsp.model import Format
-        from m2lsp.scoring.errant.compare import ErrantSettings, evaluate_in_steps
+        from m2lsp.scoring.errant.compare import evaluate_in_steps
         from m2lsp.scoring.errant.inputs import check_pair, read_blocks
         from m2lsp.scoring.errant.marks import errant_diagnostics
 
         if job.format is not Format.M2:
             raise UsageError(f"the gold document {job.uri} is not an open M2 document")
-        settings = ErrantSettings(beta=job.settings.beta)
+        settings = self.editor_settings(job)
         hyp = read_blocks(job.system_text, "system")
         ref = read_blocks(job.text, job.uri)
         warning = check_pair(hyp, ref, "system", job.uri)

@@ -16,7 +16,7 @@ from m2lsp.scoring.metric import Flag, Shared
 
 MODES = ("dt", "ds", "cs", "cse")
 
-FLAGS = (
+COMPARE_FLAGS = (
     Flag(("--dt",), "errant: detection, by tokens (errant_compare -dt)",
          {"action": "store_true", "dest": "errant_dt"}),
     Flag(("--ds",), "errant: detection, by spans (errant_compare -ds)",
@@ -34,6 +34,8 @@ FLAGS = (
     Flag(("--cat",), "errant: per-category scores, 1 operation, 2 main type, 3 whole type "
          "(errant_compare -cat; --per-type is 3)",
          {"type": int, "choices": [1, 2, 3], "default": None, "dest": "errant_cat"}),
+)
+PARALLEL_FLAGS = (
     Flag(("--tok",), "errant: a plain-text hypothesis and its source are tokenised by spaCy "
          "(errant_parallel -tok)", {"action": "store_true", "dest": "errant_tok"}),
     Flag(("--lev",), "errant: align a plain-text hypothesis by standard Levenshtein "
@@ -45,6 +47,7 @@ FLAGS = (
          f"hypothesis (default: [tool.m2lsp] spacy-model, else {defaults.SPACY_MODEL})",
          {"default": None, "metavar": "NAME", "dest": "spacy_model"}),
 )
+FLAGS = COMPARE_FLAGS + PARALLEL_FLAGS
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,9 @@ class ErrantOptions:
     jobs: int | None = None
 
 
-def errant_options(values: Mapping[str, Any], shared: Shared, config: Any) -> ErrantOptions:
+def compare_settings(values: Mapping[str, Any], shared: Shared, **more: Any
+                     ) -> tuple[ErrantSettings, int | None]:
+    """errant_compare's options (ChERRANT's scorer's with `more`) and the -cat level."""
     if shared.beta <= 0:
         raise UsageError("--beta must be > 0")
     modes = [m for m in MODES if values.get(f"errant_{m}")]
@@ -67,8 +72,12 @@ def errant_options(values: Mapping[str, Any], shared: Shared, config: Any) -> Er
     settings = ErrantSettings(shared.beta, modes[0] if modes else "cs",
                               bool(values.get("errant_single")),
                               bool(values.get("errant_multi")),
-                              tuple(values.get("errant_filt") or ()))
-    category = values.get("errant_cat") or (3 if shared.per_type else None)
+                              tuple(values.get("errant_filt") or ()), **more)
+    return settings, values.get("errant_cat") or (3 if shared.per_type else None)
+
+
+def errant_options(values: Mapping[str, Any], shared: Shared, config: Any) -> ErrantOptions:
+    settings, category = compare_settings(values, shared)
     model = str(values.get("spacy_model") or config.spacy_model)
     annotation = EnglishSettings(bool(values.get("errant_tok")), bool(values.get("errant_lev")),
                                  values.get("errant_merge") or defaults.MERGES[0], model)

@@ -1,5 +1,6 @@
 """errant_compare 3.0.2's printed output, byte for byte: the summary table, the category
-table (`-cat 1|2|3`) and the verbose per-sentence trace (`-v`)."""
+table (`-cat 1|2|3`) and the verbose per-sentence trace (`-v`); and ChERRANT's
+(compare_m2_for_evaluation.py), which differs only in its trace."""
 
 from __future__ import annotations
 
@@ -22,8 +23,9 @@ def report(result: ErrantResult, verbose: bool = False, category_level: int | No
     """The whole output of errant_compare for these options."""
     lines: list[str] = []
     if verbose:
+        trace = cherrant_trace if result.settings.cherrant else sentence_trace
         for sentence in result.sentences:
-            lines.extend(sentence_trace(sentence, result.settings.beta))
+            lines.extend(trace(sentence, result.settings.beta))
     lines.extend(summary_lines(result, category_level))
     return "\n".join(lines) + "\n"
 
@@ -72,6 +74,37 @@ def sentence_trace(sentence: ErrantSentence, beta: float) -> list[str]:
     lines += table([["Category", "TP", "FP", "FN"]] + [[name, *counts] for name, counts in
                                                        best.categories.items()])
     return lines
+
+
+def cherrant_trace(sentence: ErrantSentence, beta: float) -> list[str]:
+    """compare_m2_for_evaluation.py -v for one sentence: each annotator pair under the
+    hypothesis's sentence line, the edits as bare keys, then the chosen pair; nothing for a
+    sentence it leaves out."""
+    if not sentence.scored:
+        return []
+    rule = "-" * 40
+    index = sentence.index
+    lines = []
+    before = sentence.before
+    for c in sentence.comparisons:
+        lines += [rule, f"SENTENCE {index}{sentence.hyp_block.sentence[1:]}", rule,
+                  f"SENTENCE {index} - HYP {c.hyp.coder} - REF {c.ref.coder}",
+                  f"HYPOTHESIS EDITS : {_keys(c.hyp)!r}",
+                  f"REFERENCE EDITS  : {_keys(c.ref)!r}",
+                  f"Local TP/FP/FN   : {c.tp} {c.fp} {c.fn}",
+                  "Local P/R/F{}  : {} {} {}".format(beta, *f_score(c.tp, c.fp, c.fn, beta)),
+                  _global(c, before),
+                  "Global P/R/F{}  : {} {} {}".format(beta, *f_score(
+                      c.tp + before[0], c.fp + before[1], c.fn + before[2], beta))]
+    best = sentence.best
+    return [*lines, rule,
+            f"^^ HYP {best.hyp.coder}, REF {best.ref.coder} chosen for sentence {index}"]
+
+
+def _keys(coder: CoderEdits) -> list[tuple]:
+    """The sorted keys; none if the first is a noop's (-1)."""
+    keys = sorted(coder.types)
+    return [] if not keys or keys[0][0] == -1 else keys
 
 
 def _global(c: Comparison, before: tuple[int, int, int]) -> str:

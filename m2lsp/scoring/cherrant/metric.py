@@ -1,0 +1,95 @@
+"""`--metric cherrant`: span-based scores as ChERRANT's `compare_m2_for_evaluation.py` prints
+them (MuCGEC, FCGEC, NaSGEC, NLPCC-2018 at char level).  SYSTEM is the hypothesis M2, or
+plain text (one sentence a line; the source from GOLD's `S` lines or --source), or
+ChERRANT's parallel file (`id<TAB>source<TAB>target`), annotated as `parallel_to_m2.py -g
+char` would; GOLD is the reference M2.
+
+The scorer is errant_compare's with ChERRANT's differences (`scoring.errant.compare`), its
+flags the same as --metric errant's, and ChERRANT's --max_answer_num and --reference_num.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from m2lsp.errors import UsageError
+from m2lsp.scoring.errant.compare import ErrantSettings
+from m2lsp.scoring.errant.metric import Errant
+from m2lsp.scoring.errant.options import COMPARE_FLAGS, compare_settings
+from m2lsp.scoring.metric import EditorJob, Flag, Request, Shared
+
+FLAGS = (
+    Flag(("--max-answer-num",), "cherrant: read only annotators 0 .. N-1 of both files "
+         "(compare_m2_for_evaluation --max_answer_num)",
+         {"type": int, "choices": [1, 2, 3], "default": None, "dest": "cherrant_max_answers"}),
+    Flag(("--reference-num",), "cherrant: score only the sentences with exactly N reference "
+         "annotators (compare_m2_for_evaluation --reference_num)",
+         {"type": int, "default": None, "metavar": "N", "dest": "cherrant_references"}),
+    Flag(("--cherrant-data",), "cherrant: a plain-text hypothesis is annotated with the "
+         "tables in this data/ folder of a ChERRANT checkout (default: the setting "
+         "cherrant-data, else $M2LSP_CHERRANT_DATA)",
+         {"type": Path, "default": None, "metavar": "DIR", "dest": "cherrant_data"}),
+    Flag(("--no-simplified",), "cherrant: keep Traditional characters in a plain-text "
+         "hypothesis (parallel_to_m2 --no_simplified)",
+         {"action": "store_true", "dest": "cherrant_traditional"}),
+    Flag(("--strategy",), "cherrant: annotate a plain-text hypothesis with every distinct "
+         "cheapest alignment (all, the default) or the first (parallel_to_m2 -s)",
+         {"choices": ["all", "first"], "default": None, "dest": "cherrant_strategy"}),
+)
+
+
+@dataclass(frozen=True)
+class CherrantOptions:
+    settings: ErrantSettings
+    category: int | None  # -cat
+    data: Path | str | None  # --cherrant-data, else the setting (a plain-text hypothesis)
+    simplified: bool = True
+    strategy: str = "all"
+    jobs: int | None = None
+
+    def annotation(self) -> Any:
+        """The annotation settings of a plain-text hypothesis (an error when no folder of
+        ChERRANT's tables is named)."""
+        from m2lsp.annotation.cherrant_data import data_folder
+        from m2lsp.annotation.chinese import ChineseSettings
+
+        return ChineseSettings(data_folder(self.data, None), self.simplified, self.strategy)
+
+
+class Cherrant(Errant):
+    name = "cherrant"
+    help = ("cherrant (span-based, as ChERRANT's compare_m2_for_evaluation.py; SYSTEM "
+            "hypothesis M2, plain text or ChERRANT's parallel file, annotated at char level "
+            "as parallel_to_m2.py would, GOLD M2)")
+    flags = FLAGS
+    also = COMPARE_FLAGS
+
+    def options(self, values: Mapping[str, Any], shared: Shared, config: Any
+                ) -> CherrantOptions:
+        references = values.get("cherrant_references")
+        if references is not None and references < 1:
+            raise UsageError("--reference-num must be at least 1")
+        settings, category = compare_settings(
+            values, shared, cherrant=True, max_answers=values.get("cherrant_max_answers"),
+            references=references)
+        return CherrantOptions(settings, category,
+                               values.get("cherrant_data") or config.cherrant_data,
+                               not values.get("cherrant_traditional"),
+                               values.get("cherrant_strategy") or "all", shared.jobs)
+
+    def check_reference(self, request: Request, text: str) -> None:
+        return None
+
+    def annotated(self, request: Request, ref: Any) -> Any:
+        from m2lsp.scoring.cherrant.plain import annotate_chinese
+
+        return annotate_chinese(request, ref)
+
+    def editor_settings(self, job: EditorJob) -> Any:
+        return ErrantSettings(beta=job.settings.beta, cherrant=True)
+
+
+METRIC = Cherrant()

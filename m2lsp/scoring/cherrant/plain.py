@@ -1,0 +1,47 @@
+"""A plain-text hypothesis (or ChERRANT's parallel file) scored with ChERRANT in one step:
+annotated as `parallel_to_m2.py -g char` would annotate it, then scored as
+`compare_m2_for_evaluation.py` scores that M2 against the reference."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from m2lsp.scoring.errant.plain import Annotated
+from m2lsp.scoring.metric import Request
+
+
+def is_cherrant_parallel(lines: list[str]) -> bool:
+    """Whether a hypothesis is ChERRANT's parallel file (every line has a tab)."""
+    return bool(lines) and all("\t" in line for line in lines if line.strip())
+
+
+def annotate_chinese(request: Request, ref: Any) -> Annotated:
+    from m2lsp.annotation.chinese import ChineseAnnotator
+    from m2lsp.annotation.parallel import (
+        ParallelText,
+        annotate,
+        check_lengths,
+        default_jobs,
+        read_cherrant,
+        read_lines,
+    )
+    from m2lsp.scoring.errant.files import as_errant_reads
+    from m2lsp.scoring.errant.inputs import read_blocks
+
+    options = request.options
+    settings = options.annotation()
+    hypotheses = read_lines(request.system, "hypothesis", request.encoding)
+    if is_cherrant_parallel(hypotheses):
+        text = read_cherrant(request.system, request.encoding)
+    else:
+        source = request.shared.source
+        if source is not None:
+            sources, name = read_lines(source, "source", request.encoding), str(source)
+        else:
+            references = read_blocks(as_errant_reads(ref), str(request.gold))
+            sources = ["".join(block.tokens) for block in references]
+            name = f"{request.gold} (its S lines)"
+        check_lengths(name, len(sources), request.system, len(hypotheses))
+        text = ParallelText(sources, [hypotheses])
+    blocks = annotate(text, settings, options.jobs or default_jobs(), request.progress)
+    return Annotated("".join(blocks), ChineseAnnotator(settings).versions)
