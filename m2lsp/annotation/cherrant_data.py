@@ -31,6 +31,7 @@ class Tables:
     classes: dict[str, SemanticClass]
     confusions: dict[str, frozenset[str]]
     folder: Path
+    fingerprint: str  # of the two files' bytes: cached edits made with other tables differ
 
 
 def data_folder(flag: Path | str | None, setting: Path | str | None) -> Path:
@@ -54,7 +55,16 @@ def load_tables(folder: Path) -> Tables:
 
 @cache
 def _load(folder: Path) -> Tables:
-    return Tables(_cilin(folder / FILES[0]), _confusions(folder / FILES[1]), folder)
+    import hashlib
+
+    digest = hashlib.blake2b(digest_size=12)
+    for name in FILES:
+        try:
+            digest.update((folder / name).read_bytes())
+        except OSError as exc:
+            raise UsageError(f"cannot read ChERRANT's table {folder / name}: {exc}") from None
+    return Tables(_cilin(folder / FILES[0]), _confusions(folder / FILES[1]), folder,
+                  digest.hexdigest())
 
 
 def _read(path: Path, encoding: str) -> str:

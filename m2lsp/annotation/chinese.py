@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from m2lsp.annotation.parse_cache import ParseCache
 from m2lsp.errors import InputError, UsageError
 
 INSTALL = "pip install 'm2lsp[zh]'"
@@ -66,7 +67,7 @@ def split(sentence: str) -> list[str]:
 class ChineseAnnotator:
     """The tables loaded once; `block(source, targets)` is parallel_to_m2's block."""
 
-    def __init__(self, settings: ChineseSettings) -> None:
+    def __init__(self, settings: ChineseSettings, cache: ParseCache | None = None) -> None:
         from m2lsp.annotation.cherrant_data import load_tables
         from m2lsp.annotation.chinese_align import Costs
 
@@ -76,6 +77,10 @@ class ChineseAnnotator:
         self.settings = settings
         self.tables = load_tables(settings.data)
         self.costs = Costs(self.tables)
+        self.cache = cache if cache is not None else ParseCache(None)
+        versions = self.versions
+        self.namespace = "|".join([f"{k}-{v}" for k, v in versions.items()] + [
+            f"tables-{self.tables.fingerprint}", f"m2lsp-{_m2lsp_version()}"])
 
     @property
     def versions(self) -> dict[str, str]:
@@ -94,14 +99,20 @@ class ChineseAnnotator:
         return chosen
 
     def close(self) -> None:
-        return None
+        self.cache.close()
 
     def blocks(self, rows: Sequence[tuple[str, Sequence[str]]], first: int = 0
                ) -> list[str | None]:
-        """parallel_to_m2's output for each (source, targets) row; a row without targets
-        is an empty line.  `first`: the index of the first row, for error messages."""
-        return [self.block(source, targets, f"line {first + index + 1}: ") if targets
-                else "\n" for index, (source, targets) in enumerate(rows)]
+        """parallel_to_m2's output for each (source, targets) row, from the cache where it
+        holds them; a row without targets is an empty line.  `first`: the index of the first
+        row, for error messages."""
+        from m2lsp.annotation.edit_cache import cached_blocks
+
+        return cached_blocks(self.cache, self.namespace, rows, first, self._fresh)
+
+    def _fresh(self, rows: Sequence[tuple[int, str, Sequence[str]]]) -> list[str | None]:
+        return [self.block(source, targets, f"line {number + 1}: ") if targets else "\n"
+                for number, source, targets in rows]
 
     def target(self, text: str) -> str:
         target = normalised(text)
@@ -158,3 +169,9 @@ class ChineseAnnotator:
             raise InputError(f"{where}{exc} (ChERRANT walks them all); annotate with the "
                              f"strategy `first` to take the first only") from None
         return [[typed(step, tgt) for step in found] for found in spans]
+
+
+def _m2lsp_version() -> str:
+    from m2lsp import __version__
+
+    return __version__

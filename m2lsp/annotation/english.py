@@ -9,7 +9,7 @@ list (its own code, without making a new token object at each step of its table)
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -130,11 +130,27 @@ class EnglishAnnotator:
     def close(self) -> None:
         self.cache.close()
 
-    def blocks(self, lines: Sequence[tuple[str, Sequence[str]]], first: int = 0,
-               done: Callable[[int], None] | None = None) -> list[str | None]:
+    @property
+    def edit_namespace(self) -> str:
+        """What a block of edits depends on, beyond its text."""
+        from m2lsp import __version__
+
+        settings = self.settings
+        return (f"edits|{self.namespace}|{'|'.join(f'{k}-{v}' for k, v in self.versions.items())}"
+                f"|lev-{int(settings.lev)}|merge-{settings.merge}|m2lsp-{__version__}")
+
+    def blocks(self, lines: Sequence[tuple[str, Sequence[str]]], first: int = 0
+               ) -> list[str | None]:
         """errant_parallel's block for each (source line, correction lines): the `S` line,
         each correction's edits (a noop when it equals the source), a blank line; None
-        where the source is empty (errant_parallel writes nothing for it)."""
+        where the source is empty (errant_parallel writes nothing for it).  Blocks made
+        before for the same lines come from the cache."""
+        from m2lsp.annotation.edit_cache import cached_blocks
+
+        return cached_blocks(self.cache, self.edit_namespace, lines, first,
+                             lambda rows: self._fresh([(o, c) for _, o, c in rows]))
+
+    def _fresh(self, lines: Sequence[tuple[str, Sequence[str]]]) -> list[str | None]:
         origs = [orig.strip() for orig, _ in lines]
         parsed = self.parse([o for o in origs if o])
         orig_docs = iter(parsed)
@@ -142,12 +158,8 @@ class EnglishAnnotator:
         wanted = [c.strip() for doc, (_, cors) in zip(docs, lines, strict=True) if doc is not None
                   for c in cors if not unchanged(doc, c)]
         cor_docs = dict(zip(wanted, self.parse(wanted), strict=True))
-        out: list[str | None] = []
-        for index, (doc, (_, cors)) in enumerate(zip(docs, lines, strict=True)):
-            out.append(None if doc is None else self._block(doc, cors, cor_docs))
-            if done is not None:
-                done(index)
-        return out
+        return [None if doc is None else self._block(doc, cors, cor_docs)
+                for doc, (_, cors) in zip(docs, lines, strict=True)]
 
     def _block(self, orig: Any, cors: Sequence[str], cor_docs: dict[str, Any]) -> str:
         rows = [" ".join(["S"] + [token.text for token in orig])]

@@ -117,12 +117,13 @@ Chunk = tuple[int, int, list[Row]]  # (which text, the index of its first row, i
 
 
 def _annotator(settings: Settings, cached: bool) -> Annotator:
-    """The annotator for these settings, English with the parse cache if `cached`."""
-    if isinstance(settings, ChineseSettings):
-        return ChineseAnnotator(settings)
+    """The annotator for these settings, with the cache if `cached`."""
     from m2lsp.annotation.parse_cache import default_cache
 
-    return EnglishAnnotator(settings, default_cache() if cached else None)
+    cache = default_cache() if cached else None
+    if isinstance(settings, ChineseSettings):
+        return ChineseAnnotator(settings, cache)
+    return EnglishAnnotator(settings, cache)
 
 
 def annotate_each(texts: Sequence[ParallelText], settings: Settings, jobs: int = 1,
@@ -180,8 +181,8 @@ def _work(chunk: Chunk) -> list[str | None]:
 def _open_cache() -> None:
     from m2lsp.annotation.parse_cache import default_cache
 
-    if isinstance(_WORKER, EnglishAnnotator):
-        _WORKER.cache = default_cache()
+    assert _WORKER is not None
+    _WORKER.cache = default_cache()
 
 
 def _in_workers(annotator: Annotator, chunks: list[Chunk], jobs: int, total: int,

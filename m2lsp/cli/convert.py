@@ -17,10 +17,11 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     convert = commands.add_parser(
         "convert", help="convert between CGED SGML, truth files, M2 and parallel text",
         description="CGED SGML -> char-level M2 or truth file; M2 -> CGED SGML, truth file or "
-        "parallel text (source, then each annotator's correction, tab separated). Offsets: "
-        "CGED start_off..end_off (1-based) is the M2 span start-1 end; an M error at k is the "
-        "insertion point k-1.")
-    convert.add_argument("input", type=Path, help="a CGED SGML/XML or M2 file")
+        "parallel text (source, then each annotator's correction, tab separated); parallel "
+        "text -> M2, annotated as `m2lsp annotate` does (English with ERRANT, Chinese at char "
+        "level as ChERRANT). Offsets: CGED start_off..end_off (1-based) is the M2 span "
+        "start-1 end; an M error at k is the insertion point k-1.")
+    convert.add_argument("input", type=Path, help="a CGED SGML/XML, M2 or parallel text file")
     convert.add_argument("--to", required=True, choices=sorted(TARGETS),
                          help="what to write")
     convert.add_argument("-o", "--output", type=Path, help="write here (default: stdout)")
@@ -38,6 +39,15 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                          help="CGED -> M2: write errors that have no correction as UNK edits "
                          "whose correction is the original text (ERRANT's convention for "
                          "errors marked, not corrected); without it they are unconvertible")
+    convert.add_argument("--lang", choices=["en", "zh"],
+                         help="parallel text -> M2: the language (default: zh when the text "
+                         "has Chinese characters, else en)")
+    convert.add_argument("--cherrant-data", type=Path, metavar="DIR",
+                         help="parallel text -> M2 in Chinese: the data/ folder of a ChERRANT "
+                         "checkout (default: the setting cherrant-data, else "
+                         "$M2LSP_CHERRANT_DATA)")
+    convert.add_argument("--spacy-model", help="parallel text -> M2 in English: the spaCy "
+                         "pipeline (default: the setting spacy-model, else en_core_web_sm)")
     convert.add_argument("--encoding", help="encoding of the input (default: UTF-8)")
     convert.add_argument("--skip-unconvertible", action="store_true",
                          help="write the conversion even when some sentences cannot be "
@@ -56,11 +66,14 @@ def run(args: argparse.Namespace) -> int:
     source = read_text(args.input, "input", args.encoding)
     problems: list[conversion.Unconverted] = []
     kind = detect_format(args.input, source.text)
+    if kind is None and args.to == "m2" and _is_parallel(source.text):
+        return _from_parallel(args, source.text)
     name = {Format.M2: "m2", Format.CGED: "cged"}.get(kind) if kind is not None else None
     if name not in TARGETS[args.to]:
         raise UsageError(f"cannot convert {args.input} ({kind.value if kind else 'unknown'} "
                          f"format) to {args.to}: the input must be "
-                         + " or ".join(TARGETS[args.to]))
+                         + " or ".join(TARGETS[args.to])
+                         + (" or parallel text (tab separated)" if args.to == "m2" else ""))
     if name == "cged":
         sentences = conversion.from_cged(parse_cged(source), problems)
     else:
@@ -78,6 +91,67 @@ def run(args: argparse.Namespace) -> int:
         ids = [x.strip() for x in read_text(args.ids, "ids", args.encoding).text.splitlines()
                if x.strip()]
     return _write(args, conversion.to_cged(sentences, ids), problems)
+
+
+def _is_parallel(text: str) -> bool:
+    """Parallel text: its first line has a tab (a ragged file is then an error naming the
+    line, not another format)."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return "\t" in first
+
+
+HEADER = "source\t"  # the first line `convert --to parallel --header` writes
+
+
+def _from_parallel(args: argparse.Namespace, text: str) -> int:
+    """Parallel text (source, then one column per annotator) annotated as M2."""
+    from m2lsp.annotation.parallel import ParallelText, text_lines
+
+    lines = text_lines(text)
+    first = 1
+    if lines and lines[0].startswith(HEADER):
+        lines, first = lines[1:], 2
+    rows = [line.split("\t") for line in lines]
+    for number, row in enumerate(rows, first):
+        if len(row) != len(rows[0]):
+            raise InputError(f"{args.input}:{number}: {len(row)} columns, but line {first} "
+                             f"has {len(rows[0])}: every line is a source and one correction "
+                             f"per annotator")
+    columns = [[row[k] for row in rows] for k in range(1, len(rows[0]))]
+    parallel = ParallelText([row[0] for row in rows], columns)
+    settings = _annotation_settings(args, text)
+    return _write(args, "".join(_annotated(parallel, settings)), [])
+
+
+def _annotation_settings(args: argparse.Namespace, text: str) -> object:
+    from m2lsp.config import config_for
+
+    config = config_for([args.input]).score
+    lang = args.lang or ("zh" if _has_chinese(text) else "en")
+    if args.lang is None:
+        chosen = "Chinese (char level, as ChERRANT)" if lang == "zh" else "English (ERRANT)"
+        print(f"m2lsp: annotating as {chosen}; --lang {'en' if lang == 'zh' else 'zh'} to "
+              f"change", file=sys.stderr)
+    if lang == "zh":
+        from m2lsp.annotation.cherrant_data import data_folder
+        from m2lsp.annotation.chinese import ChineseSettings
+
+        return ChineseSettings(data_folder(args.cherrant_data, config.cherrant_data))
+    from m2lsp.annotation.english import EnglishSettings
+
+    return EnglishSettings(model=args.spacy_model or config.spacy_model)
+
+
+def _has_chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text[:20_000])
+
+
+def _annotated(parallel, settings) -> list[str]:
+    from m2lsp.annotation.parallel import annotate, default_jobs
+    from m2lsp.cli.progress import Ticker
+
+    return list(annotate(parallel, settings, default_jobs(),
+                         lambda total: Ticker(total, what="line", stalls=False)))
 
 
 def _parallel(args: argparse.Namespace, document, problems: list) -> int:

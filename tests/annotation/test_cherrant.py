@@ -149,3 +149,32 @@ def test_the_punctuation_marks_are_chinese_errants(tmp_path) -> None:
         "utf-8")
     theirs = run(str(tmp_path / "marks.py"), [], tmp_path).split("\n")
     assert theirs[:2] == [ascii(PUNCTUATION), ascii(MERGE_PUNCTUATION)]
+
+
+def test_convert_annotates_parallel_text_as_annotate_does(tmp_path) -> None:
+    """`convert --to m2` on `convert --to parallel --header`'s output: the M2 `annotate`
+    writes for the same columns."""
+    parallel = m2lsp("convert", "--to", "parallel", "--header",
+                     str(shared("mucgec/demo.ref.m2.char"))).stdout
+    (tmp_path / "in.tsv").write_text(parallel, "utf-8")
+    rows = [line.split("\t") for line in parallel.splitlines()[1:]]
+    names = []
+    for k in range(len(rows[0])):
+        names.append(tmp_path / f"column{k}.txt")
+        names[-1].write_text("".join(row[k] + "\n" for row in rows), "utf-8")
+    converted = m2lsp("convert", "--to", "m2", str(tmp_path / "in.tsv"), "--cherrant-data",
+                      str(data()))
+    annotated = m2lsp("annotate", "--lang", "zh", "--orig", str(names[0]), "--cor",
+                      *map(str, names[1:]), "--cherrant-data", str(data()))
+    assert converted.returncode == 0, converted.stderr
+    assert "annotating as Chinese" in converted.stderr
+    assert converted.stdout == annotated.stdout
+    assert converted.stdout.count("\nT1") == len(rows)
+
+
+def test_convert_refuses_ragged_parallel_text(tmp_path) -> None:
+    (tmp_path / "in.tsv").write_text("我 去\t我 去 了\n他 来\n", "utf-8")
+    done = m2lsp("convert", "--to", "m2", str(tmp_path / "in.tsv"), "--lang", "zh",
+                 "--cherrant-data", str(data()))
+    assert done.returncode == 2
+    assert "in.tsv:2: 1 columns, but line 1 has 2" in done.stderr
