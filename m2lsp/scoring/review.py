@@ -80,5 +80,46 @@ class LiveView:
         return (f"P {self.precision:.4f}  R {self.recall:.4f}  F{self.beta:g} {self.f:.4f}")
 
 
+@dataclass(frozen=True)
+class Change:
+    """The smallest change of an edit: tokens start..end of the source become `after`."""
+
+    start: int
+    end: int
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+    @classmethod
+    def of(cls, start: int, end: int, original: str, correction: str) -> Change:
+        before, after = tuple(original.split()), tuple(correction.split())
+        head = 0
+        while head < min(len(before), len(after)) and before[head] == after[head]:
+            head += 1
+        tail = 0
+        while (tail < min(len(before), len(after)) - head
+               and before[-1 - tail] == after[-1 - tail]):
+            tail += 1
+        return cls(start + head, end - tail, before[head:len(before) - tail],
+                   after[head:len(after) - tail])
+
+    def verb(self) -> str:
+        """`inserts "the"`, `deletes "more"`, `changes "has" to "have"`."""
+        if not self.before:
+            return f'inserts "{" ".join(self.after)}"'
+        if not self.after:
+            return f'deletes "{" ".join(self.before)}"'
+        return f'changes "{" ".join(self.before)}" to "{" ".join(self.after)}"'
+
+    def shown(self, tokens: Sequence[str]) -> str:
+        """`"is genetic" → "is the genetic"`: the change with a word either side."""
+        left = (tokens[self.start - 1],) if 0 < self.start <= len(tokens) else ()
+        right = (tokens[self.end],) if 0 <= self.end < len(tokens) else ()
+        return f"{_quoted(left + self.before + right)} → {_quoted(left + self.after + right)}"
+
+
+def _quoted(words: tuple[str, ...]) -> str:
+    return f'"{" ".join(words)}"' if words else EMPTY
+
+
 def escape(text: str) -> str:
     return "".join("\\" + ch if ch in "\\`*_[]<>|~" else ch for ch in text)

@@ -153,7 +153,7 @@ def test_compare_camb_amu_two_sided_by_default(capsys) -> None:
 
 def test_compare_offers_exactly_the_metrics_it_can_compare(tmp_path, capsys) -> None:
     assert comparable() == [n for n in names() if metric(n).per_sentence]
-    assert set(comparable()) == {"m2", "errant", "cgec"}
+    assert set(comparable()) == {"m2", "errant", "cherrant", "cgec"}
     for name in set(names()) - set(comparable()):
         with pytest.raises(SystemExit) as stop:
             main(["compare", "a", "b", "gold", "--metric", name])

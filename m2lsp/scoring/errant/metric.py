@@ -162,6 +162,13 @@ class Errant(MetricBase):
 
         return ErrantSettings(beta=job.settings.beta)
 
+    def live(self, config: Any) -> Any:
+        """The editor's live score: the open reference against an M2 or plain-text
+        hypothesis, kept current as either changes."""
+        from m2lsp.scoring.errant.live import ErrantLive
+
+        return ErrantLive(config, cherrant=self.name == "cherrant")
+
     def in_editor(self, job: EditorJob) -> Steps:
         """The open reference M2 against the system's hypothesis M2."""
         from m2lsp.model import Format

@@ -10,53 +10,20 @@ annotator has no such edit (and whether another annotator has it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from m2lsp.scoring.m2 import py2
 from m2lsp.scoring.m2.lattice import GoldEdit, SystemEdit
 from m2lsp.scoring.m2.maxmatch import Counts, SentenceResult, p_r_f
-from m2lsp.scoring.review import EMPTY, FOUND, MISSED, WRONG, Mark, SentenceReview, escape
-
-
-@dataclass(frozen=True)
-class Change:
-    """The smallest change of an edit: tokens start..end of the source become `after`."""
-
-    start: int
-    end: int
-    before: tuple[str, ...]
-    after: tuple[str, ...]
-
-    @classmethod
-    def of(cls, start: int, end: int, original: str, correction: str) -> Change:
-        before, after = tuple(original.split()), tuple(correction.split())
-        head = 0
-        while head < min(len(before), len(after)) and before[head] == after[head]:
-            head += 1
-        tail = 0
-        while (tail < min(len(before), len(after)) - head
-               and before[-1 - tail] == after[-1 - tail]):
-            tail += 1
-        return cls(start + head, end - tail, before[head:len(before) - tail],
-                   after[head:len(after) - tail])
-
-    def verb(self) -> str:
-        """`inserts "the"`, `deletes "more"`, `changes "has" to "have"`."""
-        if not self.before:
-            return f'inserts "{" ".join(self.after)}"'
-        if not self.after:
-            return f'deletes "{" ".join(self.before)}"'
-        return f'changes "{" ".join(self.before)}" to "{" ".join(self.after)}"'
-
-    def shown(self, tokens: Sequence[str]) -> str:
-        """`"is genetic" → "is the genetic"`: the change with a word either side."""
-        left = (tokens[self.start - 1],) if 0 < self.start <= len(tokens) else ()
-        right = (tokens[self.end],) if 0 <= self.end < len(tokens) else ()
-        return f"{_quoted(left + self.before + right)} → {_quoted(left + self.after + right)}"
-
-
-def _quoted(words: tuple[str, ...]) -> str:
-    return f'"{" ".join(words)}"' if words else EMPTY
+from m2lsp.scoring.review import (
+    EMPTY,
+    FOUND,
+    MISSED,
+    WRONG,
+    Change,
+    Mark,
+    SentenceReview,
+    escape,
+)
 
 
 def review(sentence: SentenceResult, beta: float) -> SentenceReview:

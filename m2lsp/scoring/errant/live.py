@@ -1,0 +1,300 @@
+"""ERRANT's and ChERRANT's scores kept current while the gold or the system changes (the
+editor's live score), on an open reference M2 against a hypothesis that is M2 or plain text.
+
+A plain-text hypothesis is annotated line by line as `m2lsp annotate` annotates it (the
+source: the reference's `S` lines); each (source, line) pair's block is kept, so an edit of
+one line annotates that line again and nothing else (and the first score of an output
+annotated before reads its blocks from the disk cache).  Reference blocks are kept by their
+text and place, each sentence's comparisons by its two blocks; only the choice of annotators,
+which depends on the counts before each sentence, is made again over all sentences.  The
+numbers are those `m2lsp score --metric errant|cherrant` prints for the same texts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from m2lsp.errors import InputError, UsageError
+from m2lsp.model import Format
+from m2lsp.scoring.errant.compare import (
+    Comparison,
+    ErrantSentence,
+    ErrantSettings,
+    _left_out,
+    choose,
+    coder_edits,
+    compare,
+    f_score,
+)
+from m2lsp.scoring.errant.inputs import ErrantBlock, _block, check_pair
+from m2lsp.scoring.metric import EditorJob
+from m2lsp.scoring.review import (
+    EMPTY,
+    FOUND,
+    MISSED,
+    WRONG,
+    Change,
+    LiveView,
+    Mark,
+    SentenceReview,
+)
+from m2lsp.scoring.signature import signed
+
+if TYPE_CHECKING:
+    from m2lsp.config import ScoreSettings
+
+CHUNK = 128  # lines annotated between two steps of the first score
+
+
+class ErrantLive:
+    """`Metric.live` of errant (`cherrant=False`) and cherrant."""
+
+    def __init__(self, config: ScoreSettings, cherrant: bool = False) -> None:
+        self.config = config
+        self.settings = ErrantSettings(beta=config.beta, cherrant=cherrant)
+        self._annotator: Any = None
+        self._refs: dict[tuple[str, int], ErrantBlock] = {}
+        self._hyps: dict[tuple[str, str], ErrantBlock] = {}
+        self._sentences: dict[tuple[int, int], tuple[ErrantBlock, ErrantBlock, tuple]] = {}
+        self._reviews: dict[tuple[int, int, int], tuple[Comparison, SentenceReview]] = {}
+
+    def update(self, job: EditorJob) -> LiveView:
+        steps = self.steps(job)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
+    def steps(self, job: EditorJob) -> Generator[int, None, LiveView]:
+        """`update`, yielding how many lines are done while many are annotated afresh."""
+        if job.format is not Format.M2:
+            raise UsageError(f"the gold document {job.uri} is not an open M2 document")
+        refs = self._reference(job.text, job.uri)
+        hyps, versions = yield from self._hypothesis(job.system_text, refs)
+        warning = check_pair(hyps, refs, "the system", job.uri)
+        sentences, totals, fresh = self._evaluated(hyps, refs)
+        reviews = [self._review(s) for s in sentences]
+        p, r, f = f_score(*totals, self.settings.beta)
+        base = self.settings.signature()
+        if versions:
+            fields = list(base.fields)
+            fields[-1:-1] = list(versions.items())
+            base = replace(base, fields=tuple(fields))
+        return LiveView(p, r, f, self.settings.beta, signed(base, job.text),
+                        {"true_positives": totals[0], "false_positives": totals[1],
+                         "false_negatives": totals[2]}, reviews, fresh,
+                        (warning,) if warning else ())
+
+    # -- reading ---------------------------------------------------------------------
+
+    def _reference(self, text: str, name: str) -> list[ErrantBlock]:
+        """The reference's blocks, in errant_compare's reading; unchanged ones reused."""
+        from m2lsp.scoring.errant.inputs import ErrantReadError
+
+        if "\r\n" in text:
+            text = text.replace("\r\n", "\n")
+        body = text.strip()
+        line = text[:len(text) - len(text.lstrip())].count("\n")
+        kept: dict[tuple[str, int], ErrantBlock] = {}
+        blocks = []
+        for index, chunk in enumerate(body.split("\n\n")):
+            if index and chunk.partition("\n")[0] == "":
+                raise ErrantReadError(f"{name}:{line + 1}: two or more empty lines between "
+                                      f"blocks")
+            block = self._refs.get((chunk, line)) or _block(chunk, line, name)
+            kept[(chunk, line)] = block
+            blocks.append(block)
+            line += chunk.count("\n") + 2
+        self._refs = kept
+        return blocks
+
+    def _hypothesis(self, text: str, refs: Sequence[ErrantBlock]
+                    ) -> Generator[int, None, tuple[list[ErrantBlock], dict[str, str]]]:
+        from m2lsp.scoring.system_text import looks_like_m2
+
+        if looks_like_m2(text):
+            return self._reference_like(text), {}
+        from m2lsp.annotation.parallel import text_lines
+
+        lines = text_lines(text)
+        if len(lines) != len(refs):
+            raise InputError(f"the gold has {len(refs)} sentences but the system has "
+                             f"{len(lines)} lines")
+        joiner = "" if self.settings.cherrant else " "
+        rows = [(joiner.join(ref.tokens), line) for ref, line in zip(refs, lines, strict=True)]
+        kept = {key: found for key in rows if (found := self._hyps.get(key)) is not None}
+        missing = list(dict.fromkeys(i for i, key in enumerate(rows) if key not in kept))
+        annotator = self._annotator_for() if missing else self._annotator
+        for start in range(0, len(missing), CHUNK):
+            chunk = missing[start:start + CHUNK]
+            made = annotator.blocks([(rows[i][0], (rows[i][1],)) for i in chunk])
+            for i, block in zip(chunk, made, strict=True):
+                kept[rows[i]] = _hypothesis_block(block, i)
+            if len(missing) > CHUNK:
+                yield start + len(chunk)
+        self._hyps = kept
+        return [kept[key] for key in rows], dict(annotator.versions) if annotator else {}
+
+    def _reference_like(self, text: str) -> list[ErrantBlock]:
+        from m2lsp.scoring.errant.inputs import read_blocks
+
+        return read_blocks(text, "the system")
+
+    def _annotator_for(self) -> Any:
+        """The annotator of plain text (loaded once): ERRANT's pipeline, or ChERRANT's
+        tables (an error naming what to install or set when they are missing)."""
+        if self._annotator is None:
+            from m2lsp.annotation.parse_cache import default_cache
+
+            if self.settings.cherrant:
+                from m2lsp.annotation.cherrant_data import data_folder
+                from m2lsp.annotation.chinese import ChineseAnnotator, ChineseSettings
+
+                settings = ChineseSettings(data_folder(None, self.config.cherrant_data))
+                self._annotator = ChineseAnnotator(settings, default_cache())
+            else:
+                from m2lsp.annotation.english import EnglishAnnotator, EnglishSettings
+
+                self._annotator = EnglishAnnotator(
+                    EnglishSettings(model=self.config.spacy_model), default_cache())
+        return self._annotator
+
+    # -- scoring ---------------------------------------------------------------------
+
+    def _evaluated(self, hyps: Sequence[ErrantBlock], refs: Sequence[ErrantBlock]
+                   ) -> tuple[list[ErrantSentence], tuple[int, int, int], int]:
+        """Every sentence scored (comparisons of unchanged pairs reused), the annotators
+        chosen in order, and the corpus counts; and how many pairs were compared afresh."""
+        beta, total, fresh = self.settings.beta, [0, 0, 0], 0
+        kept: dict[tuple[int, int], tuple[ErrantBlock, ErrantBlock, tuple]] = {}
+        sentences = []
+        for index, (hyp, ref) in enumerate(zip(hyps, refs, strict=True)):
+            key = (id(hyp), id(ref))
+            found = self._sentences.get(key)
+            if found is None or found[0] is not hyp or found[1] is not ref:
+                found = (hyp, ref, self._comparisons(hyp, ref))
+                fresh += 1
+            kept[key] = found
+            comparisons = found[2]
+            before = (total[0], total[1], total[2])
+            chosen = choose(comparisons, before, beta) if comparisons else 0
+            sentence = ErrantSentence(index, hyp, ref, comparisons, chosen, before)
+            tp, fp, fn = sentence.counts
+            total[0] += tp
+            total[1] += fp
+            total[2] += fn
+            sentences.append(sentence)
+        self._sentences = kept
+        return sentences, (total[0], total[1], total[2]), fresh
+
+    def _comparisons(self, hyp: ErrantBlock, ref: ErrantBlock) -> tuple[Comparison, ...]:
+        settings = self.settings
+        refs = coder_edits(ref.edits, settings)
+        if settings.cherrant and _left_out(refs, settings):
+            return ()
+        return tuple(compare(h, r) for h in coder_edits(hyp.edits, settings) for r in refs)
+
+    def _review(self, sentence: ErrantSentence) -> SentenceReview:
+        best = sentence.best
+        key = (id(best), sentence.index, sentence.line)
+        found = self._reviews.get(key)
+        if found is not None and found[0] is best:
+            return found[1]
+        made = review(sentence, self.settings.beta)
+        if len(self._reviews) > 4 * max(len(self._sentences), 1000):
+            self._reviews.clear()
+        self._reviews[key] = (best, made)
+        return made
+
+
+def _hypothesis_block(block: str | None, index: int) -> ErrantBlock:
+    """An annotated line's block, read as errant_compare reads it (line: its index)."""
+    if block is None:
+        raise InputError(f"sentence {index + 1} of the gold has an empty source, which the "
+                         f"annotator writes no block for")
+    return _block(block.strip(), index, "the system")
+
+
+# -- the sentence in plain words ----------------------------------------------------------
+
+def review(sentence: ErrantSentence, beta: float) -> SentenceReview:
+    """The chosen reference annotator's reading of a scored sentence: each edit found,
+    missed or wrong, named by its smallest change."""
+    best = sentence.best
+    tokens = sentence.ref_block.tokens
+    wrong = [_change(key, tokens) for key in best.false_positives]
+    marks = [*(_gold_mark(FOUND, key, best, tokens, wrong) for key in best.true_positives),
+             *(_gold_mark(MISSED, key, best, tokens, wrong) for key in best.false_negatives),
+             *(_wrong_mark(key, change, sentence, tokens)
+               for key, change in zip(best.false_positives, wrong, strict=True))]
+    marks.sort(key=lambda m: (m.start, m.end, m.kind))
+    tp, fp, fn = best.tp, best.fp, best.fn
+    p, r, f = f_score(tp, fp, fn, beta)
+    return SentenceReview(sentence.index, sentence.line, best.ref.coder, tp, tp + fp, tp + fn,
+                          p, r, f, " ".join(tokens), _hypothesis(sentence, tokens),
+                          tuple(marks), ())
+
+
+def _change(key: tuple, tokens: Sequence[str]) -> Change:
+    start, end, correction = key[0], key[1], key[-1]
+    original = " ".join(tokens[start:end])
+    return Change.of(start, end, original, "" if correction == "-NONE-" else correction)
+
+
+def _gold_mark(kind: str, key: tuple, best: Comparison, tokens: Sequence[str],
+               wrong: Sequence[Change]) -> Mark:
+    change = _change(key, tokens)
+    error_type = best.ref.types[key][0]
+    text = f"{change.shown(tokens)} ({error_type})"
+    if kind == FOUND:
+        message = f"found: {text}"
+    else:
+        instead = next((w for w in wrong if _overlap(change, w)), None)
+        message = (f"missed: {text}; " + (f"the system wrote {instead.shown(tokens)} instead"
+                                          if instead else "the system left this unchanged"))
+    return Mark(kind, change.start, change.end, message, error_type, best.ref.lines[key])
+
+
+def _wrong_mark(key: tuple, change: Change, sentence: ErrantSentence,
+                tokens: Sequence[str]) -> Mark:
+    best = sentence.best
+    having = sorted({c.ref.coder for c in sentence.comparisons if key in c.ref.types})
+    if not having:
+        why = f"no annotator {change.verb()} here"
+    else:
+        names = ", ".join(str(a) for a in having)
+        why = (f"annotator {names} {change.verb()} here, but this sentence is scored against "
+               f"annotator {best.ref.coder} (the one that gives the best corpus F)")
+    return Mark(WRONG, change.start, change.end,
+                f"system: {change.shown(tokens)} ({best.hyp.types[key][0]}); {why}")
+
+
+def _overlap(a: Change, b: Change) -> bool:
+    if a.start == a.end and b.start == b.end:
+        return a.start == b.start
+    if a.start == a.end:
+        return b.start < a.start < b.end
+    if b.start == b.end:
+        return a.start < b.start < a.end
+    return a.start < b.end and b.start < a.end
+
+
+def _hypothesis(sentence: ErrantSentence, tokens: Sequence[str]) -> str:
+    """The system's sentence: its chosen annotator's edits applied to the source."""
+    keys = sorted(k for k in sentence.best.hyp.types if k[0] >= 0)
+    words: list[str] = []
+    at = 0
+    for key in keys:
+        start, end = key[0], key[1]
+        if start < at or end > len(tokens):
+            continue
+        words.extend(tokens[at:start])
+        correction = key[-1]
+        if correction not in ("-NONE-", ""):
+            words.append(correction)
+        at = end
+    words.extend(tokens[at:])
+    return " ".join(words) or EMPTY
