@@ -277,8 +277,9 @@ async def test_score_against_an_open_system_document_with_progress(client: Langu
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_score_command_with_the_errant_metric(client: LanguageClient):
-    """The same command, metric errant: the system file is hypothesis M2; the numbers and
-    the TP/FP/FN alignments are those of `m2lsp score --metric errant --format json`."""
+    """The same command, metric errant, on a hypothesis M2 file: a live score with the
+    numbers and the TP/FP/FN alignments of `m2lsp score --metric errant --format json`;
+    each found or missed edit's mark points at its reference line."""
     ref, hyp = shared("mucgec/demo.ref.m2.char"), shared("mucgec/demo.hyp.m2.char")
     uri = ref.as_uri()
     await open_doc(client, ref.read_text("utf-8"), uri=uri)
@@ -290,16 +291,19 @@ async def test_score_command_with_the_errant_metric(client: LanguageClient):
     expected = json.loads(out.getvalue())
     assert (result["precision"], result["recall"], result["f"]) == (
         expected["precision"], expected["recall"], expected["f"])
-    assert result["signature"].startswith("ERRANT|beta:0.5|mode:cs")
+    assert result["signature"] == expected["signature"] and result["live"]
     found = await published(client, uri, lambda ds: any(d.source == "m2lsp-score" for d in ds))
     scored = [d for d in found if d.source == "m2lsp-score"]
     for code, key in (("TP", "true_positives"), ("FP", "false_positives"),
                       ("FN", "false_negatives")):
         assert sum(str(d.code) == code for d in scored) == sum(
             len(s[key]) for s in expected["sentences"]), code
-    missed = {(d.range.start.line + 1) for d in scored if str(d.code) == "FN"}
+    missed = {d.related_information[0].location.range.start.line + 1 for d in scored
+              if str(d.code) == "FN"}
     assert missed == {e["line"] for s in expected["sentences"] for e in s["false_negatives"]}
-    assert sum(str(d.code) == "score" for d in scored) == len(expected["sentences"])
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert len(lenses) == len(expected["sentences"])
 
 
 @pytest.mark.asyncio(loop_scope="module")

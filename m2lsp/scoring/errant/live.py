@@ -57,8 +57,9 @@ class ErrantLive:
         self._annotator: Any = None
         self._refs: dict[tuple[str, int], ErrantBlock] = {}
         self._hyps: dict[tuple[str, str], ErrantBlock] = {}
-        self._sentences: dict[tuple[int, int], tuple[ErrantBlock, ErrantBlock, tuple]] = {}
-        self._reviews: dict[tuple[int, int, int], tuple[Comparison, SentenceReview]] = {}
+        self._sources: dict[int, tuple[ErrantBlock, str]] = {}  # id(reference block) -> source
+        self._last: list[tuple[Comparison, int, SentenceReview]] = []  # the last reviews
+        self._sentences: dict[tuple[int, int], tuple[ErrantBlock, ErrantBlock, tuple, bool]] = {}
 
     def update(self, job: EditorJob) -> LiveView:
         steps = self.steps(job)
@@ -74,9 +75,11 @@ class ErrantLive:
             raise UsageError(f"the gold document {job.uri} is not an open M2 document")
         refs = self._reference(job.text, job.uri)
         hyps, versions = yield from self._hypothesis(job.system_text, refs)
-        warning = check_pair(hyps, refs, "the system", job.uri)
-        sentences, totals, fresh = self._evaluated(hyps, refs)
-        reviews = [self._review(s) for s in sentences]
+        if len(hyps) != len(refs):
+            check_pair(hyps, refs, "the system", job.uri)  # raises, naming where they part
+        sentences, totals, fresh, differ = self._evaluated(hyps, refs)
+        warning = check_pair(hyps, refs, "the system", job.uri) if differ else None
+        reviews = self._reviewed(sentences)
         p, r, f = f_score(*totals, self.settings.beta)
         base = self.settings.signature()
         if versions:
@@ -123,8 +126,7 @@ class ErrantLive:
         if len(lines) != len(refs):
             raise InputError(f"the gold has {len(refs)} sentences but the system has "
                              f"{len(lines)} lines")
-        joiner = "" if self.settings.cherrant else " "
-        rows = [(joiner.join(ref.tokens), line) for ref, line in zip(refs, lines, strict=True)]
+        rows = [(self._source(ref), line) for ref, line in zip(refs, lines, strict=True)]
         kept = {key: found for key in rows if (found := self._hyps.get(key)) is not None}
         missing = list(dict.fromkeys(i for i, key in enumerate(rows) if key not in kept))
         annotator = self._annotator_for() if missing else self._annotator
@@ -137,6 +139,16 @@ class ErrantLive:
                 yield start + len(chunk)
         self._hyps = kept
         return [kept[key] for key in rows], dict(annotator.versions) if annotator else {}
+
+    def _source(self, ref: ErrantBlock) -> str:
+        """The source sentence of a reference block, as the annotator is given it."""
+        found = self._sources.get(id(ref))
+        if found is None or found[0] is not ref:
+            if len(self._sources) > 2 * len(self._refs) + 1000:
+                self._sources.clear()
+            joiner = "" if self.settings.cherrant else " "
+            found = self._sources[id(ref)] = (ref, joiner.join(ref.tokens))
+        return found[1]
 
     def _reference_like(self, text: str) -> list[ErrantBlock]:
         from m2lsp.scoring.errant.inputs import read_blocks
@@ -165,30 +177,31 @@ class ErrantLive:
     # -- scoring ---------------------------------------------------------------------
 
     def _evaluated(self, hyps: Sequence[ErrantBlock], refs: Sequence[ErrantBlock]
-                   ) -> tuple[list[ErrantSentence], tuple[int, int, int], int]:
+                   ) -> tuple[list[ErrantSentence], tuple[int, int, int], int, bool]:
         """Every sentence scored (comparisons of unchanged pairs reused), the annotators
-        chosen in order, and the corpus counts; and how many pairs were compared afresh."""
-        beta, total, fresh = self.settings.beta, [0, 0, 0], 0
-        kept: dict[tuple[int, int], tuple[ErrantBlock, ErrantBlock, tuple]] = {}
+        chosen in order, and the corpus counts; how many pairs were compared afresh, and
+        whether the sources of some pair differ."""
+        beta, tp, fp, fn, fresh, differ = self.settings.beta, 0, 0, 0, 0, False
+        kept: dict[tuple[int, int], tuple[ErrantBlock, ErrantBlock, tuple, bool]] = {}
         sentences = []
+        new = ErrantSentence._make
         for index, (hyp, ref) in enumerate(zip(hyps, refs, strict=True)):
             key = (id(hyp), id(ref))
             found = self._sentences.get(key)
             if found is None or found[0] is not hyp or found[1] is not ref:
-                found = (hyp, ref, self._comparisons(hyp, ref))
+                found = (hyp, ref, self._comparisons(hyp, ref),
+                         hyp.sentence != ref.sentence and hyp.tokens != ref.tokens)
                 fresh += 1
             kept[key] = found
             comparisons = found[2]
-            before = (total[0], total[1], total[2])
-            chosen = choose(comparisons, before, beta) if comparisons else 0
-            sentence = ErrantSentence(index, hyp, ref, comparisons, chosen, before)
-            tp, fp, fn = sentence.counts
-            total[0] += tp
-            total[1] += fp
-            total[2] += fn
-            sentences.append(sentence)
+            differ = differ or found[3]
+            chosen = choose(comparisons, (tp, fp, fn), beta) if len(comparisons) > 1 else 0
+            sentences.append(new((index, hyp, ref, comparisons, chosen, (tp, fp, fn))))
+            if comparisons:
+                best = comparisons[chosen]
+                tp, fp, fn = tp + best.tp, fp + best.fp, fn + best.fn
         self._sentences = kept
-        return sentences, (total[0], total[1], total[2]), fresh
+        return sentences, (tp, fp, fn), fresh, differ
 
     def _comparisons(self, hyp: ErrantBlock, ref: ErrantBlock) -> tuple[Comparison, ...]:
         settings = self.settings
@@ -197,17 +210,21 @@ class ErrantLive:
             return ()
         return tuple(compare(h, r) for h in coder_edits(hyp.edits, settings) for r in refs)
 
-    def _review(self, sentence: ErrantSentence) -> SentenceReview:
-        best = sentence.best
-        key = (id(best), sentence.index, sentence.line)
-        found = self._reviews.get(key)
-        if found is not None and found[0] is best:
-            return found[1]
-        made = review(sentence, self.settings.beta)
-        if len(self._reviews) > 4 * max(len(self._sentences), 1000):
-            self._reviews.clear()
-        self._reviews[key] = (best, made)
-        return made
+    def _reviewed(self, sentences: Sequence[ErrantSentence]) -> list[SentenceReview]:
+        """Each sentence's review, the last update's where its chosen comparison and its
+        line are the same."""
+        last, out, kept = self._last, [], []
+        beta = self.settings.beta
+        for sentence in sentences:
+            index, best, line = sentence.index, sentence.best, sentence.ref_block.line
+            if index < len(last) and last[index][0] is best and last[index][1] == line:
+                entry = last[index]
+            else:
+                entry = (best, line, review(sentence, beta))
+            kept.append(entry)
+            out.append(entry[2])
+        self._last = kept
+        return out
 
 
 def _hypothesis_block(block: str | None, index: int) -> ErrantBlock:
