@@ -171,7 +171,8 @@ def test_every_offered_metric_compares(tmp_path, monkeypatch, capsys) -> None:
                             "S d e .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n")
     Path("b.m2").write_text("S a b .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
                             "S d e .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n")
-    inputs = {"m2": ("a.txt", "b.txt"), "errant": ("a.m2", "b.m2"), "cgec": ("a.txt", "b.txt")}
+    inputs = {"m2": ("a.txt", "b.txt"), "errant": ("a.m2", "b.m2"), "cherrant": ("a.m2", "b.m2"),
+              "cgec": ("a.txt", "b.txt")}
     for name in comparable():
         a, b = inputs[name]
         assert main(["compare", a, b, "gold.m2", "--metric", name, "--samples", "50"]) == 0, name
