@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import logging
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,6 +98,7 @@ class ScoreSession:
         self._key: tuple | None = None
         self._file: tuple[tuple, str] | None = None  # (stat key, text) of a system file
         self.notified: dict[str, Any] | None = None
+        self.shown_on_system: LiveView | None = None  # the view last marked on the system
         # id(mark) -> (mark, its S line, severity, encoding, LSP diagnostic): marks of
         # sentences that did not change are not converted again
         self.converted: dict[int, tuple] = {}
@@ -231,6 +233,50 @@ def _diagnostic(ls: M2Server, doc: OpenDocument, level: Severity, review: Senten
         range=convert.range_of(mark_span(doc.live.m2, review, mark), lines, encoding),
         message=mark.message, severity=types.DiagnosticSeverity(int(level)), code=mark.kind,
         source=SOURCE, related_information=related)
+
+
+def hypothesis_diagnostics(ls: M2Server, doc: OpenDocument, gold: OpenDocument,
+                           view: LiveView, budget: int) -> list[types.Diagnostic]:
+    """The marks on the system's own words: line k of the open system document is sentence
+    k; each found or wrong edit on the words the system wrote, each missed one on the words
+    standing where it belongs (a point where they are none).  At most `budget` (0: all),
+    those nearest the document's focus first."""
+    levels = {kind: ls.config.editor.score_mark(kind) for kind in ORDER}
+    lines = doc.lines
+    shown = [(level, abs(r.index - doc.focus), r, m) for r in view.reviews if r.index < len(lines)
+             for m in r.marks if m.hyp_start is not None and (level := levels[m.kind]) is not None]
+    if budget and len(shown) > budget:
+        shown.sort(key=lambda x: (x[0], x[1]))
+        shown = shown[:budget]
+    out = []
+    for level, _, review, mark in shown:
+        span = _hypothesis_span(lines[review.index], review.index, mark, view.hypothesis_tokens)
+        related = [types.DiagnosticRelatedInformation(
+            location=types.Location(uri=gold.uri, range=convert.range_of(
+                sentence_span(gold.live.m2, review), gold.lines, ls.encoding)),
+            message=f"the sentence in the gold (annotator {review.annotator})")]
+        out.append(types.Diagnostic(
+            range=convert.range_of(span, lines, ls.encoding), message=mark.message,
+            severity=types.DiagnosticSeverity(int(level)), code=mark.kind, source=SOURCE,
+            related_information=related))
+    return out
+
+
+def _hypothesis_span(line: str, row: int, mark: Mark, split: str) -> Span:
+    """The columns of hypothesis tokens hyp_start..hyp_end on a system line: words split
+    at whitespace, or each character but whitespace."""
+    if split == "words":
+        places = [(m.start(), m.end()) for m in re.finditer(r"\S+", line)]
+    else:
+        places = [(i, i + 1) for i, ch in enumerate(line) if not ch.isspace()]
+    start, end = mark.hyp_start or 0, mark.hyp_end or 0
+    if not places:
+        return Span.on_line(row, 0, 0)
+    if start >= len(places):
+        return Span.on_line(row, places[-1][1], places[-1][1])
+    if end <= start:
+        return Span.on_line(row, places[start][0], places[start][0])
+    return Span.on_line(row, places[start][0], places[min(end, len(places)) - 1][1])
 
 
 def _held_back_note(hidden: int, total: int, uri: str) -> types.Diagnostic:

@@ -175,6 +175,11 @@ class M2Server(LanguageServer):
         if session is None:
             return None
         view = session.current(self, doc)
+        if view is not session.shown_on_system:
+            session.shown_on_system = view
+            for uri in self.documents:  # its marks on the system's words move too
+                if uri != doc.uri and session.system.matches(uri):
+                    self.schedule(uri)
         status = session.status(doc)
         if status != session.notified:
             session.notified = status

@@ -27,6 +27,8 @@ class Mark:
     message: str
     type: str = ""  # the gold edit's error type (TP, FN)
     gold_line: int | None = None  # the gold edit's A line, 0-based (TP, FN)
+    hyp_start: int | None = None  # the hypothesis tokens it is about, where known (a FN:
+    hyp_end: int | None = None  # those standing where the missed edit's source words are)
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ class LiveView:
     reviews: Sequence[SentenceReview]
     rescored: int
     warnings: tuple[str, ...] = ()  # gold problems that change the score
+    hypothesis_tokens: str = ""  # how the marks' hypothesis tokens split a system line:
+    # "words" (at whitespace), "chars" (each character but whitespace); "": not known
 
     @property
     def headline(self) -> str:

@@ -22,7 +22,7 @@ from tests.annotation.cherrant import data
 from tests.annotation.conftest import spacy_model
 from tests.conftest import shared
 from tests.lsp.test_live_score import plain, random_system_edit, report
-from tests.lsp.test_server import open_doc
+from tests.lsp.test_server import open_doc, published
 
 SERVER = [sys.executable, "-m", "m2lsp", "serve"]
 STATUS: list[dict] = []
@@ -91,7 +91,18 @@ async def test_errant_on_a_plain_text_output_is_live(client: LanguageClient, tmp
     assert sum(r["fp"] for r in rows) == expected["counts"]["false_positives"]
     assert sum(r["fn"] for r in rows) == expected["counts"]["false_negatives"]
 
-    lines, rng, version = text.split("\n"), random.Random(7), 1
+    marks = await published(client, SYSTEM_URI,
+                            lambda ds: any(d.source == "m2lsp-score" for d in ds))
+    wrote = [d for d in marks if str(d.code) in ("FP", "TP")]
+    assert {str(d.code) for d in marks} <= {"TP", "FP", "FN"} and wrote
+    lines = text.split("\n")
+    for d in wrote:  # on the words the system wrote: those the message quotes after the arrow
+        words = lines[d.range.start.line][d.range.start.character:d.range.end.character]
+        after = d.message.split(" → ")[1].split(" (")[0]
+        assert words in after, (words, d.message)
+    assert len(wrote) > 200  # within the diagnostics cap (1,000), FN among them
+
+    rng, version = random.Random(7), 1
     first_status = STATUS[-1]
     for _ in range(12):
         row, new = random_system_edit(rng, lines)

@@ -73,4 +73,19 @@ def diagnostics(ls: M2Server, doc: OpenDocument) -> list[types.Diagnostic]:
     if view is not None:
         room = max(limit - len(out), 1) if limit else 0
         out.extend(live_score.diagnostics(ls, doc, view, room))
+    if not doc.checked:
+        out.extend(_as_a_system(ls, doc, max(limit - len(out), 1) if limit else 0))
+    return out
+
+
+def _as_a_system(ls: M2Server, doc: OpenDocument, room: int) -> list[types.Diagnostic]:
+    """Marks on the words of a document that a live score reads as its system."""
+    out = []
+    for gold in list(ls.documents.values()):
+        session = gold.session
+        if session is None or gold is doc or not session.system.matches(doc.uri):
+            continue
+        view = ls.live_view(gold)
+        if view is not None and view.hypothesis_tokens:
+            out.extend(live_score.hypothesis_diagnostics(ls, doc, gold, view, room))
     return out

@@ -86,10 +86,11 @@ class ErrantLive:
             fields = list(base.fields)
             fields[-1:-1] = list(versions.items())
             base = replace(base, fields=tuple(fields))
+        split = ("chars" if self.settings.cherrant else "words") if versions else ""
         return LiveView(p, r, f, self.settings.beta, signed(base, job.text),
                         {"true_positives": totals[0], "false_positives": totals[1],
                          "false_negatives": totals[2]}, reviews, fresh,
-                        (warning,) if warning else ())
+                        (warning,) if warning else (), split)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -220,7 +221,7 @@ class ErrantLive:
             if index < len(last) and last[index][0] is best and last[index][1] == line:
                 entry = last[index]
             else:
-                entry = (best, line, review(sentence, beta))
+                entry = (best, line, review(sentence, beta, self.settings.cherrant))
             kept.append(entry)
             out.append(entry[2])
         self._last = kept
@@ -237,15 +238,18 @@ def _hypothesis_block(block: str | None, index: int) -> ErrantBlock:
 
 # -- the sentence in plain words ----------------------------------------------------------
 
-def review(sentence: ErrantSentence, beta: float) -> SentenceReview:
+def review(sentence: ErrantSentence, beta: float, chars: bool = False) -> SentenceReview:
     """The chosen reference annotator's reading of a scored sentence: each edit found,
     missed or wrong, named by its smallest change."""
     best = sentence.best
     tokens = sentence.ref_block.tokens
     wrong = [_change(key, tokens) for key in best.false_positives]
-    marks = [*(_gold_mark(FOUND, key, best, tokens, wrong) for key in best.true_positives),
-             *(_gold_mark(MISSED, key, best, tokens, wrong) for key in best.false_negatives),
-             *(_wrong_mark(key, change, sentence, tokens)
+    where = _HypothesisPlaces(best.hyp.types, chars)
+    marks = [*(_gold_mark(FOUND, key, best, tokens, wrong, where)
+               for key in best.true_positives),
+             *(_gold_mark(MISSED, key, best, tokens, wrong, where)
+               for key in best.false_negatives),
+             *(_wrong_mark(key, change, sentence, tokens, where)
                for key, change in zip(best.false_positives, wrong, strict=True))]
     marks.sort(key=lambda m: (m.start, m.end, m.kind))
     tp, fp, fn = best.tp, best.fp, best.fn
@@ -261,8 +265,50 @@ def _change(key: tuple, tokens: Sequence[str]) -> Change:
     return Change.of(start, end, original, "" if correction == "-NONE-" else correction)
 
 
+class _HypothesisPlaces:
+    """Where source positions and the system's own edits stand in its sentence: each of
+    its edits (keys: start, end, correction) shifts the words after it by the length of
+    its correction less that of its span (ChERRANT's corrections, without spaces, are
+    counted in characters)."""
+
+    def __init__(self, keys: Any, chars: bool) -> None:
+        self.edits = sorted((k[0], k[1], _length(k[-1], chars)) for k in keys if k[0] >= 0)
+
+    def of_key(self, key: tuple) -> tuple[int, int]:
+        """The hypothesis words a system edit wrote."""
+        shift = 0
+        for start, end, length in self.edits:
+            if (start, end) == (key[0], key[1]):
+                return start + shift, start + shift + length
+            shift += length - (end - start)
+        return self.span(key[0], key[1])
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The hypothesis words standing where source words start..end are."""
+        first = self.boundary(start, True)
+        return first, max(first, self.boundary(end, False))
+
+    def boundary(self, at: int, opening: bool) -> int:
+        """Where the source boundary `at` falls in the hypothesis (an insertion right at it
+        comes before an opening boundary, after a closing one)."""
+        shift = 0
+        for start, end, length in self.edits:
+            if start < at < end:
+                return start + shift + (0 if opening else length)
+            if not (end < at or (end == at and (opening or start < end))):
+                break
+            shift += length - (end - start)
+        return at + shift
+
+
+def _length(correction: str, chars: bool) -> int:
+    if correction in ("-NONE-", ""):
+        return 0
+    return len(correction) if chars else len(correction.split())
+
+
 def _gold_mark(kind: str, key: tuple, best: Comparison, tokens: Sequence[str],
-               wrong: Sequence[Change]) -> Mark:
+               wrong: Sequence[Change], where: _HypothesisPlaces) -> Mark:
     change = _change(key, tokens)
     error_type = best.ref.types[key][0]
     text = f"{change.shown(tokens)} ({error_type})"
@@ -272,11 +318,13 @@ def _gold_mark(kind: str, key: tuple, best: Comparison, tokens: Sequence[str],
         instead = next((w for w in wrong if _overlap(change, w)), None)
         message = (f"missed: {text}; " + (f"the system wrote {instead.shown(tokens)} instead"
                                           if instead else "the system left this unchanged"))
-    return Mark(kind, change.start, change.end, message, error_type, best.ref.lines[key])
+    hyp = where.of_key(key) if kind == FOUND else where.span(key[0], key[1])
+    return Mark(kind, change.start, change.end, message, error_type, best.ref.lines[key],
+                *hyp)
 
 
 def _wrong_mark(key: tuple, change: Change, sentence: ErrantSentence,
-                tokens: Sequence[str]) -> Mark:
+                tokens: Sequence[str], where: _HypothesisPlaces) -> Mark:
     best = sentence.best
     having = sorted({c.ref.coder for c in sentence.comparisons if key in c.ref.types})
     if not having:
@@ -286,7 +334,8 @@ def _wrong_mark(key: tuple, change: Change, sentence: ErrantSentence,
         why = (f"annotator {names} {change.verb()} here, but this sentence is scored against "
                f"annotator {best.ref.coder} (the one that gives the best corpus F)")
     return Mark(WRONG, change.start, change.end,
-                f"system: {change.shown(tokens)} ({best.hyp.types[key][0]}); {why}")
+                f"system: {change.shown(tokens)} ({best.hyp.types[key][0]}); {why}",
+                hyp_start=where.of_key(key)[0], hyp_end=where.of_key(key)[1])
 
 
 def _overlap(a: Change, b: Change) -> bool:
