@@ -99,6 +99,7 @@ class ScoreSession:
         self._file: tuple[tuple, str] | None = None  # (stat key, text) of a system file
         self.notified: dict[str, Any] | None = None
         self.shown_on_system: LiveView | None = None  # the view last marked on the system
+        self.on_system: dict[int, tuple] = {}  # the same cache for the marks on its words
         # id(mark) -> (mark, its S line, severity, encoding, LSP diagnostic): marks of
         # sentences that did not change are not converted again
         self.converted: dict[int, tuple] = {}
@@ -248,18 +249,35 @@ def hypothesis_diagnostics(ls: M2Server, doc: OpenDocument, gold: OpenDocument,
     if budget and len(shown) > budget:
         shown.sort(key=lambda x: (x[0], x[1]))
         shown = shown[:budget]
+    cache = gold.session.on_system if gold.session is not None else {}
+    kept: dict[int, tuple] = {}
     out = []
     for level, _, review, mark in shown:
-        span = _hypothesis_span(lines[review.index], review.index, mark, view.hypothesis_tokens)
-        related = [types.DiagnosticRelatedInformation(
-            location=types.Location(uri=gold.uri, range=convert.range_of(
-                sentence_span(gold.live.m2, review), gold.lines, ls.encoding)),
-            message=f"the sentence in the gold (annotator {review.annotator})")]
-        out.append(types.Diagnostic(
-            range=convert.range_of(span, lines, ls.encoding), message=mark.message,
-            severity=types.DiagnosticSeverity(int(level)), code=mark.kind, source=SOURCE,
-            related_information=related))
+        line = lines[review.index]
+        found = cache.get(id(mark))
+        if found is None or found[0] is not mark or found[1:5] != (
+                line, review.line, level, ls.encoding):
+            found = (mark, line, review.line, level, ls.encoding,
+                     _on_system(ls, doc, gold, view, review, mark, level))
+        kept[id(mark)] = found
+        out.append(found[5])
+    cache.clear()
+    cache.update(kept)
     return out
+
+
+def _on_system(ls: M2Server, doc: OpenDocument, gold: OpenDocument, view: LiveView,
+               review: SentenceReview, mark: Mark, level: Severity) -> types.Diagnostic:
+    lines = doc.lines
+    span = _hypothesis_span(lines[review.index], review.index, mark, view.hypothesis_tokens)
+    related = [types.DiagnosticRelatedInformation(
+        location=types.Location(uri=gold.uri, range=convert.range_of(
+            sentence_span(gold.live.m2, review), gold.lines, ls.encoding)),
+        message=f"the sentence in the gold (annotator {review.annotator})")]
+    return types.Diagnostic(
+        range=convert.range_of(span, lines, ls.encoding), message=mark.message,
+        severity=types.DiagnosticSeverity(int(level)), code=mark.kind, source=SOURCE,
+        related_information=related)
 
 
 def _hypothesis_span(line: str, row: int, mark: Mark, split: str) -> Span:

@@ -141,8 +141,8 @@ class M2Server(LanguageServer):
             doc.live.apply(changes[-1:])
         doc.version = params.text_document.version
         doc.scores = []
+        self.systems_changed(doc.uri)  # the scores it changes first: what users wait for
         self.schedule(doc.uri)
-        self.systems_changed(doc.uri)
 
     def close_document(self, uri: str) -> None:
         self.documents.pop(uri, None)

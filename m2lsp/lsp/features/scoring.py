@@ -5,6 +5,7 @@ and this module shows its marks, message and answer."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import uuid
 from collections.abc import Generator
@@ -118,6 +119,11 @@ async def _score_live(ls: M2Server, doc: OpenDocument, session: ScoreSession,
     view = await _evaluate(ls, doc, _sentences(job), session.live.steps(job),
                            stop_on_change=False)
     session.adopt(view, (version, key))
+    if gc.isenabled():
+        # what the first score built (a pipeline, tables, every sentence's result) lives as
+        # long as the session: kept out of later full collections, which would otherwise
+        # scan it on keystrokes (about 100 ms with spaCy loaded)
+        gc.freeze()
     doc.scores, doc.session = [], session
     ls.refresh(doc.uri)
     ls.live_view(doc)  # tells the client (m2lsp/scoreChanged) now, not at the next publish

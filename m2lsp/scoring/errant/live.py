@@ -56,9 +56,13 @@ class ErrantLive:
         self.settings = ErrantSettings(beta=config.beta, cherrant=cherrant)
         self._annotator: Any = None
         self._refs: dict[tuple[str, int], ErrantBlock] = {}
+        self._read: tuple[str, list[ErrantBlock]] = ("", [])  # the last reference read
         self._hyps: dict[tuple[str, str], ErrantBlock] = {}
         self._sources: dict[int, tuple[ErrantBlock, str]] = {}  # id(reference block) -> source
+        self._lines: tuple[Sequence[ErrantBlock], list[str], list[ErrantBlock]] | None = None
+        self._versions: dict[str, str] = {}
         self._last: list[tuple[Comparison, int, SentenceReview]] = []  # the last reviews
+        self._evaluations: list[ErrantSentence] = []  # the last sentences scored
         self._sentences: dict[tuple[int, int], tuple[ErrantBlock, ErrantBlock, tuple, bool]] = {}
 
     def update(self, job: EditorJob) -> LiveView:
@@ -98,6 +102,9 @@ class ErrantLive:
         """The reference's blocks, in errant_compare's reading; unchanged ones reused."""
         from m2lsp.scoring.errant.inputs import ErrantReadError
 
+        if text == self._read[0] and self._read[1]:
+            return self._read[1]
+        original = text
         if "\r\n" in text:
             text = text.replace("\r\n", "\n")
         body = text.strip()
@@ -113,6 +120,7 @@ class ErrantLive:
             blocks.append(block)
             line += chunk.count("\n") + 2
         self._refs = kept
+        self._read = (original, blocks)
         return blocks
 
     def _hypothesis(self, text: str, refs: Sequence[ErrantBlock]
@@ -127,6 +135,9 @@ class ErrantLive:
         if len(lines) != len(refs):
             raise InputError(f"the gold has {len(refs)} sentences but the system has "
                              f"{len(lines)} lines")
+        quick = self._changed_lines(refs, lines)
+        if quick is not None:
+            return quick, self._versions
         rows = [(self._source(ref), line) for ref, line in zip(refs, lines, strict=True)]
         kept = {key: found for key in rows if (found := self._hyps.get(key)) is not None}
         missing = list(dict.fromkeys(i for i, key in enumerate(rows) if key not in kept))
@@ -139,7 +150,32 @@ class ErrantLive:
             if len(missing) > CHUNK:
                 yield start + len(chunk)
         self._hyps = kept
-        return [kept[key] for key in rows], dict(annotator.versions) if annotator else {}
+        blocks = [kept[key] for key in rows]
+        self._versions = dict(annotator.versions) if annotator else {}
+        self._lines = (refs, lines, blocks)
+        return blocks, self._versions
+
+    def _changed_lines(self, refs: Sequence[ErrantBlock], lines: list[str]
+                       ) -> list[ErrantBlock] | None:
+        """The hypothesis blocks when the reference is the one last read and a few system
+        lines changed (those annotated again, the rest kept); None otherwise."""
+        last = self._lines
+        if last is None or last[0] is not refs or len(last[1]) != len(lines) or \
+                len(self._hyps) > 2 * len(lines) + 1000:
+            return None
+        changed = [i for i, (a, b) in enumerate(zip(lines, last[1], strict=True)) if a != b]
+        if len(changed) > CHUNK:
+            return None
+        blocks = list(last[2])
+        for i in changed:
+            key = (self._source(refs[i]), lines[i])
+            found = self._hyps.get(key)
+            if found is None:
+                made = self._annotator_for().blocks([(key[0], (key[1],))])
+                found = self._hyps[key] = _hypothesis_block(made[0], i)
+            blocks[i] = found
+        self._lines = (refs, lines, blocks)
+        return blocks
 
     def _source(self, ref: ErrantBlock) -> str:
         """The source sentence of a reference block, as the annotator is given it."""
@@ -186,22 +222,35 @@ class ErrantLive:
         kept: dict[tuple[int, int], tuple[ErrantBlock, ErrantBlock, tuple, bool]] = {}
         sentences = []
         new = ErrantSentence._make
+        last, known = self._evaluations, self._sentences
         for index, (hyp, ref) in enumerate(zip(hyps, refs, strict=True)):
-            key = (id(hyp), id(ref))
-            found = self._sentences.get(key)
-            if found is None or found[0] is not hyp or found[1] is not ref:
-                found = (hyp, ref, self._comparisons(hyp, ref),
-                         hyp.sentence != ref.sentence and hyp.tokens != ref.tokens)
-                fresh += 1
-            kept[key] = found
-            comparisons = found[2]
+            previous = last[index] if index < len(last) else None
+            if previous is not None and previous.hyp_block is hyp and previous.ref_block is ref:
+                comparisons = previous.comparisons
+                kept[(id(hyp), id(ref))] = found = known[(id(hyp), id(ref))]
+            else:
+                previous = None
+                key = (id(hyp), id(ref))
+                cached = known.get(key)
+                if cached is not None and cached[0] is hyp and cached[1] is ref:
+                    found = cached
+                else:
+                    found = (hyp, ref, self._comparisons(hyp, ref),
+                             hyp.sentence != ref.sentence and hyp.tokens != ref.tokens)
+                    fresh += 1
+                kept[key] = found
+                comparisons = found[2]
             differ = differ or found[3]
-            chosen = choose(comparisons, (tp, fp, fn), beta) if len(comparisons) > 1 else 0
-            sentences.append(new((index, hyp, ref, comparisons, chosen, (tp, fp, fn))))
+            if len(comparisons) > 1:  # the choice depends on the counts before it
+                chosen = choose(comparisons, (tp, fp, fn), beta)
+                sentence = new((index, hyp, ref, comparisons, chosen, (tp, fp, fn)))
+            else:  # one pair (or none): its `before` is not kept up to date here
+                sentence = previous or new((index, hyp, ref, comparisons, 0, (0, 0, 0)))
+            sentences.append(sentence)
             if comparisons:
-                best = comparisons[chosen]
+                best = comparisons[sentence.chosen]
                 tp, fp, fn = tp + best.tp, fp + best.fp, fn + best.fn
-        self._sentences = kept
+        self._sentences, self._evaluations = kept, sentences
         return sentences, (tp, fp, fn), fresh, differ
 
     def _comparisons(self, hyp: ErrantBlock, ref: ErrantBlock) -> tuple[Comparison, ...]:
