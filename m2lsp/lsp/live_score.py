@@ -194,6 +194,9 @@ def diagnostics(ls: M2Server, doc: OpenDocument, view: LiveView, budget: int
                 ) -> list[types.Diagnostic]:
     """Marks as diagnostics, at most `budget` of them (0: all): the most severe kinds, then
     those nearest the document's focus; a note on top when some are held back."""
+    if view.marks:  # placed as the metric placed them (CGED's truth lines)
+        return [convert.diagnostic(d, doc.lines, doc.uri, ls.encoding, source=SOURCE)
+                for d in view.marks[:budget or None]]
     marks = ls.config.editor
     levels = {kind: marks.score_mark(kind) for kind in ORDER}
     shown = [(level, abs(r.line - doc.focus), r, m) for r in view.reviews

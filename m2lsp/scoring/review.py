@@ -78,10 +78,14 @@ class LiveView:
     warnings: tuple[str, ...] = ()  # gold problems that change the score
     hypothesis_tokens: str = ""  # how the marks' hypothesis tokens split a system line:
     # "words" (at whitespace), "chars" (each character but whitespace); "": not known
+    marks: tuple[Any, ...] = ()  # marks placed as they are (diagnostic.Diagnostic), for a
+    # metric whose marks are lines rather than words of sentences (CGED's truth lines)
+    summary: str = ""  # the metric's own headline, when P/R/F do not say it all
 
     @property
     def headline(self) -> str:
-        return (f"P {self.precision:.4f}  R {self.recall:.4f}  F{self.beta:g} {self.f:.4f}")
+        return self.summary or (f"P {self.precision:.4f}  R {self.recall:.4f}  "
+                                f"F{self.beta:g} {self.f:.4f}")
 
 
 @dataclass(frozen=True)

@@ -380,3 +380,36 @@ async def test_gleu_on_an_open_source_file(client: LanguageClient):
     result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="m2lsp.score", arguments=[uri, str(src), {"metric": "gleu"}]))
     assert result is None and "references" in client.messages[-1].message
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_cged_scores_follow_the_result_as_it_is_typed(client: LanguageClient):
+    """A live CGED score: the open result corrected line by line, the position level
+    follows (the recorded HSK example: 2/6 position precision, then 3/6, then 4/6)."""
+    folder = shared("cged/cged2016/nlptea16cged_release1.0/Evaluation/HSK_Truth.txt").parent
+    truth = folder / "HSK_Truth.txt"
+    result = (folder / "HSK_OutputFile.txt").read_text("utf-8")
+    uri, system_uri = truth.as_uri(), "file:///work/HSK_result.txt"
+    await open_doc(client, truth.read_text("utf-8"), uri=uri, language="gec-cged-truth")
+    await open_doc(client, result, uri=system_uri, language="plaintext")
+    found = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.scoreAgainst", arguments=[uri, system_uri, {"metric": "cged"}]))
+    assert found["live"] and found["position"]["precision"] == pytest.approx(2 / 6)
+    lines = result.split("\n")
+    for version, (row, new) in enumerate([(5, "00038801261, 16, 16, S"),
+                                          (6, "00038801320, 19, 25, W")], 2):
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=system_uri,
+                                                                version=version),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=types.Position(line=row, character=0),
+                                  end=types.Position(line=row, character=len(lines[row]))),
+                text=new)]))
+        lines[row] = new
+        report = await client.protocol.send_request_async("m2lsp/scoreReport", {"uri": uri})
+        assert report.precision == pytest.approx((version + 1) / 6)
+    scored = [d for d in await published(
+        client, uri, lambda ds: sum(str(d.code) == "TP" for d in ds) == 4)
+        if d.source == "m2lsp-score"]
+    assert [(d.range.start.line, str(d.code)) for d in scored] == [
+        (0, "FN"), (1, "TP"), (2, "TN"), (3, "TP"), (4, "TP"), (5, "TP")]

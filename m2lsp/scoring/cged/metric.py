@@ -122,6 +122,13 @@ class Cged(MetricBase):
             raise UsageError("--cged-report-file goes with --cged-report 2018")
         return _run_levels(request)
 
+    def live(self, config: Any) -> Any:
+        """The editor's live score: scored again whole when the truth or the result changes
+        (a test set of CGED scores in milliseconds)."""
+        from m2lsp.scoring.cged.live import CgedLive
+
+        return CgedLive(self, config)
+
     def in_editor(self, job: EditorJob) -> Steps:
         """A result file against the open truth file or SGML file (nlptea16cged.jar's
         counting: several errors per sentence)."""
