@@ -42,7 +42,9 @@ def test_the_vsix_holds_the_bundle_grammars_and_manifest(built):
             "extension/syntaxes/gec-cged-truth.tmLanguage.json"} <= names
     assert not any(n.startswith("extension/node_modules/") for n in names)
     titles = {c["title"] for c in manifest["contributes"]["commands"]}
-    assert titles == {"M2: Score Against System File…", "M2: Clear Scores", "M2: Restart Server",
+    assert titles == {"M2: Score Against System File…",
+                      "M2: Score With a Metric Against System File…", "M2: Clear Scores",
+                      "M2: Restart Server",
                       "M2: Next False Positive", "M2: Next Missed Edit", "M2: Sort Scores…",
                       "M2: Show One Error Type…", "M2: Refresh Scores"}
     assert [v["id"] for v in manifest["contributes"]["views"]["explorer"]] == ["m2Scores"]

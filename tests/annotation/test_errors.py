@@ -68,3 +68,41 @@ def test_errant_on_cherrant_files_says_whose_numbers_they_are(capsys):
     assert main(["score", "--metric", "errant", str(hyp), str(ref)]) == 0
     err = capsys.readouterr().err
     assert "ChERRANT's target lines" in err and "errant_compare's numbers" in err
+
+
+@pytest.mark.parametrize("package", ["pypinyin", "opencc"])
+def test_chinese_without_its_extra_names_the_install_command(tmp_path, capsys, monkeypatch,
+                                                             package):
+    from tests.annotation.cherrant import data
+
+    folder = data()
+    monkeypatch.setitem(sys.modules, package, None)  # as if it were not installed
+    src, hyp = _files(tmp_path, "我去学校。\n", "我去了学校。\n")
+    code = main(["annotate", "--lang", "zh", "--orig", src, "--cor", hyp, "--cherrant-data",
+                 str(folder), "--jobs", "1"])
+    assert code == 2
+    error = capsys.readouterr().err
+    assert package in error and "pip install 'm2lsp[zh]'" in error
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--cherrant-data", "/nowhere"], "/nowhere has no cilin.txt or confusion_dict.txt"),
+    ([], "M2LSP_CHERRANT_DATA"),
+    (["--granularity", "word"], "LTP"),
+    (["--tok"], "--tok: ERRANT's options"),
+])
+def test_chinese_setup_errors_say_what_to_do(tmp_path, capsys, monkeypatch, args, says):
+    monkeypatch.delenv("M2LSP_CHERRANT_DATA", raising=False)
+    monkeypatch.chdir(tmp_path)
+    src, hyp = _files(tmp_path, "我去学校。\n", "我去了学校。\n")
+    assert main(["annotate", "--lang", "zh", "--orig", src, "--cor", hyp, *args]) == 2
+    assert says in capsys.readouterr().err
+
+
+def test_an_empty_chinese_target_names_its_line(tmp_path, capsys):
+    from tests.annotation.cherrant import data
+
+    src, hyp = _files(tmp_path, "我去学校。\n他来了。\n", "我去了学校。\n \n")
+    assert main(["annotate", "--lang", "zh", "--orig", src, "--cor", hyp, "--cherrant-data",
+                 str(data()), "--jobs", "1"]) == 2
+    assert "line 2: target 1 is empty" in capsys.readouterr().err

@@ -23,7 +23,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     status,
     view.attach(vscode.window.createTreeView("m2Scores", { treeDataProvider: view })),
-    vscode.commands.registerCommand("m2lsp.client.scoreAgainstFile", scoreAgainstFile),
+    vscode.commands.registerCommand("m2lsp.client.scoreAgainstFile", () => scoreAgainstFile()),
+    vscode.commands.registerCommand("m2lsp.client.scoreAgainstFileWith",
+      () => scoreAgainstFile(context.extension.packageJSON)),
     vscode.commands.registerCommand("m2lsp.client.clearScores", clearScores),
     vscode.commands.registerCommand("m2lsp.client.restart", restart),
     vscode.commands.registerCommand("m2lsp.client.nextFalsePositive", () => nextMark("FP")),
@@ -80,6 +82,9 @@ async function start(): Promise<void> {
       { language: "gec-cged" },
       { language: "gec-cged-truth" },
       { language: "gec-cged-input" },
+      // system outputs: the server keeps them (it does not check them) so that a live
+      // score follows their edits and marks their words
+      { language: "plaintext", scheme: "file" },
     ],
     synchronize: { configurationSection: "m2lsp" },
   };
@@ -148,11 +153,23 @@ function showStatus(): void {
   status.show();
 }
 
-async function scoreAgainstFile(): Promise<void> {
+/** Score the active gold file against a system file chosen in a dialog, with the `metric`
+ * setting's metric, or (given the extension's manifest) one picked from the metrics the
+ * setting offers. */
+async function scoreAgainstFile(manifest?: any): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!client || !editor) {
     void vscode.window.showWarningMessage("m2lsp: open a gold file (M2 or CGED) first.");
     return;
+  }
+  let options: { metric?: string } = {};
+  if (manifest) {
+    const metrics: string[] = manifest.contributes.configuration.properties["m2lsp.metric"].enum;
+    const metric = await vscode.window.showQuickPick(metrics, { title: "Metric to score with" });
+    if (!metric) {
+      return;
+    }
+    options = { metric };
   }
   const picked = await vscode.window.showOpenDialog({
     canSelectMany: false,
@@ -164,7 +181,7 @@ async function scoreAgainstFile(): Promise<void> {
   }
   const result = (await client.sendRequest(ExecuteCommandRequest.type, {
     command: "m2lsp.score",
-    arguments: [editor.document.uri.toString(), picked[0].fsPath],
+    arguments: [editor.document.uri.toString(), picked[0].fsPath, options],
   })) as (ScoreStatus & { live?: boolean }) | null;
   if (result && typeof result.f === "number" && !result.live) {
     // a metric scored once (errant, cged): its numbers, until the next score or clear
