@@ -1,0 +1,245 @@
+"""How well the annotators of one M2 file agree (`m2lsp agree`, the editor's lens).
+
+Bryant and Ng (2015) measure it by scoring each annotator against the other as if one were
+a system and the other the gold: F0.5 both ways, and their mean.  An annotator with no line in
+a sentence left it as it is, as M2 means (CoNLL-2014's combined gold writes no line for
+an annotator who made no edit where no one did, or where the other one did in 88
+sentences).  A sentence whose edits cannot be applied (overlapping, outside the sentence)
+or that the scorer could not read is counted in `left_out` and not scored.  Beside that:
+whether each sentence needs a correction at all (Cohen's kappa), and the edits of each type
+the two share (same span, same first correction).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from m2lsp.conversion import annotators
+from m2lsp.model import Block, Edit, M2Document, corrected_sentence
+
+METRICS = ("m2", "errant")
+
+
+@dataclass(frozen=True)
+class Direction:
+    """One annotator scored against another (`scored` as the system, `gold` as the gold)."""
+
+    scored: str
+    gold: str
+    tp: int
+    fp: int
+    fn: int
+    precision: float
+    recall: float
+    f: float
+
+
+@dataclass(frozen=True)
+class Kappa:
+    """Whether each sentence needs a correction, as two annotators decide it."""
+
+    both: int  # both correct it
+    first_only: int
+    second_only: int
+    neither: int
+
+    @property
+    def total(self) -> int:
+        return self.both + self.first_only + self.second_only + self.neither
+
+    @property
+    def observed(self) -> float:
+        return (self.both + self.neither) / self.total if self.total else 1.0
+
+    @property
+    def expected(self) -> float:
+        if not self.total:
+            return 1.0
+        first, second = self.both + self.first_only, self.both + self.second_only
+        yes = first * second / self.total ** 2
+        no = (self.total - first) * (self.total - second) / self.total ** 2
+        return yes + no
+
+    @property
+    def kappa(self) -> float | None:
+        """Cohen's kappa; None where chance alone agrees on every sentence (one answer)."""
+        if self.expected >= 1.0:
+            return None
+        return (self.observed - self.expected) / (1.0 - self.expected)
+
+
+@dataclass(frozen=True)
+class TypeAgreement:
+    """The edits of one type: how many each made, and how many of those the other made too."""
+
+    type: str
+    first: int
+    second: int
+    first_shared: int
+    second_shared: int
+
+    @property
+    def agreement(self) -> float:
+        """The share of the type's edits both made (Dice: 2|A∩B| / (|A|+|B|))."""
+        made = self.first + self.second
+        return (self.first_shared + self.second_shared) / made if made else 1.0
+
+
+@dataclass(frozen=True)
+class PairAgreement:
+    first: str
+    second: str
+    sentences: int  # compared
+    left_out: int  # not both annotated, or edits that cannot be applied
+    forward: Direction  # first scored against second
+    backward: Direction  # second scored against first
+    needs_correction: Kappa
+    types: tuple[TypeAgreement, ...]
+
+    @property
+    def mean_f(self) -> float:
+        return (self.forward.f + self.backward.f) / 2
+
+
+@dataclass(frozen=True)
+class Agreement:
+    metric: str
+    beta: float
+    annotators: tuple[str, ...]
+    pairs: tuple[PairAgreement, ...]
+
+
+@dataclass(frozen=True)
+class _Pair:
+    """The blocks compared, and how many could not be."""
+
+    blocks: tuple[Block, ...]
+    left_out: int
+
+
+def agreement(document: M2Document, metric: str = "m2", beta: float = 0.5) -> Agreement:
+    """Every pair of the file's annotators, in `conversion.annotators` order."""
+    everyone = annotators(document)
+    pairs = tuple(pair_agreement(document.blocks, a, b, metric, beta)
+                  for a, b in combinations(everyone, 2))
+    return Agreement(metric, beta, tuple(everyone), pairs)
+
+
+def pair_agreement(blocks: Sequence[Block], first: str, second: str, metric: str = "m2",
+                   beta: float = 0.5) -> PairAgreement:
+    """`first` and `second` compared on the blocks where both their edits apply."""
+    pair = _shared(blocks, first, second)
+    forward = _direction(pair.blocks, first, second, metric, beta)
+    backward = _direction(pair.blocks, second, first, metric, beta)
+    return PairAgreement(first, second, len(pair.blocks), pair.left_out, forward, backward,
+                         _kappa(pair.blocks, first, second), _types(pair.blocks, first, second))
+
+
+def block_annotators(block: Block) -> list[str]:
+    """The annotators with a line in the block, in order of appearance."""
+    return list(dict.fromkeys(e.annotator.strip() for e in block.edits))
+
+
+def _shared(blocks: Iterable[Block], first: str, second: str) -> _Pair:
+    kept, left_out = [], 0
+    for block in blocks:
+        if block.sentence is None and not block.edits:
+            continue  # not a sentence (an empty block)
+        if _comparable(block, first, second):
+            kept.append(block)
+        else:
+            left_out += 1
+    return _Pair(tuple(kept), left_out)
+
+
+def _comparable(block: Block, first: str, second: str) -> bool:
+    if block.sentence is None or block.problems:
+        return False
+    return all(corrected_sentence(block, a) is not None for a in (first, second))
+
+
+def _own(block: Block, annotator: str) -> list[Edit]:
+    return [e for e in block.edits if e.annotator.strip() == annotator]
+
+
+def _corrects(block: Block, annotator: str) -> bool:
+    return any(not e.is_noop for e in _own(block, annotator))
+
+
+def _kappa(blocks: Sequence[Block], first: str, second: str) -> Kappa:
+    counts = Counter((_corrects(b, first), _corrects(b, second)) for b in blocks)
+    return Kappa(counts[True, True], counts[True, False], counts[False, True],
+                 counts[False, False])
+
+
+def _edit_key(edit: Edit) -> tuple[int, int, str]:
+    return edit.start, edit.end, edit.canonical[0] if edit.canonical else ""
+
+
+def _types(blocks: Sequence[Block], first: str, second: str) -> tuple[TypeAgreement, ...]:
+    made: dict[str, list[int]] = {}
+    for block in blocks:
+        mine = [e for e in _own(block, first) if not e.is_noop]
+        theirs = [e for e in _own(block, second) if not e.is_noop]
+        _count(made, mine, {_edit_key(e) for e in theirs}, 0)
+        _count(made, theirs, {_edit_key(e) for e in mine}, 1)
+    return tuple(TypeAgreement(t, c[0], c[1], c[2], c[3]) for t, c in sorted(made.items()))
+
+
+def _count(made: dict[str, list[int]], edits: list[Edit], other: set, side: int) -> None:
+    for edit in edits:
+        row = made.setdefault(edit.type.strip(), [0, 0, 0, 0])
+        row[side] += 1
+        row[side + 2] += _edit_key(edit) in other
+
+
+def _direction(blocks: Sequence[Block], scored: str, gold: str, metric: str,
+               beta: float) -> Direction:
+    if metric == "errant":
+        return _errant_direction(blocks, scored, gold, beta)
+    return _m2_direction(blocks, scored, gold, beta)
+
+
+def as_single_annotator(block: Block, annotator: str) -> str:
+    """The block with only `annotator`'s lines, renumbered 0 (a noop if it has none)."""
+    assert block.sentence is not None
+    lines = [f"S {block.sentence.text}"]
+    for edit in _own(block, annotator):
+        fields = edit.text.split("|||")
+        lines.append("|||".join([*fields[:-1], "0"]) if len(fields) > 1 else edit.text)
+    if len(lines) == 1:
+        lines.append("A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0")
+    return "\n".join(lines) + "\n"
+
+
+def _m2_direction(blocks: Sequence[Block], scored: str, gold: str, beta: float) -> Direction:
+    from m2lsp.parsing.m2 import parse_m2
+    from m2lsp.parsing.source import SourceText
+    from m2lsp.scoring.m2.inputs import read_gold
+    from m2lsp.scoring.m2.maxmatch import M2Settings, evaluate
+
+    text = SourceText("\n".join(as_single_annotator(b, gold) for b in blocks))
+    sentences = read_gold(parse_m2(text), text, f"annotator {gold}")
+    hypotheses = [corrected_sentence(b, scored) or "" for b in blocks]
+    score = evaluate(sentences, hypotheses, M2Settings(beta=beta)).score
+    correct, proposed, found = (int(n) for n in (score.counts.correct, score.counts.proposed,
+                                                 score.counts.gold))
+    return Direction(scored, gold, correct, proposed - correct, found - correct,
+                     score.precision, score.recall, score.f)
+
+
+def _errant_direction(blocks: Sequence[Block], scored: str, gold: str,
+                      beta: float) -> Direction:
+    from m2lsp.scoring.errant.compare import ErrantSettings, evaluate
+    from m2lsp.scoring.errant.inputs import read_blocks
+
+    def read(annotator: str) -> list:
+        return read_blocks("\n".join(as_single_annotator(b, annotator) for b in blocks),
+                           f"annotator {annotator}")
+
+    result = evaluate(read(scored), read(gold), ErrantSettings(beta=beta))
+    precision, recall, f = result.scores
+    return Direction(scored, gold, result.tp, result.fp, result.fn, precision, recall, f)

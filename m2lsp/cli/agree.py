@@ -1,0 +1,104 @@
+"""`m2lsp agree`: how well the annotators of one M2 file agree (see m2lsp.agreement)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from m2lsp import defaults
+from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
+from m2lsp.cli.inputs import read_text
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    agree = commands.add_parser(
+        "agree", help="how well the annotators of an M2 file agree",
+        description="Score each pair of annotators of GOLD against each other, both ways "
+        "(F-beta, as Bryant and Ng 2015 measure agreement), with Cohen's kappa on whether "
+        "each sentence needs a correction and the edits of each type they share.")
+    agree.add_argument("gold", help="an M2 file with two or more annotators")
+    agree.add_argument("--metric", choices=("m2", "errant"), default="m2",
+                       help="MaxMatch on one annotator's corrected sentences (default), or "
+                       "errant_compare on both annotators' edits")
+    agree.add_argument("--beta", type=float, default=defaults.BETA, help="F-beta (0.5)")
+    agree.add_argument("--format", choices=("text", "json"), default="text")
+    agree.add_argument("--encoding", default=None, help="the file's encoding (detected)")
+    agree.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from m2lsp.agreement import agreement
+    from m2lsp.parsing.m2 import parse_m2
+
+    document = parse_m2(read_text(Path(args.gold), "gold", args.encoding))
+    found = agreement(document, args.metric, args.beta)
+    if len(found.annotators) < 2:
+        print(f"m2lsp agree: {args.gold} has one annotator ({found.annotators[0]}): "
+              "agreement needs two or more", file=sys.stderr)
+        return EXIT_ERROR
+    if args.format == "json":
+        print(json.dumps(agreement_data(found), indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(agreement_text(found))
+    return EXIT_CLEAN
+
+
+def agreement_data(found: Any) -> dict[str, Any]:
+    """The JSON `--format json` prints: the dataclasses, with the derived numbers."""
+    return {"metric": found.metric, "beta": found.beta, "annotators": list(found.annotators),
+            "pairs": [_pair_data(p) for p in found.pairs]}
+
+
+def _pair_data(pair: Any) -> dict[str, Any]:
+    kappa = pair.needs_correction
+    return {"first": pair.first, "second": pair.second, "sentences": pair.sentences,
+            "left_out": pair.left_out, "forward": asdict(pair.forward),
+            "backward": asdict(pair.backward), "mean_f": pair.mean_f,
+            "needs_correction": {**asdict(kappa), "observed": kappa.observed,
+                                 "expected": kappa.expected, "kappa": kappa.kappa},
+            "types": [{**asdict(t), "agreement": t.agreement} for t in pair.types]}
+
+
+def agreement_text(found: Any) -> str:
+    lines = [f"Agreement of {len(found.annotators)} annotators ({found.metric.upper()}, "
+             f"F{found.beta:g})"]
+    for pair in found.pairs:
+        lines.extend(_pair_text(pair, found.beta))
+    return "\n".join(lines) + "\n"
+
+
+def _pair_text(pair: Any, beta: float) -> list[str]:
+    left = f", {pair.left_out} left out (edits that cannot be applied)" if pair.left_out else ""
+    lines = ["", f"Annotators {pair.first} and {pair.second}: {pair.sentences} sentences{left}"]
+    for d in (pair.forward, pair.backward):
+        lines.append(f"  {d.scored} against {d.gold}: P {d.precision:.4f}  R {d.recall:.4f}  "
+                     f"F{beta:g} {d.f:.4f}  (TP {d.tp}, FP {d.fp}, FN {d.fn})")
+    lines.append(f"  mean F{beta:g}: {pair.mean_f:.4f}")
+    lines.extend(_kappa_text(pair))
+    lines.extend(_types_text(pair))
+    return lines
+
+
+def _kappa_text(pair: Any) -> list[str]:
+    k = pair.needs_correction
+    kappa = "undefined (one answer only)" if k.kappa is None else f"{k.kappa:.4f}"
+    return [f"  needs a correction: both {k.both}, only {pair.first} {k.first_only}, only "
+            f"{pair.second} {k.second_only}, neither {k.neither}; agree on "
+            f"{k.observed:.4f}, Cohen's kappa {kappa}"]
+
+
+def _types_text(pair: Any) -> list[str]:
+    if not pair.types:
+        return []
+    first, second = f"by {pair.first}", f"by {pair.second}"
+    width = max(8, *(len(t.type) for t in pair.types))
+    rows = [f"  {'type':<{width}}  {first:>8}  {second:>8}  {'shared':>13}  agreement"]
+    for t in pair.types:
+        shared = f"{t.first_shared}/{t.second_shared}"
+        rows.append(f"  {t.type:<{width}}  {t.first:>8}  {t.second:>8}  {shared:>13}  "
+                    f"{t.agreement:.4f}")
+    return rows

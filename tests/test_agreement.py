@@ -1,0 +1,177 @@
+"""`m2lsp agree`: each pair of annotators scored against each other, on hand-worked tables
+and on CoNLL-2014's two annotators (where it equals `m2lsp score` run both ways)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from m2lsp.agreement import agreement
+from m2lsp.cli import main
+from m2lsp.parsing.m2 import parse_m2
+from m2lsp.parsing.source import SourceText
+from tests.conftest import shared
+
+# Five sentences, two annotators (worked by hand below).
+HAND = """\
+S He go to school .
+A 1 2|||SVA|||goes|||REQUIRED|||-NONE-|||0
+A 1 2|||SVA|||goes|||REQUIRED|||-NONE-|||1
+
+S She like apple .
+A 1 2|||SVA|||likes|||REQUIRED|||-NONE-|||0
+A 1 2|||SVA|||likes|||REQUIRED|||-NONE-|||1
+A 2 3|||Nn|||apples|||REQUIRED|||-NONE-|||1
+
+S It is fine .
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1
+
+S They was happy .
+A 1 2|||SVA|||were|||REQUIRED|||-NONE-|||0
+
+S I has a cat .
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+A 1 2|||SVA|||have|||REQUIRED|||-NONE-|||1
+"""
+# 0 against 1: gold (1) has 4 edits, 0 proposes 3 (goes, likes: found; were: not in 1's)
+#   P 2/3, R 2/4, F0.5 = 1.25 PR / (0.25 P + R) = 0.625
+# 1 against 0: gold (0) has 3, 1 proposes 4 (goes, likes found; apples, have not)
+#   P 2/4, R 2/3, F0.5 = 10/19
+# needs a correction: both S1 S2, only 0 S4, only 1 S5, neither S3:
+#   p_o = 3/5, p_e = (3/5)(3/5) + (2/5)(2/5) = 13/25, kappa = (0.6 - 0.52) / 0.48 = 1/6
+# SVA: 3 by each, 2 of each shared: 4/6; Nn: 1 by annotator 1, none shared
+HAND_TABLE = [
+    # metric, forward (tp, fp, fn, f), backward (tp, fp, fn, f)
+    ("m2", (2, 1, 2, 0.625), (2, 2, 1, 10 / 19)),
+    ("errant", (2, 1, 2, 0.625), (2, 2, 1, 0.5263)),  # errant_compare rounds to 4 places
+]
+
+
+def _document(text: str):
+    return parse_m2(SourceText(text))
+
+
+@pytest.mark.parametrize(("metric", "forward", "backward"), HAND_TABLE)
+def test_hand_worked_pair(metric: str, forward: tuple, backward: tuple) -> None:
+    found = agreement(_document(HAND), metric)
+    [pair] = found.pairs
+    assert (pair.first, pair.second, pair.sentences, pair.left_out) == ("0", "1", 5, 0)
+    for direction, expected in ((pair.forward, forward), (pair.backward, backward)):
+        assert (direction.tp, direction.fp, direction.fn) == expected[:3]
+        assert direction.f == pytest.approx(expected[3])
+    assert pair.mean_f == pytest.approx((forward[3] + backward[3]) / 2)
+
+
+def test_hand_worked_kappa_and_types() -> None:
+    [pair] = agreement(_document(HAND)).pairs
+    k = pair.needs_correction
+    assert (k.both, k.first_only, k.second_only, k.neither) == (2, 1, 1, 1)
+    assert (k.observed, k.expected) == (pytest.approx(0.6), pytest.approx(0.52))
+    assert k.kappa == pytest.approx(1 / 6)
+    rows = {t.type: (t.first, t.second, t.first_shared, t.second_shared) for t in pair.types}
+    assert rows == {"Nn": (0, 1, 0, 0), "SVA": (3, 3, 2, 2)}
+    agreements = {t.type: t.agreement for t in pair.types}
+    assert agreements == {"Nn": 0.0, "SVA": pytest.approx(4 / 6)}
+
+
+def test_kappa_undefined_when_every_sentence_has_one_answer() -> None:
+    text = ("S A b .\nA 0 1|||Mec|||a|||REQUIRED|||-NONE-|||0\n"
+            "A 0 1|||Mec|||a|||REQUIRED|||-NONE-|||1\n")
+    [pair] = agreement(_document(text)).pairs
+    assert pair.needs_correction.kappa is None
+    assert pair.forward.f == pair.backward.f == 1.0
+
+
+def test_three_annotators_and_edits_that_cannot_be_applied() -> None:
+    third = HAND.replace("A 1 2|||SVA|||were|||REQUIRED|||-NONE-|||0\n",
+                         "A 1 2|||SVA|||were|||REQUIRED|||-NONE-|||0\n"
+                         "A 0 2|||Pref|||We were|||REQUIRED|||-NONE-|||2\n"
+                         "A 1 2|||SVA|||are|||REQUIRED|||-NONE-|||2\n")
+    found = agreement(_document(third))
+    assert found.annotators == ("0", "1", "2")
+    assert [(p.first, p.second, p.sentences, p.left_out) for p in found.pairs] == [
+        ("0", "1", 5, 0), ("0", "2", 4, 1), ("1", "2", 4, 1)]
+    # annotator 2 made no edit elsewhere: against 0 on the other 4 sentences it finds none
+    second = found.pairs[1]
+    assert (second.backward.tp, second.backward.fp, second.backward.fn) == (0, 0, 2)
+
+
+def test_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold = tmp_path / "gold.m2"
+    gold.write_text(HAND, encoding="utf-8")
+    assert main(["agree", str(gold)]) == 0
+    text = capsys.readouterr().out
+    assert "0 against 1: P 0.6667  R 0.5000  F0.5 0.6250  (TP 2, FP 1, FN 2)" in text
+    assert "Cohen's kappa 0.1667" in text
+    assert "  SVA              3         3            2/2  0.6667" in text
+    assert main(["agree", str(gold), "--format", "json", "--metric", "errant"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["metric"] == "errant" and data["annotators"] == ["0", "1"]
+    assert data["pairs"][0]["needs_correction"]["kappa"] == pytest.approx(1 / 6)
+    assert data["pairs"][0]["backward"]["f"] == 0.5263
+
+
+def test_one_annotator_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S A b .\nA 0 1|||Mec|||a|||REQUIRED|||-NONE-|||0\n", encoding="utf-8")
+    assert main(["agree", str(gold)]) == 2
+    assert "one annotator (0): agreement needs two or more" in capsys.readouterr().err
+
+
+def _merged_conll(tmp_path: Path) -> Path:
+    """official-2014.0.m2 and .1.m2 (the same sentences) in one file, the second as 1."""
+    first = shared("conll2014/gold/official-2014.0.m2").read_text(encoding="utf-8")
+    second = shared("conll2014/gold/official-2014.1.m2").read_text(encoding="utf-8")
+    blocks = []
+    for a, b in zip(first.strip().split("\n\n"), second.strip().split("\n\n"), strict=True):
+        a_lines, b_lines = a.split("\n"), b.split("\n")
+        assert a_lines[0] == b_lines[0]
+        blocks.append("\n".join(a_lines + [line[:-1] + "1" for line in b_lines[1:]]))
+    merged = tmp_path / "merged.m2"
+    merged.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    return merged
+
+
+def _corrected(gold: Path, out: Path) -> Path:
+    assert main(["convert", "--to", "parallel", str(gold), "-o", str(out) + ".tsv"]) == 0
+    lines = Path(str(out) + ".tsv").read_text(encoding="utf-8").splitlines()
+    out.write_text("".join(line.split("\t")[1] + "\n" for line in lines), encoding="utf-8")
+    return out
+
+
+def _score(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    capsys.readouterr()
+    assert main(["score", "--format", "json", *argv]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_conll2014_annotators_equal_score_both_ways(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    merged = _merged_conll(tmp_path)
+    gold0 = shared("conll2014/gold/official-2014.0.m2")
+    gold1 = shared("conll2014/gold/official-2014.1.m2")
+    m2 = agreement(parse_m2(SourceText(merged.read_text(encoding="utf-8"))), "m2")
+    [pair] = m2.pairs
+    assert (pair.sentences, pair.left_out) == (1312, 0)
+    forward = _score(capsys, str(_corrected(gold0, tmp_path / "a0.txt")), str(gold1))
+    backward = _score(capsys, str(_corrected(gold1, tmp_path / "a1.txt")), str(gold0))
+    assert (pair.forward.precision, pair.forward.recall, pair.forward.f) == (
+        forward["precision"], forward["recall"], forward["f"])
+    assert (pair.backward.precision, pair.backward.recall, pair.backward.f) == (
+        backward["precision"], backward["recall"], backward["f"])
+    assert f"{pair.forward.f:.4f}" == "0.4534"
+    errant = agreement(parse_m2(SourceText(merged.read_text(encoding="utf-8"))), "errant")
+    scored = _score(capsys, "--metric", "errant", str(gold0), str(gold1))
+    assert (errant.pairs[0].forward.tp, errant.pairs[0].forward.f) == (
+        scored["counts"]["true_positives"], scored["f"])
+
+
+def test_conll2014_combined_gold(capsys: pytest.CaptureFixture[str]) -> None:
+    combined = shared("conll2014/gold/official-2014.combined.m2")
+    assert main(["agree", str(combined)]) == 0
+    out = capsys.readouterr().out
+    assert "Annotators 0 and 1: 1312 sentences\n" in out
+    assert "needs a correction: both 813, only 0 134, only 1 229, neither 136" in out
