@@ -91,6 +91,8 @@ class EditorSettings:
     score_marks: tuple[tuple[str, Severity | None], ...] = (
         ("TP", Severity.HINT), ("FP", Severity.INFO), ("FN", Severity.INFO))
     """How live scores mark edits: found (TP), wrong (FP), missed (FN); None: not marked."""
+    annotation_type: str = "UNK"
+    """The error type "Annotate from a correction…" gives edits no engine types."""
 
     def score_mark(self, kind: str) -> Severity | None:
         return dict(self.score_marks).get(kind)
@@ -172,6 +174,13 @@ def _name(value: Any) -> str:
     return value.strip()
 
 
+def _error_type(value: Any) -> str:
+    name = _name(value)
+    if "|||" in name or len(name.split()) != 1:
+        raise ValueError("expected an error type: one word without |||")
+    return name
+
+
 def _metric(value: Any) -> str:
     """A metric's name (whether one is registered, the caller checks with the registry's
     names, `metrics` below: the settings sit under the scoring package, not above it)."""
@@ -225,6 +234,10 @@ OPTIONS: tuple[Option, ...] = (
            "Language server: how live scores mark found (TP), wrong (FP) and missed (FN) "
            "edits: a table of TP / FP / FN = error | warning | info | hint | off (default: "
            "TP hint, FP and FN info)."),
+    Option("annotation-type", "editor", "annotation_type", _error_type,
+           "Language server: the error type \"Annotate from a correction…\" gives its edits "
+           "where no engine types them (ERRANT for English, ChERRANT for char-level "
+           "Chinese; default: UNK)."),
 )
 SECTIONS = {"lint": LintSettings, "score": ScoreSettings, "editor": EditorSettings}
 KEYS = {option.key: option for option in OPTIONS}

@@ -5,6 +5,7 @@ import the server's classes; the server module imports none of them (no cycle)."
 from __future__ import annotations
 
 from m2lsp.lsp.features import (
+    annotate,
     code_actions,
     completion,
     diagnostics,
@@ -19,7 +20,7 @@ from m2lsp.lsp.features import (
 from m2lsp.lsp.server import M2Server
 
 FEATURES = (lifecycle, diagnostics, hover, outline, code_actions, semantic_tokens, completion,
-            formatting, scoring, review)
+            formatting, scoring, review, annotate)
 
 
 def create_server() -> M2Server:

@@ -1,16 +1,19 @@
-"""Quick fixes: each finding's fix, marked preferred when it is safe."""
+"""Quick fixes: each finding's fix, marked preferred when it is safe; and on an S or A
+line, "Annotate from a correction…" (see annotate)."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
 from m2lsp.lsp import convert
+from m2lsp.lsp.features import annotate
 from m2lsp.lsp.server import M2Server
 
 
 def register(ls: M2Server) -> None:
     ls.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
-        code_action_kinds=[types.CodeActionKind.QuickFix]))(code_actions)
+        code_action_kinds=[types.CodeActionKind.QuickFix,
+                           types.CodeActionKind.RefactorRewrite]))(code_actions)
 
 
 def code_actions(ls: M2Server, params: types.CodeActionParams) -> list[types.CodeAction]:
@@ -27,4 +30,5 @@ def code_actions(ls: M2Server, params: types.CodeActionParams) -> list[types.Cod
             title=f"{found.fix.title} ({found.code})", kind=types.CodeActionKind.QuickFix,
             diagnostics=[lsp], is_preferred=found.fix.applicability.value == "safe",
             edit=convert.workspace_edit(found.fix, doc.uri, doc.lines, ls.encoding)))
-    return out
+    rewrite = annotate.code_action(ls, doc, first)
+    return out + ([rewrite] if rewrite is not None else [])
