@@ -227,6 +227,30 @@ try {
     { hasText: /F0\.5 0\.\d{4}/ }).first().innerText()}`);
   await page.screenshot({ path: path.join(out, "errant.png") });
 
+  step("annotating from a correction (code action, input box, ERRANT's edit)");
+  await quickOpen(page, "gold.m2");
+  await page.locator(".monaco-editor .view-lines").first().click();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.press("Control+Period");
+  await page.locator(".action-widget .monaco-list-row, .context-view .action-item",
+    { hasText: "Annotate from a correction" }).first().click({ timeout: 30000 });
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ timeout: 30000 });
+  const prefilled = await input.inputValue();
+  if (prefilled !== "Keeping the Secret of Genetic Testing") {
+    throw new Error(`the input box holds ${JSON.stringify(prefilled)}, not the sentence`);
+  }
+  await input.fill("Keeping the Secret of the Genetic Testing");
+  await page.keyboard.press("Enter");
+  const added = page.locator(".monaco-editor .view-line",
+    { hasText: /A[\s\u00a0]4[\s\u00a0]4\|\|\|M:DET\|\|\|the\|\|\|REQUIRED/ }).first();
+  await added.waitFor({ timeout: 60000 });
+  step(`the new line: ${(await added.innerText()).replace(/\s+/g, " ")}`);
+  await page.screenshot({ path: path.join(out, "annotate.png") });
+  await page.keyboard.press("Control+Z");
+  await added.waitFor({ state: "detached", timeout: 30000 });
+  step("one undo step takes it back");
+
   step("opening test_truth0.txt");
   await quickOpen(page, "test_truth0.txt");
   await page.locator(".statusbar-item", { hasText: "CGED truth" }).first().waitFor({ timeout: 60000 });

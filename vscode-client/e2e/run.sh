@@ -4,7 +4,8 @@
 # 7 minutes the first time), builds the .vsix, installs it, opens a real M2 file with a known
 # error and checks the squiggle and the Problems entry, runs "M2: Score Against System
 # File…" and checks the per-sentence diagnostics, scores CAMB's plain text with ERRANT (the
-# status bar equals `m2lsp score --metric errant`, typing in camb.txt changes it), then opens
+# status bar equals `m2lsp score --metric errant`, typing in camb.txt changes it), annotates
+# the first sentence from a correction (code action, input box, ERRANT's edit, one undo), opens
 # a real CGED truth file and checks its language mode and a T001 entry.  Screenshots go to $M2LSP_E2E_OUT
 # (default vscode-client/e2e/out).  Needs: Node 20 + npm, chromium, Python with m2lsp.
 set -euo pipefail

@@ -48,6 +48,26 @@ export async function deactivate(): Promise<void> {
   await client?.stop();
 }
 
+/** "Annotate from a correction…" carries no text (the server's action holds [uri, line, null,
+ * annotator, current correction]): ask for it, prefilled with the current one, then run the
+ * server's command with it.  Every other command goes to the server as it is. */
+async function askForCorrection(
+  command: string,
+  args: unknown[],
+  next: (command: string, args: unknown[]) => unknown,
+): Promise<unknown> {
+  if (command !== "m2lsp.annotateFromCorrection" || args[2] !== null) {
+    return next(command, args);
+  }
+  const text = await vscode.window.showInputBox({
+    title: `Annotate from a correction (annotator ${String(args[3])})`,
+    prompt: "The corrected sentence: its edits replace this annotator's A lines",
+    value: typeof args[4] === "string" ? args[4] : "",
+    ignoreFocusOut: true,
+  });
+  return text === undefined ? undefined : next(command, [args[0], args[1], text, args[3]]);
+}
+
 /** The server's command line: the setting, else the Python extension's interpreter, else
  * python3. */
 async function serverCommand(): Promise<string[]> {
@@ -87,6 +107,7 @@ async function start(): Promise<void> {
       { language: "plaintext", scheme: "file" },
     ],
     synchronize: { configurationSection: "m2lsp" },
+    middleware: { executeCommand: askForCorrection },
   };
   client = new LanguageClient("m2lsp", "m2lsp", serverOptions, clientOptions);
   client.onNotification("m2lsp/scoreChanged", (score: ScoreStatus) => {
