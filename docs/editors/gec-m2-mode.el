@@ -11,6 +11,9 @@
 ;;   starts m2lsp for them.  M-x gec-m2-score asks for a system file, scores the gold in
 ;;   the buffer (the score stays live while you edit) and lists every wrong (FP) and
 ;;   missed (FN) edit in a compilation buffer: RET or M-g n visits each.
+;;   M-x gec-m2-annotate on an S or A line asks for the corrected sentence (prefilled with
+;;   that annotator's current one) and makes it that annotator's A lines, with ERRANT's
+;;   (English) or ChERRANT's (char-level Chinese) types where installed; one undo step.
 
 (require 'eglot)
 (require 'jsonrpc)
@@ -94,6 +97,38 @@
                                 (plist-get edit :message))))))))
       (compilation-mode)
       (display-buffer (current-buffer)))))
+
+(defun gec-m2-annotate (&optional corrected)
+  "Make the CORRECTED sentence this block's A lines for the annotator at point.
+On an S line: the block's first annotator; on an A line: that line's.  Interactively,
+asks for the sentence, prefilled with the annotator's current correction."
+  (interactive)
+  (eglot--signal-textDocument/didChange)  ; the server edits what is in the buffer now
+  (let* ((server (eglot-current-server))
+         (here `(:line ,(1- (line-number-at-pos)) :character 0))
+         (actions (jsonrpc-request server :textDocument/codeAction
+                                   `(:textDocument (:uri ,(gec-m2--uri))
+                                     :range (:start ,here :end ,here)
+                                     :context (:diagnostics [] :only ["refactor.rewrite"]))))
+         (args (seq-some (lambda (action)
+                           (let ((command (plist-get action :command)))
+                             (and (equal (plist-get command :command)
+                                         "m2lsp.annotateFromCorrection")
+                                  (plist-get command :arguments))))
+                         actions)))
+    (unless args (user-error "m2lsp: no M2 sentence here (put point on an S or A line)"))
+    (let* ((text (or corrected
+                     (read-string (format "Corrected (annotator %s): " (aref args 3))
+                                  (aref args 4))))
+           ;; the user asked for this edit: eglot applies it without asking again
+           (eglot-confirm-server-initiated-edits nil)
+           (answer (jsonrpc-request server :workspace/executeCommand
+                                    `(:command "m2lsp.annotateFromCorrection"
+                                      :arguments [,(aref args 0) ,(aref args 1) ,text
+                                                  ,(aref args 3)]))))
+      (when (plist-get answer :error) (user-error "m2lsp: %s" (plist-get answer :error)))
+      (when (plist-get answer :note) (message "m2lsp: %s" (plist-get answer :note)))
+      answer)))
 
 (provide 'gec-m2-mode)
 ;;; gec-m2-mode.el ends here

@@ -11,7 +11,11 @@
 --                     missed (FN) edit, worst sentences first;
 --   :M2Review [SORT]  fills the quickfix list again from the current score (SORT: f, fp, fn,
 --                     line);
---   :M2ScoreClear     drops the score.
+--   :M2ScoreClear     drops the score;
+--   :M2Annotate [TEXT] on an S or A line: the corrected sentence TEXT (asked for, prefilled
+--                     with the annotator's current correction, when not given) becomes that
+--                     annotator's A lines, with ERRANT's (English) or ChERRANT's (char-level
+--                     Chinese) types where installed; one undo step.
 local M = {}
 
 local function client_of(bufnr)
@@ -89,6 +93,52 @@ function M.score(system, bufnr)
   end, bufnr)
 end
 
+-- :M2Annotate: the server's "Annotate from a correction…" action at the cursor gives the
+-- block's line, the annotator and the current correction; the corrected sentence is `text`
+-- or asked for; the server makes the edits and applies them (workspace/applyEdit).
+function M.annotate(text, bufnr)
+  local client
+  bufnr, client = attached(bufnr)
+  if not client then
+    return
+  end
+  local line = vim.api.nvim_win_get_cursor(0)[1] - 1
+  local at = { line = line, character = 0 }
+  client.request("textDocument/codeAction", {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) }, range = { start = at, ["end"] = at },
+    context = { diagnostics = {}, only = { "refactor.rewrite" } },
+  }, function(err, actions)
+    local args
+    for _, action in ipairs(actions or {}) do
+      local command = action.command
+      if type(command) == "table" and command.command == "m2lsp.annotateFromCorrection" then
+        args = command.arguments
+      end
+    end
+    if err or not args then
+      return vim.notify("m2lsp: no M2 sentence here (put the cursor on an S or A line)",
+        vim.log.levels.WARN)
+    end
+    local function run(corrected)
+      if not corrected then
+        return
+      end
+      client.request("workspace/executeCommand", { command = "m2lsp.annotateFromCorrection",
+        arguments = { args[1], args[2], corrected, args[4] } }, function(e, answer)
+          if e or (answer and answer.error) then
+            vim.notify("m2lsp: " .. tostring(e and e.message or answer.error),
+              vim.log.levels.WARN)
+          end
+        end, bufnr)
+    end
+    if text and text ~= "" then
+      return run(text)
+    end
+    vim.ui.input({ prompt = "Corrected (annotator " .. tostring(args[4]) .. "): ",
+      default = args[5] }, run)
+  end, bufnr)
+end
+
 -- The command that starts the server, or nil and why not.
 function M.server_command()
   if vim.fn.executable("m2lsp") == 1 then
@@ -145,13 +195,15 @@ function M.setup(opts)
     if not cmd then
       return vim.notify(missing, vim.log.levels.ERROR)
     end
-    -- vim.lsp.start (0.8+) reuses one server; start_client + buf_attach_client on 0.7
+    -- vim.lsp.start (0.8+) reuses one server; start_client + buf_attach_client on 0.7.
+    -- The settings go as initializationOptions too: Neovim 0.7 neither answers
+    -- workspace/configuration nor sends them otherwise.
     if vim.lsp.start then
       vim.lsp.start({ name = "m2lsp", cmd = cmd, root_dir = vim.fn.getcwd(),
-        settings = opts.settings })
+        settings = opts.settings, init_options = opts.settings })
     else
       M.client_id = M.client_id or vim.lsp.start_client({ name = "m2lsp", cmd = cmd,
-        root_dir = vim.fn.getcwd(), settings = opts.settings })
+        root_dir = vim.fn.getcwd(), settings = opts.settings, init_options = opts.settings })
       vim.lsp.buf_attach_client(0, M.client_id)
     end
   end
@@ -162,6 +214,8 @@ function M.setup(opts)
   vim.api.nvim_create_user_command("M2Score", function(a) M.score(a.args) end,
     { nargs = 1, complete = "file" })
   vim.api.nvim_create_user_command("M2Review", function(a) M.review(nil, a.args ~= "" and a.args or nil) end,
+    { nargs = "?" })
+  vim.api.nvim_create_user_command("M2Annotate", function(a) M.annotate(a.args) end,
     { nargs = "?" })
   vim.api.nvim_create_user_command("M2ScoreClear", function()
     local client = client_of(0)

@@ -101,6 +101,66 @@ def test_neovim_setup_scores_and_fills_the_quickfix_list_with_every_fp_and_fn(
 
 
 
+ANNOTATED = ("S He go to school yesterday .\n"
+             "A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||-NONE-|||0\n"
+             "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||1\n"
+             "A 4 5|||U:ADV||||||REQUIRED|||-NONE-|||1\n"
+             "\n"
+             "S It is fine .\n")
+AFTER_GIVEN = ANNOTATED.replace("A 4 5|||U:ADV||||||REQUIRED|||-NONE-|||1\n",
+                                "").replace("|||goes|||REQUIRED|||-NONE-|||1\n",
+                                            "|||goes|||REQUIRED|||-NONE-|||1\n"
+                                            "A 3 3|||OTHER|||the|||REQUIRED|||-NONE-|||1\n"
+                                            ).replace("R:VERB:SVA", "OTHER")
+AFTER_PROMPT = AFTER_GIVEN + "A 2 2|||OTHER|||very|||REQUIRED|||-NONE-|||0\n"
+
+
+def test_neovim_annotates_from_a_correction(tmp_path: Path):
+    """`:M2Annotate TEXT` on an A line replaces that annotator's lines; without TEXT it asks,
+    prefilled with the current correction; one `undo` takes the edit back."""
+    need(NVIM, "nvim", "neovim")
+    gold = tmp_path / "gold.m2"
+    gold.write_text(ANNOTATED, encoding="utf-8")
+    out = tmp_path / "nvim.json"
+    env = dict(os.environ, M2LSP_NVIM_OUT=str(out), M2LSP_NVIM_GOLD=str(gold),
+               M2LSP_NVIM_SETUP=str(ROOT / "docs" / "editors" / "m2lsp.lua"),
+               M2LSP_NVIM_CMD=json.dumps([sys.executable, "-m", "m2lsp", "serve"]),
+               XDG_STATE_HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path))
+    subprocess.run([NVIM, "--headless", "--clean", "-c",
+                    f"luafile {Path(__file__).with_name('neovim_annotate.lua')}"],
+                   cwd=tmp_path, env=env, timeout=240, check=True,
+                   stdin=subprocess.DEVNULL, capture_output=True)
+    result = json.loads(out.read_text("utf-8"))
+    assert result["attached"]
+    assert "\n".join(result["given"]) + "\n" == AFTER_GIVEN
+    assert result["asked"] == {"prompt": "Corrected (annotator 0): ",
+                               "default": "It is fine ."}
+    assert "\n".join(result["prompted"]) + "\n" == AFTER_PROMPT
+    assert "\n".join(result["undone"]) + "\n" == AFTER_GIVEN
+
+
+def test_emacs_annotates_from_a_correction(tmp_path: Path):
+    """M-x gec-m2-annotate on an A line with the text given, and through the prompt
+    (prefilled with the current correction) on an S line; one undo takes the last back."""
+    need(EMACS, "emacs", "emacs-nox elpa-eglot")
+    gold = tmp_path / "gold.m2"
+    gold.write_text(ANNOTATED, encoding="utf-8")
+    out = tmp_path / "emacs.json"
+    env = dict(os.environ, M2LSP_EMACS_OUT=str(out), M2LSP_EMACS_GOLD=str(gold),
+               M2LSP_EMACS_SETUP=str(ROOT / "docs" / "editors" / "gec-m2-mode.el"),
+               M2LSP_EMACS_CMD="\t".join([sys.executable, "-m", "m2lsp", "serve"]),
+               HOME=str(tmp_path))
+    subprocess.run([EMACS, "--batch", "-l", str(Path(__file__).with_name("emacs_annotate.el"))],
+                   cwd=tmp_path, env=env, timeout=240, check=True,
+                   stdin=subprocess.DEVNULL, capture_output=True)
+    result = json.loads(out.read_text("utf-8"))
+    assert result["mode"] == "gec-m2-mode"
+    assert result["given"] == AFTER_GIVEN
+    assert result["asked"] == ["Corrected (annotator 0): ", "It is fine ."]
+    assert result["prompted"] == AFTER_PROMPT
+    assert result["undone"] == AFTER_GIVEN
+
+
 def test_emacs_eglot_recipe_lists_every_fp_and_fn(tmp_path: Path):
     """The README's Emacs recipe (docs/editors/gec-m2-mode.el) on Debian's Emacs 28 with
     eglot 1.9: `*.m2` opens in gec-m2-mode, and gec-m2-score lists every FP and FN of CAMB
