@@ -243,3 +243,23 @@ def _errant_direction(blocks: Sequence[Block], scored: str, gold: str,
     result = evaluate(read(scored), read(gold), ErrantSettings(beta=beta))
     precision, recall, f = result.scores
     return Direction(scored, gold, result.tp, result.fp, result.fn, precision, recall, f)
+
+
+def block_summary(block: Block, beta: float = 0.5) -> str | None:
+    """The editor's lens over a block two or more annotators wrote lines in (None for
+    others): their agreement on this sentence, as `m2lsp agree` computes it (M2)."""
+    present = block_annotators(block)
+    if len(present) < 2 or block.sentence is None or block.problems:
+        return None
+    pairs = [pair_agreement([block], a, b, "m2", beta) for a, b in combinations(present, 2)]
+    pairs = [p for p in pairs if p.sentences]
+    if not pairs:
+        return "annotators' edits cannot be applied: no agreement"
+    if len(pairs) == 1:
+        [p] = pairs
+        return (f"annotators {p.first} and {p.second} agree: F{beta:g} {p.mean_f:.2f} "
+                f"({p.forward.f:.2f} and {p.backward.f:.2f} each way)")
+    mean = sum(p.mean_f for p in pairs) / len(pairs)
+    least = min(pairs, key=lambda p: p.mean_f)
+    return (f"{len(present)} annotators agree: mean F{beta:g} {mean:.2f} over {len(pairs)} "
+            f"pairs; least {least.first} and {least.second}: {least.mean_f:.2f}")

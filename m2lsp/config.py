@@ -45,10 +45,14 @@ class LintSettings:
                 return value
         return default
 
-    def selects(self, code: str) -> bool:
-        """Whether rule `code` runs (longest matching prefix decides, ignore wins ties)."""
+    def selects(self, code: str, opt_in: bool = False) -> bool:
+        """Whether rule `code` runs (longest matching prefix decides, ignore wins ties).
+        An opt-in rule runs only when a selected prefix of two or more characters names it
+        (`M5`, `M501`), not under `ALL` or its format's letter."""
         chosen = _longest_prefix(code, self.select)
         dropped = _longest_prefix(code, self.ignore)
+        if opt_in and chosen < 2:
+            return False
         return chosen >= 0 and chosen > dropped
 
 

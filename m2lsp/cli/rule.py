@@ -31,6 +31,7 @@ def run_rule(args: argparse.Namespace) -> int:
     if args.all:
         for rule in all_rules():
             fix = " (fix)" if rule.fix_title else ""
+            fix += " (opt-in)" if rule.opt_in else ""
             print(f"{rule.code}  {rule.name:28} {rule.severity.label:8} {rule.summary()}{fix}")
         return EXIT_CLEAN
     if not args.code:
@@ -51,6 +52,9 @@ def rule_text(rule: Rule) -> str:
     facts = [f"Severity: {rule.severity.label}", f"Formats: {', '.join(sorted(rule.formats))}"]
     if rule.fix_title:
         facts.append(f"Fix: {rule.fix_label()}")
+    if rule.opt_in:
+        facts.append(f"Opt-in: runs only when selected by name, e.g. select = [\"ALL\", "
+                     f"\"{rule.code}\"]")
     return "\n".join([header, "", *facts, "", rule.doc()])
 
 

@@ -34,7 +34,7 @@ def selected_rules(fmt: Format, settings: LintSettings) -> dict[Scope, list[Rule
     """The rules that apply to `fmt` and are selected, by scope."""
     out: dict[Scope, list[Rule]] = {scope: [] for scope in Scope}
     for rule in all_rules():
-        if fmt in rule.formats and settings.selects(rule.code):
+        if fmt in rule.formats and settings.selects(rule.code, rule.opt_in):
             out[rule.scope].append(rule)
     return out
 

@@ -89,6 +89,7 @@ class OpenDocument:
         self.score_error: str | None = None  # why the last request to score it failed
         self.focus = 0  # the line of the last edit: diagnostics near it are shown first
         self.stamp = 0  # counts changes other than the text's (scores, settings)
+        self.agreement: dict[tuple, str | None] = {}  # a block's lines, beta -> its lens
 
     @property
     def result_id(self) -> str:

@@ -122,6 +122,9 @@ class Rule:
     # M2 block rules: the parser's suspect bit (m2lsp/parsing/suspects.py) without which a
     # block cannot have this rule's problem; None: the rule checks every block
     suspect: ClassVar[int | None] = None
+    # opt-in rules run only when `select` names them (their code, or a prefix of two or
+    # more characters such as M5): not under ALL or a format's letter
+    opt_in: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

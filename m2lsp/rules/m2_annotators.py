@@ -306,6 +306,65 @@ def _id_order(annotator: str) -> tuple[int, str]:
     return (value, "") if value is not None else (10**MAX_DIGITS, annotator)
 
 
+class CorrectedBySome(Rule):
+    """Reports a sentence that some annotators correct and others leave as it is (opt-in).
+
+    ## What it does
+    In a file with two or more annotators, flags the S line of a sentence where at least
+    one annotator has an edit and another has none: only a noop, or no line at all (which
+    M2 reads as "no edits").  The message names who corrects and who does not.  Off by
+    default: select it by name (`select = ["ALL", "M501"]`) while adjudicating.
+
+    ## Why is this bad?
+    It is not an error: annotators do disagree, and a gold standard keeps their views.  It
+    is where they disagree most, though, on whether the sentence is wrong at all, the
+    sentences an adjudicator or annotation guidelines look at first; `m2lsp agree` counts
+    them in its Cohen's kappa.
+
+    ## Example
+    ```
+    S He go to school .
+    A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+    A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1
+    ```
+
+    ## Use instead
+    Nothing to change when both views stand; otherwise the edits annotator 1 missed, or
+    annotator 0's edits removed.
+
+    ## Fix safety
+    No fix: which annotator is right is a judgement.
+    """
+
+    code = "M501"
+    name = "annotators-disagree-on-correction"
+    severity = Severity.INFO
+    message = "annotators disagree on this sentence: {correcting} it, {leaving} it as it is"
+    scope = Scope.M2_BLOCK
+    opt_in = True
+
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        if len(ctx.annotators) < 2:
+            return
+        for index, block in enumerate(view.blocks):
+            if block.sentence is None or not block.edits:
+                continue
+            correcting = {v for e in block.edits
+                          if not e.is_noop and (v := _id_value(e.annotator)) is not None}
+            leaving = ctx.annotators - correcting
+            if correcting and leaving:
+                yield index, self.report(
+                    Span.on_line(0, 0, len(block.lines[0])),
+                    correcting=_who(correcting, "corrects", "correct"),
+                    leaving=_who(leaving, "leaves", "leave"))
+
+
+def _who(ids: set[str] | frozenset[str], one: str, many: str) -> str:
+    """`annotator 0 corrects`, `annotators 1, 2 leave`."""
+    names = ", ".join(sorted(ids, key=_id_order))
+    return f"annotator {names} {one}" if len(ids) == 1 else f"annotators {names} {many}"
+
+
 class NonContiguousAnnotators(Rule):
     """Reports annotator ids that are not 0, 1, 2 ... without gaps.
 

@@ -204,3 +204,29 @@ async def test_cherrant_char_level_with_target_lines(client: LanguageClient):
         "S 我 喜 欢 吃 苹 果 了 。\nT0 没有错误\n"
         "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
         "T1 没有错误\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n")
+
+
+AGREEMENT = [
+    # line of the S line -> its lens (none where fewer than two annotators wrote lines)
+    (0, "annotators 0 and 1 agree: F0.5 1.00 (1.00 and 1.00 each way)"),
+    (4, "annotators 0 and 1 agree: F0.5 0.69 (0.83 and 0.56 each way)"),
+    (9, "annotators 0 and 1 agree: F0.5 1.00 (1.00 and 1.00 each way)"),
+    (16, "annotators 0 and 1 agree: F0.5 0.00 (0.00 and 0.00 each way)"),
+    (20, "3 annotators agree: mean F0.5 0.33 over 3 pairs; least 0 and 2: 0.00"),
+]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_agreement_lenses(client: LanguageClient):
+    from tests.test_agreement import HAND
+
+    uri = "file:///work/agree.m2"
+    text = HAND + ("\nS A b .\nA 0 1|||Mec|||a|||REQUIRED|||-NONE-|||0\n"
+                   "A 0 1|||Mec|||a|||REQUIRED|||-NONE-|||1\n"
+                   "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||2\n")
+    await _open(client, uri, text)
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    found = [(lens.range.start.line, lens.command.title) for lens in lenses or []
+             if lens.command and "agree" in lens.command.title]
+    assert found == AGREEMENT

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Applicability
 from m2lsp.linting.fixes import apply_once
 from m2lsp.linting.run import lint
@@ -30,13 +31,18 @@ def fixture_of(code: str) -> Path:
 
 def render(path: Path, code: str) -> tuple[str, list]:
     source = decode(path.read_bytes())
-    result = lint(source, FORMATS[path.suffix], known_ids=KNOWN_IDS.get(code))
+    result = lint(source, FORMATS[path.suffix], _settings(code), known_ids=KNOWN_IDS.get(code))
     own = [d for d in result.diagnostics if d.code == code]
     lines = [f"{d.span.line + 1}:{d.span.col + 1}-{d.span.end_line + 1}:{d.span.end_col + 1} "
              f"{d.code} {d.severity.label}: {d.message}"
              + (f" [fix: {d.fix.title} ({d.fix.applicability.value})]" if d.fix else "")
              for d in own]
     return "\n".join(lines) + "\n", own
+
+
+def _settings(code: str) -> LintSettings:
+    """The defaults, with an opt-in rule selected by its code."""
+    return LintSettings(select=("ALL", code))
 
 
 @pytest.mark.parametrize("code", CODES)
@@ -56,7 +62,8 @@ def test_rule_fix(code: str) -> None:
     assert fixes, f"{code} has a fix title but its fixture produces no fix"
     fixed, _ = apply_once(source, fixes)
     assert_snapshot(path.with_suffix(".fixed"), ("\ufeff" if fixed.bom else "") + fixed.text)
-    after = [d for d in lint(fixed, FORMATS[path.suffix], known_ids=KNOWN_IDS.get(code))
+    after = [d for d in lint(fixed, FORMATS[path.suffix], _settings(code),
+                             known_ids=KNOWN_IDS.get(code))
              .diagnostics if d.code == code and d.fix is not None
              and d.fix.applicability is Applicability.SAFE]
     assert not after, f"{code}: safe fixes remain after applying them: {after}"
@@ -65,3 +72,14 @@ def test_rule_fix(code: str) -> None:
 def test_every_fixture_belongs_to_a_rule() -> None:
     stems = {p.stem for p in FIXTURES.iterdir() if p.suffix in FORMATS}
     assert stems == set(CODES)
+
+
+@pytest.mark.parametrize("code", [r.code for r in all_rules() if r.opt_in])
+def test_opt_in_rules_run_only_when_named(code: str) -> None:
+    source = decode(fixture_of(code).read_bytes())
+    fmt = FORMATS[fixture_of(code).suffix]
+    for select, runs in ((("ALL",), False), ((code[0],), False), ((code[:2],), True),
+                         (("ALL", code), True)):
+        found = [d for d in lint(source, fmt, LintSettings(select=select)).diagnostics
+                 if d.code == code]
+        assert bool(found) == runs, select

@@ -228,7 +228,8 @@ try {
   await page.screenshot({ path: path.join(out, "errant.png") });
 
   step("annotating from a correction (code action, input box, ERRANT's edit)");
-  await quickOpen(page, "gold.m2");
+  await page.locator(".tabs-container .tab", { hasText: "gold.m2" }).first().click();
+  await page.waitForTimeout(1000);
   await page.locator(".monaco-editor .view-lines").first().click();
   await page.keyboard.press("Control+Home");
   await page.keyboard.press("Control+Period");

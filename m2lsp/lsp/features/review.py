@@ -1,4 +1,5 @@
-"""Reviewing a live score: a summary above each S line (CodeLens), the report of every
+"""Reviewing a live score: a summary above each S line (CodeLens, with the annotators'
+agreement above blocks two or more annotators wrote), the report of every
 sentence (`m2lsp/scoreReport`), and going to the next wrong or missed edit
 (`m2lsp.nextScoreMark`, which also brings that edit's marks into the diagnostics shown)."""
 
@@ -8,8 +9,9 @@ from typing import Any
 
 from lsprotocol import types
 
+from m2lsp.agreement import block_summary
 from m2lsp.lsp import convert, live_score
-from m2lsp.lsp.server import M2Server
+from m2lsp.lsp.server import M2Server, OpenDocument
 from m2lsp.scoring.review import FOUND, MISSED, WRONG
 
 SCORE_REPORT = "m2lsp/scoreReport"
@@ -26,7 +28,28 @@ def register(ls: M2Server) -> None:
 def code_lens(ls: M2Server, params: types.CodeLensParams) -> list[types.CodeLens]:
     doc = ls.documents.get(params.text_document.uri)
     view = ls.live_view(doc) if doc is not None else None
-    return live_score.code_lenses(doc, view) if doc is not None and view is not None else []
+    scored = live_score.code_lenses(doc, view) if doc is not None and view is not None else []
+    return scored + (agreement_lenses(doc, ls.config.score.beta) if doc is not None else [])
+
+
+def agreement_lenses(doc: OpenDocument, beta: float) -> list[types.CodeLens]:
+    """Above each block two or more annotators wrote lines in: how well they agree there
+    (m2lsp.agreement.block_summary; each block's computed once while its lines stay)."""
+    document = doc.live.m2
+    if document is None:
+        return []
+    known, kept, out = doc.agreement, {}, []
+    for start, block in zip(document.starts, document.blocks, strict=True):
+        if len(block.annotator_set) < 2:
+            continue
+        key = (block.lines, beta)
+        title = kept[key] = known[key] if key in known else block_summary(block, beta)
+        if title is not None:
+            at = types.Position(line=start, character=0)
+            out.append(types.CodeLens(range=types.Range(start=at, end=at),
+                                      command=types.Command(title=title, command="")))
+    doc.agreement = kept
+    return out
 
 
 def _get(params: Any, name: str, default: Any = None) -> Any:
