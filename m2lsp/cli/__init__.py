@@ -1,4 +1,5 @@
-"""The command line: `m2lsp check | rule | score | compare | serve | convert | annotate | agree`.
+"""The command line: `m2lsp check | rule | score | compare | serve | convert | annotate |
+agree | report`.
 
 `main(argv)` returns the exit code: 0 clean, 1 findings, 2 usage or I/O error.
 """
@@ -64,7 +65,8 @@ def _run(argv: list[str]) -> int:
 # without the others' imports)
 COMMANDS = {"check": "check", "rule": "rule", "score": "score", "compare": "score",
             "errant-compare": "errant_compare", "serve": "serve", "convert": "convert",
-            "annotate": "annotate", "errant-parallel": "annotate", "agree": "agree"}
+            "annotate": "annotate", "errant-parallel": "annotate", "agree": "agree",
+            "report": "report"}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -107,6 +107,7 @@ async def test_summaries_hover_and_next_edit(client: LanguageClient):
     uri, _ = await score_camb(client)
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
+    lenses = [lens for lens in lenses if " agree: " not in lens.command.title]  # scores'
     assert len(lenses) == 1312
     titles = [lens.command.title for lens in lenses]
     assert titles[0] == "nothing to correct, and the system changed nothing"

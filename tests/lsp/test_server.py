@@ -304,6 +304,7 @@ async def test_score_command_with_the_errant_metric(client: LanguageClient):
     assert missed == {e["line"] for s in expected["sentences"] for e in s["false_negatives"]}
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
+    lenses = [lens for lens in lenses if " agree: " not in lens.command.title]  # scores'
     assert len(lenses) == len(expected["sentences"])
 
 

@@ -86,6 +86,22 @@ class ErrantScore:
             data["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
         return data
 
+    def reviews(self) -> list[Any]:
+        """Each sentence in plain words (review.SentenceReview), as the editor shows it."""
+        from m2lsp.scoring.errant.live import review
+
+        settings = self.result.settings
+        return [review(s, settings.beta, chars=settings.cherrant)
+                for s in self.result.sentences]
+
+    def type_counts(self) -> list[tuple[str, int, int, int, float]]:
+        """(type, TP, FP, FN, F) per error type, as errant_compare -cat 3 counts them."""
+        from m2lsp.scoring.errant.compare import f_score
+
+        beta = self.result.settings.beta
+        return [(name, tp, fp, fn, f_score(tp, fp, fn, beta)[2])
+                for name, (tp, fp, fn) in sorted(self.result.categories.items())]
+
     def sentence_stats(self) -> SentenceStats:
         from m2lsp.scoring.errant.compare import f_score
 

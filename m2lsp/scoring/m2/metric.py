@@ -97,6 +97,21 @@ class M2Score:
         data["signature"] = self.signature
         return data
 
+    def reviews(self) -> list[Any]:
+        """Each sentence in plain words (review.SentenceReview), as the editor shows it."""
+        from m2lsp.scoring.m2.review import review
+
+        chosen, _ = self.chosen
+        return [review(s, self.settings.beta) for s in chosen]
+
+    def type_counts(self) -> list[tuple[str, int, int, int, float]]:
+        """(type, TP, FP, FN, F) per gold error type, as --per-type counts them."""
+        from m2lsp.scoring.m2.breakdown import per_type
+
+        chosen, _ = self.chosen
+        return [(r.type, r.true_positives, r.false_positives, r.false_negatives,
+                 r.scores(self.settings.beta)[2]) for r in per_type(chosen)]
+
     def sentence_stats(self) -> SentenceStats:
         chosen, _ = self.chosen
         beta = self.settings.beta

@@ -1,0 +1,101 @@
+"""`m2lsp report GOLD SYS1 SYS2 ...`: many systems scored with one metric, on one HTML page
+or as paper tables (see m2lsp.report)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from m2lsp import defaults
+from m2lsp.cli.exits import EXIT_CLEAN
+from m2lsp.errors import UsageError
+from m2lsp.scoring.metric import metric, names
+
+FORMATS = ("html", "md", "latex", "csv", "json")
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    from m2lsp.cli.score import WORK_FLAGS, _add_flags, _shared_options
+
+    report = commands.add_parser(
+        "report", help="many systems on one page (HTML) or in paper tables",
+        description="Score every system against GOLD with one metric and write one offline "
+        "HTML page (leaderboard with 95%% bootstrap intervals and cluster ranks, paired "
+        "bootstrap and approximate randomisation tests of every pair with Holm's "
+        "correction, per-type heatmaps, precision-recall plot, every sentence with each "
+        "system's edits), or the tables for a paper. The page needs the extra "
+        "m2lsp[report] (Jinja2, matplotlib).")
+    report.add_argument("gold", type=Path, help="the gold (as the metric reads it)")
+    report.add_argument("systems", type=Path, nargs="+", help="the systems' outputs")
+    report.add_argument("--metric", choices=names(), default=None,
+                        help=f"default: [tool.m2lsp] metric, else {defaults.METRIC}")
+    report.add_argument("--names", help="the systems' names, comma separated (default: "
+                        "their file names)")
+    report.add_argument("--format", choices=FORMATS, default="html",
+                        help="html (default), md (GitHub), latex (booktabs), csv, or json "
+                        "(the data the page is drawn from)")
+    report.add_argument("-o", "--output", type=Path, help="where to write (default: "
+                        "report.html for html, else standard output)")
+    report.add_argument("--title", help="the page's title")
+    report.add_argument("--samples", type=int, default=1000,
+                        help="bootstrap resamples and randomisation shuffles (default 1000)")
+    report.add_argument("--seed", type=int, default=12345, help="seed (default 12345)")
+    _shared_options(report)
+    for flag in WORK_FLAGS:
+        report.add_argument(*flag.names, help=flag.help, **flag.spec)
+    for name in names():
+        _add_flags(report, metric(name))
+    report.set_defaults(handler=run)
+
+
+def system_names(args: argparse.Namespace) -> list[str]:
+    if args.names is None:
+        found = [path.name for path in args.systems]
+        return found if len(set(found)) == len(found) else [str(p) for p in args.systems]
+    given = [n.strip() for n in args.names.split(",")]
+    if len(given) != len(args.systems) or not all(given):
+        raise UsageError(f"--names gives {len(given)} names for {len(args.systems)} systems")
+    return given
+
+
+def run(args: argparse.Namespace) -> int:
+    from m2lsp.cli.score import _configured, _positive, request_of
+    from m2lsp.report.data import MAX_SENTENCES, build_report, report_json
+
+    if len(args.systems) < 1:
+        raise UsageError("give at least one system")
+    _positive("--samples", args.samples, zero_means_off=False)
+    chosen = _configured(args, args.gold, *args.systems)
+    request = request_of(args, chosen, args.systems[0], args.gold)
+    report = build_report(chosen.metric, request, args.systems, system_names(args),
+                          args.samples, args.seed)
+    data = report_json(report, MAX_SENTENCES if args.format == "html" else None)
+    _write(args, _rendered(args, data))
+    return EXIT_CLEAN
+
+
+def _rendered(args: argparse.Namespace, data: dict) -> str:
+    from m2lsp.report import tables
+
+    if args.format == "html":
+        from m2lsp.report.page import html_page
+
+        return html_page(data, args.title)
+    if args.format == "json":
+        return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    return {"md": tables.markdown_table, "latex": tables.latex_table,
+            "csv": tables.csv_table}[args.format](data)
+
+
+def _write(args: argparse.Namespace, text: str) -> None:
+    target = args.output or (Path("report.html") if args.format == "html" else None)
+    if target is None:
+        sys.stdout.write(text)
+        return
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+    print(f"m2lsp: wrote {target} ({len(text.encode('utf-8')) / 1e6:.1f} MB)", file=sys.stderr)

@@ -1,0 +1,181 @@
+"""The report's figures as static SVG, drawn by matplotlib (the extra `m2lsp[report]`):
+precision against recall with F-beta iso-curves, heatmaps of F per system and error type
+(each cell's counts in its SVG <title>, which browsers show on hover), and found/missed
+bars per type.  Text stays text in the SVG (smaller, and selectable in a paper's figure)."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from m2lsp.errors import UsageError
+
+INSTALL = "pip install 'm2lsp[report]'"
+MAX_TYPES = 30  # the heatmap's and bars' types: those with the most gold edits
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise UsageError(f"the HTML report draws its figures with matplotlib, which is not "
+                         f"installed: {INSTALL}") from None
+    matplotlib.use("Agg")
+    matplotlib.rcParams.update({"svg.fonttype": "none", "font.size": 9,
+                                "svg.hashsalt": "m2lsp"})
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _svg(figure: Any) -> str:
+    out = io.StringIO()
+    figure.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None})
+    _pyplot().close(figure)
+    text = out.getvalue()
+    return text[text.index("<svg"):]
+
+
+def f_beta(p: float, r: float, beta: float) -> float:
+    return (1 + beta * beta) * p * r / (beta * beta * p + r) if p + r else 0.0
+
+
+def pr_scatter(data: dict[str, Any]) -> str | None:
+    """Each system's precision and recall, with curves of equal F-beta."""
+    if not {"precision", "recall"} <= set(data["names"]):
+        return None
+    plt = _pyplot()
+    beta = data["beta"] or 0.5
+    figure, axes = plt.subplots(figsize=(5.2, 4.2))
+    grid = [i / 200 for i in range(1, 201)]
+    for level in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
+        points = [(r, p) for p in grid for r in [_recall_for(level, p, beta)] if r is not None]
+        if points:
+            axes.plot([x for x, _ in points], [y for _, y in points], color="#bbb", lw=0.7)
+            axes.annotate(f"{level:g}", points[0], fontsize=7, color="#888",
+                          textcoords="offset points", xytext=(2, 2))
+    for system in data["systems"]:
+        scores = system["scores"]
+        axes.scatter([scores["recall"]], [scores["precision"]], s=28, zorder=3)
+        axes.annotate(system["name"], (scores["recall"], scores["precision"]),
+                      textcoords="offset points", xytext=(4, 3), fontsize=8)
+    axes.set(xlabel="recall", ylabel="precision", xlim=(0, 1), ylim=(0, 1.02))
+    axes.set_title(f"Precision and recall ({data['metric']}), curves of equal F{beta:g}")
+    return _svg(figure)
+
+
+def _recall_for(f: float, p: float, beta: float) -> float | None:
+    """The recall at which precision `p` gives F-beta `f` (None where none does)."""
+    denominator = (1 + beta * beta) * p - f
+    if denominator <= 0:
+        return None
+    r = f * beta * beta * p / denominator
+    return r if 0 <= r <= 1 else None
+
+
+def group_of(kind: str) -> str:
+    """ERRANT's operation (`R:VERB:SVA` -> `R`); other taxonomies' types stand alone."""
+    return kind.split(":", 1)[0] if ":" in kind else kind
+
+
+def type_table(data: dict[str, Any], grouped: bool) -> list[tuple[str, list[Any]]]:
+    """(type, per system (tp, fp, fn) or None), the types with the most gold edits first
+    (grouped: summed within each ERRANT operation)."""
+    table: dict[str, list[Any]] = {}
+    for row in data["types"]:
+        name = group_of(row["type"]) if grouped else row["type"]
+        cells = table.setdefault(name, [None] * len(data["systems"]))
+        for k, counts in enumerate(row["systems"]):
+            if counts is not None:
+                old = cells[k] or (0, 0, 0)
+                cells[k] = (old[0] + counts["tp"], old[1] + counts["fp"], old[2] + counts["fn"])
+    rows = sorted(table.items(), key=lambda item: -max(
+        (c[0] + c[2] for c in item[1] if c is not None), default=0))
+    return rows[:MAX_TYPES]
+
+
+def _f(counts: Sequence[int], beta: float) -> float:
+    tp, fp, fn = counts
+    p = tp / (tp + fp) if tp + fp else 1.0
+    r = tp / (tp + fn) if tp + fn else 1.0
+    return f_beta(p, r, beta)
+
+
+def heatmap(data: dict[str, Any], grouped: bool) -> str | None:
+    """F-beta of each system (rows) on each error type (columns); hover: the counts."""
+    rows = type_table(data, grouped)
+    if not rows:
+        return None
+    plt = _pyplot()
+    from matplotlib.patches import Rectangle
+
+    beta = data["beta"] or 0.5
+    names = [s["name"] for s in data["systems"]]
+    figure, axes = plt.subplots(figsize=(max(4.0, 0.42 * len(rows) + 1.6),
+                                         0.34 * len(names) + 1.4))
+    colours = plt.get_cmap("viridis")
+    titles = {}
+    for column, (kind, cells) in enumerate(rows):
+        for row, counts in enumerate(cells):
+            if counts is None:
+                continue
+            value = _f(counts, beta)
+            cell = Rectangle((column, row), 1, 1, facecolor=colours(value), edgecolor="white")
+            cell.set_gid(f"cell-{row}-{column}")
+            axes.add_patch(cell)
+            axes.text(column + 0.5, row + 0.5, f"{value:.2f}", ha="center", va="center",
+                      fontsize=6.5, color="white" if value < 0.6 else "black")
+            titles[f"cell-{row}-{column}"] = (f"{names[row]}, {kind}: F{beta:g} {value:.4f}; "
+                                              f"TP {counts[0]}, FP {counts[1]}, FN {counts[2]}")
+    axes.set(xlim=(0, len(rows)), ylim=(len(names), 0))
+    axes.set_xticks([i + 0.5 for i in range(len(rows))], [k for k, _ in rows], rotation=60,
+                    ha="right", fontsize=7)
+    axes.set_yticks([i + 0.5 for i in range(len(names))], names)
+    axes.set_title(f"F{beta:g} per error type" + (" (ERRANT's operations)" if grouped and
+                                                   rows != type_table(data, False) else ""))
+    return _with_titles(_svg(figure), titles)
+
+
+def _with_titles(svg: str, titles: dict[str, str]) -> str:
+    """Each cell's <title> (its counts), which a browser shows on hover."""
+    from html import escape
+
+    def titled(match: re.Match[str]) -> str:
+        title = titles.get(match.group(1))
+        return match.group(0) + (f"<title>{escape(title)}</title>" if title else "")
+    return re.sub(r'<g id="(cell-\d+-\d+)">', titled, svg)
+
+
+def found_missed(data: dict[str, Any]) -> str | None:
+    """Per error type (most gold edits first), each system's found (TP) and missed (FN)."""
+    rows = type_table(data, grouped=False)[:12]
+    if not rows:
+        return None
+    plt = _pyplot()
+    names = [s["name"] for s in data["systems"]]
+    figure, axes = plt.subplots(figsize=(max(5.0, 0.7 * len(rows) * max(1, len(names)) / 4),
+                                         3.6))
+    width = 0.8 / max(1, len(names))
+    for k, name in enumerate(names):
+        xs = [i + k * width for i in range(len(rows))]
+        found = [cells[k][0] if cells[k] else 0 for _, cells in rows]
+        missed = [cells[k][2] if cells[k] else 0 for _, cells in rows]
+        bars = axes.bar(xs, found, width, label=name)
+        axes.bar(xs, missed, width, bottom=found, color=bars[0].get_facecolor(), alpha=0.3)
+    axes.set_xticks([i + 0.4 - width / 2 for i in range(len(rows))], [k for k, _ in rows],
+                    rotation=45, ha="right", fontsize=7)
+    axes.set_ylabel("gold edits: found (solid), missed (light)")
+    axes.legend(fontsize=7, ncols=2)
+    axes.set_title("Found and missed edits per error type")
+    return _svg(figure)
+
+
+def figures(data: dict[str, Any]) -> dict[str, str]:
+    """Every figure the data has, by name (SVG text)."""
+    drawn = {"pr": pr_scatter(data), "heatmap": heatmap(data, grouped=True)}
+    if len(type_table(data, True)) != len(type_table(data, False)):
+        drawn["heatmap_full"] = heatmap(data, grouped=False)
+    drawn["bars"] = found_missed(data)
+    return {name: svg for name, svg in drawn.items() if svg}
