@@ -95,7 +95,9 @@ def _escaped(text: str) -> str:
 def _note(data: dict[str, Any]) -> str:
     if not data["pairs"]:
         return f"{data['metric']} scores in percent; best in bold."
-    return " ".join(data.get("warnings", [])) + (" " if data.get("warnings") else "") + (f"{data['metric']} scores in percent; best in bold. Rank: systems the tests "
+    warned = "".join(f"{w}. " for w in data.get("warnings", []))
+    return warned + (
+            f"{data['metric']} scores in percent; best in bold. Rank: systems the tests "
             f"cannot separate share a cluster. † differs significantly from the top system "
             f"(paired bootstrap and approximate randomisation, {data['samples']} samples, "
             f"Holm-corrected over {len(data['pairs'])} pairs, p < {data['alpha']}).")

@@ -252,6 +252,32 @@ try {
   await added.waitFor({ state: "detached", timeout: 30000 });
   step("one undo step takes it back");
 
+  step("M2: Open Report (the server's page in a webview)");
+  await page.locator(".tabs-container .tab", { hasText: "gold.m2" }).first().click();
+  await page.waitForTimeout(1000);
+  await page.locator(".monaco-editor .view-lines").first().click();
+  await command(page, "M2: Open Report");
+  await dialog.waitFor({ timeout: 30000 });
+  await page.waitForTimeout(1000);
+  await dialog.fill(path.join(workspace, "camb.txt"));
+  await page.waitForTimeout(500);
+  await page.keyboard.press("Enter");
+  const report = page.frameLocator("iframe.webview").frameLocator("iframe#active-frame");
+  const reportF = report.locator('#leaderboard-table tr[data-system="camb.txt"] td[data-key="f"]');
+  await reportF.waitFor({ timeout: 120000 });
+  const shownF = (await reportF.innerText()).split("\n")[0];
+  const savedNow = execFileSync(python, ["-m", "m2lsp", "score", path.join(workspace, "camb.txt"),
+    path.join(workspace, "gold.m2")], { encoding: "utf8" });
+  const cliF = /F_0\.5\s*:\s*(\d\.\d{4})/.exec(savedNow)[1];
+  step(`report view: camb.txt F0.5 ${shownF}; m2lsp score: ${cliF}`);
+  if (shownF !== cliF) throw new Error(`the report shows F0.5 ${shownF}, m2lsp score ${cliF}`);
+  await page.screenshot({ path: path.join(out, "report-vscode.png") });
+  const first = report.locator("#sentence-list .sentence").first();
+  const line = Number(await first.getAttribute("data-line"));
+  await first.locator(".reveal").click();
+  await page.locator(".statusbar-item", { hasText: `Ln ${line + 1},` }).first().waitFor({ timeout: 30000 });
+  step(`a sentence clicked in the report: the gold shows line ${line + 1}`);
+
   step("opening test_truth0.txt");
   await quickOpen(page, "test_truth0.txt");
   await page.locator(".statusbar-item", { hasText: "CGED truth" }).first().waitFor({ timeout: 60000 });

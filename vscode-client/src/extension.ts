@@ -34,6 +34,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("m2lsp.client.filterScores", () => view.chooseType()),
     vscode.commands.registerCommand("m2lsp.client.refreshScores", () => view.refresh()),
     vscode.commands.registerCommand("m2lsp.client.reveal", reveal),
+    vscode.commands.registerCommand("m2lsp.client.openReport", openReport),
     vscode.window.onDidChangeActiveTextEditor(() => showStatus()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("m2lsp.server")) {
@@ -210,6 +211,52 @@ async function scoreAgainstFile(manifest?: any): Promise<void> {
     scores.set(editor.document.uri.toString(), { ...result, uri: editor.document.uri.toString(), beta: Number(beta) });
     showStatus();
   }
+}
+
+/** "M2: Open Report": the server's report page (`m2lsp.report`, the page `m2lsp report`
+ * writes) for the active gold file and the chosen system files, in a webview; a sentence's
+ * gold line, clicked in the page, is shown in the editor. */
+async function openReport(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!client || !editor) {
+    void vscode.window.showWarningMessage("m2lsp: open a gold file (M2 or CGED) first.");
+    return;
+  }
+  const gold = editor.document.uri;
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: true,
+    openLabel: "Report",
+    title: "System outputs to compare on this gold file",
+  });
+  if (!picked || picked.length === 0) {
+    return;
+  }
+  const metric = vscode.workspace.getConfiguration("m2lsp").get<string>("metric");
+  const running = client;
+  const answer = (await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: "m2lsp: scoring the systems for the report…" },
+    () => running.sendRequest(ExecuteCommandRequest.type, {
+      command: "m2lsp.report",
+      arguments: [gold.toString(), picked.map((uri) => uri.fsPath), { metric }],
+    }),
+  )) as { html?: string; error?: string } | null;
+  if (!answer || typeof answer.html !== "string") {
+    void vscode.window.showErrorMessage(`m2lsp: no report: ${answer?.error ?? "the server did not answer"}`);
+    return;
+  }
+  const name = gold.path.split("/").pop() ?? gold.toString();
+  const panel = vscode.window.createWebviewPanel("m2lspReport", `M2 Report: ${name}`,
+    vscode.ViewColumn.Beside, { enableScripts: true, retainContextWhenHidden: true });
+  panel.webview.html = answer.html;
+  panel.webview.onDidReceiveMessage(async (message: { command?: string; line?: number }) => {
+    if (message?.command === "reveal" && typeof message.line === "number") {
+      const document = await vscode.workspace.openTextDocument(gold);
+      const shown = await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, preview: false });
+      const where = new vscode.Position(message.line, 0);
+      shown.selection = new vscode.Selection(where, where);
+      shown.revealRange(new vscode.Range(where, where), vscode.TextEditorRevealType.AtTop);
+    }
+  });
 }
 
 async function clearScores(): Promise<void> {

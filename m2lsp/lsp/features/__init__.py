@@ -13,6 +13,7 @@ from m2lsp.lsp.features import (
     hover,
     lifecycle,
     outline,
+    report,
     review,
     scoring,
     semantic_tokens,
@@ -20,7 +21,7 @@ from m2lsp.lsp.features import (
 from m2lsp.lsp.server import M2Server
 
 FEATURES = (lifecycle, diagnostics, hover, outline, code_actions, semantic_tokens, completion,
-            formatting, scoring, review, annotate)
+            formatting, scoring, review, annotate, report)
 
 
 def create_server() -> M2Server:

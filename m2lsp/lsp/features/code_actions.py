@@ -6,7 +6,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from m2lsp.lsp import convert
-from m2lsp.lsp.features import annotate
+from m2lsp.lsp.features.annotate import code_action as annotate_action
 from m2lsp.lsp.server import M2Server
 
 
@@ -30,5 +30,5 @@ def code_actions(ls: M2Server, params: types.CodeActionParams) -> list[types.Cod
             title=f"{found.fix.title} ({found.code})", kind=types.CodeActionKind.QuickFix,
             diagnostics=[lsp], is_preferred=found.fix.applicability.value == "safe",
             edit=convert.workspace_edit(found.fix, doc.uri, doc.lines, ls.encoding)))
-    rewrite = annotate.code_action(ls, doc, first)
+    rewrite = annotate_action(ls, doc, first)
     return out + ([rewrite] if rewrite is not None else [])
