@@ -230,3 +230,19 @@ async def test_agreement_lenses(client: LanguageClient):
     found = [(lens.range.start.line, lens.command.title) for lens in lenses or []
              if lens.command and "agree" in lens.command.title]
     assert found == AGREEMENT
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_agreement_lenses_of_a_large_file_come_in_slices(client: LanguageClient):
+    gold = shared("conll2014/gold/official-2014.combined.m2")
+    uri = gold.as_uri()
+    await _open(client, uri, gold.read_text("utf-8"))
+    counts = []
+    for _ in range(200):
+        lenses = await client.text_document_code_lens_async(types.CodeLensParams(
+            text_document=types.TextDocumentIdentifier(uri=uri)))
+        counts.append(sum(" agree: " in lens.command.title for lens in lenses or []))
+        if counts[-1] == 1088:  # the blocks where both annotators wrote lines
+            break
+    assert counts[0] < 1088 and counts[-1] == 1088  # each request bounded, none lost
+    assert counts == sorted(counts)

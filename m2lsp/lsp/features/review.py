@@ -5,6 +5,9 @@ sentence (`m2lsp/scoreReport`), and going to the next wrong or missed edit
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
 from typing import Any
 
 from lsprotocol import types
@@ -29,26 +32,40 @@ def code_lens(ls: M2Server, params: types.CodeLensParams) -> list[types.CodeLens
     doc = ls.documents.get(params.text_document.uri)
     view = ls.live_view(doc) if doc is not None else None
     scored = live_score.code_lenses(doc, view) if doc is not None and view is not None else []
-    return scored + (agreement_lenses(doc, ls.config.score.beta) if doc is not None else [])
+    return scored + (agreement_lenses(doc, ls.config.score.beta, ls) if doc is not None
+                     else [])
 
 
-def agreement_lenses(doc: OpenDocument, beta: float) -> list[types.CodeLens]:
+LENS_BUDGET = 0.05  # seconds of agreement computed per code-lens request; the rest later
+
+
+def agreement_lenses(doc: OpenDocument, beta: float, ls: M2Server | None = None
+                     ) -> list[types.CodeLens]:
     """Above each block two or more annotators wrote lines in: how well they agree there
-    (m2lsp.agreement.block_summary; each block's computed once while its lines stay)."""
+    (m2lsp.agreement.block_summary; each block's computed once while its lines stay).  A
+    request computes new blocks for at most LENS_BUDGET (a large file's first request must
+    not hold up diagnostics), then asks the client to ask again (codeLens/refresh)."""
     document = doc.live.m2
     if document is None:
         return []
     known, kept, out = doc.agreement, {}, []
+    deadline, pending = time.perf_counter() + LENS_BUDGET, False
     for start, block in zip(document.starts, document.blocks, strict=True):
         if len(block.annotator_set) < 2:
             continue
         key = (block.lines, beta)
+        if key not in known and time.perf_counter() > deadline:
+            pending = True
+            continue
         title = kept[key] = known[key] if key in known else block_summary(block, beta)
         if title is not None:
             at = types.Position(line=start, character=0)
             out.append(types.CodeLens(range=types.Range(start=at, end=at),
                                       command=types.Command(title=title, command="")))
     doc.agreement = kept
+    if pending and ls is not None and ls.code_lens_refresh:
+        with contextlib.suppress(RuntimeError):  # no loop running: the next request
+            asyncio.get_running_loop().call_later(0.02, ls.workspace_code_lens_refresh, None)
     return out
 
 
