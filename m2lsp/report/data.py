@@ -83,14 +83,26 @@ def build_report(metric: Metric, request: Request, systems: Sequence[Path],
     if all(st is not None for st in stats):
         keys = tuple(json_key(n) for n in stats[0].names)
         labels, main = tuple(stats[0].names), json_key(stats[0].names[stats[0].main])
-    else:
-        keys = labels = tuple(k for k, v in data[0].items() if _is_number(v))
-        main = keys[0] if keys else ""
+    else:  # the metric's own numbers (floats: counts such as `sentences` are not scores)
+        data = [_flat(d) for d in data]
+        keys = labels = tuple(k for k, v in data[0].items() if isinstance(v, float))
+        main = keys[-1] if data[0].get("levels") is not None and keys else (
+            keys[0] if keys else "")
     results, pairs = _tested(scores, stats, data, names, systems, keys, main, samples, seed)
     reviews = [_reviews(s) for s in scores]
     return Report(metric.name, main, keys, labels, _beta(data[0]), tuple(results),
                   tuple(pairs), _types(scores), _sentences(reviews, request.gold),
                   len(reviews[0]) if reviews[0] else 0, samples, seed, str(request.gold))
+
+
+def _flat(data: dict[str, Any]) -> dict[str, Any]:
+    """CGED's levels as `<level>_f1` numbers beside the false positive rate."""
+    levels = data.get("levels")
+    if not isinstance(levels, dict):
+        return data
+    found = {f"{level}_f1": v["f1"] for level, v in levels.items()
+             if isinstance(v, dict) and isinstance(v.get("f1"), float)}
+    return {**data, **found}
 
 
 def _is_number(value: Any) -> bool:
@@ -107,9 +119,9 @@ def _tested(scores: list[Any], stats: list[Any], data: list[dict[str, Any]],
             samples: int, seed: int) -> tuple[list[SystemResult], list[PairTest]]:
     from m2lsp.scoring.bootstrap import Systems
 
-    results = [SystemResult(name, str(path), {k: d[k] for k in keys if _is_number(d.get(k))},
-                            {}, s.signature)
-               for name, path, d, s in zip(names, systems, data, scores, strict=True)]
+    results = [SystemResult(name, str(path), _headline(d, st, keys), {}, s.signature)
+               for name, path, d, s, st in zip(names, systems, data, scores, stats,
+                                               strict=True)]
     if any(st is None for st in stats) or not results:
         return results, []
     compared = Systems([st.rows for st in stats], stats[0].aggregate, stats[0].main, samples,
@@ -120,6 +132,23 @@ def _tested(scores: list[Any], stats: list[Any], data: list[dict[str, Any]],
             k: (iv.low, iv.high) for k, iv in zip(keys, ci.intervals, strict=True)})
     pairs = _pairs(compared, resampled, len(results))
     return _ranked(results, pairs, main), pairs
+
+
+def _headline(data: dict[str, Any], stats: Any, keys: tuple[str, ...]) -> dict[str, float]:
+    """The numbers as the metric's JSON gives them; one it names otherwise (cgec's `bleu`
+    for BLEU_c) from its own aggregate of the sentence statistics, which made it."""
+    totals = None
+    out = {}
+    for k, key in enumerate(keys):
+        if _is_number(data.get(key)):
+            out[key] = data[key]
+        elif stats is not None:
+            if totals is None:
+                from m2lsp.scoring.bootstrap import Columns
+
+                totals = stats.aggregate(Columns(stats.rows).total())
+            out[key] = totals[k]
+    return out
 
 
 def _pairs(compared: Any, resampled: Any, count: int) -> list[PairTest]:

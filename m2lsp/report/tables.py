@@ -11,6 +11,7 @@ import io
 from typing import Any
 
 LOWER_IS_BETTER = frozenset({"fpr", "false_positive_rate"})
+UNRANKED = frozenset({"stdev"})  # spread, not quality: never bold
 _LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
           "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
           "^": r"\textasciicircum{}"}
@@ -25,7 +26,7 @@ def _order(data: dict[str, Any]) -> list[int]:
 
 def _best(data: dict[str, Any], key: str) -> float | None:
     values = [s["scores"][key] for s in data["systems"] if key in s["scores"]]
-    if not values:
+    if not values or key in UNRANKED:
         return None
     return min(values) if key in LOWER_IS_BETTER else max(values)
 

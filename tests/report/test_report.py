@@ -126,3 +126,39 @@ def test_a_system_of_another_length_is_named(tmp_path: Path,
     assert f"system file {short} has 1309 sentences" in capsys.readouterr().err
     assert main(["report", str(gold), str(systems[0]), "--names", "a,b"]) == 2
     assert "--names gives 2 names for 1 systems" in capsys.readouterr().err
+
+
+OTHER_METRICS = [
+    # metric, gold, systems, extra flags, the JSON keys of `score` the report's numbers equal
+    ("cgec", "conll2014/gold/official-2014.combined.m2",
+     ["conll2014/systems/CAMB", "conll2014/systems/AMU"], [],
+     {"acc_sen": "acc_sen", "bleu_c": "bleu", "mp": "mp"}),
+    ("gleu", "conll2014/gold/official-2014.combined.m2",
+     ["conll2014/systems/CAMB", "conll2014/systems/AMU"], [], {"gleu": "gleu"}),
+    ("cged", "cged/cged2015/nlptea15cged_release1.0/Tool/NLPTEA15_Toy_Truth.txt",
+     ["cged/cged2015/nlptea15cged_release1.0/Tool/NLPTEA15_Toy_Result.txt"], [],
+     {"false_positive_rate": "false_positive_rate"}),
+    ("cherrant", "mucgec/demo.ref.m2.char", ["mucgec/demo.hyp.m2.char", "mucgec/demo.hyp"],
+     ["--cherrant-data", "mucgec/ChERRANT/data"], {"f": "f"}),
+]
+
+
+@pytest.mark.parametrize(("name", "gold", "systems", "flags", "keys"), OTHER_METRICS)
+def test_every_metric_reports(name: str, gold: str, systems: list[str], flags: list[str],
+                              keys: dict[str, str], tmp_path: Path,
+                              capsys: pytest.CaptureFixture[str]) -> None:
+    if name == "cherrant":
+        pytest.importorskip("opencc")
+    extra = [str(shared(f)) if i % 2 else f for i, f in enumerate(flags)]
+    paths = [str(shared(s)) for s in systems]
+    data = _json(capsys, "report", str(shared(gold)), *paths, "--metric", name, "--format",
+                 "json", "--samples", SAMPLES, *extra)
+    for system, path in zip(data["systems"], paths, strict=True):
+        scored = _json(capsys, "score", "--metric", name, "--format", "json", path,
+                       str(shared(gold)), *extra)
+        assert {k: system["scores"][k] for k in keys} == {k: scored[v]
+                                                          for k, v in keys.items()}
+    page = tmp_path / "page.html"
+    assert main(["report", str(shared(gold)), *paths, "--metric", name, "--samples", SAMPLES,
+                 "-o", str(page), *extra]) == 0
+    assert "leaderboard-table" in page.read_text("utf-8")
