@@ -29,6 +29,10 @@ def embedded(data: dict[str, Any]) -> str:
     return text.replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
+def _systems(count: int) -> str:
+    return f"{count} system" + ("" if count == 1 else "s")
+
+
 def html_page(data: dict[str, Any], title: str | None = None) -> str:
     from m2lsp import __version__
 
@@ -41,7 +45,7 @@ def html_page(data: dict[str, Any], title: str | None = None) -> str:
     template = _environment().get_template("report.html.j2")
     return template.render(
         data=data, version=__version__, order=order, pair=pair, types=types,
-        title=title or f"m2lsp report: {len(data['systems'])} systems, {data['metric']}",
+        title=title or f"m2lsp report: {_systems(len(data['systems']))}, {data['metric']}",
         labels=[_label(data, k) for k in data["names"]],
         main_label=_label(data, data["main"]) if data["main"] else "",
         best={k: _best(data, k) for k in data["names"]},
