@@ -80,9 +80,10 @@ def build_report(metric: Metric, request: Request, systems: Sequence[Path],
     scores = list(metric.run_many(request, list(systems)))
     stats = [s.sentence_stats() for s in scores]
     data = [s.json(request) for s in scores]
-    if all(st is not None for st in stats):
-        keys = tuple(json_key(n) for n in stats[0].names)
-        labels, main = tuple(stats[0].names), json_key(stats[0].names[stats[0].main])
+    first = stats[0]
+    if first is not None and all(st is not None for st in stats):
+        keys = tuple(json_key(n) for n in first.names)
+        labels, main = tuple(first.names), json_key(first.names[first.main])
     else:  # the metric's own numbers (floats: counts such as `sentences` are not scores)
         data = [_flat(d) for d in data]
         keys = labels = tuple(k for k, v in data[0].items() if isinstance(v, float))
@@ -111,7 +112,7 @@ def _is_number(value: Any) -> bool:
 
 def _beta(data: dict[str, Any]) -> float | None:
     beta = data.get("beta")
-    return float(beta) if _is_number(beta) else None
+    return float(beta) if isinstance(beta, int | float) else None
 
 
 def _tested(scores: list[Any], stats: list[Any], data: list[dict[str, Any]],

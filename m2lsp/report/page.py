@@ -37,7 +37,7 @@ def html_page(data: dict[str, Any], title: str | None = None) -> str:
     from m2lsp import __version__
 
     order = _order(data)
-    pair = {i: {} for i in range(len(data["systems"]))}
+    pair: dict[int, dict[int, Any]] = {i: {} for i in range(len(data["systems"]))}
     for p in data["pairs"]:
         pair[p["a"]][p["b"]] = pair[p["b"]][p["a"]] = p
     types = sorted({e[2] for s in data["sentences"] for x in s["systems"] for e in x["edits"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from m2lsp import defaults
 
@@ -159,10 +160,7 @@ def _randomised(rows_a: Sequence[Row], rows_b: Sequence[Row], aggregate: Aggrega
     rng = random.Random(seed + 1)
     total_a, total_b = Columns(rows_a).total(), Columns(rows_b).total()
     differing = [i for i in range(len(rows_a)) if rows_a[i] != rows_b[i]]
-    try:
-        import numpy
-    except ImportError:
-        numpy = None
+    numpy = _numpy()
     if numpy is not None and differing and _whole(rows_a, rows_b, differing):
         return _randomised_numpy(numpy, rows_a, rows_b, differing, total_a, total_b,
                                  aggregate, main, samples, rng)
@@ -176,6 +174,14 @@ def _randomised(rows_a: Sequence[Row], rows_b: Sequence[Row], aggregate: Aggrega
                     sum_b[k] += x - y
         shuffled.append(aggregate(tuple(sum_a))[main] - aggregate(tuple(sum_b))[main])
     return shuffled
+
+
+def _numpy() -> Any:
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
 
 
 def _whole(rows_a: Sequence[Row], rows_b: Sequence[Row], differing: list[int]) -> bool:

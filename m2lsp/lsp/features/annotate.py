@@ -52,13 +52,14 @@ def code_action(ls: M2Server, doc: OpenDocument, line: int) -> types.CodeAction 
     """The action on an S or A line of a block with a sentence (None elsewhere)."""
     m2 = doc.live.m2
     found = block_at(m2, line) if m2 is not None else None
-    if found is None or found[1].sentence is None:
+    sentence = found[1].sentence if found is not None else None
+    if found is None or sentence is None:
         return None
     start, block = found
     if not (line == start or any(e.row == line - start for e in block.edits)):
         return None
     annotator = annotator_at(block, line - start)
-    current = corrected_sentence(block, annotator) or block.sentence.text
+    current = corrected_sentence(block, annotator) or sentence.text
     return types.CodeAction(
         title=f"{TITLE} (annotator {annotator})", kind=types.CodeActionKind.RefactorRewrite,
         command=types.Command(title=f"{TITLE} (annotator {annotator})", command=ANNOTATE,
