@@ -42,12 +42,17 @@ def f_beta(p: float, r: float, beta: float) -> float:
     return (1 + beta * beta) * p * r / (beta * beta * p + r) if p + r else 0.0
 
 
+def beta_of(data: dict[str, Any]) -> float:
+    """The metric's beta; F1 where it has none (CGED's levels are F1)."""
+    return data["beta"] if data["beta"] is not None else 1.0
+
+
 def pr_scatter(data: dict[str, Any]) -> str | None:
     """Each system's precision and recall, with curves of equal F-beta."""
     if not {"precision", "recall"} <= set(data["names"]):
         return None
     plt = _pyplot()
-    beta = data["beta"] or 0.5
+    beta = beta_of(data)
     figure, axes = plt.subplots(figsize=(5.2, 4.2))
     grid = [i / 200 for i in range(1, 201)]
     for level in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
@@ -111,7 +116,7 @@ def heatmap(data: dict[str, Any], grouped: bool) -> str | None:
     plt = _pyplot()
     from matplotlib.patches import Rectangle
 
-    beta = data["beta"] or 0.5
+    beta = beta_of(data)
     names = [s["name"] for s in data["systems"]]
     figure, axes = plt.subplots(figsize=(max(4.0, 0.42 * len(rows) + 1.6),
                                          0.34 * len(names) + 1.4))

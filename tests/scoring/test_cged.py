@@ -358,3 +358,19 @@ def test_the_correction_level_and_the_2016_counting(tmp_path):
     assert data["levels"]["position"]["precision"] == 1.0
     code, _, err = run([str(tmp_path / "r.txt"), str(tmp_path / "t.txt")])
     assert code == 0 and "--cged-counting 2016 counts every error" in err
+
+
+def test_position_level_counts_per_type() -> None:
+    """Per error type, position items as sets (the report's heatmap), worked by hand."""
+    from m2lsp.scoring.cged.inputs import read_items
+    from m2lsp.scoring.cged.levels import position_types
+
+    truth = read_items("1, 2, 3, R\n1, 5, 5, M\n2, 1, 2, S\n3, correct\n4, 3, 4, Disorder\n",
+                       "truth", "truth")
+    result = read_items("1, 2, 3, r\n1, 6, 6, M\n2, 1, 2, W\n3, 2, 2, M\n4, 3, 4, W\n",
+                        "result", "result")
+    # R: 1 found (r is R).  M: 1,5,5 missed; 1,6,6 and 3,2,2 wrong.  S: missed.  W: 4,3,4
+    # found (Disorder is W), 2,1,2 wrong: P 1/2, R 1, F1 2/3
+    assert position_types(result, truth) == (
+        ("M", 0, 2, 1, 0.0), ("R", 1, 0, 0, 1.0), ("S", 0, 0, 1, 0.0),
+        ("W", 1, 1, 0, pytest.approx(2 / 3)))

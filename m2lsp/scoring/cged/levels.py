@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from m2lsp.errors import InputError
+from m2lsp.model import cged_type
 from m2lsp.scoring.cged.inputs import CgedItem
 
 LEVELS = ("detection", "identification", "position")
@@ -284,3 +285,29 @@ def correction_level(result_items: Sequence[CgedItem], truth_items: Sequence[Cge
 
 def _key(item: CgedItem) -> tuple[str, str, str]:
     return item.sid, item.position, item.type.upper()
+
+
+def position_types(result_items: Sequence[CgedItem], truth_items: Sequence[CgedItem]
+                   ) -> tuple[tuple[str, int, int, int, float], ...]:
+    """(type, TP, FP, FN, F1) per error type at the position level, as nlptea16cged.jar
+    counts position items (sets of `id, start, end, TYPE`), each type named by its letter
+    (`Redundant` and `r` are R, as the overviews name them; the official levels compare
+    them as written); an F1 of 0/0 is 0 here."""
+    def items(found: Sequence[CgedItem]) -> set[tuple[str, str, str]]:
+        return {(i.sid, i.position, _letter(i.type)) for i in found
+                if not i.correct and i.position}
+    truth, result = items(truth_items), items(result_items)
+    rows = []
+    for kind in sorted({t for *_, t in truth | result}):
+        mine = {k for k in result if k[2] == kind}
+        gold = {k for k in truth if k[2] == kind}
+        tp, fp, fn = len(mine & gold), len(mine - gold), len(gold - mine)
+        p = tp / (tp + fp) if tp + fp else 0.0
+        r = tp / (tp + fn) if tp + fn else 0.0
+        rows.append((kind, tp, fp, fn, 2 * p * r / (p + r) if p + r else 0.0))
+    return tuple(rows)
+
+
+def _letter(kind: str) -> str:
+    known = cged_type(kind)
+    return known.value if known else kind.strip().upper()

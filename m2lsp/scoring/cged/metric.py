@@ -33,6 +33,12 @@ class CgedScore:
     correction: Any = None
     counting: str = "official"
     report: bytes | None = None  # an official tool's report, as it writes it
+    types: tuple[tuple[str, int, int, int, float], ...] = ()  # see type_counts
+
+    def type_counts(self) -> list[tuple[str, int, int, int, float]]:
+        """(type, TP, FP, FN, F1) per error type (R, M, S, W), counted at the position level
+        as nlptea16cged.jar counts items: sets of `id, start, end, TYPE`."""
+        return list(self.types)
 
     def text(self, request: Request) -> str | bytes:
         from m2lsp.scoring.cged.report import summary
@@ -182,7 +188,12 @@ def _gold(request: Request) -> Path:
 
 
 def _run_levels(request: Request) -> CgedScore:
-    from m2lsp.scoring.cged.levels import correction_level, evaluate, evaluate_2016
+    from m2lsp.scoring.cged.levels import (
+        correction_level,
+        evaluate,
+        evaluate_2016,
+        position_types,
+    )
     from m2lsp.scoring.cged.report import report_2014, report_2015, report_2016, signature
 
     year = request.options.report
@@ -205,7 +216,8 @@ def _run_levels(request: Request) -> CgedScore:
         return CgedScore(str(signature(request.options.counting)),
                          report=report(result, line_end).encode("utf-8"))
     return CgedScore(signed(signature(request.options.counting), truth_text), result,
-                     correction_level(result_items, truth_items), request.options.counting)
+                     correction_level(result_items, truth_items), request.options.counting,
+                     types=position_types(result_items, truth_items))
 
 
 def _warn_several(request: Request, truth_items: list) -> None:
