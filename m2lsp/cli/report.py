@@ -22,7 +22,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     report = commands.add_parser(
         "report", help="many systems on one page (HTML) or in paper tables",
         description="Score every system against GOLD with one metric and write one offline "
-        "HTML page (leaderboard with 95%% bootstrap intervals and cluster ranks, paired "
+        "HTML page (leaderboard with 95% bootstrap intervals and cluster ranks, paired "
         "bootstrap and approximate randomisation tests of every pair with Holm's "
         "correction, per-type heatmaps, precision-recall plot, every sentence with each "
         "system's edits), or the tables for a paper. The page needs the extra "
