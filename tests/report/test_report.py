@@ -162,3 +162,24 @@ def test_every_metric_reports(name: str, gold: str, systems: list[str], flags: l
     assert main(["report", str(shared(gold)), *paths, "--metric", name, "--samples", SAMPLES,
                  "-o", str(page), *extra]) == 0
     assert "leaderboard-table" in page.read_text("utf-8")
+
+
+def test_a_missing_extra_names_the_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import builtins
+
+    gold, systems = conll()
+    real = builtins.__import__
+
+    def without_matplotlib(name: str, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name=name)
+        return real(name, *args, **kwargs)
+    monkeypatch.setattr(builtins, "__import__", without_matplotlib)
+    assert main(["report", str(gold), str(systems[1]), "--samples", SAMPLES,
+                 "-o", str(tmp_path / "r.html")]) == 2
+    assert "pip install 'm2lsp[report]'" in capsys.readouterr().err
+    assert not (tmp_path / "r.html").exists()  # nothing half-written
+    # the tables need neither
+    assert main(["report", str(gold), str(systems[1]), "--samples", SAMPLES,
+                 "--format", "md"]) == 0
