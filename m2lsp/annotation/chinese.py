@@ -110,6 +110,18 @@ class ChineseAnnotator:
 
         return cached_blocks(self.cache, self.namespace, rows, first, self._fresh)
 
+    def load(self) -> None:
+        """Nothing to load later: the tables were read when it was made."""
+
+    def stored(self, rows: Sequence[tuple[str, Sequence[str]]]) -> list[str | None] | None:
+        """Every row's block from the cache, or None if one is not there (a row without
+        targets is an empty line, made at once)."""
+        from m2lsp.annotation.edit_cache import stored_blocks
+
+        if any(not targets for _, targets in rows):
+            return None
+        return stored_blocks(self.cache, self.namespace, rows)
+
     def _fresh(self, rows: Sequence[tuple[int, str, Sequence[str]]]) -> list[str | None]:
         return [self.block(source, targets, f"line {number + 1}: ") if targets else "\n"
                 for number, source, targets in rows]

@@ -34,3 +34,14 @@ def cached_blocks(cache: ParseCache, namespace: str, rows: Sequence[Row], first:
     cache.put((keys[i], NO_BLOCK if block is None else block.encode("utf-8"))
               for i, block in zip(missing, made, strict=True))
     return out
+
+
+def stored_blocks(cache: ParseCache, namespace: str, rows: Sequence[Row]
+                  ) -> list[str | None] | None:
+    """Every row's block from the cache, or None when it lacks any (nothing is made)."""
+    keys = [ParseCache.key(namespace, "\0".join([source, *corrections]))
+            for source, corrections in rows]
+    stored = cache.get(keys)
+    if len(stored) < len(set(keys)):
+        return None
+    return [None if stored[key] == NO_BLOCK else stored[key].decode("utf-8") for key in keys]

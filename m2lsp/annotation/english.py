@@ -53,6 +53,59 @@ def load_errant() -> Any:
     return errant
 
 
+def _version(package: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        raise UsageError(f"English annotation needs ERRANT and spaCy ({package} is not "
+                         f"installed): {INSTALL}") from None
+
+
+def check_errant() -> None:
+    """What `load_errant` checks, from the installed packages' metadata (without importing
+    spaCy, which takes half a second)."""
+    import importlib.util
+
+    for package in ("errant", "spacy"):
+        try:
+            found = importlib.util.find_spec(package)
+        except (ImportError, ValueError):  # e.g. blocked in sys.modules
+            found = None
+        if found is None:
+            raise UsageError(f"English annotation needs ERRANT and spaCy ({package} is not "
+                             f"installed): {INSTALL}")
+    installed = _version("errant")
+    if installed != "3.0.2":
+        raise UsageError(f"m2lsp reproduces errant 3.0.2, but errant {installed} is "
+                         f"installed: {INSTALL}")
+
+
+def pipeline_meta(model: str) -> dict[str, Any] | None:
+    """The pipeline's meta.json (its name, language and version) without loading it; an
+    error naming the install when no such pipeline is installed; None where it has no
+    meta.json to read (loading it tells)."""
+    import importlib.util
+    from pathlib import Path
+
+    if Path(model).is_dir():
+        meta = Path(model) / "meta.json"
+    else:
+        try:
+            spec = importlib.util.find_spec(model)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None or spec.origin is None:
+            raise missing_model_error(model)
+        meta = Path(spec.origin).parent / "meta.json"
+    try:
+        found = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return found if isinstance(found, dict) else None
+
+
 @cache
 def pipeline(model: str) -> tuple[Any, Any]:
     """The spaCy pipeline `model` (without its entity recogniser, as errant loads it) and
@@ -68,26 +121,44 @@ def pipeline(model: str) -> tuple[Any, Any]:
 
 
 class EnglishAnnotator:
-    """One loaded pipeline; `block(orig, cors)` is errant_parallel's M2 block for a line."""
+    """One pipeline; `block(orig, cors)` is errant_parallel's M2 block for a line.  The
+    pipeline is loaded when a line needs parsing (`load`): when every block comes from the
+    cache, spaCy is not even imported (most of a warm command's time)."""
 
     def __init__(self, settings: EnglishSettings, cache: ParseCache | None = None) -> None:
-        import spacy
-
         self.settings = settings
-        self.nlp, self.errant = pipeline(settings.model)
+        self._loaded: tuple[Any, Any] | None = None
         self.cache = cache if cache is not None else ParseCache(None)
-        meta = self.nlp.meta
+        check_errant()
+        meta = pipeline_meta(settings.model)
+        if meta is None:  # no meta.json where the pipeline is: its own, once loaded
+            meta = self.nlp.meta
         self.model_id = f"{meta.get('lang', '')}_{meta.get('name', '')}-{meta.get('version', '')}"
-        self.namespace = (f"{self.model_id}|spacy-{spacy.__version__}|"
+        self.namespace = (f"{self.model_id}|spacy-{_version('spacy')}|"
                           f"tok-{int(settings.tokenise)}|format-{FORMAT}")
+
+    def load(self) -> None:
+        """Load the pipeline now (before forking workers, which then share it)."""
+        if self._loaded is None:
+            self._loaded = pipeline(self.settings.model)
+
+    @property
+    def nlp(self) -> Any:
+        self.load()
+        assert self._loaded is not None
+        return self._loaded[0]
+
+    @property
+    def errant(self) -> Any:
+        self.load()
+        assert self._loaded is not None
+        return self._loaded[1]
 
     @property
     def versions(self) -> dict[str, str]:
         """What made the edits: errant's version and the pipeline's name and version."""
-        import errant
-
         settings = self.settings
-        chosen = {"annotator": f"errant-{errant.__version__}", "spacy-model": self.model_id}
+        chosen = {"annotator": f"errant-{_version('errant')}", "spacy-model": self.model_id}
         chosen.update({"tok": "yes"} if settings.tokenise else {})
         chosen.update({"lev": "yes"} if settings.lev else {})
         if settings.merge != defaults.MERGES[0]:
@@ -149,6 +220,12 @@ class EnglishAnnotator:
 
         return cached_blocks(self.cache, self.edit_namespace, lines, first,
                              lambda rows: self._fresh([(o, c) for _, o, c in rows]))
+
+    def stored(self, lines: Sequence[tuple[str, Sequence[str]]]) -> list[str | None] | None:
+        """Every line's block from the cache, or None if one is not there."""
+        from m2lsp.annotation.edit_cache import stored_blocks
+
+        return stored_blocks(self.cache, self.edit_namespace, lines)
 
     def _fresh(self, lines: Sequence[tuple[str, Sequence[str]]]) -> list[str | None]:
         origs = [orig.strip() for orig, _ in lines]

@@ -136,16 +136,29 @@ def annotate_each(texts: Sequence[ParallelText], settings: Settings, jobs: int =
         chunks.extend((which, i, rows[i:i + CHUNK]) for i in range(0, len(rows), CHUNK))
     total = sum(len(rows) for _, _, rows in chunks)
     jobs = min(max(1, jobs), len(chunks)) if chunks else 1
-    if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
-        # each worker opens the cache itself: a connection does not survive a fork
-        yield from _in_workers(_annotator(settings, False), chunks, jobs, total, progress)
-        return
     annotator = _annotator(settings, True)
     try:
+        stored = annotator.stored([row for _, _, rows in chunks for row in rows])
+        if stored is not None:  # all annotated before: nothing to load, parse or fork
+            yield from _emit(chunks, _sliced(chunks, stored), total, progress)
+            return
+        if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
+            annotator.close()  # each worker opens the cache: a connection does not fork
+            annotator = _annotator(settings, False)
+            annotator.load()  # the workers share the loaded pipeline
+            yield from _in_workers(annotator, chunks, jobs, total, progress)
+            return
         results = (annotator.blocks(rows, first) for _, first, rows in chunks)
         yield from _emit(chunks, results, total, progress)
     finally:
         annotator.close()
+
+
+def _sliced(chunks: list[Chunk], blocks: list[str | None]) -> Iterator[list[str | None]]:
+    at = 0
+    for _, _, rows in chunks:
+        yield blocks[at:at + len(rows)]
+        at += len(rows)
 
 
 def _emit(chunks: list[Chunk], results: Iterator[list[str | None]], total: int,
