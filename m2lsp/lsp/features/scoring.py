@@ -119,11 +119,11 @@ async def _score_live(ls: M2Server, doc: OpenDocument, session: ScoreSession,
     view = await _evaluate(ls, doc, _sentences(job), session.live.steps(job),
                            stop_on_change=False)
     session.adopt(view, (version, key))
-    if gc.isenabled():
-        # what the first score built (a pipeline, tables, every sentence's result) lives as
-        # long as the session: kept out of later full collections, which would otherwise
-        # scan it on keystrokes (about 100 ms with spaCy loaded)
-        gc.freeze()
+    _freeze()
+    warm_up = getattr(session.live, "warm_up", None)
+    if warm_up is not None:  # e.g. spaCy, not loaded when every line was in the cache
+        loading = asyncio.get_running_loop().run_in_executor(None, _logged(warm_up))
+        loading.add_done_callback(lambda _: _freeze())
     doc.scores, doc.session = [], session
     ls.refresh(doc.uri)
     ls.live_view(doc)  # tells the client (m2lsp/scoreChanged) now, not at the next publish
@@ -134,6 +134,24 @@ async def _score_live(ls: M2Server, doc: OpenDocument, session: ScoreSession,
     return {"precision": view.precision, "recall": view.recall, "f": view.f,
             "signature": view.signature, **view.counts, "sentences": len(view.reviews),
             "live": True}
+
+
+def _freeze() -> None:
+    """What the first score built (a pipeline, tables, every sentence's result) lives as
+    long as the session: kept out of later full collections, which would otherwise scan it
+    on keystrokes (about 100 ms with spaCy loaded)."""
+    if gc.isenabled():
+        gc.freeze()
+
+
+def _logged(work: Any) -> Any:
+    """`work` for a thread: a failure is logged (the next edit says it again), not lost."""
+    def run() -> None:
+        try:
+            work()
+        except Exception as exc:  # a missing pipeline: the edit that needs it reports it
+            log.warning("preparing the live score failed: %s", exc)
+    return run
 
 
 def _sentences(job) -> int:

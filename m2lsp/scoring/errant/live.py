@@ -211,6 +211,13 @@ class ErrantLive:
                     EnglishSettings(model=self.config.spacy_model), default_cache())
         return self._annotator
 
+    def warm_up(self) -> None:
+        """Load what the next changed line needs that the first score did not (ERRANT's
+        pipeline, when every line came from the cache); the server runs it in a thread
+        after the first score, so the first keystroke does not wait for it."""
+        if self._annotator is not None:
+            self._annotator.load()
+
     # -- scoring ---------------------------------------------------------------------
 
     def _evaluated(self, hyps: Sequence[ErrantBlock], refs: Sequence[ErrantBlock]
