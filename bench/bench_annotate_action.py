@@ -24,6 +24,7 @@ from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_live_errant import DATA, model
+from bench_live_score import open_doc, started, stopped
 from bench_lsp import round_trip
 
 GOAL = 0.150
@@ -66,17 +67,10 @@ def sentences(gold: str, low: int, high: int) -> list[tuple[int, list[str], list
 
 async def session(gold: str, pipeline: str, count: int, seed: int, cache: Path
                   ) -> tuple[float, list[float], list[float]]:
-    client = Client()
-    await client.start_io(sys.executable, "-m", "m2lsp", "serve",
-                          env={**os.environ, "M2LSP_CACHE_DIR": str(cache)})
-    await client.initialize_async(types.InitializeParams(
-        capabilities=types.ClientCapabilities(
-            workspace=types.WorkspaceClientCapabilities(apply_edit=True)),
-        initialization_options={"m2lsp": {"spacyModel": pipeline}}))
-    client.initialized(types.InitializedParams())
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=URI, language_id="gec-m2", version=1,
-                                             text=gold)))
+    client = await started(Client(), {"spacyModel": pipeline}, types.ClientCapabilities(
+        workspace=types.WorkspaceClientCapabilities(apply_edit=True)),
+        env={**os.environ, "M2LSP_CACHE_DIR": str(cache)})
+    open_doc(client, URI, gold, "gec-m2")
     rng = random.Random(seed)
     chosen = sentences(gold, 38, 42)
     rng.shuffle(chosen)
@@ -95,9 +89,7 @@ async def session(gold: str, pipeline: str, count: int, seed: int, cache: Path
         else:
             times.append(spent)
         trips.append(await round_trip(client))
-    await client.shutdown_async(None)
-    client.exit(None)
-    await client.stop()
+    await stopped(client)
     return first, times, trips
 
 

@@ -20,14 +20,18 @@ import random
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from lsprotocol import types
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_live_score import GOLD_URI, SYSTEM_URI, Client, change, system_change
-from bench_lsp import round_trip
+from bench_live_score import (
+    SYSTEM_URI,
+    Client,
+    open_and_score,
+    started,
+    stopped,
+    system_change,
+    timed_change,
+)
 
 DATA = Path(os.environ.get("M2LSP_SHARED_DATA",
                            Path(__file__).resolve().parents[2] / "shared" / "data"))
@@ -60,21 +64,9 @@ def hypothesis(gold: str, seed: int) -> str:
 
 async def session(gold: str, system: str, pipeline: str, edits: int, seed: int,
                   cache: Path) -> tuple[float, list[float], list[float], str]:
-    client = Client()
-    await client.start_io(sys.executable, "-m", "m2lsp", "serve",
-                          env={**os.environ, "M2LSP_CACHE_DIR": str(cache)})
-    await client.initialize_async(types.InitializeParams(
-        capabilities=types.ClientCapabilities(),
-        initialization_options={"m2lsp": {"spacyModel": pipeline}}))
-    client.initialized(types.InitializedParams())
-    for uri, text, language in ((GOLD_URI, gold, "gec-m2"), (SYSTEM_URI, system, "plaintext")):
-        client.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id=language, version=1,
-                                                 text=text)))
-    start = time.perf_counter()
-    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="m2lsp.scoreAgainst", arguments=[GOLD_URI, SYSTEM_URI, {"metric": "errant"}]))
-    first = time.perf_counter() - start
+    client = await started(Client(), {"spacyModel": pipeline},
+                           env={**os.environ, "M2LSP_CACHE_DIR": str(cache)})
+    first, answer = await open_and_score(client, gold, system, {"metric": "errant"})
     if not answer:
         raise SystemExit("the first score failed (see the server's messages)")
     rng = random.Random(seed)
@@ -82,16 +74,10 @@ async def session(gold: str, system: str, pipeline: str, edits: int, seed: int,
     for _ in range(edits):
         row, new = system_change(rng, lines)
         version += 1
-        done = client.expect()
-        start = time.perf_counter()
-        client.text_document_did_change(change(SYSTEM_URI, version, row, lines[row], new))
-        await done
-        times.append(time.perf_counter() - start)
-        lines[row] = new
-        trips.append(await round_trip(client))
-    await client.shutdown_async(None)
-    client.exit(None)
-    await client.stop()
+        spent, trip = await timed_change(client, SYSTEM_URI, version, lines, row, new)
+        times.append(spent)
+        trips.append(trip)
+    await stopped(client)
     return first, times, trips, f"F0.5 {answer['f']}"
 
 

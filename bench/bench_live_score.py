@@ -79,25 +79,59 @@ def change(uri: str, version: int, row: int, old: str, new: str
             text=new)])
 
 
-async def open_and_score(client: Client, gold: str, system: str) -> float:
-    for uri, text, language in ((GOLD_URI, gold, "gec-m2"), (SYSTEM_URI, system, "plaintext")):
-        client.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id=language, version=1,
-                                                 text=text)))
+async def started(client: LanguageClient, settings: dict | None = None,
+                  capabilities: types.ClientCapabilities | None = None,
+                  env: dict[str, str] | None = None) -> LanguageClient:
+    """`client` talking to a new `m2lsp serve`, initialized with these m2lsp settings."""
+    await client.start_io(sys.executable, "-m", "m2lsp", "serve", env=env)
+    await client.initialize_async(types.InitializeParams(
+        capabilities=capabilities or types.ClientCapabilities(),
+        initialization_options={"m2lsp": settings} if settings else None))
+    client.initialized(types.InitializedParams())
+    return client
+
+
+async def stopped(client: LanguageClient) -> None:
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+
+
+def open_doc(client: LanguageClient, uri: str, text: str, language: str) -> None:
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id=language, version=1,
+                                             text=text)))
+
+
+async def open_and_score(client: Client, gold: str, system: str,
+                         options: dict | None = None) -> tuple[float, dict | None]:
+    """Both documents open, then `m2lsp.scoreAgainst`: its time and its answer."""
+    open_doc(client, GOLD_URI, gold, "gec-m2")
+    open_doc(client, SYSTEM_URI, system, "plaintext")
+    arguments = [GOLD_URI, SYSTEM_URI, *([options] if options else [])]
     start = time.perf_counter()
-    await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="m2lsp.scoreAgainst", arguments=[GOLD_URI, SYSTEM_URI]))
-    return time.perf_counter() - start
+    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.scoreAgainst", arguments=arguments))
+    return time.perf_counter() - start, answer
+
+
+async def timed_change(client: Client, uri: str, version: int, lines: list[str], row: int,
+                       new: str) -> tuple[float, float]:
+    """Line `row` of `uri` replaced: the time to the gold's next diagnostics, and then an
+    empty request's round trip."""
+    done = client.expect()
+    start = time.perf_counter()
+    client.text_document_did_change(change(uri, version, row, lines[row], new))
+    await done
+    spent = time.perf_counter() - start
+    lines[row] = new
+    return spent, await round_trip(client)
 
 
 async def measure(gold: str, system: str, edits: int, seed: int
                   ) -> tuple[float, list[float], list[float]]:
-    client = Client()
-    await client.start_io(sys.executable, "-m", "m2lsp", "serve")
-    await client.initialize_async(types.InitializeParams(
-        capabilities=types.ClientCapabilities()))
-    client.initialized(types.InitializedParams())
-    first = await open_and_score(client, gold, system)
+    client = await started(Client())
+    first, _ = await open_and_score(client, gold, system)
     rng = random.Random(seed)
     texts = {GOLD_URI: gold.split("\n"), SYSTEM_URI: system.split("\n")}
     versions = {GOLD_URI: 1, SYSTEM_URI: 1}
@@ -107,16 +141,10 @@ async def measure(gold: str, system: str, edits: int, seed: int
         lines = texts[uri]
         row, new = (gold_change if uri == GOLD_URI else system_change)(rng, lines)
         versions[uri] += 1
-        done = client.expect()
-        start = time.perf_counter()
-        client.text_document_did_change(change(uri, versions[uri], row, lines[row], new))
-        await done
-        times.append(time.perf_counter() - start)
-        lines[row] = new
-        trips.append(await round_trip(client))
-    await client.shutdown_async(None)
-    client.exit(None)
-    await client.stop()
+        spent, trip = await timed_change(client, uri, versions[uri], lines, row, new)
+        times.append(spent)
+        trips.append(trip)
+    await stopped(client)
     return first, times, trips
 
 

@@ -19,7 +19,7 @@ import importlib
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from m2lsp import defaults
 
@@ -149,6 +149,16 @@ class EditorScore:
 
 
 Steps = Generator[int, None, EditorScore]  # yields sentences done, returns the score
+T = TypeVar("T")
+
+
+def drain(steps: Generator[Any, None, T]) -> T:
+    """Run a generator of steps to its end; its return value."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
 
 
 class Metric(Protocol):

@@ -118,6 +118,16 @@ class Change:
             return f'deletes "{" ".join(self.before)}"'
         return f'changes "{" ".join(self.before)}" to "{" ".join(self.after)}"'
 
+    def overlaps(self, other: Change) -> bool:
+        """Whether two changes touch the same words (or insert at the same place)."""
+        if self.start == self.end and other.start == other.end:
+            return self.start == other.start
+        if self.start == self.end:
+            return other.start < self.start < other.end
+        if other.start == other.end:
+            return self.start < other.start < self.end
+        return self.start < other.end and other.start < self.end
+
     def shown(self, tokens: Sequence[str]) -> str:
         """`"is genetic" → "is the genetic"`: the change with a word either side."""
         left = (tokens[self.start - 1],) if 0 < self.start <= len(tokens) else ()

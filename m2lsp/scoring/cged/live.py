@@ -9,7 +9,7 @@ from collections.abc import Generator
 from dataclasses import replace
 from typing import Any
 
-from m2lsp.scoring.metric import EditorJob
+from m2lsp.scoring.metric import EditorJob, drain
 from m2lsp.scoring.review import LiveView
 
 
@@ -18,12 +18,7 @@ class CgedLive:
         self.metric, self.config = metric, config
 
     def update(self, job: EditorJob) -> LiveView:
-        steps = self.steps(job)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                return done.value
+        return drain(self.steps(job))
 
     def steps(self, job: EditorJob) -> Generator[int, None, LiveView]:
         found = yield from self.metric.in_editor(replace(job, settings=self.config))

@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 from m2lsp import defaults
 from m2lsp.scoring.errant.inputs import ErrantBlock, ErrantEdit
+from m2lsp.scoring.metric import drain
 from m2lsp.scoring.signature import Signature
 
 MODES = ("cs", "cse", "ds", "dt")
@@ -282,12 +283,7 @@ class ErrantResult:
 def evaluate(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock],
              settings: ErrantSettings = ErrantSettings()) -> ErrantResult:
     """Score hypothesis blocks against reference blocks (same number, same order)."""
-    steps = evaluate_in_steps(hyp, ref, settings, step=len(ref) + 1)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as finished:
-            return finished.value
+    return drain(evaluate_in_steps(hyp, ref, settings, step=len(ref) + 1))
 
 
 def evaluate_in_steps(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock],

@@ -29,7 +29,7 @@ from m2lsp.scoring.errant.compare import (
     f_score,
 )
 from m2lsp.scoring.errant.inputs import ErrantBlock, _block, check_pair
-from m2lsp.scoring.metric import EditorJob
+from m2lsp.scoring.metric import EditorJob, drain
 from m2lsp.scoring.review import (
     EMPTY,
     FOUND,
@@ -66,12 +66,7 @@ class ErrantLive:
         self._sentences: dict[tuple[int, int], tuple[ErrantBlock, ErrantBlock, tuple, bool]] = {}
 
     def update(self, job: EditorJob) -> LiveView:
-        steps = self.steps(job)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                return done.value
+        return drain(self.steps(job))
 
     def steps(self, job: EditorJob) -> Generator[int, None, LiveView]:
         """`update`, yielding how many lines are done while many are annotated afresh."""
@@ -371,7 +366,7 @@ def _gold_mark(kind: str, key: tuple, best: Comparison, tokens: Sequence[str],
     if kind == FOUND:
         message = f"found: {text}"
     else:
-        instead = next((w for w in wrong if _overlap(change, w)), None)
+        instead = next((w for w in wrong if change.overlaps(w)), None)
         message = (f"missed: {text}; " + (f"the system wrote {instead.shown(tokens)} instead"
                                           if instead else "the system left this unchanged"))
     hyp = where.of_key(key) if kind == FOUND else where.span(key[0], key[1])
@@ -392,16 +387,6 @@ def _wrong_mark(key: tuple, change: Change, sentence: ErrantSentence,
     return Mark(WRONG, change.start, change.end,
                 f"system: {change.shown(tokens)} ({best.hyp.types[key][0]}); {why}",
                 hyp_start=where.of_key(key)[0], hyp_end=where.of_key(key)[1])
-
-
-def _overlap(a: Change, b: Change) -> bool:
-    if a.start == a.end and b.start == b.end:
-        return a.start == b.start
-    if a.start == a.end:
-        return b.start < a.start < b.end
-    if b.start == b.end:
-        return a.start < b.start < a.end
-    return a.start < b.end and b.start < a.end
 
 
 def _hypothesis(sentence: ErrantSentence, tokens: Sequence[str]) -> str:

@@ -4,6 +4,8 @@ table (`-cat 1|2|3`) and the verbose per-sentence trace (`-v`); and ChERRANT's
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from m2lsp.scoring.errant.compare import (
     Categories,
     CoderEdits,
@@ -60,14 +62,7 @@ def sentence_trace(sentence: ErrantSentence, beta: float) -> list[str]:
     lines = [rule, f"Original sentence {index}: {sentence.hyp_block.original}"]
     before = sentence.before
     for c in sentence.comparisons:
-        lines += [rule, f"SENTENCE {index} - HYP {c.hyp.coder} - REF {c.ref.coder}",
-                  f"HYPOTHESIS EDITS : {_shown(c.hyp)!r}",
-                  f"REFERENCE EDITS  : {_shown(c.ref)!r}",
-                  f"Local TP/FP/FN   : {c.tp} {c.fp} {c.fn}",
-                  "Local P/R/F{}  : {} {} {}".format(beta, *f_score(c.tp, c.fp, c.fn, beta)),
-                  _global(c, before),
-                  "Global P/R/F{}  : {} {} {}".format(beta, *f_score(
-                      c.tp + before[0], c.fp + before[1], c.fn + before[2], beta))]
+        lines += [rule, *_pair(c, index, before, beta, _shown)]
     best = sentence.best
     lines += [rule, f"^^ HYP {best.hyp.coder}, REF {best.ref.coder} chosen for sentence "
               f"{index}", "Local results:"]
@@ -88,17 +83,23 @@ def cherrant_trace(sentence: ErrantSentence, beta: float) -> list[str]:
     before = sentence.before
     for c in sentence.comparisons:
         lines += [rule, f"SENTENCE {index}{sentence.hyp_block.sentence[1:]}", rule,
-                  f"SENTENCE {index} - HYP {c.hyp.coder} - REF {c.ref.coder}",
-                  f"HYPOTHESIS EDITS : {_keys(c.hyp)!r}",
-                  f"REFERENCE EDITS  : {_keys(c.ref)!r}",
-                  f"Local TP/FP/FN   : {c.tp} {c.fp} {c.fn}",
-                  "Local P/R/F{}  : {} {} {}".format(beta, *f_score(c.tp, c.fp, c.fn, beta)),
-                  _global(c, before),
-                  "Global P/R/F{}  : {} {} {}".format(beta, *f_score(
-                      c.tp + before[0], c.fp + before[1], c.fn + before[2], beta))]
+                  *_pair(c, index, before, beta, _keys)]
     best = sentence.best
     return [*lines, rule,
             f"^^ HYP {best.hyp.coder}, REF {best.ref.coder} chosen for sentence {index}"]
+
+
+def _pair(c: Comparison, index: int, before: tuple[int, int, int], beta: float,
+          edits: Callable[[CoderEdits], list[tuple]]) -> list[str]:
+    """One annotator pair's lines of a -v trace (the edits as `edits` shows them)."""
+    return [f"SENTENCE {index} - HYP {c.hyp.coder} - REF {c.ref.coder}",
+            f"HYPOTHESIS EDITS : {edits(c.hyp)!r}",
+            f"REFERENCE EDITS  : {edits(c.ref)!r}",
+            f"Local TP/FP/FN   : {c.tp} {c.fp} {c.fn}",
+            "Local P/R/F{}  : {} {} {}".format(beta, *f_score(c.tp, c.fp, c.fn, beta)),
+            _global(c, before),
+            "Global P/R/F{}  : {} {} {}".format(beta, *f_score(
+                c.tp + before[0], c.fp + before[1], c.fn + before[2], beta))]
 
 
 def _keys(coder: CoderEdits) -> list[tuple]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 from m2lsp.errors import InputError, UsageError
 from m2lsp.model import Format, M2Document
@@ -36,7 +36,7 @@ from m2lsp.scoring.m2.maxmatch import (
 )
 from m2lsp.scoring.m2.options import m2_options
 from m2lsp.scoring.m2.review import review
-from m2lsp.scoring.metric import EditorJob, Shared
+from m2lsp.scoring.metric import EditorJob, Shared, drain
 from m2lsp.scoring.review import LiveView, SentenceReview
 from m2lsp.scoring.signature import signed
 
@@ -154,14 +154,3 @@ class M2Live:
                          "gold": s.counts.gold}, found.reviews, found.rescored,
                         tuple(w.describe() for w in gold_warnings(gold)))
 
-
-T = TypeVar("T")
-
-
-def drain(steps: Generator[Any, None, T]) -> T:
-    """Run a generator of steps to its end; its return value."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value

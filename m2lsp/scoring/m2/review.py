@@ -72,20 +72,9 @@ def _instead(change: Change, wrong: Sequence[SystemEdit], tokens: list[str]) -> 
     """What the system did where the gold edit is: another change, or nothing."""
     for edit in wrong:
         other = Change.of(*edit)
-        if _overlap(change, other):
+        if change.overlaps(other):
             return f"the system wrote {other.shown(tokens)} instead"
     return "the system left this unchanged"
-
-
-def _overlap(a: Change, b: Change) -> bool:
-    """Whether two changes touch the same words (or insert at the same place)."""
-    if a.start == a.end and b.start == b.end:
-        return a.start == b.start
-    if a.start == a.end:
-        return b.start < a.start < b.end
-    if b.start == b.end:
-        return a.start < b.start < a.end
-    return a.start < b.end and b.start < a.end
 
 
 def _wrong_mark(edit: SystemEdit, sentence: SentenceResult, tokens: list[str]) -> Mark:
