@@ -138,11 +138,6 @@ def pair_agreement(blocks: Sequence[Block], first: str, second: str, metric: str
                          _kappa(pair.blocks, first, second), _types(pair.blocks, first, second))
 
 
-def block_annotators(block: Block) -> list[str]:
-    """The annotators with a line in the block, in order of appearance."""
-    return list(dict.fromkeys(e.annotator.strip() for e in block.edits))
-
-
 def _shared(blocks: Iterable[Block], first: str, second: str) -> _Pair:
     kept, left_out = [], 0
     for block in blocks:
@@ -161,12 +156,8 @@ def _comparable(block: Block, first: str, second: str) -> bool:
     return all(corrected_sentence(block, a) is not None for a in (first, second))
 
 
-def _own(block: Block, annotator: str) -> list[Edit]:
-    return [e for e in block.edits if e.annotator.strip() == annotator]
-
-
 def _corrects(block: Block, annotator: str) -> bool:
-    return any(not e.is_noop for e in _own(block, annotator))
+    return any(not e.is_noop for e in block.by_annotator.get(annotator, []))
 
 
 def _kappa(blocks: Sequence[Block], first: str, second: str) -> Kappa:
@@ -182,8 +173,8 @@ def _edit_key(edit: Edit) -> tuple[int, int, str]:
 def _types(blocks: Sequence[Block], first: str, second: str) -> tuple[TypeAgreement, ...]:
     made: dict[str, list[int]] = {}
     for block in blocks:
-        mine = [e for e in _own(block, first) if not e.is_noop]
-        theirs = [e for e in _own(block, second) if not e.is_noop]
+        mine = [e for e in block.by_annotator.get(first, []) if not e.is_noop]
+        theirs = [e for e in block.by_annotator.get(second, []) if not e.is_noop]
         _count(made, mine, {_edit_key(e) for e in theirs}, 0)
         _count(made, theirs, {_edit_key(e) for e in mine}, 1)
     return tuple(TypeAgreement(t, c[0], c[1], c[2], c[3]) for t, c in sorted(made.items()))
@@ -207,7 +198,7 @@ def as_single_annotator(block: Block, annotator: str) -> str:
     """The block with only `annotator`'s lines, renumbered 0 (a noop if it has none)."""
     assert block.sentence is not None
     lines = [f"S {block.sentence.text}"]
-    for edit in _own(block, annotator):
+    for edit in block.by_annotator.get(annotator, []):
         fields = edit.text.split("|||")
         lines.append("|||".join([*fields[:-1], "0"]) if len(fields) > 1 else edit.text)
     if len(lines) == 1:
@@ -248,7 +239,7 @@ def _errant_direction(blocks: Sequence[Block], scored: str, gold: str,
 def block_summary(block: Block, beta: float = 0.5) -> str | None:
     """The editor's lens over a block two or more annotators wrote lines in (None for
     others): their agreement on this sentence, as `m2lsp agree` computes it (M2)."""
-    present = block_annotators(block)
+    present = list(block.by_annotator)  # who wrote lines here, in order
     if len(present) < 2 or block.sentence is None or block.problems:
         return None
     pairs = [pair_agreement([block], a, b, "m2", beta) for a, b in combinations(present, 2)]

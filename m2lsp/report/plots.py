@@ -108,9 +108,10 @@ def _f(counts: Sequence[int], beta: float) -> float:
     return f_beta(p, r, beta)
 
 
-def heatmap(data: dict[str, Any], grouped: bool) -> str | None:
-    """F-beta of each system (rows) on each error type (columns); hover: the counts."""
-    rows = type_table(data, grouped)
+def heatmap(data: dict[str, Any], rows: list[tuple[str, list[Any]]], note: str = ""
+            ) -> str | None:
+    """F-beta of each system (rows of the figure) on each error type (its columns: `rows`
+    of `type_table`); hover: the counts."""
     if not rows:
         return None
     plt = _pyplot()
@@ -138,8 +139,7 @@ def heatmap(data: dict[str, Any], grouped: bool) -> str | None:
     axes.set_xticks([i + 0.5 for i in range(len(rows))], [k for k, _ in rows], rotation=60,
                     ha="right", fontsize=7)
     axes.set_yticks([i + 0.5 for i in range(len(names))], names)
-    axes.set_title(f"F{beta:g} per error type" + (" (ERRANT's operations)" if grouped and
-                                                   rows != type_table(data, False) else ""))
+    axes.set_title(f"F{beta:g} per error type{note}")
     return _with_titles(_svg(figure), titles)
 
 
@@ -153,9 +153,9 @@ def _with_titles(svg: str, titles: dict[str, str]) -> str:
     return re.sub(r'<g id="(cell-\d+-\d+)">', titled, svg)
 
 
-def found_missed(data: dict[str, Any]) -> str | None:
-    """Per error type (most gold edits first), each system's found (TP) and missed (FN)."""
-    rows = type_table(data, grouped=False)[:12]
+def found_missed(data: dict[str, Any], rows: list[tuple[str, list[Any]]]) -> str | None:
+    """Per error type (`rows` of `type_table`, most gold edits first), each system's found
+    (TP) and missed (FN)."""
     if not rows:
         return None
     plt = _pyplot()
@@ -179,8 +179,11 @@ def found_missed(data: dict[str, Any]) -> str | None:
 
 def figures(data: dict[str, Any]) -> dict[str, str]:
     """Every figure the data has, by name (SVG text)."""
-    drawn = {"pr": pr_scatter(data), "heatmap": heatmap(data, grouped=True)}
-    if len(type_table(data, True)) != len(type_table(data, False)):
-        drawn["heatmap_full"] = heatmap(data, grouped=False)
-    drawn["bars"] = found_missed(data)
+    grouped, full = type_table(data, grouped=True), type_table(data, grouped=False)
+    merged = grouped != full  # ERRANT's types: by operation, and each one a click away
+    drawn = {"pr": pr_scatter(data),
+             "heatmap": heatmap(data, grouped, " (ERRANT's operations)" if merged else "")}
+    if merged:
+        drawn["heatmap_full"] = heatmap(data, full)
+    drawn["bars"] = found_missed(data, full[:12])
     return {name: svg for name, svg in drawn.items() if svg}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from m2lsp import defaults
@@ -220,6 +221,11 @@ class Systems:
     samples: int = 1000
     seed: int = 12345
 
+    @cached_property
+    def totals(self) -> list[Row]:
+        """Each system's corpus sums (computed once for all its pairs)."""
+        return [Columns(rows).total() for rows in self.rows]
+
     def resampled(self) -> list[list[Row]]:
         """Each system's headline numbers on each resample (the same resamples for all)."""
         samples = resamples(len(self.rows[0]), self.samples, self.seed) if self.rows else []
@@ -243,8 +249,7 @@ class Systems:
         """System a against system b (as `compare(rows[a], rows[b], ...)`)."""
         main, aggregate = self.main, self.aggregate
         rows_a, rows_b = self.rows[a], self.rows[b]
-        score_a = aggregate(Columns(rows_a).total())[main]
-        score_b = aggregate(Columns(rows_b).total())[main]
+        score_a, score_b = aggregate(self.totals[a])[main], aggregate(self.totals[b])[main]
         differences = [x[main] - y[main] for x, y in zip(resampled[a], resampled[b],
                                                          strict=True)]
         shuffled = _randomised(rows_a, rows_b, aggregate, main, self.samples, self.seed)

@@ -38,6 +38,34 @@ def expected(path: Path, capsys: pytest.CaptureFixture[str]) -> list[tuple]:
                   for d in json.loads(capsys.readouterr().out))
 
 
+SERVER = [sys.executable, "-m", "m2lsp", "serve"]
+
+
+def run_neovim_recipe(tmp_path: Path, script: str, **env: str) -> None:
+    """Headless Neovim on the README's setup (docs/editors/m2lsp.lua) running `script`
+    (a file beside this one), with M2LSP_NVIM_<name> variables from `env`."""
+    variables = {f"M2LSP_NVIM_{k}": v for k, v in env.items()}
+    subprocess.run([NVIM, "--headless", "--clean", "-c",
+                    f"luafile {Path(__file__).with_name(script)}"], cwd=tmp_path,
+                   env=dict(os.environ, **variables,
+                            M2LSP_NVIM_SETUP=str(ROOT / "docs" / "editors" / "m2lsp.lua"),
+                            M2LSP_NVIM_CMD=json.dumps(SERVER),
+                            XDG_STATE_HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path)),
+                   timeout=240, check=True, stdin=subprocess.DEVNULL, capture_output=True)
+
+
+def run_emacs_recipe(tmp_path: Path, script: str, **env: str) -> None:
+    """Emacs in batch on the README's recipe (docs/editors/gec-m2-mode.el) loading
+    `script` (a file beside this one), with M2LSP_EMACS_<name> variables from `env`."""
+    variables = {f"M2LSP_EMACS_{k}": v for k, v in env.items()}
+    subprocess.run([EMACS, "--batch", "-l", str(Path(__file__).with_name(script))],
+                   cwd=tmp_path,
+                   env=dict(os.environ, **variables,
+                            M2LSP_EMACS_SETUP=str(ROOT / "docs" / "editors" / "gec-m2-mode.el"),
+                            M2LSP_EMACS_CMD="\t".join(SERVER), HOME=str(tmp_path)),
+                   timeout=240, check=True, stdin=subprocess.DEVNULL, capture_output=True)
+
+
 def test_neovim_receives_the_diagnostics_and_a_hover(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]):
     need(NVIM, "nvim", "neovim")
@@ -76,15 +104,8 @@ def test_neovim_setup_scores_and_fills_the_quickfix_list_with_every_fp_and_fn(
     gold.write_bytes(shared("conll2014/gold/official-2014.combined.m2").read_bytes())
     system = shared("conll2014/systems/CAMB")
     out = tmp_path / "nvim.json"
-    env = dict(os.environ, M2LSP_NVIM_OUT=str(out), M2LSP_NVIM_GOLD=str(gold),
-               M2LSP_NVIM_SYSTEM=str(system),
-               M2LSP_NVIM_SETUP=str(ROOT / "docs" / "editors" / "m2lsp.lua"),
-               M2LSP_NVIM_CMD=json.dumps([sys.executable, "-m", "m2lsp", "serve"]),
-               XDG_STATE_HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path))
-    subprocess.run([NVIM, "--headless", "--clean", "-c",
-                    f"luafile {Path(__file__).with_name('neovim_score.lua')}"],
-                   cwd=tmp_path, env=env, timeout=240, check=True,
-                   stdin=subprocess.DEVNULL, capture_output=True)
+    run_neovim_recipe(tmp_path, "neovim_score.lua", OUT=str(out), GOLD=str(gold),
+                      SYSTEM=str(system))
     result = json.loads(out.read_text("utf-8"))
     assert result["filetype"] == "gec-m2" and result["attached"] and result["filled"]
     assert result["title"].startswith("m2lsp: F0.5 0.3733")
@@ -122,14 +143,7 @@ def test_neovim_annotates_from_a_correction(tmp_path: Path):
     gold = tmp_path / "gold.m2"
     gold.write_text(ANNOTATED, encoding="utf-8")
     out = tmp_path / "nvim.json"
-    env = dict(os.environ, M2LSP_NVIM_OUT=str(out), M2LSP_NVIM_GOLD=str(gold),
-               M2LSP_NVIM_SETUP=str(ROOT / "docs" / "editors" / "m2lsp.lua"),
-               M2LSP_NVIM_CMD=json.dumps([sys.executable, "-m", "m2lsp", "serve"]),
-               XDG_STATE_HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path))
-    subprocess.run([NVIM, "--headless", "--clean", "-c",
-                    f"luafile {Path(__file__).with_name('neovim_annotate.lua')}"],
-                   cwd=tmp_path, env=env, timeout=240, check=True,
-                   stdin=subprocess.DEVNULL, capture_output=True)
+    run_neovim_recipe(tmp_path, "neovim_annotate.lua", OUT=str(out), GOLD=str(gold))
     result = json.loads(out.read_text("utf-8"))
     assert result["attached"]
     assert "\n".join(result["given"]) + "\n" == AFTER_GIVEN
@@ -146,13 +160,7 @@ def test_emacs_annotates_from_a_correction(tmp_path: Path):
     gold = tmp_path / "gold.m2"
     gold.write_text(ANNOTATED, encoding="utf-8")
     out = tmp_path / "emacs.json"
-    env = dict(os.environ, M2LSP_EMACS_OUT=str(out), M2LSP_EMACS_GOLD=str(gold),
-               M2LSP_EMACS_SETUP=str(ROOT / "docs" / "editors" / "gec-m2-mode.el"),
-               M2LSP_EMACS_CMD="\t".join([sys.executable, "-m", "m2lsp", "serve"]),
-               HOME=str(tmp_path))
-    subprocess.run([EMACS, "--batch", "-l", str(Path(__file__).with_name("emacs_annotate.el"))],
-                   cwd=tmp_path, env=env, timeout=240, check=True,
-                   stdin=subprocess.DEVNULL, capture_output=True)
+    run_emacs_recipe(tmp_path, "emacs_annotate.el", OUT=str(out), GOLD=str(gold))
     result = json.loads(out.read_text("utf-8"))
     assert result["mode"] == "gec-m2-mode"
     assert result["given"] == AFTER_GIVEN
@@ -171,14 +179,8 @@ def test_emacs_eglot_recipe_lists_every_fp_and_fn(tmp_path: Path):
     gold = tmp_path / "gold.m2"
     gold.write_bytes(shared("conll2014/gold/official-2014.combined.m2").read_bytes())
     out = tmp_path / "emacs.txt"
-    env = dict(os.environ, M2LSP_EMACS_OUT=str(out), M2LSP_EMACS_GOLD=str(gold),
-               M2LSP_EMACS_SYSTEM=str(shared("conll2014/systems/CAMB")),
-               M2LSP_EMACS_SETUP=str(ROOT / "docs" / "editors" / "gec-m2-mode.el"),
-               M2LSP_EMACS_CMD="\t".join([sys.executable, "-m", "m2lsp", "serve"]),
-               HOME=str(tmp_path))
-    subprocess.run([EMACS, "--batch", "-l", str(Path(__file__).with_name("emacs_score.el"))],
-                   cwd=tmp_path, env=env, timeout=240, check=True,
-                   stdin=subprocess.DEVNULL, capture_output=True)
+    run_emacs_recipe(tmp_path, "emacs_score.el", OUT=str(out), GOLD=str(gold),
+                     SYSTEM=str(shared("conll2014/systems/CAMB")))
     mode, *listing = out.read_text("utf-8").splitlines()
     assert mode == "gec-m2-mode"
     assert listing[0].startswith("m2lsp: F0.5 0.3733")

@@ -6,9 +6,6 @@ MuCGEC's demo with ChERRANT; a missing pipeline said, and the server still up.""
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 import random
 import sys
 
@@ -17,11 +14,16 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from m2lsp.cli import main
 from tests.annotation.cherrant import data
 from tests.annotation.conftest import spacy_model
 from tests.conftest import shared
-from tests.lsp.test_live_score import plain, random_system_edit, report
+from tests.lsp.test_live_score import (
+    cli_json,
+    plain,
+    random_system_edit,
+    replace_line,
+    report,
+)
 from tests.lsp.test_server import open_doc, published
 
 SERVER = [sys.executable, "-m", "m2lsp", "serve"]
@@ -49,23 +51,6 @@ def _model() -> str:
         return spacy_model()
     except pytest.skip.Exception:
         return "en_core_web_sm"
-
-
-def cli_json(*args: str) -> dict:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        main(["score", "--format", "json", *args])
-    return json.loads(out.getvalue())
-
-
-def change(uri: str, version: int, row: int, old: str, new: str
-           ) -> types.DidChangeTextDocumentParams:
-    return types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=[types.TextDocumentContentChangePartial(
-            range=types.Range(start=types.Position(line=row, character=0),
-                              end=types.Position(line=row, character=len(old))),
-            text=new)])
 
 
 @pytest.mark.asyncio(loop_scope="module")
@@ -108,7 +93,7 @@ async def test_errant_on_a_plain_text_output_is_live(client: LanguageClient, tmp
     for _ in range(12):
         row, new = random_system_edit(rng, lines)
         version += 1
-        client.text_document_did_change(change(SYSTEM_URI, version, row, lines[row], new))
+        replace_line(client, SYSTEM_URI, version, row, lines[row], new)
         lines[row] = new
     data_now = plain(await report(client, uri))
     assert STATUS[-1] != first_status  # typing in the output changed the score

@@ -38,10 +38,11 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-def cli_json(system: Path, gold: Path) -> dict:
+def cli_json(*args: str | Path) -> dict:
+    """What `m2lsp score --format json ARGS` prints."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        main(["score", "--format", "json", str(system), str(gold)])
+        main(["score", "--format", "json", *map(str, args)])
     return json.loads(out.getvalue())
 
 

@@ -96,8 +96,8 @@ def _sort_and_filter(page) -> None:
     page.select_option("#type", "Prep")
     filtered = page.locator("#count").inner_text()
     assert filtered != count and int(filtered.split()[0]) < int(count.split()[0])
-    marks = page.locator("#sentence-list li")
-    assert marks.count() > 0 and all("(Prep)" in t for t in marks.all_inner_texts()
-                                     if t.startswith(("missed", "found")))
+    gold_marks = [t for t in page.locator("#sentence-list li").all_inner_texts()
+                  if t.startswith(("missed", "found"))]  # those name the gold edit's type
+    assert gold_marks and all("(Prep)" in t for t in gold_marks)
     page.fill("#query", "genetic")
     assert int(page.locator("#count").inner_text().split()[0]) <= int(filtered.split()[0])
