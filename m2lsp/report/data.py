@@ -84,11 +84,10 @@ def build_report(metric: Metric, request: Request, systems: Sequence[Path],
     if first is not None and all(st is not None for st in stats):
         keys = tuple(json_key(n) for n in first.names)
         labels, main = tuple(first.names), json_key(first.names[first.main])
-    else:  # the metric's own numbers (floats: counts such as `sentences` are not scores)
-        data = [_flat(d) for d in data]
-        keys = labels = tuple(k for k, v in data[0].items() if isinstance(v, float))
-        main = keys[-1] if data[0].get("levels") is not None and keys else (
-            keys[0] if keys else "")
+    else:  # the metric's headline (its own choice, else its JSON's floats), the first main
+        data = [{**d, **_headline_of(s, d)} for s, d in zip(scores, data, strict=True)]
+        keys = labels = tuple(_headline_of(scores[0], data[0]))
+        main = keys[0] if keys else ""
     results, pairs = _tested(scores, stats, data, names, systems, keys, main, samples, seed)
     reviews = [_reviews(s) for s in scores]
     return Report(metric.name, main, keys, labels, _beta(data[0]), tuple(results),
@@ -96,14 +95,12 @@ def build_report(metric: Metric, request: Request, systems: Sequence[Path],
                   len(reviews[0]) if reviews[0] else 0, samples, seed, str(request.gold))
 
 
-def _flat(data: dict[str, Any]) -> dict[str, Any]:
-    """CGED's levels as `<level>_f1` numbers beside the false positive rate."""
-    levels = data.get("levels")
-    if not isinstance(levels, dict):
-        return data
-    found = {f"{level}_f1": v["f1"] for level, v in levels.items()
-             if isinstance(v, dict) and isinstance(v.get("f1"), float)}
-    return {**data, **found}
+def _headline_of(score: Any, data: dict[str, Any]) -> dict[str, float]:
+    """A score's headline numbers without per-sentence statistics: its `headline()` where
+    it has one (CGED's levels), else the floats of its JSON (counts are not scores)."""
+    if hasattr(score, "headline"):
+        return dict(score.headline(data))
+    return {k: v for k, v in data.items() if isinstance(v, float)}
 
 
 def _is_number(value: Any) -> bool:

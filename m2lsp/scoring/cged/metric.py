@@ -35,6 +35,16 @@ class CgedScore:
     report: bytes | None = None  # an official tool's report, as it writes it
     types: tuple[tuple[str, int, int, int, float], ...] = ()  # see type_counts
 
+    def headline(self, data: dict[str, Any]) -> dict[str, float]:
+        """The numbers a report ranks systems by, from this score's JSON `data`: each
+        level's F1 (position first: the report ranks by it), then the false positive rate."""
+        levels = data.get("levels") or {}
+        found = {f"{level}_f1": levels[level]["f1"]
+                 for level in ("position", "identification", "detection", "correction")
+                 if isinstance(levels.get(level, {}).get("f1"), float)}
+        rate = data.get("false_positive_rate")
+        return found | ({"false_positive_rate": rate} if isinstance(rate, float) else {})
+
     def type_counts(self) -> list[tuple[str, int, int, int, float]]:
         """(type, TP, FP, FN, F1) per error type (R, M, S, W), counted at the position level
         as nlptea16cged.jar counts items: sets of `id, start, end, TYPE`."""
