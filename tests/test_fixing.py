@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Applicability
-from m2lsp.linting.fixes import applicable, apply_once, fix_until_stable
+from m2lsp.linting.fixes import Taken, _overlaps, applicable, apply_once, fix_until_stable
 from m2lsp.linting.run import lint
 from m2lsp.model import Format
 from m2lsp.parsing.source import SourceText
@@ -70,3 +71,28 @@ def test_crlf_text_keeps_its_line_breaks_where_untouched() -> None:
     outcome = fix_until_stable(SourceText(text),
                                lambda s: lint(s, Format.TRUTH, keep).diagnostics)
     assert outcome.source.text == "P, 1, 2, S\r\nQ, 3, 4, M\r\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 6)), max_size=25))
+def test_taken_ranges_conflict_exactly_as_pairwise_comparison(pairs) -> None:
+    """The neighbour search of `Taken` finds every conflict the all-pairs check finds."""
+    taken, kept = Taken(), []
+    for start, length in pairs:
+        new = (start, start + length, "")
+        brute = any(_overlaps(new, old) for old in kept)
+        assert taken.conflicts(new) == brute
+        if not brute:
+            taken.add(new[0], new[1])
+            kept.append((new[0], new[1]))
+
+
+def test_a_round_is_linear_in_the_fixes() -> None:
+    """80,000 fixes (trailing spaces) in one round: quadratic, this took 43 s."""
+    block = ("S The cat sat . \nA 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0 \n"
+             "A 3 3|||M:ADV|||down|||REQUIRED|||-NONE-|||0\n\n")
+    source = SourceText(block * 20_000)
+    fixes = applicable(check(source), SAFE)
+    assert len(fixes) >= 40_000
+    new, used = apply_once(source, fixes)
+    assert len(used) == len(fixes) and " \n" not in new.text

@@ -56,8 +56,10 @@ def text_lines(text: str) -> list[str]:
 
 def read_lines(path: Path, what: str, encoding: str | None = None) -> list[str]:
     """A file's lines, decoded strictly (a BOM stays, as errant_parallel reads it)."""
+    from m2lsp.files.reading import read_bytes
+
     try:
-        data = path.read_bytes()
+        data = read_bytes(path)
     except OSError as exc:
         raise InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     try:

@@ -16,7 +16,7 @@ from typing import NoReturn
 
 from m2lsp import __version__
 from m2lsp.cli import exits
-from m2lsp.cli.exits import EXIT_ERROR
+from m2lsp.cli.exits import EXIT_ERROR, EXIT_INTERRUPTED
 from m2lsp.errors import M2lspError
 
 
@@ -59,6 +59,9 @@ def _run(argv: list[str]) -> int:
         return EXIT_ERROR
     except BrokenPipeError:
         return EXIT_ERROR
+    except KeyboardInterrupt:  # a file being written is left as it was (files.writing)
+        print("m2lsp: interrupted; no file was left half written", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 # command -> the module that defines it (imported only when needed: a command starts faster

@@ -102,8 +102,11 @@ def _add_errant_flags(parser: argparse.ArgumentParser, tok: str, lev: str,
 
 def run_annotate(args: argparse.Namespace) -> int:
     from m2lsp.config import config_for
+    from m2lsp.files.writing import refuse_inputs
 
     _check_inputs(args)
+    if args.output is not None and not args.each:
+        refuse_inputs(args.output, _inputs(args))
     config = config_for([args.parallel or args.orig], args.config)
     settings = _settings(args, config)
     if args.each:
@@ -113,8 +116,15 @@ def run_annotate(args: argparse.Namespace) -> int:
         blocks = _started(text, settings, _jobs(args))
     else:
         blocks = _blocks(args.orig, args.cor, args, settings, args.encoding)
-    _write(blocks, args.output)
+    _write(blocks, args.output, _inputs(args))
     return EXIT_CLEAN
+
+
+def _inputs(args: argparse.Namespace) -> list[Path]:
+    """Every file the command reads: none of them is ever an output."""
+    from m2lsp.cli.inputs import input_paths
+
+    return input_paths(args, "output")
 
 
 def _check_inputs(args: argparse.Namespace) -> None:
@@ -174,6 +184,10 @@ def _each(args: argparse.Namespace, settings: Any) -> int:
     names = [args.output / f"{path.name}.m2" for path in args.cor]
     if len(set(names)) < len(names):
         raise UsageError("--each: two corrected files have the same name")
+    from m2lsp.files.writing import refuse_inputs
+
+    for name in names:
+        refuse_inputs(name, _inputs(args))
     texts = [_read(args, [path]) for path in args.cor]
     blocks = annotate_each(texts, settings, _jobs(args),
                            lambda total: Ticker(total, what="line", stalls=False))
@@ -182,7 +196,7 @@ def _each(args: argparse.Namespace, settings: Any) -> int:
         outputs[which].append(block)
     args.output.mkdir(parents=True, exist_ok=True)
     for which, path in enumerate(names):
-        _write(outputs[which], path)
+        _write(outputs[which], path, _inputs(args))
     return EXIT_CLEAN
 
 
@@ -204,12 +218,15 @@ def _jobs(args: argparse.Namespace) -> int:
 
 def run_errant_parallel(args: argparse.Namespace) -> int:
     from m2lsp.annotation.english import EnglishSettings
+    from m2lsp.files.writing import refuse_inputs
 
+    inputs = [Path(args.orig), *(Path(c) for c in args.cor)]
+    refuse_inputs(args.out, inputs)
     print("Loading resources...")
     settings = EnglishSettings(args.tok, args.lev, args.merge, args.spacy_model)
     blocks = _blocks(Path(args.orig), [Path(c) for c in args.cor], args, settings, None,
                      announce=True)
-    _write(blocks, Path(args.out))
+    _write(blocks, Path(args.out), inputs)
     return EXIT_CLEAN
 
 
@@ -250,13 +267,16 @@ def _warn_about(orig: Path, text: ParallelText) -> None:
               f"it as part of the first word, and so does this output", file=sys.stderr)
 
 
-def _write(blocks: Iterable[str], output: Path | None) -> None:
+def _write(blocks: Iterable[str], output: Path | None, inputs: list[Path]) -> None:
+    """The blocks to stdout, or to `output` whole or not at all (never over an input)."""
+    from m2lsp.files.writing import atomic_open
+
     if output is None:
         for block in blocks:
             sys.stdout.write(block)
         return
     try:
-        with open(output, "w", encoding="utf-8", newline="\n") as out:
+        with atomic_open(output, inputs=inputs) as out:
             for block in blocks:
                 out.write(block)
     except OSError as exc:

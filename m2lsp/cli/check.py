@@ -71,7 +71,7 @@ def run_check(args: argparse.Namespace) -> int:
     latest = None
     for path in files:
         progress.step(path)
-        result = check_file(path, options)
+        result = check_file(path, options, explicit=path in named)
         if (result.format is None and result.error is None and path in named
                 and not args.skip_unknown):
             result = CheckedFile(path, None, error=UNKNOWN_FORMAT)  # named, so meant
@@ -162,10 +162,11 @@ def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bo
     render = renderers()[args.output_format]
     failed = sum(1 for r in results if r.error)
     checked = sum(1 for r in results if r.format is not None and not r.error)
-    skipped = len(results) - checked - failed
+    special = sum(1 for r in results if r.not_regular)
+    skipped = len(results) - checked - failed - special
     if args.output_format == "text":
         sys.stdout.write(render(reports, checked=checked, unchecked=failed + had_errors,
-                                skipped=skipped, quiet=args.quiet))
+                                skipped=skipped, quiet=args.quiet, special=special))
     else:
         sys.stdout.write(render(reports))
     sys.stdout.flush()
@@ -182,6 +183,7 @@ def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bo
     if not args.quiet and args.output_format != "text":
         note = f"checked {checked} file(s)" + (f", skipped {skipped} (not M2 or CGED)"
                                               if skipped else "")
+        note += f", skipped {special} (not regular files)" if special else ""
         print(f"m2lsp: {note}", file=sys.stderr)
     if errors:
         return EXIT_ERROR

@@ -58,11 +58,15 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from m2lsp import conversion
+    from m2lsp.cli.inputs import input_paths
+    from m2lsp.files.writing import refuse_inputs
     from m2lsp.model import Format
     from m2lsp.parsing.cged import parse_cged
     from m2lsp.parsing.detect import detect_format
     from m2lsp.parsing.m2 import parse_m2
 
+    if args.output is not None:
+        refuse_inputs(args.output, input_paths(args, "output"))
     source = read_text(args.input, "input", args.encoding)
     problems: list[conversion.Unconverted] = []
     kind = detect_format(args.input, source.text)
@@ -182,8 +186,11 @@ def _write(args: argparse.Namespace, text: str, problems: list) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return EXIT_CLEAN
+    from m2lsp.cli.inputs import input_paths
+    from m2lsp.files.writing import write_atomic
+
     try:
-        args.output.write_text(text, encoding="utf-8")
+        write_atomic(args.output, text, inputs=input_paths(args, "output"))
     except OSError as exc:
         raise InputError(f"cannot write {args.output}: {exc.strerror or exc}") from exc
     return EXIT_CLEAN

@@ -3,6 +3,7 @@
 EXIT_CLEAN = 0  # nothing found / job done
 EXIT_FINDINGS = 1  # problems found
 EXIT_ERROR = 2  # usage or I/O error
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as shells report it
 
 # Set by the console script (`m2lsp.cli.entry`), which ends the process without freeing
 # every object: a command may then keep what it made (`keep_until_exit`) instead of

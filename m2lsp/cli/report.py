@@ -61,11 +61,15 @@ def system_names(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from m2lsp.cli.inputs import input_paths
     from m2lsp.cli.score import _configured, _positive, request_of
+    from m2lsp.files.writing import refuse_inputs
     from m2lsp.report.data import MAX_SENTENCES, build_report, report_json
 
     if len(args.systems) < 1:
         raise UsageError("give at least one system")
+    if (target := _target(args)) is not None:
+        refuse_inputs(target, input_paths(args, "output"))
     _positive("--samples", args.samples, zero_means_off=False)
     chosen = _configured(args, args.gold, *args.systems)
     request = request_of(args, chosen, args.systems[0], args.gold)
@@ -89,13 +93,20 @@ def _rendered(args: argparse.Namespace, data: dict) -> str:
             "csv": tables.csv_table}[args.format](data)
 
 
+def _target(args: argparse.Namespace) -> Path | None:
+    return args.output or (Path("report.html") if args.format == "html" else None)
+
+
 def _write(args: argparse.Namespace, text: str) -> None:
-    target = args.output or (Path("report.html") if args.format == "html" else None)
+    from m2lsp.cli.inputs import input_paths
+    from m2lsp.files.writing import write_atomic
+
+    target = _target(args)
     if target is None:
         sys.stdout.write(text)
         return
     try:
-        target.write_text(text, encoding="utf-8")
+        write_atomic(target, text, inputs=input_paths(args, "output"))
     except OSError as exc:
         raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
     print(f"m2lsp: wrote {target} ({len(text.encode('utf-8')) / 1e6:.1f} MB)", file=sys.stderr)

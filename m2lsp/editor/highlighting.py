@@ -43,7 +43,10 @@ class Token:
 _A_FIELDS = (Kind.TYPE, Kind.STRING, Kind.ENUM_MEMBER, Kind.COMMENT, Kind.PARAMETER)
 _NUMBERS = re.compile(r"-?\d+")
 _MARK = re.compile(r"(A|S|T\d*(?:-A\d+)?)(?= |$)")
-_TAG = re.compile(r"</?([A-Za-z_]+)|([A-Za-z_]+)=(\"[^\"]*\"?)")
+# An attribute name starts where a run of letters starts (the look-behind) and takes the
+# whole run (possessive): without both, a long run of letters is tried from every position
+# in it, and one 100,000-letter line took minutes.
+_TAG = re.compile(r"</?([A-Za-z_]+)|(?<![A-Za-z_])([A-Za-z_]++)=(\"[^\"]*\"?)")
 _TRUTH = re.compile(r"[^,\t ][^,\t]*")
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Applicability, Diagnostic
+from m2lsp.files import reading
+from m2lsp.files.writing import TEMP_SUFFIX, Snapshot, WriteRefused, write_atomic
 from m2lsp.linting.fixes import FixOutcome, fix_until_stable
 from m2lsp.linting.run import LintResult, lint
 from m2lsp.model import Format
@@ -28,6 +30,7 @@ class CheckedFile:
     error: str | None = None  # an I/O problem: the file could not be checked
     fixed: FixOutcome | None = None
     not_fixed: str | None = None  # why fixes were not written
+    not_regular: bool = False  # inside a folder and not a regular file: skipped unread
     # what linting made (the parsed document with it), for a caller that would rather keep
     # it than free it: `m2lsp check` keeps the last file's to its exit
     linted: LintResult | None = field(default=None, compare=False, repr=False)
@@ -44,21 +47,27 @@ class CheckOptions:
 
 def discover(paths: list[Path]) -> Iterator[Path]:
     """Files named directly, and every file under named folders (hidden and tool folders
-    skipped), in a stable order."""
+    skipped, and m2lsp's own unfinished writes), in a stable order."""
     for path in paths:
         if path.is_dir():
             for root, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and d[:1] != ".")
                 for name in sorted(files):
-                    yield Path(root) / name
+                    if not name.endswith(TEMP_SUFFIX):
+                        yield Path(root) / name
         else:
             yield path
 
 
 def check_file(path: Path, options: CheckOptions, explicit: bool = True) -> CheckedFile:
-    """Read, detect, lint and (with options.fix) fix one file."""
+    """Read, detect, lint and (with options.fix) fix one file.  Inside a folder
+    (`explicit` False), what is not a regular file (a pipe, a device) is skipped unread:
+    opening a pipe waits for a writer, and a device may never end."""
+    if not explicit and not reading.is_regular(path):
+        return CheckedFile(path, None, not_regular=True)
     try:
-        data = path.read_bytes()
+        data = reading.read_bytes(path)
+        snapshot = Snapshot.of(path, data) if options.fix else None
     except OSError as exc:
         return CheckedFile(path, None, error=f"cannot read: {exc.strerror or exc}")
     source = decode(data, options.encoding)
@@ -69,11 +78,12 @@ def check_file(path: Path, options: CheckOptions, explicit: bool = True) -> Chec
     result = lint(source, fmt, options.settings, known_ids=known)
     if not options.fix:
         return CheckedFile(path, fmt, result.diagnostics, linted=result)
-    return _fix(path, source, fmt, options, known, result.diagnostics)
+    return _fix(path, source, fmt, options, known, result.diagnostics, snapshot)
 
 
 def _fix(path: Path, source: SourceText, fmt: Format, options: CheckOptions,
-         known: frozenset[str] | None, found: tuple[Diagnostic, ...]) -> CheckedFile:
+         known: frozenset[str] | None, found: tuple[Diagnostic, ...],
+         snapshot: Snapshot | None) -> CheckedFile:
     if source.problem is not None:
         return CheckedFile(path, fmt, found, not_fixed="not fixed: the file does not decode "
                            "cleanly; fixing would change bytes it could not read")
@@ -82,25 +92,28 @@ def _fix(path: Path, source: SourceText, fmt: Format, options: CheckOptions,
         options.fix)
     if outcome.applied:
         try:
-            write_source(path, outcome.source)
+            write_source(path, outcome.source, snapshot)
+        except WriteRefused as exc:
+            return CheckedFile(path, fmt, found, error=str(exc))
         except OSError as exc:
             return CheckedFile(path, fmt, found, error=f"cannot write: {exc.strerror or exc}")
     remaining = lint(outcome.source, fmt, options.settings, known_ids=known).diagnostics
     return CheckedFile(path, fmt, remaining, fixed=outcome)
 
 
-def write_source(path: Path, source: SourceText) -> None:
-    """Write text back in its encoding, with its BOM if it keeps one."""
+def write_source(path: Path, source: SourceText, snapshot: Snapshot | None) -> None:
+    """Write text back in its encoding, with its BOM if it keeps one: atomically, and only
+    if the file is still what `snapshot` says was read."""
     data = source.text.encode(source.encoding)
     if source.bom:
         data = b"\xef\xbb\xbf" + data
-    path.write_bytes(data)
+    write_atomic(path, data, expect=snapshot)
 
 
 def read_ids(path: Path, encoding: str | None = None) -> frozenset[str]:
     """Sentence ids of a CGED input file (`(sid=ID)<TAB>text` or `ID<TAB>text` lines) or of
     a CGED SGML file."""
-    source = decode(path.read_bytes(), encoding)
+    source = decode(reading.read_bytes(path), encoding)
     if detect_format(path, source.text) is Format.CGED:
         from m2lsp.parsing.cged import parse_cged
 

@@ -8,8 +8,9 @@ outside an edit is kept as it was.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from m2lsp.diagnostic import Applicability, Diagnostic, Fix
 from m2lsp.parsing.source import SourceText
@@ -36,7 +37,7 @@ def applicable(diagnostics: Iterable[Diagnostic],
 def apply_once(source: SourceText, fixes: list[tuple[str, Fix]]
                ) -> tuple[SourceText, list[tuple[str, Fix]]]:
     """Apply the fixes that do not overlap earlier ones: the new text and the fixes used."""
-    taken: list[tuple[int, int]] = []
+    taken = Taken()
     replacements: list[tuple[int, int, str]] = []
     used: list[tuple[str, Fix]] = []
     bom = source.bom
@@ -44,14 +45,46 @@ def apply_once(source: SourceText, fixes: list[tuple[str, Fix]]
         ranges = [(source.offset(e.span.line, e.span.col),
                    source.offset(e.span.end_line, e.span.end_col), e.new_text)
                   for e in fix.edits]
-        if any(_overlaps(r, t) for r in ranges for t in taken):
+        if any(taken.conflicts(r) for r in ranges):
             continue
-        taken.extend((a, b) for a, b, _ in ranges)
+        for a, b, _ in ranges:
+            taken.add(a, b)
         replacements.extend(ranges)
         used.append((code, fix))
         bom = bom and not fix.removes_bom
     return SourceText(_replace(source.text, replacements), source.encoding, bom,
                       source.problem), used
+
+
+@dataclass
+class Taken:
+    """The ranges already taken in a round, sorted by start: a new range is compared with
+    its neighbours only (comparing it with every one made a round quadratic: 43 s for the
+    80,000 fixes of a 5 MB file)."""
+
+    starts: list[int] = field(default_factory=list)
+    ranges: list[tuple[int, int]] = field(default_factory=list)
+
+    def add(self, start: int, end: int) -> None:
+        at = bisect.bisect_right(self.starts, start)
+        self.starts.insert(at, start)
+        self.ranges.insert(at, (start, end))
+
+    def conflicts(self, new: tuple[int, int, str]) -> bool:
+        """Whether `new` overlaps a taken range.  Taken ranges never overlap each other, so
+        those that can touch `new` are the one before its start and those starting up to
+        its end."""
+        at = bisect.bisect_left(self.starts, new[0])
+        before = at - 1  # every range of the last start before new's (an insertion there
+        while before >= 0 and self.starts[before] == self.starts[at - 1]:  # and a range)
+            if _overlaps(new, self.ranges[before]):
+                return True
+            before -= 1
+        while at < len(self.ranges) and self.starts[at] <= new[1]:
+            if _overlaps(new, self.ranges[at]):
+                return True
+            at += 1
+        return False
 
 
 def _replace(text: str, replacements: list[tuple[int, int, str]]) -> str:

@@ -23,6 +23,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from m2lsp.diagnostic import Severity
 from m2lsp.editor.navigation import block_at
 from m2lsp.errors import M2lspError
+from m2lsp.files.reading import read_bytes
 from m2lsp.lsp import convert
 from m2lsp.model import M2Document, Span
 from m2lsp.scoring.metric import EditorJob, LiveScoring
@@ -122,7 +123,7 @@ class ScoreSession:
         stat = self.system.path.stat()
         key = ("file", stat.st_mtime_ns, stat.st_size)
         if self._file is None or self._file[0] != key:
-            self._file = (key, self.system.path.read_bytes().decode("utf-8"))
+            self._file = (key, read_bytes(self.system.path, pipes=False).decode("utf-8"))
         return self._file
 
     def job(self, doc: OpenDocument, system_text: str) -> EditorJob:

@@ -169,9 +169,10 @@ def read_source(path: Path, what: str, encoding: str | None = None) -> SourceTex
     """A file's text for a job that needs it whole, or an InputError that says what is wrong
     with it (`what`: the file's role, e.g. "gold")."""
     from m2lsp.errors import InputError
+    from m2lsp.files.reading import read_bytes
 
     try:
-        data = path.read_bytes()
+        data = read_bytes(path)
     except OSError as exc:
         raise InputError(f"cannot read {what} file {path}: {exc.strerror or exc}") from exc
     source = decode(data, encoding)

@@ -15,6 +15,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
+from m2lsp.files.reading import read_bytes
 from m2lsp.lsp.live_score import SCORE_CHANGED, ScoreSession, SystemRef
 from m2lsp.lsp.server import M2Server, OpenDocument
 from m2lsp.model import Format
@@ -44,7 +45,7 @@ async def score(ls: M2Server, *args: Any) -> dict[str, Any] | None:
     With metric `errant` the system file is hypothesis M2 (default: the `metric` setting)."""
     try:
         gold_uri, system = args[0], _path(args[1])
-        text = system.read_bytes().decode("utf-8")
+        text = read_bytes(system, pipes=False).decode("utf-8")
     except (IndexError, ValueError, TypeError) as exc:
         return _fail(ls, f"m2lsp.score expects [goldUri, systemPath]: {exc}")
     except OSError as exc:

@@ -240,9 +240,13 @@ def _warn_several(request: Request, truth_items: list) -> None:
 
 
 def _run_2018(request: Request) -> CgedScore:
+    from m2lsp.files.writing import refuse_inputs
     from m2lsp.parsing.source import read_source
     from m2lsp.scoring.cged import evaluation2018 as cged2018
 
+    inputs = (request.system, request.gold, request.shared.source)
+    if request.options.report_file:
+        refuse_inputs(request.options.report_file, inputs)
     result_text = read_source(request.system, "result", request.encoding).text
     truth_text = read_source(_gold(request), "truth", request.encoding).text
     note = cged2018.crlf_note(request.gold, truth_text)
@@ -252,10 +256,12 @@ def _run_2018(request: Request) -> CgedScore:
                                cged2018.read_truth(truth_text))
     if request.options.report_file:
         path = request.options.report_file
+        from m2lsp.files.writing import write_atomic
+
         try:
-            with open(path, "wb") as out:
-                out.write(cged2018.report_2018(result, str(request.system),
-                                               str(request.gold)).encode("utf-8"))
+            write_atomic(path, cged2018.report_2018(result, str(request.system),
+                                                    str(request.gold)).encode("utf-8"),
+                         inputs=inputs)
         except OSError as exc:
             raise InputError(f"cannot write {path}: {exc.strerror or exc}") from exc
     return CgedScore(str(Signature("CGED", (("scorer", "evaluation.pl-2018"),))),
