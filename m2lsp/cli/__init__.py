@@ -39,6 +39,8 @@ def entry() -> NoReturn:
     gc.disable()  # for good: turned back on, it would first scan every object made (0.2 s)
     code = main()
     for stream in (sys.stdout, sys.stderr):
+        if stream.closed:  # the language server's stdout, closed by its exit
+            continue
         try:
             stream.flush()
         except (BrokenPipeError, ValueError):

@@ -19,7 +19,7 @@ def _width(text: str, encoding: str) -> int:
     if encoding == "utf-32" or text.isascii():
         return len(text)
     if encoding == "utf-8":
-        return len(text.encode("utf-8"))
+        return len(text.encode("utf-8", "surrogatepass"))
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 

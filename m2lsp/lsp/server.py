@@ -14,9 +14,10 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -42,6 +43,17 @@ LANGUAGE_FORMATS = {"gec-m2": Format.M2, "gec-cged": Format.CGED,
 
 class M2Protocol(LanguageServerProtocol):
     """Keeps open documents as LiveDocuments instead of pygls TextDocuments."""
+
+    def _execute_handler(self, msg_id, handler, callback, args=None, kwargs=None):
+        """pygls 2.1 keeps the future of a generator handler (and of each handler a
+        generator yields to) under a fresh id and never removes it: every notification
+        leaked about 2 KB.  A future is dropped here once it is done."""
+        def done(future):
+            if self._request_futures.get(msg_id) is future:
+                del self._request_futures[msg_id]
+            callback(future)
+
+        super()._execute_handler(msg_id, handler, done, args, kwargs)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
@@ -114,6 +126,31 @@ class M2Server(LanguageServer):
         self.code_lens_refresh = False
         # called with a uri whose diagnostics changed (the diagnostics feature listens)
         self.changed: list[Callable[[str], None]] = []
+        self.exit_code = 0  # LSP's: 0 after shutdown then exit, 1 for exit alone
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """pygls's stdio server with m2lsp's frame reader (`transport`: every malformed
+        message answered, resynchronised after a bad header), keeping the exit code pygls
+        ends the process with."""
+        import threading
+
+        from pygls.io_ import StdinAsyncReader, StdoutWriter
+
+        from m2lsp.lsp import transport
+
+        self._stop_event = stop = threading.Event()
+        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(transport.serve(reader, self.protocol, stop))
+        except BrokenPipeError:
+            log.error("the connection to the client is lost; shutting down")
+        except SystemExit as exc:  # pygls's exit notification
+            self.exit_code = exc.code if isinstance(exc.code, int) else 1
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.shutdown()
 
     # -- documents -------------------------------------------------------------------
 

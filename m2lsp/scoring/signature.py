@@ -38,7 +38,10 @@ def reference_hash(*texts: str | bytes) -> str:
     signature were computed against the same data."""
     digest = hashlib.sha256()
     for text in texts:
-        digest.update(text.encode("utf-8") if isinstance(text, str) else text)
+        # surrogatepass: an editor's text may hold a lone surrogate (UTF-16 half); valid
+        # text hashes exactly as plain UTF-8
+        digest.update(text.encode("utf-8", "surrogatepass") if isinstance(text, str)
+                      else text)
         digest.update(b"\0")
     return digest.hexdigest()[:12]
 

@@ -21,7 +21,29 @@ def register(ls: M2Server) -> None:
     ls.feature(types.INITIALIZE)(initialize)
     ls.feature(types.INITIALIZED)(initialized)
     ls.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)(did_change_configuration)
+    ls.feature(SERVER_STATS)(server_stats)
 
+
+SERVER_STATS = "m2lsp/serverStats"
+
+
+def server_stats(ls: M2Server, *_params: Any) -> dict[str, int]:
+    """What the server holds (for leak hunting and bug reports): open documents, requests
+    in flight, and its resident memory in KiB (0 where /proc is not there)."""
+    return {"documents": len(ls.documents),
+            "pendingFutures": len(ls.protocol._request_futures),
+            "rssKiB": _rss_kib()}
+
+
+def _rss_kib() -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
 def initialize(ls: M2Server, params: types.InitializeParams) -> None:

@@ -34,6 +34,12 @@ def register(ls: M2Server) -> None:
         ls.command(name)(handler)
 
 
+def _uri(value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"expected a document URI, got {type(value).__name__}")
+    return value
+
+
 def _path(value: Any) -> Path:
     if not isinstance(value, str) or not value:
         raise ValueError("expected a path or file URI")
@@ -44,7 +50,7 @@ async def score(ls: M2Server, *args: Any) -> dict[str, Any] | None:
     """[goldUri, systemPath, {metric}?]: score a system file against an open gold document.
     With metric `errant` the system file is hypothesis M2 (default: the `metric` setting)."""
     try:
-        gold_uri, system = args[0], _path(args[1])
+        gold_uri, system = _uri(args[0]), _path(args[1])
         text = read_bytes(system, pipes=False).decode("utf-8")
     except (IndexError, ValueError, TypeError) as exc:
         return _fail(ls, f"m2lsp.score expects [goldUri, systemPath]: {exc}")
@@ -63,9 +69,9 @@ async def score_against(ls: M2Server, *args: Any) -> dict[str, Any] | None:
     """[goldUri, systemUri, {metric}?]: score an open system document against an open gold
     one."""
     try:
-        gold_uri, system_uri = args[0], args[1]
-    except (IndexError, TypeError):
-        return _fail(ls, "m2lsp.scoreAgainst expects [goldUri, systemUri]")
+        gold_uri, system_uri = _uri(args[0]), _uri(args[1])
+    except (IndexError, TypeError, ValueError) as exc:
+        return _fail(ls, f"m2lsp.scoreAgainst expects [goldUri, systemUri]: {exc}")
     system = ls.documents.get(system_uri)
     if system is None:
         return _fail(ls, f"the system document {system_uri} is not open")

@@ -1,0 +1,125 @@
+"""Reading JSON-RPC frames from the client, robustly.
+
+pygls's own loop (pygls 2.1) drops a message it cannot parse or structure without an answer,
+and one frame with a bad `Content-Length` leaves it reading bodies as headers for ever.  Here:
+- a body that is not JSON is answered with a parse error (-32700, id null);
+- a request whose params do not fit its method is answered with invalid params (-32602)
+  under its id (a notification cannot be answered: it is logged);
+- a request after `shutdown` is answered with invalid request (-32600), as LSP asks;
+- a bad header is answered with a parse error, and reading resynchronises on the next
+  `Content-Length` header, even one glued to the end of the bad frame's body;
+- a body is read in chunks, so memory follows what arrives, not what a header announces.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+from typing import Any, Protocol
+
+from lsprotocol import types
+
+log = logging.getLogger(__name__)
+
+# at the end of a line: after a bad frame, the next header follows the unread body directly
+_LENGTH = re.compile(rb"Content-Length:[ \t]*(\d+)[ \t]*\r?\n?$", re.IGNORECASE)
+_CHUNK = 1 << 20
+PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32700, -32600, -32601, -32602
+
+
+class Reader(Protocol):
+    async def readline(self) -> bytes: ...
+
+    async def readexactly(self, n: int) -> bytes: ...
+
+
+async def serve(reader: Reader, protocol: Any, stop: threading.Event) -> None:
+    """Read frames until the client closes its end (or `stop` is set) and hand each body
+    to `dispatch`."""
+    length: int | None = None
+    while not stop.is_set():
+        line = await reader.readline()
+        if not line:
+            return
+        if (found := _LENGTH.search(line)) is not None:
+            length = int(found.group(1))
+        elif line.lower().startswith(b"content-length"):
+            answer_error(protocol, None, PARSE_ERROR, f"bad header {line[:80]!r}")
+            length = None
+        elif not line.strip() and length is not None:
+            body = await _read_body(reader, length)
+            if body is None:
+                return
+            length = None
+            dispatch(protocol, body)
+
+
+async def _read_body(reader: Reader, length: int) -> bytes | None:
+    """`length` bytes, or None when the stream ends first."""
+    parts = []
+    left = length
+    while left:
+        chunk = await reader.readexactly(min(left, _CHUNK))
+        if not chunk:
+            return None
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)
+
+
+def dispatch(protocol: Any, body: bytes) -> None:
+    """One message body: structured and handled, or answered with why it cannot be."""
+    try:
+        raw = json.loads(body)
+    except (ValueError, RecursionError) as exc:
+        answer_error(protocol, None, PARSE_ERROR, f"not JSON: {exc}")
+        return
+    if not isinstance(raw, dict):
+        answer_error(protocol, None, INVALID_REQUEST, "a message is a JSON object")
+        return
+    msg_id = raw.get("id")
+    if not isinstance(msg_id, int | str) or isinstance(msg_id, bool):
+        msg_id = None
+    if raw.get("jsonrpc") != "2.0":
+        answer_error(protocol, msg_id, INVALID_REQUEST, 'not JSON-RPC 2.0 ("jsonrpc": "2.0")')
+        return
+    if msg_id is not None and "method" in raw and _shut_down(protocol, raw):
+        answer_error(protocol, msg_id, INVALID_REQUEST, "the server is shutting down")
+        return
+    if "method" in raw and "params" not in raw and protocol.get_message_type(
+            raw["method"]) is None:
+        raw = {**raw, "params": None}  # JSON-RPC lets params out; pygls's generic type not
+    try:
+        message = protocol.structure_message(raw)
+    except Exception as exc:  # cattrs says what does not fit, in its own exception types
+        _unstructurable(protocol, raw, msg_id, exc)
+        return
+    protocol.handle_message(message)
+
+
+def _shut_down(protocol: Any, raw: dict) -> bool:
+    return bool(getattr(protocol, "_shutdown", False)) and raw.get("method") != types.EXIT
+
+
+def _unstructurable(protocol: Any, raw: dict, msg_id: Any, exc: Exception) -> None:
+    method = raw.get("method")
+    why = f"{method!r}: params do not fit the method ({type(exc).__name__}: {exc})"
+    known = method in protocol.fm.builtin_features or method in protocol.fm.features
+    if msg_id is not None and "method" in raw and not known:
+        answer_error(protocol, msg_id, METHOD_NOT_FOUND, f"no method {method!r}"[:500])
+    elif msg_id is not None and "method" in raw:
+        answer_error(protocol, msg_id, INVALID_PARAMS, why[:500])
+    elif "method" not in raw and "result" not in raw and "error" not in raw:
+        answer_error(protocol, msg_id, INVALID_REQUEST, why[:500])
+    else:  # a notification, or a response to the server: nothing to answer
+        log.warning("message dropped: %s", why[:500])
+
+
+def answer_error(protocol: Any, msg_id: int | str | None, code: int, message: str) -> None:
+    """An error response; its id is null when the request's could not be read (JSON-RPC
+    wants the member there, which pygls's serializer would leave out)."""
+    log.warning("JSON-RPC error %d: %s", code, message)
+    protocol._send_data({"jsonrpc": "2.0", "id": msg_id,
+                         "error": {"code": code, "message": message}})
