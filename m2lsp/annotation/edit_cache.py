@@ -8,6 +8,7 @@ the block that was written, byte for byte.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 
 from m2lsp.annotation.parse_cache import ParseCache
@@ -24,14 +25,14 @@ def cached_blocks(cache: ParseCache, namespace: str, rows: Sequence[Row], first:
     numbered from `first`), which are then kept."""
     keys = [ParseCache.key(namespace, "\0".join([source, *corrections]))
             for source, corrections in rows]
-    stored = cache.get(keys)
+    stored = _readable(cache.get(keys))
     missing = [i for i, key in enumerate(keys) if key not in stored]
     made = fresh([(first + i, rows[i][0], rows[i][1]) for i in missing]) if missing else []
-    out: list[str | None] = [None if (data := stored.get(key)) is None or data == NO_BLOCK
-                             else data.decode("utf-8") for key in keys]
+    out: list[str | None] = [stored.get(key) for key in keys]
     for i, block in zip(missing, made, strict=True):
         out[i] = block
-    cache.put((keys[i], NO_BLOCK if block is None else block.encode("utf-8"))
+    cache.put((keys[i], NO_BLOCK if block is None else
+               block.encode("utf-8", "surrogatepass"))
               for i, block in zip(missing, made, strict=True))
     return out
 
@@ -41,7 +42,20 @@ def stored_blocks(cache: ParseCache, namespace: str, rows: Sequence[Row]
     """Every row's block from the cache, or None when it lacks any (nothing is made)."""
     keys = [ParseCache.key(namespace, "\0".join([source, *corrections]))
             for source, corrections in rows]
-    stored = cache.get(keys)
+    stored = _readable(cache.get(keys))
     if len(stored) < len(set(keys)):
         return None
-    return [None if stored[key] == NO_BLOCK else stored[key].decode("utf-8") for key in keys]
+    return [stored[key] for key in keys]
+
+
+def _readable(stored: dict[str, bytes]) -> dict[str, str | None]:
+    """The rows as blocks (None: the reference writes none); one that does not decode is
+    left out, a miss like any other."""
+    blocks: dict[str, str | None] = {}
+    for key, data in stored.items():
+        if data == NO_BLOCK:
+            blocks[key] = None
+            continue
+        with contextlib.suppress(UnicodeDecodeError):
+            blocks[key] = data.decode("utf-8", "surrogatepass")
+    return blocks

@@ -8,6 +8,7 @@ list (its own code, without making a new token object at each step of its table)
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -175,7 +176,8 @@ class EnglishAnnotator:
         docs: dict[str, Any] = {}
         for text in unique:
             if (data := stored.get(keys[text])) is not None:
-                docs[text] = unpacked(self.nlp.vocab, data)
+                with contextlib.suppress(ValueError, TypeError):  # unreadable: parse again
+                    docs[text] = unpacked(self.nlp.vocab, data)
         fresh = [t for t in unique if t not in docs]
         inputs = fresh if self.settings.tokenise else (
             Doc(self.nlp.vocab, t.split()) for t in fresh)

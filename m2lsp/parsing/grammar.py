@@ -49,6 +49,17 @@ def checkout_grammars() -> Path | None:
     return folder
 
 
+def grammar_names() -> list[str]:
+    """The names of m2lsp's grammars (`m2`, `cged`, ...)."""
+    folder = checkout_grammars()
+    if folder is not None:
+        return sorted(p.stem for p in folder.glob("*.lark"))
+    from importlib.resources import files
+
+    return sorted(Path(e.name).stem for e in files(GRAMMAR_PACKAGE).iterdir()
+                  if e.name.endswith(".lark"))
+
+
 def cache_dir() -> Path | None:
     """Where built parsers are kept: $M2LSP_CACHE_DIR (empty: nowhere), else m2lsp/ under
     $XDG_CACHE_HOME or ~/.cache; None when it cannot be made."""
