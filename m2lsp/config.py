@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from m2lsp import defaults
+from m2lsp import arguments, defaults
+from m2lsp.arguments import converter
 from m2lsp.diagnostic import Severity
 from m2lsp.errors import UsageError
 
@@ -160,12 +161,6 @@ def _positive_int(value: Any) -> int:
     return value
 
 
-def _positive_float(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise ValueError("expected a positive number")
-    return float(value)
-
-
 def _boolean(value: Any) -> bool:
     if not isinstance(value, bool):
         raise ValueError("expected true or false")
@@ -215,9 +210,11 @@ OPTIONS: tuple[Option, ...] = (
            "Error types accepted in addition to the taxonomy's."),
     Option("severity", "lint", "severity", _severities,
            "Severity overrides: a table of rule code = error | warning | info | hint."),
-    Option("max-unchanged-words", "score", "max_unchanged_words", _positive_int,
+    Option("max-unchanged-words", "score", "max_unchanged_words",
+           converter(arguments.UNCHANGED_WORDS),
            "Longest run of unchanged tokens inside one system edit (M2 scorer)."),
-    Option("beta", "score", "beta", _positive_float, "Weight of recall in the F-score."),
+    Option("beta", "score", "beta", converter(arguments.BETA),
+           "Weight of recall in the F-score."),
     Option("ignore-whitespace-casing", "score", "ignore_whitespace_casing", _boolean,
            "Drop system edits that only change whitespace or case (M2 scorer)."),
     Option("metric", "score", "metric", _metric,
@@ -275,8 +272,9 @@ def config_from_mapping(values: Mapping[str, Any], base: Config | None = None,
         if key in CLIENT_KEYS:
             continue
         if key not in KEYS:
-            _complain(strict, f"{origin}: unknown m2lsp option {raw_key!r}",
-                      "%s: unknown m2lsp option %r ignored", origin, raw_key)
+            hint = _closest(key)
+            _complain(strict, f"{origin}: unknown m2lsp option {raw_key!r}{hint}",
+                      "%s: unknown m2lsp option %r ignored%s", origin, raw_key, hint)
             continue
         option = KEYS[key]
         try:
@@ -287,6 +285,14 @@ def config_from_mapping(values: Mapping[str, Any], base: Config | None = None,
                       origin, raw_key, value, exc)
     return Config(**{name: replace(getattr(config, name), **updates[name])
                      for name in SECTIONS})
+
+
+def _closest(key: str) -> str:
+    """` (did you mean 'beta'?)` for a key close to a known one, else ''."""
+    import difflib
+
+    close = difflib.get_close_matches(key, list(KEYS), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _converted(option: Option, value: Any, metrics: Collection[str] | None) -> Any:
@@ -302,27 +308,51 @@ def _complain(strict: bool, error: str, *warning: Any) -> None:
     log.warning(*warning)
 
 
-def find_pyproject(start: Path) -> Path | None:
-    """The nearest pyproject.toml at or above `start` that has a [tool.m2lsp] table."""
+def find_pyproject(start: Path, strict: bool = False) -> Path | None:
+    """The nearest pyproject.toml at or above `start` that has a [tool.m2lsp] table.  One
+    that cannot be read but names `tool.m2lsp` is m2lsp's, broken: `strict` (the command
+    line) refuses it (UsageError naming the file and line), else it is logged and passed
+    over."""
     start = start.resolve()
     for folder in [start, *start.parents] if start.is_dir() else start.parents:
         candidate = folder / "pyproject.toml"
-        if candidate.is_file() and _m2lsp_table(candidate) is not None:
+        if candidate.is_file() and _m2lsp_table(candidate, strict, ours=True) is not None:
             return candidate
     return None
 
 
-def _m2lsp_table(path: Path, strict: bool = False) -> dict[str, Any] | None:
-    """The [tool.m2lsp] table of `path` (None: none, or unreadable, which `strict` refuses)."""
+def _m2lsp_table(path: Path, strict: bool = False, ours: bool = False,
+                 ) -> dict[str, Any] | None:
+    """The [tool.m2lsp] table of `path` (None: none, or unreadable, which `strict` refuses;
+    with `ours`, only a file that names tool.m2lsp is refused or logged)."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        if strict:
-            raise UsageError(f"{path}: cannot read ({exc})") from exc
-        log.warning("%s: cannot read (%s); ignoring it", path, exc)
-        return None
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _unreadable(path, f"cannot read ({exc})", strict, exc)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        if ours and "tool.m2lsp" not in text:
+            return None  # another tool's broken file: not m2lsp's to judge
+        return _unreadable(_where(path, exc), f"not valid TOML: {exc}", strict, exc)
     table = data.get("tool", {}).get("m2lsp")
     return table if isinstance(table, dict) else None
+
+
+def _where(path: Path, exc: tomllib.TOMLDecodeError) -> str:
+    """`path:line:column` from the parser's message, else the path."""
+    import re
+
+    found = re.search(r"at line (\d+), column (\d+)", str(exc))
+    return f"{path}:{found.group(1)}:{found.group(2)}" if found else str(path)
+
+
+def _unreadable(where: Path | str, why: str, strict: bool, exc: Exception) -> None:
+    if strict:
+        raise UsageError(f"{where}: {why}; its [tool.m2lsp] settings cannot be used "
+                         "(fix it, or name another file with --config)") from exc
+    log.warning("%s: %s; its [tool.m2lsp] settings are ignored", where, why)
+    return None
 
 
 def load_config(start: Path | None = None, explicit: Path | None = None,
@@ -330,7 +360,7 @@ def load_config(start: Path | None = None, explicit: Path | None = None,
     """The configuration from `explicit` or the pyproject.toml found from `start` (`strict`:
     a bad key or value is a UsageError, as on the command line; `metrics`: see
     `config_from_mapping`)."""
-    path = explicit or (find_pyproject(start) if start is not None else None)
+    path = explicit or (find_pyproject(start, strict) if start is not None else None)
     if path is None:
         return Config()
     if explicit is not None and not explicit.is_file():
@@ -364,9 +394,9 @@ def find_config(paths: Sequence[Path]) -> Path | None:
     """The pyproject.toml `config_for` reads (None: there is none, the defaults apply)."""
     for path in paths:
         start = path if path.exists() else path.parent
-        if (found := find_pyproject(start)) is not None:
+        if (found := find_pyproject(start, strict=True)) is not None:
             return found
-    return find_pyproject(Path.cwd())
+    return find_pyproject(Path.cwd(), strict=True)
 
 
 def default_value(option: Option) -> Any:

@@ -9,7 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from m2lsp import defaults
+from m2lsp import arguments, defaults
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.cli.inputs import read_text
 
@@ -24,7 +24,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     agree.add_argument("--metric", choices=("m2", "errant"), default="m2",
                        help="MaxMatch on one annotator's corrected sentences (default), or "
                        "errant_compare on both annotators' edits")
-    agree.add_argument("--beta", type=float, default=defaults.BETA, help="F-beta (0.5)")
+    agree.add_argument("--beta", type=arguments.BETA, default=defaults.BETA, help="F-beta (0.5)")
     agree.add_argument("--format", choices=("text", "json"), default="text")
     agree.add_argument("--encoding", default=None, help="the file's encoding (detected)")
     agree.set_defaults(handler=run)

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from m2lsp import defaults
+from m2lsp import arguments, defaults
 from m2lsp.cli.exits import EXIT_CLEAN
 from m2lsp.errors import InputError, UsageError
 
@@ -58,7 +58,7 @@ def _add_annotate(commands: argparse._SubParsersAction) -> None:
                         help="--lang zh: char (word level, with LTP, is not reproduced)")
     parser.add_argument("--spacy-model", help="the spaCy pipeline (default: the setting "
                         f"spacy-model, else {defaults.SPACY_MODEL})")
-    parser.add_argument("--jobs", type=int, help="processes that annotate in parallel "
+    parser.add_argument("--jobs", type=arguments.JOBS, help="processes that annotate in parallel "
                         "(default: the cores, at most 4; 1: this process only)")
     parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.m2lsp] "
                         "from (default: the nearest one above the source)")
@@ -80,7 +80,7 @@ def _add_errant_parallel(commands: argparse._SubParsersAction) -> None:
     _add_errant_flags(parser, "-tok", "-lev", "-merge")
     parser.add_argument("--spacy-model", default=defaults.SPACY_MODEL,
                         help=f"the spaCy pipeline (default: {defaults.SPACY_MODEL})")
-    parser.add_argument("--jobs", type=int, help="processes that annotate in parallel "
+    parser.add_argument("--jobs", type=arguments.JOBS, help="processes that annotate in parallel "
                         "(default: the cores, at most 4)")
     parser.set_defaults(handler=run_errant_parallel)
 

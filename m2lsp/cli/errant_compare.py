@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from m2lsp import arguments
 from m2lsp.cli.exits import EXIT_CLEAN
 from m2lsp.scoring.errant.compare import ErrantSettings
 from m2lsp.scoring.errant.files import score_files
@@ -22,7 +23,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         usage="%(prog)s [options] -hyp HYP -ref REF")
     parser.add_argument("-hyp", required=True, help="a hypothesis M2 file")
     parser.add_argument("-ref", required=True, help="a reference M2 file")
-    parser.add_argument("-b", "--beta", type=float, default=0.5,
+    parser.add_argument("-b", "--beta", type=arguments.BETA, default=0.5,
                         help="beta of the F-score (default: 0.5)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="print every sentence's annotator pairs")

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from m2lsp import defaults
+from m2lsp import arguments, defaults
 from m2lsp.cli.exits import EXIT_CLEAN
 from m2lsp.errors import UsageError
 from m2lsp.scoring.metric import metric, names
@@ -39,9 +39,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     report.add_argument("-o", "--output", type=Path, help="where to write (default: "
                         "report.html for html, else standard output)")
     report.add_argument("--title", help="the page's title")
-    report.add_argument("--samples", type=int, default=1000,
+    report.add_argument("--samples", type=arguments.SAMPLES, default=1000,
                         help="bootstrap resamples and randomisation shuffles (default 1000)")
-    report.add_argument("--seed", type=int, default=12345, help="seed (default 12345)")
+    report.add_argument("--seed", type=arguments.SEED, default=12345, help="seed (default 12345)")
     _shared_options(report)
     for flag in WORK_FLAGS:
         report.add_argument(*flag.names, help=flag.help, **flag.spec)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from m2lsp import defaults
+from m2lsp import arguments, defaults
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.errors import M2lspError, UsageError
 from m2lsp.scoring.metric import (
@@ -46,7 +46,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                        help="text (the reference tool's output) or json")
     for flag in SHARED_FLAGS + WORK_FLAGS:
         score.add_argument(*flag.names, help=flag.help, **flag.spec)
-    score.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default 12345)")
+    score.add_argument("--seed", type=arguments.SEED, default=12345,
+                       help="bootstrap seed (default 12345)")
     for m in metrics:
         _add_flags(score, m)
     score.set_defaults(handler=run_score)
@@ -64,8 +65,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     compare.add_argument("--metric", choices=testable, default=None,
                          help=f"default: [tool.m2lsp] metric, else {defaults.METRIC}")
     _shared_options(compare)
-    compare.add_argument("--samples", type=int, default=1000, help="resamples (default 1000)")
-    compare.add_argument("--seed", type=int, default=12345, help="seed (default 12345)")
+    compare.add_argument("--samples", type=arguments.SAMPLES, default=1000,
+                         help="resamples (default 1000)")
+    compare.add_argument("--seed", type=arguments.SEED, default=12345, help="seed (default 12345)")
     compare.add_argument("--alternative", choices=defaults.ALTERNATIVES, default="two-sided",
                          help="two-sided (default): A and B differ; greater: A is better; "
                          "less: A is worse")
@@ -77,7 +79,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def _shared_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--beta", type=float, default=None, metavar="B",
+    parser.add_argument("--beta", type=arguments.BETA, default=None, metavar="B",
                         help=f"weight of recall in the F-score (default: [tool.m2lsp] beta, "
                         f"else {defaults.BETA})")
     parser.add_argument("--encoding", help="encoding of the files (default: UTF-8)")
@@ -94,13 +96,13 @@ SHARED_FLAGS = (
     Flag(("--sentence-level", "--sent"), "also print each sentence's scores",
          {"action": "store_true", "dest": "sentence_level"}),
     Flag(("--bootstrap",), "also print 95%% bootstrap intervals from N resamples",
-         {"type": int, "default": 0, "metavar": "N"}),
+         {"type": arguments.COUNT, "default": 0, "metavar": "N"}),
 )
 # shared by `score` and `compare`
 WORK_FLAGS = (
     Flag(("--jobs",), "m2, errant, cherrant: processes working in parallel (m2: default 1; "
          "annotating a plain-text hypothesis: the cores, at most 4)",
-         {"type": int, "default": None, "metavar": "N"}),
+         {"type": arguments.JOBS, "default": None, "metavar": "N"}),
     Flag(("--source",), "the source sentences, one a line: gleu (with --ref); errant and "
          "cherrant, for a plain-text hypothesis (default: GOLD's S lines)",
          {"type": Path, "default": None, "metavar": "FILE"}),
@@ -324,11 +326,11 @@ def _m2scorer_options(opts: list[tuple[str, str]]) -> tuple[Any, bool]:
         if option in ("-v", "--verbose", "--very_verbose"):
             loud = True
         elif option == "--max_unchanged_words":
-            max_unchanged = int(value)
+            max_unchanged = int(arguments.converter(arguments.UNCHANGED_WORDS)(value))
         elif option == "--beta":
-            beta = float(value)
+            beta = arguments.converter(arguments.BETA)(value)
         elif option == "--ignore_whitespace_casing":
             ignore = True
         elif option == "--max_lattice_memory":  # m2lsp's own: the bound on one lattice
-            memory = int(value)
+            memory = int(arguments.converter(arguments.MEBIBYTES)(value))
     return M2Settings(max_unchanged, beta, ignore, memory), loud

@@ -22,6 +22,7 @@ class RawClient:
         self.messages: queue.Queue[dict | None] = queue.Queue()
         self.answers: dict[Any, list[dict]] = {}
         self.unanswerable: list[dict] = []  # responses with a null id
+        self.notifications: list[dict] = []  # what the server told the client
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self.process.stderr.read, daemon=True).start()
 
@@ -70,14 +71,17 @@ class RawClient:
         if "method" in message:
             if "id" in message:  # the server asks (configuration, refresh): answer null
                 self.send({"id": message["id"], "result": None})
+            else:
+                self.notifications.append(message)
             return
         if message.get("id") is None:
             self.unanswerable.append(message)
         else:
             self.answers.setdefault(message["id"], []).append(message)
 
-    def initialize(self) -> None:
-        self.request(0, "initialize", {"capabilities": {}, "processId": None})
+    def initialize(self, root: str | None = None) -> None:
+        self.request(0, "initialize", {"capabilities": {}, "processId": None,
+                                       "rootUri": root})
         self.answer(0)
         self.notify("initialized", {})
 

@@ -193,3 +193,17 @@ def test_a_random_session_answers_every_request(seed: int) -> None:
         assert stats["rssKiB"] < 400_000 and stats["pendingFutures"] <= 1, stats
     finally:
         raw.close()
+
+
+def test_a_broken_project_configuration_is_shown(tmp_path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.m2lsp\nmetric = "errant"\n',
+                                             encoding="utf-8")
+    client = RawClient()
+    try:
+        client.initialize(root=tmp_path.as_uri())
+        client.stats(1)  # everything sent before this answer has been read
+        shown = [n["params"]["message"] for n in client.notifications
+                 if n["method"] == "window/showMessage"]
+        assert any("pyproject.toml:1:12: not valid TOML" in m for m in shown), shown
+    finally:
+        client.close()

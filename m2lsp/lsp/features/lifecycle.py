@@ -10,7 +10,8 @@ from typing import Any
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from m2lsp.config import load_config
+from m2lsp.config import Config, load_config
+from m2lsp.errors import UsageError
 from m2lsp.lsp.server import M2Server
 from m2lsp.scoring.metric import names
 
@@ -58,9 +59,20 @@ def initialize(ls: M2Server, params: types.InitializeParams) -> None:
                                 workspace.code_lens.refresh_support)
     root = to_fs_path(params.root_uri) if params.root_uri else None
     if root:
-        ls.base = ls.config = load_config(Path(root), metrics=names())
+        ls.base = ls.config = _project_config(ls, Path(root))
     if params.initialization_options:
         ls.apply_config(params.initialization_options, "initializationOptions", base=True)
+
+
+def _project_config(ls: M2Server, root: Path) -> Config:
+    """[tool.m2lsp] of the workspace's pyproject.toml; what is wrong with it (not TOML, an
+    unknown key, a bad value) is shown to the user, and the rest of it is used."""
+    try:
+        return load_config(root, strict=True, metrics=names())
+    except UsageError as exc:
+        ls.window_show_message(types.ShowMessageParams(
+            type=types.MessageType.Warning, message=f"m2lsp: {exc}"))
+        return load_config(root, metrics=names())
 
 
 async def client_settings(ls: M2Server) -> Any:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from m2lsp import arguments
 from m2lsp.errors import UsageError
 from m2lsp.scoring.errant.compare import ErrantSettings
 from m2lsp.scoring.errant.metric import Errant
@@ -27,7 +28,8 @@ FLAGS = (
          {"type": int, "choices": [1, 2, 3], "default": None, "dest": "cherrant_max_answers"}),
     Flag(("--reference-num",), "cherrant: score only the sentences with exactly N reference "
          "annotators (compare_m2_for_evaluation --reference_num)",
-         {"type": int, "default": None, "metavar": "N", "dest": "cherrant_references"}),
+         {"type": arguments.REFERENCES, "default": None, "metavar": "N",
+          "dest": "cherrant_references"}),
     Flag(("--cherrant-data",), "cherrant: a plain-text hypothesis is annotated with the "
          "tables in this data/ folder of a ChERRANT checkout (default: the setting "
          "cherrant-data, else $M2LSP_CHERRANT_DATA)",

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from m2lsp import arguments
 from m2lsp.errors import UsageError
 from m2lsp.scoring.metric import (
     EditorJob,
@@ -56,13 +57,14 @@ class Gleu(MetricBase):
         Flag(("--ref",), "gleu: reference files, one sentence a line each",
              {"nargs": "+", "metavar": "FILE", "dest": "gleu_references"}),
         Flag(("--iter",), "gleu: iterations, each with one reference per sentence drawn at "
-             "random (default 500)", {"type": int, "default": 500, "metavar": "N",
+             "random (default 500)", {"type": arguments.SAMPLES, "default": 500, "metavar": "N",
                                       "dest": "gleu_iterations"}),
         Flag(("--fix-seed",), "gleu: as the gleu package's `gleu -f` (MultiGEC-2025): "
              "Python 2's draws, prints SYSTEM<TAB>GLEU x 100",
              {"action": "store_true", "dest": "gleu_fixed_seed"}),
         Flag(("--digits",), "gleu: with --fix-seed, decimals printed (default 2)",
-             {"type": int, "default": 2, "metavar": "N", "dest": "gleu_digits"}),
+             {"type": arguments.DIGITS, "default": 2, "metavar": "N",
+              "dest": "gleu_digits"}),
     )
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> GleuOptions:

@@ -9,7 +9,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from m2lsp import defaults
+from m2lsp import arguments, defaults
 from m2lsp.errors import InputError, UsageError
 from m2lsp.scoring.m2.options import M2Options, m2_options
 from m2lsp.scoring.metric import (
@@ -254,15 +254,16 @@ class MaxMatch(MetricBase):
              {"action": "store_true"}),
         Flag(("--max-unchanged-words",), "m2: longest run of unchanged tokens inside one edit "
              f"(default: [tool.m2lsp], else {defaults.MAX_UNCHANGED_WORDS})",
-             {"type": int, "default": None, "metavar": "N"}),
+             {"type": arguments.UNCHANGED_WORDS, "default": None, "metavar": "N"}),
         Flag(("--ignore-whitespace-casing",), "m2: drop system edits that only change "
              "whitespace or case", {"action": "store_true", "default": None}),
         Flag(("--time-limit",), "m2: name sentences slower than this on stderr (default 5)",
-             {"type": float, "default": 5.0, "metavar": "SECONDS"}),
+             {"type": arguments.SECONDS, "default": 5.0, "metavar": "SECONDS"}),
         Flag(("--max-lattice-memory",), "m2: stop with an error naming a sentence whose edit "
              "lattice would need more than MIB MiB (default %(default)s; 0: the memory "
              "available)",
-             {"type": int, "default": defaults.MAX_LATTICE_MEMORY_MIB, "metavar": "MIB"}),
+             {"type": arguments.MEBIBYTES, "default": defaults.MAX_LATTICE_MEMORY_MIB,
+              "metavar": "MIB"}),
     )
 
     def scoring(self, request: Request) -> Scoring:
