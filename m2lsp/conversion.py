@@ -286,14 +286,22 @@ def to_cged(sentences: Iterable[CharSentence], ids: Sequence[str] | None = None)
     return "\n".join(out) + "\n" if out else ""
 
 
-def to_truth(sentences: Iterable[CharSentence]) -> str:
-    """A CGED truth file: `id, start, end, TYPE[, answer]`, or `id, correct`."""
+def to_truth(sentences: Iterable[CharSentence], problems: Problems = None) -> str:
+    """A CGED truth file: `id, start, end, TYPE[, answer]`, or `id, correct`.  An answer
+    with a comma cannot be written (the fields are comma separated): the error is written
+    without it, and reported to `problems`."""
     lines = []
     for sentence in sentences:
         if not sentence.errors:
             lines.append(f"{sentence.id}, correct")
         for error in sentence.errors:
             answer = f", {error.answer}" if error.answer and error.type in "SM" else ""
+            if "," in answer[2:]:
+                answer = ""
+                if problems is not None:
+                    problems.append(Unconverted(sentence.id, f"the correction "
+                                    f"{error.answer!r} has a comma, which a truth file "
+                                    "cannot hold (its fields are comma separated)"))
             lines.append(f"{sentence.id}, {error.start}, {error.end}, {error.type}{answer}")
     return "\n".join(lines) + "\n" if lines else ""
 

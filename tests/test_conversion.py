@@ -129,6 +129,8 @@ CONFLICTING = ("S a b c\nA 0 2|||R:OTHER|||x|||REQUIRED|||-NONE-|||0\n"
     ("a.sgml", SGML.replace('start_off="5" end_off="5" type="R"', 'start_off="x" type="R"'),
      "m2", ["sentence s1 (line 5): error 'R' has no readable type or offsets",
             "sentence s1: error W at 1..2 has no correction"]),
+    ("c.m2", "S 我 们 好\nA 2 2|||M|||,|||REQUIRED|||-NONE-|||0\n", "truth", [
+        "sentence 1: the correction ',' has a comma, which a truth file cannot hold"]),
 ])
 def test_what_cannot_be_converted_is_reported_and_nothing_written(
         tmp_path, capsys, name, text, target, reports) -> None:
@@ -228,3 +230,15 @@ def test_conll_parallel_has_both_annotators_on_every_line(tmp_path, capsys) -> N
     assert "columns: source, annotator 0, annotator 1" in captured.err
     assert main(["convert", str(gold), "--to", "parallel", "--header"]) == 0
     assert capsys.readouterr().out.split("\n")[0] == "source\tannotator 0\tannotator 1"
+
+
+def test_a_truth_file_written_passes_its_own_check(tmp_path) -> None:
+    """A comma inserted: the truth file keeps the error without the correction, and
+    `check` finds nothing in it (it once wrote `1, 3, 3, M, ,`, which T003 then flagged)."""
+    (tmp_path / "c.m2").write_text("S 我 们 好\nA 2 2|||M|||,|||REQUIRED|||-NONE-|||0\n",
+                                   encoding="utf-8")
+    out = tmp_path / "c.truth"
+    assert main(["convert", str(tmp_path / "c.m2"), "--to", "truth", "-o", str(out),
+                 "--skip-unconvertible"]) == 0
+    assert out.read_text(encoding="utf-8") == "1, 3, 3, M\n"
+    assert main(["check", "--format", "cged-truth", str(out)]) == 0

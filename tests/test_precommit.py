@@ -93,3 +93,17 @@ def test_cged_hook_checks_cged_xml_and_skips_other_xml(workspace) -> None:
                 "cged.xml"], repo, env)
     assert both.returncode == 1, both.stdout + both.stderr
     assert "cged.xml:3:" in both.stdout and "pom.xml" not in both.stdout
+
+
+def test_a_gold_with_a_control_byte_is_checked(workspace) -> None:
+    """`types: [text]` passed over any file with a NUL or control byte in its first KiB
+    ("no files to check"): such a gold must be checked like any other."""
+    repo, env = workspace
+    (repo / "x.m2").write_bytes(b"S The cat sat .\nA 9 1|||Det|||A|||REQUIRED|||-NONE-|||0\n"
+                                b"\x1a")
+    (repo / "nul.m2").write_bytes(b"S The cat\x00 sat .\n")
+    result = run([*PRE_COMMIT, "try-repo", str(ROOT), "m2lsp-m2", "--files", "x.m2",
+                  "nul.m2"], repo, env)
+    assert result.returncode == 1, result.stdout + result.stderr
+    for found in ("x.m2:2:3: M101", "x.m2:2:3: M102", "M009"):
+        assert found in result.stdout, result.stdout

@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         return _write(args, conversion.to_m2(sentences, args.detection_only, problems),
                       problems)
     if args.to == "truth":
-        return _write(args, conversion.to_truth(sentences), problems)
+        return _write(args, conversion.to_truth(sentences, problems), problems)
     ids = None
     if args.ids:
         ids = [x.strip() for x in read_text(args.ids, "ids", args.encoding).text.splitlines()

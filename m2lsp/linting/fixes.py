@@ -125,16 +125,23 @@ def _overlaps(a: tuple[int, int, str], b: tuple[int, int]) -> bool:
 def fix_until_stable(source: SourceText, check: Callable[[SourceText], Iterable[Diagnostic]],
                      allowed: frozenset[Applicability] = frozenset({Applicability.SAFE})
                      ) -> FixOutcome:
-    """Apply fixes round after round until no allowed fix remains (or MAX_ROUNDS)."""
+    """Apply fixes round after round until no allowed fix remains (or MAX_ROUNDS).  Fixes
+    that undo each other (a round back to an earlier text) stop there, at that earlier
+    text and its count: nothing is reported fixed that is not."""
     applied: dict[str, int] = {}
+    seen = {(source.text, source.bom): dict(applied)}
     for _ in range(MAX_ROUNDS):
         fixes = applicable(check(source), allowed)
         if not fixes:
             break
         new, used = apply_once(source, fixes)
-        if not used or (new.text == source.text and new.bom == source.bom):
+        if not used or (new.text, new.bom) in seen:
+            if used:
+                applied = seen[(new.text, new.bom)]
+                source = new
             break
         for code, _ in used:
             applied[code] = applied.get(code, 0) + 1
         source = new
+        seen[(source.text, source.bom)] = dict(applied)
     return FixOutcome(source, sum(applied.values()), applied)

@@ -111,11 +111,14 @@ class BareComma(Rule):
     def check(self, document: TruthDocument, ctx: Context) -> Iterator[Diagnostic]:
         for line in document.lines:
             if line.bare_commas:
+                # a comma that ends the line gets no space: it would be trailing whitespace,
+                # which X004 removes again (two fixes undoing each other)
+                inner = [c for c in line.bare_commas if line.text[c + 1:].strip()]
                 edits = tuple(TextEdit(Span.on_line(line.row, c + 1, c + 1), " ")
-                              for c in line.bare_commas)
+                              for c in inner)
                 first = line.bare_commas[0]
                 yield self.report(Span.on_line(line.row, first, first + 1),
-                                  fix=Fix(self.fix_title, edits))
+                                  fix=Fix(self.fix_title, edits) if edits else None)
 
 
 class AnswerWithSpace(Rule):

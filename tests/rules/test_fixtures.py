@@ -83,3 +83,57 @@ def test_opt_in_rules_run_only_when_named(code: str) -> None:
         found = [d for d in lint(source, fmt, LintSettings(select=select)).diagnostics
                  if d.code == code]
         assert bool(found) == runs, select
+
+
+@pytest.mark.parametrize("code", [r.code for r in all_rules() if r.fix_title])
+def test_no_fix_undoes_another(code: str) -> None:
+    """`--fix` with every rule on, twice: the second run finds nothing to change (two fixes
+    that undid each other said "fixed 10 problem(s)" and left the file as it was)."""
+    from m2lsp.linting.fixes import fix_until_stable
+
+    path = fixture_of(code)
+    fmt = FORMATS[path.suffix]
+    both = frozenset({Applicability.SAFE, Applicability.UNSAFE})
+
+    def check(source):
+        return lint(source, fmt, _settings(code), known_ids=KNOWN_IDS.get(code)).diagnostics
+
+    first = fix_until_stable(decode(path.read_bytes()), check, both)
+    second = fix_until_stable(first.source, check, both)
+    assert second.applied == 0 and second.source.text == first.source.text, second.by_code
+
+
+def test_a_trailing_bare_comma_is_reported_without_a_fix() -> None:
+    from m2lsp.linting.fixes import fix_until_stable
+
+    source = decode(b"1, 3, 3, M, ,\n")
+
+    def check(text):
+        return lint(text, Format.TRUTH, LintSettings()).diagnostics
+
+    found = [d for d in check(source) if d.code == "T003"]
+    assert found and found[0].fix is None
+    outcome = fix_until_stable(source, check)
+    assert outcome.applied == 0 and outcome.source.text == source.text
+
+
+def test_fixes_that_undo_each_other_stop_and_count_nothing() -> None:
+    """A rule adding a space and another removing it: the round that returns to an earlier
+    text stops there, and nothing is counted as fixed."""
+    from m2lsp.diagnostic import Diagnostic, Fix, Severity, TextEdit
+    from m2lsp.linting.fixes import fix_until_stable
+    from m2lsp.model import Span
+    from m2lsp.parsing.source import SourceText
+
+    def check(source):
+        line = source.text.rstrip("\n")
+        span = Span.on_line(0, len(line), len(line))
+        if line.endswith(" "):
+            edit = TextEdit(Span.on_line(0, len(line) - 1, len(line)), "")
+        else:
+            edit = TextEdit(span, " ")
+        return [Diagnostic("Z1", "flip", Severity.WARNING, span,
+                           fix=Fix("flip", (edit,)))]
+
+    outcome = fix_until_stable(SourceText("a,\n"), check)
+    assert outcome.applied == 0 and outcome.source.text == "a,\n"
