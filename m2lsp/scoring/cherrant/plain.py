@@ -33,6 +33,7 @@ def annotate_chinese(request: Request, ref: Any) -> Annotated:
     hypotheses = read_lines(request.system, "hypothesis", request.encoding)
     if is_cherrant_parallel(hypotheses):
         text = read_cherrant(request.system, request.encoding)
+        name = str(request.system)
     else:
         source = request.shared.source
         if source is not None:
@@ -44,4 +45,4 @@ def annotate_chinese(request: Request, ref: Any) -> Annotated:
         check_lengths(name, len(sources), request.system, len(hypotheses))
         text = ParallelText(sources, [hypotheses])
     blocks = annotate(text, settings, options.jobs or default_jobs(), request.progress)
-    return Annotated("".join(blocks), ChineseAnnotator(settings).versions)
+    return Annotated("".join(blocks), ChineseAnnotator(settings).versions, name)

@@ -24,12 +24,13 @@ def score_files(hyp: Path, ref: Path, settings: ErrantSettings, encoding: str | 
 
 
 def score_sources(hyp: SourceText, hyp_name: str, ref: SourceText, ref_name: str,
-                  settings: ErrantSettings, warn: Callable[[str], None] | None = None
-                  ) -> ErrantResult:
-    """Check and score texts already read (`score_files` without the reading)."""
+                  settings: ErrantSettings, warn: Callable[[str], None] | None = None,
+                  hyp_by_sentence: bool = False) -> ErrantResult:
+    """Check and score texts already read (`score_files` without the reading);
+    `hyp_by_sentence`: see `inputs.check_pair`."""
     hyp_blocks = read_blocks(as_errant_reads(hyp), hyp_name)
     ref_blocks = read_blocks(as_errant_reads(ref), ref_name)
-    warning = check_pair(hyp_blocks, ref_blocks, hyp_name, ref_name)
+    warning = check_pair(hyp_blocks, ref_blocks, hyp_name, ref_name, hyp_by_sentence)
     if warning and warn is not None:
         warn(f"warning: {warning}")
     return evaluate(hyp_blocks, ref_blocks, settings)

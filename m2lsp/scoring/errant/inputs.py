@@ -23,7 +23,7 @@ errant_compare scores them, with a warning.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -171,35 +171,47 @@ def mismatches(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock]) -> list[S
 
 
 def check_pair(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock], hyp_path: str,
-               ref_path: str) -> str | None:
+               ref_path: str, hyp_by_sentence: bool = False) -> str | None:
     """Raise where the files cannot be compared; return a warning where they differ only
-    in some tokens' text, else None."""
+    in some tokens' text, else None.  `hyp_by_sentence`: the hypothesis was annotated from
+    a plain-text file named `hyp_path` (one sentence a line), so its places are that file's
+    lines, not the M2 text's."""
     found = mismatches(hyp, ref)
+    line = _hyp_line if hyp_by_sentence else _m2_line
     if len(hyp) != len(ref):
-        raise ErrantReadError(_count_message(hyp, ref, found, hyp_path, ref_path))
+        raise ErrantReadError(_count_message(hyp, ref, found, hyp_path, ref_path, line))
     hard = [m for m in found if not m.same_length]
     if hard:
         m = hard[0]
         raise ErrantReadError(
-            f"sentence {m.index + 1} differs between {hyp_path}:{m.hyp_line + 1} and "
+            f"sentence {m.index + 1} differs between {hyp_path}:{line(m)} and "
             f"{ref_path}:{m.ref_line + 1} (a different number of tokens, so the edit offsets "
             f"do not refer to the same tokens)")
     if found:
         m = found[0]
         return (f"{len(found)} sentence(s) differ in some tokens between the files, first "
-                f"{hyp_path}:{m.hyp_line + 1} and {ref_path}:{m.ref_line + 1}; scored as "
+                f"{hyp_path}:{line(m)} and {ref_path}:{m.ref_line + 1}; scored as "
                 "errant_compare scores them (by token offsets)")
     return None
 
 
+def _m2_line(m: SourceMismatch) -> int:
+    return m.hyp_line + 1
+
+
+def _hyp_line(m: SourceMismatch) -> int:
+    return m.index + 1
+
+
 def _count_message(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock],
-                   found: list[SourceMismatch], hyp_path: str, ref_path: str) -> str:
+                   found: list[SourceMismatch], hyp_path: str, ref_path: str,
+                   line: Callable[[SourceMismatch], int] = _m2_line) -> str:
     counts = (f"hypothesis file {hyp_path} {_size(hyp)} but reference file {ref_path} "
               f"{_size(ref)}")
     if not (_empty(hyp) or _empty(ref)) and found:
         m = found[0]
         return (f"{counts}; they stop lining up at sentence {m.index + 1} "
-                f"({hyp_path}:{m.hyp_line + 1}, {ref_path}:{m.ref_line + 1})")
+                f"({hyp_path}:{line(m)}, {ref_path}:{m.ref_line + 1})")
     if _empty(hyp) or _empty(ref):
         return counts
     shorter = min(len(hyp), len(ref))

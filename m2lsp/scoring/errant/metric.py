@@ -153,11 +153,14 @@ class Errant(MetricBase):
         _check_arguments(request, hyp.text, ref.text, self.name)
         self.check_reference(request, ref.text)
         annotated: tuple[tuple[str, str], ...] = ()
+        hyp_name = str(request.system)
         if not looks_like_m2(hyp.text):
             plain = self.annotated(request, ref)
             hyp, annotated = SourceText(plain.m2), tuple(plain.versions.items())
-        result = score_sources(hyp, str(request.system), ref, str(request.gold),
-                               request.options.settings, request.warn)
+            hyp_name = plain.source_name  # the annotated S lines are its sentences
+        result = score_sources(hyp, hyp_name, ref, str(request.gold),
+                               request.options.settings, request.warn,
+                               hyp_by_sentence=bool(annotated))
         return ErrantScore(result, ref.text, annotated)
 
     def check_reference(self, request: Request, text: str) -> None:

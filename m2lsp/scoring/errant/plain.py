@@ -21,6 +21,7 @@ class Annotated:
 
     m2: str
     versions: dict[str, str]  # errant's version, the spaCy pipeline's name and version
+    source_name: str = ""  # the file whose lines are its sentences (its S lines)
 
 
 def reference_sources(blocks: Sequence[ErrantBlock]) -> list[str]:
@@ -47,4 +48,4 @@ def annotate_hypothesis(system: Path, hypotheses: Sequence[str], sources: Sequen
     text = ParallelText(list(sources), [list(hypotheses)])
     blocks = annotate(text, settings, jobs or default_jobs(), progress)
     m2 = "".join(blocks)
-    return Annotated(m2, EnglishAnnotator(settings).versions)
+    return Annotated(m2, EnglishAnnotator(settings).versions, source_name)
