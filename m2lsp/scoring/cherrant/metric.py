@@ -85,6 +85,15 @@ class Cherrant(Errant):
     def check_reference(self, request: Request, text: str) -> None:
         return None
 
+    def check_language(self, request: Request, system: str, gold: str) -> None:
+        """ChERRANT annotates Chinese characters: English is --metric errant's."""
+        from m2lsp.scoring.language import script
+
+        if "Latin" in (script(system), script(gold)):
+            raise UsageError("the hypothesis or the reference is not Chinese, but --metric "
+                             "cherrant annotates a plain-text hypothesis at char level as "
+                             "ChERRANT does: for English use --metric errant")
+
     def annotated(self, request: Request, ref: Any) -> Any:
         from m2lsp.scoring.cherrant.plain import annotate_chinese
 

@@ -155,6 +155,7 @@ class Errant(MetricBase):
         annotated: tuple[tuple[str, str], ...] = ()
         hyp_name = str(request.system)
         if not looks_like_m2(hyp.text):
+            self.check_language(request, hyp.text, ref.text)
             plain = self.annotated(request, ref)
             hyp, annotated = SourceText(plain.m2), tuple(plain.versions.items())
             hyp_name = plain.source_name  # the annotated S lines are its sentences
@@ -162,6 +163,20 @@ class Errant(MetricBase):
                                request.options.settings, request.warn,
                                hyp_by_sentence=bool(annotated))
         return ErrantScore(result, ref.text, annotated)
+
+    def check_language(self, request: Request, system: str, gold: str) -> None:
+        """ERRANT annotates English: a Chinese plain-text hypothesis or gold would be
+        aligned word by word as if it were English (TP 0 and a page of FPs)."""
+        from m2lsp.scoring.language import script
+
+        found = {what: script(text) for what, text in (("hypothesis", system),
+                                                       ("reference", gold))}
+        chinese = [what for what, name in found.items() if name == "Chinese"]
+        if chinese:
+            which = " and the ".join(chinese) + (" is" if len(chinese) == 1 else " are")
+            raise UsageError(f"the {which} Chinese, but --metric errant annotates a "
+                             "plain-text hypothesis with ERRANT, which is English: for "
+                             "char-level Chinese use --metric cherrant")
 
     def check_reference(self, request: Request, text: str) -> None:
         """Warn where the reference was made for another scorer (ChERRANT's files)."""

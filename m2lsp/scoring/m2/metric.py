@@ -162,6 +162,7 @@ class Scoring:
         from contextlib import nullcontext
 
         from m2lsp.parsing.source import read_source
+        from m2lsp.scoring.language import mismatch
         from m2lsp.scoring.m2.inputs import read_system
         from m2lsp.scoring.m2.maxmatch import score_all
         from m2lsp.scoring.system_text import empty_problem, system_notes
@@ -176,6 +177,8 @@ class Scoring:
         if self.warn is not None:
             for note in system_notes(system_path, hypotheses, [g.source for g in gold]):
                 self.warn(f"warning: {note}")
+            if (different := mismatch(system.text, self.texts[gold_path])) is not None:
+                self.warn(f"warning: {different}: every edit will be counted wrong or missed")
         ticker = self.progress(len(gold)) if self.progress else nullcontext(None)
         warn = self.warn
         slow = (lambda r, s: _note_slow(warn, r, s)) if warn is not None else None
