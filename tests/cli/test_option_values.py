@@ -32,6 +32,8 @@ BAD_VALUES = [  # (command, flag, value)
     (["score", "sys.txt", "gold.m2"], "--jobs", "0"),
     (["score", "sys.txt", "gold.m2"], "--seed", "-1"),
     (["compare", "sys.txt", "sys.txt", "gold.m2"], "--samples", "0"),
+    (["compare", "sys.txt", "sys.txt", "gold.m2"], "--samples", "-3"),
+    (["score", "sys.txt", "gold.m2"], "--max-lattice-memory", "-1"),
     (["report", "gold.m2", "sys.txt", "--format", "md"], "--samples", "1e9"),
     (["errant-compare", "-hyp", "gold.m2", "-ref", "gold.m2"], "-b", "nan"),
 ]

@@ -356,8 +356,48 @@ def test_the_correction_level_and_the_2016_counting(tmp_path):
     assert data["levels"]["correction"] == {"precision": 0.5, "recall": 0.5, "f1": 0.5,
                                             "true_positives": 1, "claimed": 2, "expected": 2}
     assert data["levels"]["position"]["precision"] == 1.0
-    code, _, err = run([str(tmp_path / "r.txt"), str(tmp_path / "t.txt")])
+    code, default, err = run(["--format", "json", str(tmp_path / "r.txt"),
+                              str(tmp_path / "t.txt")])
+    assert code == 0 and default == out  # letters: 2016 on, so the 2016 counting
+    code, _, err = run(["--cged-counting", "official", str(tmp_path / "r.txt"),
+                        str(tmp_path / "t.txt")])
     assert code == 0 and "--cged-counting 2016 counts every error" in err
+
+
+@pytest.mark.parametrize(("truth", "counting"), [
+    ("a, 1, 2, Selection\nb, correct\n", "official"),
+    ("a, Selection\nb, correct\n", "official"),
+    ("a, 1, 2, S\nb, correct\n", "2016"),
+    ("a,\t1,\t2,\tS,\t好\n", "2016"),
+    ("a, correct\n", "official"),
+])
+def test_the_default_counting_follows_the_truths_year(truth, counting) -> None:
+    from m2lsp.scoring.cged.metric import counting_of
+
+    assert counting_of(truth, Path("t.txt")) == counting
+
+
+@pytest.mark.parametrize("truth", ["a, 1, 2, Selection\nb, 3, 3, M\n", "a, 1, 2, X\n"])
+def test_a_truth_that_does_not_tell_its_year_names_the_option(truth) -> None:
+    from m2lsp.errors import UsageError
+    from m2lsp.scoring.cged.metric import counting_of
+
+    with pytest.raises(UsageError, match=r"--cged-counting official .* or 2016"):
+        counting_of(truth, Path("t.txt"))
+
+
+def test_the_2016_sample_prints_the_2016_tools_numbers_by_default():
+    """The official 2016 tool prints Identification F1 0.8 and Position 0.3636 on its
+    HSK sample; the 2015 counting (the default before) gave 0.9091 and 0.6667."""
+    from tests.conftest import shared
+
+    folder = shared("cged/cged2016/nlptea16cged_release1.0/Evaluation")
+    code, out, _ = run(["--format", "json", str(folder / "HSK_OutputFile.txt"),
+                        str(folder / "HSK_Truth.txt")])
+    levels = json.loads(out)["levels"]
+    assert code == 0
+    assert round(levels["identification"]["f1"], 4) == 0.8
+    assert round(levels["position"]["f1"], 4) == 0.3636
 
 
 def test_position_level_counts_per_type() -> None:

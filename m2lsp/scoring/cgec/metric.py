@@ -95,7 +95,7 @@ class Cgec(MetricBase):
         if (wrong := argument_problem(request.system, system.text, request.gold,
                                       gold_source.text, "cgec")):
             raise InputError(wrong)
-        _check_language(system.text, gold_source.text)
+        _check_language(system.text, gold_source.text, request.warn)
         gold, gold_text = parse_m2(gold_source), gold_source.text
         hypotheses = read_system(system)
         blocks = [b for b in gold.blocks if b.sentence is not None]
@@ -119,15 +119,15 @@ class Cgec(MetricBase):
                          "`m2lsp score --metric cgec SYSTEM GOLD`")
 
 
-def _check_language(system: str, gold: str) -> None:
+def _check_language(system: str, gold: str, warn: Any) -> None:
     """Lin et al.'s metrics count Chinese characters (BLEU over characters, MaxMatch over
-    char-level edits): on English they print numbers that mean nothing."""
+    char-level edits): on English their numbers are not the ones papers report."""
     from m2lsp.scoring.language import script
 
-    if "Latin" in (script(system), script(gold)):
-        raise UsageError("the system or the gold is not Chinese, but --metric cgec's metrics "
-                         "are Chinese char level: for English use --metric m2, errant or "
-                         "gleu")
+    if warn is not None and "Latin" in (script(system), script(gold)):
+        warn("warning: the system or the gold is not Chinese, but --metric cgec's metrics "
+             "are Chinese char level (BLEU over characters): for English use --metric m2, "
+             "errant or gleu")
 
 
 METRIC = Cgec()

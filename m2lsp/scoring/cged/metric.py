@@ -101,7 +101,7 @@ class CgedOptions:
 
     report: str | None = None  # the year of an official report to print
     report_file: str | None = None  # where --cged-report 2018 also writes its file
-    counting: str = "official"  # official, paper or 2016
+    counting: str | None = None  # official, paper or 2016; None: by the truth's format
     line_ends: str = "lf"  # of the official reports
 
 
@@ -116,9 +116,11 @@ class Cged(MetricBase):
         Flag(("--cged-report-file",), "cged: with --cged-report 2018, also write the report "
              "file evaluation.pl writes", {"metavar": "FILE"}),
         Flag(("--cged-counting",), "cged: official: as nlptea15cged.jar (one error per "
-             "sentence; default); paper: false positives as the NLP-TEA 2015 overview counts "
-             "them; 2016: as nlptea16cged.jar (several errors per sentence)",
-             {"choices": ["official", "paper", "2016"], "default": "official"}),
+             "sentence); paper: false positives as the NLP-TEA 2015 overview counts them; "
+             "2016: as nlptea16cged.jar (several errors per sentence). Default: by the truth "
+             "file's format: 2014-2015's type words (Selection, Missing, ...) official, "
+             "2016-2021's letters (S, M, R, W) 2016",
+             {"choices": ["official", "paper", "2016"], "default": None}),
         Flag(("--cged-line-ends",), "cged: line ends of --cged-report (the official tools "
              "write the platform's; the recorded reports are CRLF)",
              {"choices": ["lf", "crlf"], "default": "lf"}),
@@ -126,8 +128,7 @@ class Cged(MetricBase):
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> CgedOptions:
         return CgedOptions(values.get("cged_report"), values.get("cged_report_file"),
-                           given(values, "cged_counting", "official"),
-                           given(values, "cged_line_ends", "lf"))
+                           values.get("cged_counting"), given(values, "cged_line_ends", "lf"))
 
     def run(self, request: Request) -> CgedScore:
         if request.gold is None:
@@ -213,21 +214,51 @@ def _run_levels(request: Request) -> CgedScore:
         out = report_2016(evaluate_2016(result_items, truth_items), request.system.name,
                           _gold(request).name, line_end)
         return CgedScore(str(signature("2016")), report=out.encode("utf-8"))
-    if request.options.counting == "2016":
+    counting = request.options.counting or (
+        "official" if year else counting_of(truth_text, _gold(request)))
+    if counting == "2016":
         if year:
             raise UsageError(f"--cged-report {year} counts as its own tool does; "
                              "--cged-counting 2016 is --cged-report 2016's counting")
         result: Any = evaluate_2016(result_items, truth_items)
     else:
-        result = evaluate(result_items, truth_items, request.options.counting)
+        result = evaluate(result_items, truth_items, counting)
         _warn_several(request, truth_items)
     if year:
         report = report_2014 if year == "2014" else report_2015
-        return CgedScore(str(signature(request.options.counting)),
+        return CgedScore(str(signature(counting)),
                          report=report(result, line_end).encode("utf-8"))
-    return CgedScore(signed(signature(request.options.counting), truth_text), result,
-                     correction_level(result_items, truth_items), request.options.counting,
+    return CgedScore(signed(signature(counting), truth_text), result,
+                     correction_level(result_items, truth_items), counting,
                      types=position_types(result_items, truth_items))
+
+
+WORDS = {"redundant", "missing", "selection", "disorder"}  # 2014-2015's error types
+LETTERS = {"r", "m", "s", "w"}  # 2016 on
+
+
+def counting_of(truth: str, path: Path) -> str:
+    """The counting of the tool of the truth file's year, told by its error types: the
+    2015 jar's (`official`) for type words (and for a truth of `correct` lines only), the
+    2016 jar's for letters; a UsageError naming --cged-counting where they are mixed or
+    neither."""
+    kinds = set()
+    for line in truth.splitlines():
+        fields = [f.strip().lower() for f in line.split(",")]
+        if len(fields) >= 4:
+            kinds.add("words" if fields[3] in WORDS else
+                      "letters" if fields[3] in LETTERS else "other")
+        elif len(fields) == 2 and fields[1] in WORDS:  # 2014's `sid, Type`
+            kinds.add("words")
+    if kinds <= {"words"}:  # no error line at all: the countings differ little; 2015's
+        return "official"
+    if kinds == {"letters"}:
+        return "2016"
+    why = ("mixes type words and letters" if {"words", "letters"} <= kinds
+           else "has error types that are neither")
+    raise UsageError(f"the truth file {path} {why}, so its year's counting cannot be told: "
+                     "name it with --cged-counting official (NLP-TEA 2014-2015's tool) or "
+                     "2016 (2016 on)")
 
 
 def _warn_several(request: Request, truth_items: list) -> None:
