@@ -106,6 +106,12 @@ def system_notes(system: Path, hypotheses: Sequence[str], sources: Sequence[str]
                      f"{detokenised.line}: {detokenised.example!r}). The gold is tokenized; "
                      f"tokenize the system output the same way, or the scores count "
                      f"every such token as an edit.")
+    misaligned = unlike_their_sources(hypotheses, sources)
+    if misaligned:
+        shown = ", ".join(map(str, misaligned[:10])) + (", ..." if len(misaligned) > 10 else "")
+        notes.append(f"{system}: {len(misaligned)} line(s) share almost nothing with their "
+                     f"source sentence (line {shown}): they may be other sentences (a line "
+                     f"added, lost or moved?); each is scored against its line's gold.")
     lowercased = _lowercased(hypotheses, sources)
     if lowercased.strong:
         notes.append(f"{system} looks lowercased: {lowercased.count} of the {lowercased.of} "
@@ -113,6 +119,31 @@ def system_notes(system: Path, hypotheses: Sequence[str], sources: Sequence[str]
                      f"system (first at line {lowercased.line}: {lowercased.example!r}). "
                      f"The gold keeps case, so every lowered capital counts as an edit.")
     return notes
+
+
+_WORDS = re.compile(r"\w+")
+UNLIKE = 0.3  # shared tokens over the longer sentence, below which a line is another's
+UNLIKE_LEAST = 4  # tokens both need before they are compared
+
+
+def unlike_their_sources(hypotheses: Sequence[str], sources: Sequence[str]) -> list[int]:
+    """The (1-based) lines whose hypothesis shares fewer than UNLIKE of its tokens with its
+    source: NTHU's CoNLL-2014 output has six lines that are other sentences (38, 40, 41,
+    43, 165, 167); no other official output has one."""
+    from collections import Counter
+
+    found = []
+    for line, (hyp, source) in enumerate(zip(hypotheses, sources, strict=False), 1):
+        if hyp == source:
+            continue
+        # words without case or punctuation: a detokenised or lowercased line is no other
+        ours, theirs = _WORDS.findall(hyp.lower()), _WORDS.findall(source.lower())
+        if min(len(ours), len(theirs)) < UNLIKE_LEAST:
+            continue
+        shared = sum((Counter(ours) & Counter(theirs)).values())
+        if shared < UNLIKE * max(len(ours), len(theirs)):
+            found.append(line)
+    return found
 
 
 def _invisible(hypotheses: Sequence[str], joined: str) -> Evidence | None:
