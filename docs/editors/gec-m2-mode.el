@@ -65,10 +65,17 @@
 
 (defun gec-m2--uri () (eglot--path-to-uri (buffer-file-name)))
 
+(defun gec-m2--server ()
+  "This buffer's m2lsp connection, or a `user-error' saying that there is none (jsonrpc
+would otherwise fail on nil with `cl-no-applicable-method')."
+  (or (eglot-current-server)
+      (user-error (concat "m2lsp is not attached to this buffer: open an M2 or CGED "
+                          "file (gec-m2-mode) and let eglot start it, or M-x eglot"))))
+
 (defun gec-m2-score (system)
   "Score the M2 gold in this buffer against SYSTEM and list its FP and FN edits."
   (interactive "fSystem output: ")
-  (let ((server (eglot-current-server)))
+  (let ((server (gec-m2--server)))
     (jsonrpc-request server :workspace/executeCommand
                      `(:command "m2lsp.score"
                        :arguments [,(gec-m2--uri) ,(expand-file-name system)]))
@@ -78,7 +85,7 @@
   "List every FP and FN edit of this buffer's live score (SORT: f, fp, fn or line)."
   (interactive)
   (let* ((file (buffer-file-name))
-         (report (jsonrpc-request (eglot-current-server) :m2lsp/scoreReport
+         (report (jsonrpc-request (gec-m2--server) :m2lsp/scoreReport
                                   `(:uri ,(gec-m2--uri) :sort ,(or sort "f"))))
          (error-text (plist-get report :error)))
     (when error-text (user-error "m2lsp: %s" error-text))
@@ -103,8 +110,9 @@
 On an S line: the block's first annotator; on an A line: that line's.  Interactively,
 asks for the sentence, prefilled with the annotator's current correction."
   (interactive)
+  (gec-m2--server)  ; says so when m2lsp is not attached
   (eglot--signal-textDocument/didChange)  ; the server edits what is in the buffer now
-  (let* ((server (eglot-current-server))
+  (let* ((server (gec-m2--server))
          (here `(:line ,(1- (line-number-at-pos)) :character 0))
          (actions (jsonrpc-request server :textDocument/codeAction
                                    `(:textDocument (:uri ,(gec-m2--uri))

@@ -272,3 +272,15 @@ def test_emacs_says_the_servers_reason_when_scoring_fails(tmp_path: Path):
     # the user-error that ended gec-m2-score (Emacs shortens it in the backtrace)
     assert 'Lisp error: (user-error "m2lsp: cannot score: the gold has 1312 sentences' in \
         done.stderr, done.stderr[-2000:]
+
+
+def test_emacs_says_m2lsp_is_not_attached(tmp_path: Path):
+    """Without a server, the commands said `(cl-no-applicable-method
+    jsonrpc--next-request-id nil)`; now one sentence, as Neovim's recipe says it."""
+    need(EMACS, "emacs", "emacs-nox elpa-eglot")
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S The cat sat .\n", encoding="utf-8")
+    out = tmp_path / "said.txt"
+    run_emacs_recipe(tmp_path, "emacs_detached.el", OUT=str(out), GOLD=str(gold))
+    said = out.read_text(encoding="utf-8").splitlines()
+    assert len(said) == 3 and all(s.startswith("m2lsp is not attached") for s in said), said

@@ -207,3 +207,21 @@ def test_a_broken_project_configuration_is_shown(tmp_path) -> None:
         assert any("pyproject.toml:1:12: not valid TOML" in m for m in shown), shown
     finally:
         client.close()
+
+
+def test_the_reason_a_score_failed_is_the_last_ones(raw: RawClient, tmp_path) -> None:
+    """Neovim's :M2Score asks m2lsp/scoreReport why there is no score: after a short file,
+    a folder or a missing file must be named, not the short file again."""
+    short = tmp_path / "short.txt"
+    short.write_text("one line\n", encoding="utf-8")
+    _open(raw)
+    reasons = []
+    for msg_id, system in enumerate([short, tmp_path, tmp_path / "missing.txt"], 1):
+        raw.request(msg_id, "workspace/executeCommand",
+                    {"command": "m2lsp.score", "arguments": [URI, str(system)]})
+        raw.answer(msg_id)
+        raw.request(f"why-{msg_id}", "m2lsp/scoreReport", {"uri": URI})
+        reasons.append(raw.answer(f"why-{msg_id}")["result"]["error"])
+    assert "sentences" in reasons[0] or "line" in reasons[0], reasons
+    assert "not a regular file (a folder)" in reasons[1], reasons
+    assert "missing.txt" in reasons[2], reasons

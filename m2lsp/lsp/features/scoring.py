@@ -51,13 +51,16 @@ async def score(ls: M2Server, *args: Any) -> dict[str, Any] | None:
     With metric `errant` the system file is hypothesis M2 (default: the `metric` setting)."""
     try:
         gold_uri, system = _uri(args[0]), _path(args[1])
-        text = read_bytes(system, pipes=False).decode("utf-8")
     except (IndexError, ValueError, TypeError) as exc:
         return _fail(ls, f"m2lsp.score expects [goldUri, systemPath]: {exc}")
+    try:
+        text = read_bytes(system, pipes=False).decode("utf-8")
     except OSError as exc:
-        return _fail(ls, f"cannot read the system file {args[1]}: {exc.strerror or exc}")
+        return _failed(ls, gold_uri,
+                       f"cannot read the system file {args[1]}: {exc.strerror or exc}")
     except UnicodeDecodeError as exc:
-        return _fail(ls, f"the system file {args[1]} is not UTF-8 (byte {exc.start})")
+        return _failed(ls, gold_uri, f"the system file {args[1]} is not UTF-8 (byte "
+                       f"{exc.start})")
     return await _score(ls, gold_uri, text, _options(args), SystemRef(path=system.resolve()))
 
 
@@ -74,7 +77,7 @@ async def score_against(ls: M2Server, *args: Any) -> dict[str, Any] | None:
         return _fail(ls, f"m2lsp.scoreAgainst expects [goldUri, systemUri]: {exc}")
     system = ls.documents.get(system_uri)
     if system is None:
-        return _fail(ls, f"the system document {system_uri} is not open")
+        return _failed(ls, gold_uri, f"the system document {system_uri} is not open")
     return await _score(ls, gold_uri, system.live.text, _options(args),
                         SystemRef(uri=system_uri))
 
@@ -220,6 +223,15 @@ def clear_scores(ls: M2Server, *args: Any) -> None:
                 ls.protocol.notify(SCORE_CHANGED, {"uri": uri, "cleared": True})
             doc.scores, doc.session = [], None
             ls.refresh(uri)
+
+
+def _failed(ls: M2Server, gold_uri: str, message: str) -> dict[str, Any] | None:
+    """`_fail`, and the reason kept on the gold document, so that a client asking why it
+    has no score hears this failure, not an earlier one."""
+    doc = ls.documents.get(gold_uri)
+    if doc is not None:
+        doc.score_error = f"cannot score: {message}"
+    return _fail(ls, message)
 
 
 def _fail(ls: M2Server, message: str) -> dict[str, Any] | None:
