@@ -254,3 +254,32 @@ def block_summary(block: Block, beta: float = 0.5) -> str | None:
     least = min(pairs, key=lambda p: p.mean_f)
     return (f"{len(present)} annotators agree: mean F{beta:g} {mean:.2f} over {len(pairs)} "
             f"pairs; least {least.first} and {least.second}: {least.mean_f:.2f}")
+
+
+def merged(documents: Sequence[tuple[str, M2Document]]) -> str:
+    """Several M2 files of the same sentences, one annotator each, as one M2 text whose
+    annotator k is the k-th file (whatever id it wrote); a ValueError naming the first
+    sentence where the files part."""
+    sentences = [[b for b in doc.blocks if b.sentence is not None] for _, doc in documents]
+    first_name, first = documents[0][0], sentences[0]
+    for (name, _), blocks in zip(documents[1:], sentences[1:], strict=True):
+        if len(blocks) != len(first):
+            raise ValueError(f"{name} has {len(blocks)} sentences but {first_name} has "
+                             f"{len(first)}: the files must annotate the same sentences")
+        for number, (ours, theirs) in enumerate(zip(blocks, first, strict=True), 1):
+            if ours.lines[0].rstrip() != theirs.lines[0].rstrip():
+                raise ValueError(f"sentence {number} differs between {first_name} and {name}: "
+                                 "the files must annotate the same sentences, in order")
+    out = []
+    for blocks in zip(*sentences, strict=True):
+        out.append(blocks[0].lines[0].rstrip("\r\n"))
+        for index, block in enumerate(blocks):
+            out.extend(_as_annotator(edit.text, index) for edit in block.edits)
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def _as_annotator(line: str, index: int) -> str:
+    """An A line with its annotator field replaced by `index`."""
+    fields = line.rstrip("\r\n").split("|||")
+    return "|||".join([*fields[:-1], str(index)]) if len(fields) >= 6 else line

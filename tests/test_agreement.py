@@ -175,3 +175,32 @@ def test_conll2014_combined_gold(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "Annotators 0 and 1: 1312 sentences\n" in out
     assert "needs a correction: both 813, only 0 134, only 1 229, neither 136" in out
+
+
+def test_one_file_per_annotator(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`agree official-2014.0.m2 official-2014.1.m2` (it failed with the top-level usage
+    line): each file one annotator, the same numbers as the files merged by hand."""
+    gold0 = shared("conll2014/gold/official-2014.0.m2")
+    gold1 = shared("conll2014/gold/official-2014.1.m2")
+    assert main(["agree", "--format", "json", str(gold0), str(gold1)]) == 0
+    by_files = json.loads(capsys.readouterr().out)
+    assert main(["agree", "--format", "json", str(_merged_conll(tmp_path))]) == 0
+    assert by_files == json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(("files", "said"), [
+    ({"camb.txt": "This is a sentence .\nAnother one .\n"}, "camb.txt is not an M2 file"),
+    ({"empty.m2": ""}, "empty.m2 has no sentence"),
+    ({"noop.m2": "S A b .\n"}, "noop.m2 has no edit line, so no annotator"),
+    ({"a.m2": "S A b .\nA 0 1|||X|||a|||REQUIRED|||-NONE-|||0\n",
+      "b.m2": "S A c .\nA 0 1|||X|||a|||REQUIRED|||-NONE-|||0\n"},
+     "sentence 1 differs between"),
+    ({"a.m2": "S A b .\nA 0 1|||X|||a|||REQUIRED|||-NONE-|||0\n",
+      "b.m2": "S A b .\n\nS c .\n"}, "b.m2 has 2 sentences but"),
+])
+def test_what_agree_cannot_compare_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           files: dict[str, str], said: str) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert main(["agree", *(str(tmp_path / name) for name in files)]) == 2
+    assert said in capsys.readouterr().err

@@ -12,6 +12,7 @@ from typing import Any
 from m2lsp import arguments, defaults
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.cli.inputs import read_text
+from m2lsp.errors import UsageError
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -20,7 +21,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         description="Score each pair of annotators of GOLD against each other, both ways "
         "(F-beta, as Bryant and Ng 2015 measure agreement), with Cohen's kappa on whether "
         "each sentence needs a correction and the edits of each type they share.")
-    agree.add_argument("gold", help="an M2 file with two or more annotators")
+    agree.add_argument("gold", nargs="+", help="an M2 file with two or more annotators, or "
+                       "several M2 files of the same sentences, each file one annotator (0, "
+                       "1, ... in the order given)")
     agree.add_argument("--metric", choices=("m2", "errant"), default="m2",
                        help="MaxMatch on one annotator's corrected sentences (default), or "
                        "errant_compare on both annotators' edits")
@@ -32,19 +35,53 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from m2lsp.agreement import agreement
-    from m2lsp.parsing.m2 import parse_m2
 
-    document = parse_m2(read_text(Path(args.gold), "gold", args.encoding))
+    document = _document(args)
     found = agreement(document, args.metric, args.beta)
     if len(found.annotators) < 2:
-        print(f"m2lsp agree: {args.gold} has one annotator ({found.annotators[0]}): "
-              "agreement needs two or more", file=sys.stderr)
+        print(f"m2lsp agree: {_why_not(args.gold[0], document, found)}", file=sys.stderr)
         return EXIT_ERROR
     if args.format == "json":
         print(json.dumps(agreement_data(found), indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(agreement_text(found))
     return EXIT_CLEAN
+
+
+def _document(args: argparse.Namespace) -> Any:
+    """The one file, or the files merged (each one annotator)."""
+    from m2lsp.agreement import merged
+    from m2lsp.parsing.m2 import parse_m2
+    from m2lsp.parsing.source import SourceText
+
+    documents = []
+    for name in args.gold:
+        text = read_text(Path(name), "gold", args.encoding)
+        if text.text.strip() and not _has_sentences(text.text):
+            raise UsageError(f"{name} is not an M2 file (it reads as one sentence a line, "
+                             "like a system output): agree compares the annotators of M2 "
+                             "gold")
+        documents.append((name, parse_m2(text)))
+    if len(documents) == 1:
+        return documents[0][1]
+    try:
+        return parse_m2(SourceText(merged(documents)))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _has_sentences(text: str) -> bool:
+    """An M2 file has S lines (a file of them alone is M2 without edits)."""
+    return any(line.startswith("S ") for line in text.splitlines()[:1000])
+
+
+def _why_not(name: str, document: Any, found: Any) -> str:
+    if not any(b.sentence is not None for b in document.blocks):
+        return f"{name} has no sentence: there is nothing to compare"
+    if not any(b.edits for b in document.blocks):
+        return f"{name} has no edit line, so no annotator: agreement needs two or more"
+    return (f"{name} has one annotator ({found.annotators[0]}): agreement needs two or more "
+            "(or give one file per annotator: m2lsp agree A.m2 B.m2)")
 
 
 def agreement_data(found: Any) -> dict[str, Any]:
