@@ -323,7 +323,8 @@ def to_parallel(document: M2Document, spaces: bool = True, problems: Problems = 
             if corrected is None and problems is not None:
                 problems.append(Unconverted(
                     str(number), f"annotator {annotator}'s edits overlap or lie outside the "
-                    "sentence; the source stands in for the correction", start))
+                    "sentence (with --skip-unconvertible the source stands in for its "
+                    "correction)", start))
             fields.append(source if corrected is None else corrected)
         if not spaces:
             fields = ["".join(f.split()) for f in fields]

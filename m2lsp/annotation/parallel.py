@@ -96,6 +96,9 @@ def read_parallel(source: Path, corrected: Sequence[Path],
     columns = [read_lines(path, "corrected file", encoding) for path in corrected]
     for path, lines in zip(corrected, columns, strict=True):
         check_lengths(source, len(sources), path, len(lines))
+    if not any(line.strip() for line in sources):
+        raise UsageError(f"the source {source} has no sentence: there is nothing to annotate "
+                         "(errant_parallel would write an empty file)")
     return ParallelText(sources, columns)
 
 

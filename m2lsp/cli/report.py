@@ -47,7 +47,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         report.add_argument(*flag.names, help=flag.help, **flag.spec)
     for name in names():
         _add_flags(report, metric(name))
-    report.set_defaults(handler=run)
+    report.set_defaults(handler=run, command="report")
 
 
 def system_names(args: argparse.Namespace) -> list[str]:
@@ -62,7 +62,7 @@ def system_names(args: argparse.Namespace) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from m2lsp.cli.inputs import input_paths
-    from m2lsp.cli.score import _configured, _positive, request_of
+    from m2lsp.cli.score import _configured, request_of
     from m2lsp.files.writing import refuse_inputs
     from m2lsp.report.data import MAX_SENTENCES, build_report, report_json
 
@@ -70,7 +70,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give at least one system")
     if (target := _target(args)) is not None:
         refuse_inputs(target, input_paths(args, "output"))
-    _positive("--samples", args.samples, zero_means_off=False)
     chosen = _configured(args, args.gold, *args.systems)
     request = request_of(args, chosen, args.systems[0], args.gold)
     report = build_report(chosen.metric, request, args.systems, system_names(args),

@@ -50,7 +50,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                        help="bootstrap seed (default 12345)")
     for m in metrics:
         _add_flags(score, m)
-    score.set_defaults(handler=run_score)
+    score.set_defaults(handler=run_score, command="score")
 
     testable = comparable()
     compare = commands.add_parser(
@@ -75,7 +75,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         compare.add_argument(*flag.names, help=flag.help, **flag.spec)
     for name in testable:
         _add_flags(compare, metric(name))
-    compare.set_defaults(handler=run_compare)
+    compare.set_defaults(handler=run_compare, command="compare")
 
 
 def _shared_options(parser: argparse.ArgumentParser) -> None:
@@ -96,7 +96,7 @@ SHARED_FLAGS = (
     Flag(("--sentence-level", "--sent"), "also print each sentence's scores",
          {"action": "store_true", "dest": "sentence_level"}),
     Flag(("--bootstrap",), "also print 95%% bootstrap intervals from N resamples",
-         {"type": arguments.COUNT, "default": 0, "metavar": "N"}),
+         {"type": arguments.SAMPLES, "default": None, "metavar": "N"}),
 )
 # shared by `score` and `compare`
 WORK_FLAGS = (
@@ -157,14 +157,6 @@ def _refuse_others(args: argparse.Namespace, chosen: Metric) -> None:
                          + ", ".join(dict.fromkeys(given)))
 
 
-def _positive(name: str, value: int, zero_means_off: bool) -> None:
-    """A usage error for a count that cannot be used (negative, or 0 where 0 means nothing
-    would be computed)."""
-    if value < 0 or (value == 0 and not zero_means_off):
-        least = "0 (none) or more" if zero_means_off else "at least 1"
-        raise UsageError(f"{name} must be {least}, not {value}")
-
-
 def _warn(message: str) -> None:
     print(f"m2lsp: {message}", file=sys.stderr)
 
@@ -175,15 +167,22 @@ def _progress(total: int) -> Any:
     return Ticker(total)
 
 
+# each command's files in their order, for a message about arguments given the wrong way
+ORDERS = {"score": "SYSTEM GOLD", "compare": "SYSTEM_A SYSTEM_B GOLD",
+          "report": "GOLD SYSTEM..."}
+
+
 def request_of(args: argparse.Namespace, chosen: Chosen, system: Path,
                gold: Path | None) -> Request:
+    command = getattr(args, "command", "score")
+    metric = f" --metric {args.metric}" if args.metric else ""
+    usage = f"m2lsp {command}{metric} {ORDERS[command]}"
     return Request(system, gold, chosen.shared, chosen.options, args.encoding, _warn,
-                   _progress)
+                   _progress, usage)
 
 
 def run_score(args: argparse.Namespace) -> int:
     chosen = _configured(args, *(p for p in (args.system, args.gold) if p is not None))
-    _positive("--bootstrap", args.bootstrap, zero_means_off=True)
     request = request_of(args, chosen, args.system, args.gold)
     score = chosen.metric.run(request)
     if args.bootstrap and score.sentence_stats() is None:
@@ -213,7 +212,6 @@ def run_compare(args: argparse.Namespace) -> int:
     if not chosen.metric.per_sentence:
         raise UsageError(f"--metric {chosen.metric.name} has no per-sentence statistics to "
                          f"compare (compare takes {', '.join(comparable())})")
-    _positive("--samples", args.samples, zero_means_off=False)
     scores = _both(chosen, args)
     stats = [s.sentence_stats() for s in scores]
     found = compare(stats[0].rows, stats[1].rows, stats[0].aggregate, stats[0].main,

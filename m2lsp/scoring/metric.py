@@ -86,6 +86,9 @@ class Request:
     """Where a metric says what the user should know (gold problems, slow sentences)."""
     progress: Callable[[int], Any] | None = None
     """(items) -> a context manager whose value's `at(index, line)` reports progress."""
+    usage: str = "m2lsp score SYSTEM GOLD"
+    """How the command that asked is run, for a message about arguments in the wrong
+    order."""
 
 
 def given(values: Mapping[str, Any], dest: str, fallback: Any) -> Any:

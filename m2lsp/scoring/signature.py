@@ -38,6 +38,9 @@ def reference_hash(*texts: str | bytes) -> str:
     signature were computed against the same data."""
     digest = hashlib.sha256()
     for text in texts:
+        # the same references with CRLF or LF line ends are the same references
+        text = (text.replace("\r\n", "\n") if isinstance(text, str)
+                else text.replace(b"\r\n", b"\n"))
         # surrogatepass: an editor's text may hold a lone surrogate (UTF-16 half); valid
         # text hashes exactly as plain UTF-8
         digest.update(text.encode("utf-8", "surrogatepass") if isinstance(text, str)

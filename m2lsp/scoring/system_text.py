@@ -45,21 +45,21 @@ def looks_like_m2(text: str) -> bool:
 
 
 def argument_problem(system: Path, system_text: str, gold: Path, gold_text: str,
-                     metric: str = "m2") -> str | None:
+                     metric: str = "m2", usage: str = "m2lsp score SYSTEM GOLD") -> str | None:
     """Why these files were probably not meant as SYSTEM and GOLD of a metric that scores a
     plain-text system against M2, or None."""
     system_m2, gold_m2 = looks_like_m2(system_text), looks_like_m2(gold_text)
     if system_m2 and not gold_m2:
         return (f"{system} looks like an M2 gold file and {gold} like a system output (one "
                 f"sentence a line): the arguments are probably swapped; the order is "
-                f"`m2lsp score SYSTEM GOLD`")
+                f"`{usage}`")
     if system_m2:
         return (f"system file {system} is an M2 file, but --metric {metric} scores a system "
                 f"output with one sentence a line; an M2 hypothesis (edits) is scored with "
                 f"--metric errant")
     if gold_text.strip() and not gold_m2:
         return (f"gold file {gold} is not an M2 file (it reads as one sentence a line, like "
-                f"a system output); GOLD must be M2: `m2lsp score SYSTEM GOLD.m2`")
+                f"a system output); GOLD must be M2: `{usage}`")
     return None
 
 

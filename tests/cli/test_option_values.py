@@ -96,3 +96,32 @@ def test_a_broken_configuration_is_an_error(files: Path, capsys: pytest.CaptureF
 def test_another_tools_broken_file_is_not_ours(files: Path) -> None:
     Path("pyproject.toml").write_text("[tool.black\nline-length = 1\n", encoding="utf-8")
     assert main(["check", "gold.m2"]) == 0
+
+
+def test_bootstrap_zero_is_refused_not_ignored(files: Path, capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["score", "sys.txt", "gold.m2", "--bootstrap", "0"])
+    assert stop.value.code == 2 and "argument --bootstrap" in capsys.readouterr().err
+
+
+def test_the_order_named_is_the_commands_own(files: Path, capsys) -> None:
+    assert main(["compare", "gold.m2", "sys.txt", "sys.txt"]) == 2
+    assert "the order is `m2lsp compare SYSTEM_A SYSTEM_B GOLD`" in capsys.readouterr().err
+    assert main(["score", "--metric", "errant", "gold.m2", "sys.txt"]) == 2
+    assert "`m2lsp score --metric errant SYSTEM GOLD`" in capsys.readouterr().err
+
+
+def test_annotate_refuses_an_empty_source(files: Path, capsys) -> None:
+    Path("empty.txt").write_text("", encoding="utf-8")
+    assert main(["annotate", "--orig", "empty.txt", "--cor", "empty.txt"]) == 2
+    assert "has no sentence: there is nothing to annotate" in capsys.readouterr().err
+
+
+def test_the_references_hash_ignores_line_ends(files: Path, capsys) -> None:
+    Path("crlf.txt").write_bytes(b"The dog sat .\r\n")
+    hashes = []
+    for ref in ("ref.txt", "crlf.txt"):
+        assert main(["score", "--metric", "gleu", "--format", "json", "sys.txt", "--ref", ref,
+                     "--source", "sys.txt"]) == 0
+        hashes.append(capsys.readouterr().out.split("refs-hash:")[1][:12])
+    assert hashes[0] == hashes[1]

@@ -93,7 +93,7 @@ class Cgec(MetricBase):
         gold_source = read_source(request.gold, "gold", request.encoding)
         system = read_source(request.system, "system", request.encoding)
         if (wrong := argument_problem(request.system, system.text, request.gold,
-                                      gold_source.text, "cgec")):
+                                      gold_source.text, "cgec", request.usage)):
             raise InputError(wrong)
         _check_language(system.text, gold_source.text, request.warn)
         gold, gold_text = parse_m2(gold_source), gold_source.text

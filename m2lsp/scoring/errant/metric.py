@@ -31,7 +31,8 @@ def _check_arguments(request: Request, hyp: str, ref: str, name: str = "errant")
     if hyp_m2 and not ref_m2 and ref.strip():
         raise UsageError(f"{request.system} looks like M2 and {request.gold} like a system "
                          f"output: the arguments are probably swapped; the order is "
-                         f"`m2lsp score --metric {name} HYP REF.m2`")
+                         f"`{request.usage}` (--metric {name}: the hypothesis, then the "
+                         f"reference M2)")
     if (empty := empty_problem(request.system, len(hyp.strip()), request.gold,
                                len(ref.strip()))):
         raise UsageError(empty)

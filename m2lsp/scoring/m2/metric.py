@@ -136,10 +136,11 @@ class Scoring:
 
     def __init__(self, settings: M2Settings, encoding: str | None = None, jobs: int = 1,
                  time_limit: float = 5.0, warn: Callable[[str], None] | None = None,
-                 progress: Callable[[int], Any] | None = None) -> None:
+                 progress: Callable[[int], Any] | None = None,
+                 usage: str = "m2lsp score SYSTEM GOLD") -> None:
         self.settings, self.encoding = settings, encoding
         self.jobs, self.time_limit = jobs, time_limit
-        self.warn, self.progress = warn, progress
+        self.warn, self.progress, self.usage = warn, progress, usage
         self._gold: dict[Path, list] = {}
         self.warnings: dict[Path, list] = {}
         self.texts: dict[Path, str] = {}  # what each gold file said, for the signature
@@ -196,11 +197,12 @@ class Scoring:
             gold = self.gold(gold_path)
         except InputError as exc:
             text = read_source(gold_path, "gold", self.encoding).text
-            hint = argument_problem(system_path, system_text, gold_path, text)
+            hint = argument_problem(system_path, system_text, gold_path, text,
+                                    usage=self.usage)
             raise (InputError(hint) if hint else exc) from None
         if looks_like_m2(system_text):
             raise InputError(argument_problem(system_path, system_text, gold_path,
-                                              self.texts[gold_path]) or "")
+                                              self.texts[gold_path], usage=self.usage) or "")
         return gold
 
 
@@ -272,7 +274,7 @@ class MaxMatch(MetricBase):
     def scoring(self, request: Request) -> Scoring:
         options = request.options
         return Scoring(options.settings, request.encoding, options.jobs, options.time_limit,
-                       request.warn, request.progress)
+                       request.warn, request.progress, request.usage)
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> M2Options:
         return m2_options(values, shared, config)
