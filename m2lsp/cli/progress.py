@@ -66,3 +66,31 @@ class Ticker:
             self._printed = True
             if self._stop.wait(every):
                 return
+
+
+class Stages:
+    """A one-line progress bar on a terminal for a command of a few long steps (`report`):
+    `stages(name)` starts the next; `done()` clears the line.  Silent elsewhere."""
+
+    WIDTH = 20
+
+    def __init__(self, total: int, stream: TextIO | None = None, what: str = "m2lsp") -> None:
+        self.total, self.what, self.count = total, what, 0
+        self.stream = stream if stream is not None else sys.stderr
+        self.terminal = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.started = time.monotonic()
+
+    def __call__(self, name: str) -> None:
+        self.count += 1
+        if not self.terminal:
+            return
+        filled = self.WIDTH * min(self.count - 1, self.total) // max(self.total, 1)
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        spent = time.monotonic() - self.started
+        self.stream.write(f"\r\x1b[K{self.what}: [{bar}] {name} ({spent:.0f} s)")
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.terminal and self.count:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()

@@ -57,11 +57,14 @@ def system_names(args: argparse.Namespace) -> list[str]:
     given = [n.strip() for n in args.names.split(",")]
     if len(given) != len(args.systems) or not all(given):
         raise UsageError(f"--names gives {len(given)} names for {len(args.systems)} systems")
+    if len(set(given)) != len(given):
+        raise UsageError("--names: two systems have the same name; each needs its own")
     return given
 
 
 def run(args: argparse.Namespace) -> int:
     from m2lsp.cli.inputs import input_paths
+    from m2lsp.cli.progress import Stages
     from m2lsp.cli.score import _configured, request_of
     from m2lsp.files.writing import refuse_inputs
     from m2lsp.report.data import MAX_SENTENCES, build_report, report_json
@@ -72,10 +75,17 @@ def run(args: argparse.Namespace) -> int:
         refuse_inputs(target, input_paths(args, "output"))
     chosen = _configured(args, args.gold, *args.systems)
     request = request_of(args, chosen, args.systems[0], args.gold)
-    report = build_report(chosen.metric, request, args.systems, system_names(args),
-                          args.samples, args.seed)
-    data = report_json(report, MAX_SENTENCES if args.format == "html" else None)
-    _write(args, _rendered(args, data))
+    stages = Stages(5, what="m2lsp report")
+    try:
+        report = build_report(chosen.metric, request, args.systems, system_names(args),
+                              args.samples, args.seed, stages)
+        data = report_json(report, MAX_SENTENCES if args.format == "html" else None)
+        stages(f"drawing the {args.format} page" if args.format == "html"
+               else f"writing {args.format}")
+        text = _rendered(args, data)
+    finally:
+        stages.done()
+    _write(args, text)
     return EXIT_CLEAN
 
 

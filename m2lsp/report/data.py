@@ -8,7 +8,7 @@ rendering is drawn from."""
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 from pathlib import Path
@@ -28,8 +28,9 @@ class SystemResult:
     scores: dict[str, float]  # the metric's headline numbers, by its JSON keys
     intervals: dict[str, tuple[float, float]]  # 95% bootstrap intervals ({}: none)
     signature: str
-    rank: int | None = None  # cluster rank (None: no per-sentence statistics to test)
+    rank: int | None = None  # cluster rank; without tests, the place by the main number
     rank_range: tuple[int, int] | None = None
+    proposed: int | None = None  # edits the system made (None: the metric does not say)
 
 
 @dataclass(frozen=True)
@@ -73,10 +74,16 @@ class Report:
 
 
 def build_report(metric: Metric, request: Request, systems: Sequence[Path],
-                 names: Sequence[str], samples: int = 1000, seed: int = 12345) -> Report:
-    """Score `systems` against `request.gold` with `metric` and test every pair."""
+                 names: Sequence[str], samples: int = 1000, seed: int = 12345,
+                 stage: Callable[[str], None] | None = None) -> Report:
+    """Score `systems` against `request.gold` with `metric` and test every pair; `stage`
+    hears what is being done (for a progress line)."""
     if len(names) != len(systems):
         raise UsageError(f"--names gives {len(names)} names for {len(systems)} systems")
+    if len(set(names)) != len(names):
+        raise UsageError("--names: two systems have the same name")
+    say = stage or (lambda _: None)
+    say(f"scoring {len(systems)} system{'s' if len(systems) != 1 else ''}")
     scores = list(metric.run_many(request, list(systems)))
     stats = [s.sentence_stats() for s in scores]
     data = [s.json(request) for s in scores]
@@ -88,11 +95,39 @@ def build_report(metric: Metric, request: Request, systems: Sequence[Path],
         data = [{**d, **_headline_of(s, d)} for s, d in zip(scores, data, strict=True)]
         keys = labels = tuple(_headline_of(scores[0], data[0]))
         main = keys[0] if keys else ""
+    if all(st is not None for st in stats) and len(systems) > 1:
+        say(f"testing {len(systems) * (len(systems) - 1) // 2} pairs, {samples} samples")
     results, pairs = _tested(scores, stats, data, names, systems, keys, main, samples, seed)
+    results = [replace(r, proposed=_proposed(d)) for r, d in zip(results, data, strict=True)]
+    if not pairs:
+        results = _placed(results, main)
+    say("reading the sentences")
     reviews = [_reviews(s) for s in scores]
     return Report(metric.name, main, keys, labels, _beta(data[0]), tuple(results),
                   tuple(pairs), _types(scores), _sentences(reviews, request.gold),
                   len(reviews[0]) if reviews[0] else 0, samples, seed, str(request.gold))
+
+
+def _proposed(data: dict[str, Any]) -> int | None:
+    """How many edits a system made, from its JSON's counts (m2: proposed; errant: TP+FP)."""
+    counts = data.get("counts")
+    if not isinstance(counts, dict):
+        return None
+    if "proposed" in counts:
+        return int(counts["proposed"])
+    if "true_positives" in counts and "false_positives" in counts:
+        return int(counts["true_positives"]) + int(counts["false_positives"])
+    return None
+
+
+def _placed(results: list[SystemResult], main: str) -> list[SystemResult]:
+    """Without tests, each system's place by its main number (ties share one)."""
+    from m2lsp.report.tables import LOWER_IS_BETTER
+
+    sign = 1 if main in LOWER_IS_BETTER else -1
+    values = [sign * r.scores.get(main, float("inf")) for r in results]
+    return [replace(r, rank=1 + sum(1 for v in values if v < values[i]))
+            for i, r in enumerate(results)]
 
 
 def _headline_of(score: Any, data: dict[str, Any]) -> dict[str, float]:
@@ -199,7 +234,7 @@ def _sentences(reviews: list[list[Any]], gold: Path | None) -> tuple[dict[str, A
             "spread": round(statistics.pstdev(fs), 4) if len(fs) > 1 else 0.0,
             # null text: the system left the source as it is (keeps the page light)
             "systems": [{"text": None if r.hypothesis == first.source else r.hypothesis,
-                         "f": round(r.f, 4), "tp": r.correct,
+                         "annotator": r.annotator, "f": round(r.f, 4), "tp": r.correct,
                          "fp": r.proposed - r.correct, "fn": r.gold - r.correct,
                          "edits": [[m.kind, m.message, m.type] for m in r.marks]}
                         for r in row]})
@@ -260,7 +295,7 @@ def _body(report: Report, sentences: list[dict[str, Any]], messages: list[str]
         "samples": report.samples, "seed": report.seed, "alpha": ALPHA,
         "systems": [{"name": s.name, "path": s.path, "scores": s.scores,
                      "intervals": {k: list(v) for k, v in s.intervals.items()},
-                     "signature": s.signature, "rank": s.rank,
+                     "signature": s.signature, "rank": s.rank, "proposed": s.proposed,
                      "rank_range": list(s.rank_range) if s.rank_range else None}
                     for s in report.systems],
         "pairs": [{"a": p.a, "b": p.b, "difference": p.difference,

@@ -10,7 +10,17 @@ from typing import Any
 
 from m2lsp.errors import UsageError
 from m2lsp.report.plots import INSTALL, figures
-from m2lsp.report.tables import _best, _dagger, _label, _order, latex_table, markdown_table
+from m2lsp.report.tables import (
+    _best,
+    _dagger,
+    _label,
+    _order,
+    latex_table,
+    markdown_table,
+    metric_name,
+    p_value,
+    shown,
+)
 
 
 def _environment() -> Any:
@@ -19,8 +29,10 @@ def _environment() -> Any:
     except ImportError:
         raise UsageError(f"the HTML report is rendered with Jinja2, which is not installed: "
                          f"{INSTALL}") from None
-    return jinja2.Environment(loader=jinja2.PackageLoader("m2lsp.report", "templates"),
-                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    environment = jinja2.Environment(loader=jinja2.PackageLoader("m2lsp.report", "templates"),
+                                     autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    environment.filters["pvalue"] = p_value
+    return environment
 
 
 def embedded(data: dict[str, Any]) -> str:
@@ -43,9 +55,14 @@ def html_page(data: dict[str, Any], title: str | None = None) -> str:
     types = sorted({e[2] for s in data["sentences"] for x in s["systems"] for e in x["edits"]
                     if e[2]})
     template = _environment().get_template("report.html.j2")
+    signatures = {s["signature"] for s in data["systems"]}
     return template.render(
         data=data, version=__version__, order=order, pair=pair, types=types,
-        title=title or f"m2lsp report: {_systems(len(data['systems']))}, {data['metric']}",
+        title=title or f"m2lsp report: {_systems(len(data['systems']))}, {metric_name(data)}",
+        metric_name=metric_name(data),
+        signature=signatures.pop() if len(signatures) == 1 else None,
+        shown=[{k: shown(s, k) for k in data["names"]} for s in data["systems"]],
+        undefined=any(s.get("proposed") == 0 for s in data["systems"]),
         labels=[_label(data, k) for k in data["names"]],
         main_label=_label(data, data["main"]) if data["main"] else "",
         best={k: _best(data, k) for k in data["names"]},

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from m2lsp.errors import UsageError
+from m2lsp.report.tables import metric_name
 
 INSTALL = "pip install 'm2lsp[report]'"
 MAX_TYPES = 30  # the heatmap's and bars' types: those with the most gold edits
@@ -61,14 +62,64 @@ def pr_scatter(data: dict[str, Any]) -> str | None:
             axes.plot([x for x, _ in points], [y for _, y in points], color="#bbb", lw=0.7)
             axes.annotate(f"{level:g}", points[0], fontsize=7, color="#888",
                           textcoords="offset points", xytext=(2, 2))
-    for system in data["systems"]:
-        scores = system["scores"]
-        axes.scatter([scores["recall"]], [scores["precision"]], s=28, zorder=3)
-        axes.annotate(system["name"], (scores["recall"], scores["precision"]),
-                      textcoords="offset points", xytext=(4, 3), fontsize=8)
-    axes.set(xlabel="recall", ylabel="precision", xlim=(0, 1), ylim=(0, 1.02))
-    axes.set_title(f"Precision and recall ({data['metric']}), curves of equal F{beta:g}")
+    points = [(s["name"], s["scores"]["recall"], s["scores"]["precision"])
+              for s in data["systems"] if s.get("proposed") != 0]
+    (x0, x1), (y0, y1) = zoomed([x for _, x, _ in points]), zoomed([y for _, _, y in points])
+    for _name, x, y in points:
+        axes.scatter([x], [y], s=28, zorder=3)
+    for (name, x, y), (dx, dy, align) in zip(points, placed(points, (x0, x1), (y0, y1)),
+                                             strict=True):
+        axes.annotate(name, (x, y), textcoords="offset points", xytext=(dx, dy), fontsize=8,
+                      ha=align, va="center")
+    axes.set(xlabel="recall", ylabel="precision", xlim=(x0, x1), ylim=(y0, y1))
+    axes.set_title(f"Precision and recall ({metric_name(data)}), curves of equal F{beta:g}")
     return _svg(figure)
+
+
+def zoomed(values: Sequence[float], margin: float = 0.15, least: float = 0.1
+           ) -> tuple[float, float]:
+    """Axis limits around the values with a margin (at least `least` wide), within 0..1."""
+    if not values:
+        return 0.0, 1.0
+    low, high = min(values), max(values)
+    pad = max((high - low) * margin, (least - (high - low)) / 2, 0.02)
+    return max(0.0, low - pad), min(1.02, high + pad)
+
+
+# where a label may go beside its point: (dx, dy) in points and the text's alignment
+SPOTS = ((5, 0, "left"), (-5, 0, "right"), (5, 9, "left"), (5, -9, "left"),
+         (-5, 9, "right"), (-5, -9, "right"), (0, 14, "center"), (0, -14, "center"))
+_POINT = 1 / 72  # inch
+_SIZE = (5.2 * 0.78, 4.2 * 0.77)  # the axes in inches (figure less its margins)
+
+
+def placed(points: Sequence[tuple[str, float, float]], xs: tuple[float, float],
+           ys: tuple[float, float]) -> list[tuple[int, int, str]]:
+    """A spot for each label that overlaps no label placed before it and no point (greedy,
+    in the order given; the first spot where all are taken)."""
+    def box(name: str, x: float, y: float, spot: tuple[int, int, str]) -> tuple:
+        px = (x - xs[0]) / (xs[1] - xs[0]) * _SIZE[0] / _POINT + spot[0]
+        py = (y - ys[0]) / (ys[1] - ys[0]) * _SIZE[1] / _POINT + spot[1]
+        width = 4.6 * len(name) + 2  # 8-point text
+        left = {"left": px, "right": px - width, "center": px - width / 2}[spot[2]]
+        return left, py - 5, left + width, py + 5
+
+    def hits(a: tuple, b: tuple) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    dots = [box("", x, y, (-3, 0, "left")) for _, x, y in points]
+    taken: list[tuple] = []
+    chosen = []
+    for name, x, y in points:
+        for spot in SPOTS:
+            candidate = box(name, x, y, spot)
+            if not any(hits(candidate, other) for other in [*taken, *dots]):
+                break
+        else:
+            spot, candidate = SPOTS[0], box(name, x, y, SPOTS[0])
+        taken.append(candidate)
+        chosen.append(spot)
+    return chosen
 
 
 def _recall_for(f: float, p: float, beta: float) -> float | None:

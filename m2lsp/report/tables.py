@@ -24,8 +24,39 @@ def _order(data: dict[str, Any]) -> list[int]:
         data["systems"][i]["rank"] or 0, -data["systems"][i]["scores"].get(main, 0.0)))
 
 
+def shown(system: dict[str, Any], key: str) -> float | None:
+    """A system's number as a table shows it: None where it is undefined (NaN, or the
+    precision of a system that made no edit, which M2 prints as 1)."""
+    value = system["scores"].get(key)
+    if value is None or value != value:
+        return None
+    if key == "precision" and system.get("proposed") == 0:
+        return None
+    return value
+
+
+PARTNER = {"precision": "recall", "recall": "precision"}
+TRIVIAL = 0.1  # of the best partner number, below which a P or R is not a contender
+
+
+def _contends(data: dict[str, Any], system: dict[str, Any], key: str) -> bool:
+    """Whether a system's number may be the best of its column: it made edits, and for
+    precision (recall) its recall (precision) is at least a tenth of the best one: UFC's
+    precision of 0.70 at a recall of 0.017 is not the best precision of CoNLL-2014."""
+    if system.get("proposed") == 0:
+        return False
+    partner = PARTNER.get(key)
+    if partner is None or partner not in system["scores"]:
+        return True
+    best = max((shown(s, partner) or 0.0) for s in data["systems"])
+    return (shown(system, partner) or 0.0) >= TRIVIAL * best
+
+
 def _best(data: dict[str, Any], key: str) -> float | None:
-    values = [s["scores"][key] for s in data["systems"] if key in s["scores"]]
+    """The best number of a column among the systems that contend for it (`_contends`: a
+    system that made no edit never does: its precision is undefined, its recall 0)."""
+    values = [v for s in data["systems"] if _contends(data, s, key)
+              for v in [shown(s, key)] if v is not None]
     if not values or key in UNRANKED:
         return None
     return min(values) if key in LOWER_IS_BETTER else max(values)
@@ -37,17 +68,29 @@ def _dagger(data: dict[str, Any], index: int) -> bool:
     return any(p["significant"] and {p["a"], p["b"]} == {top, index} for p in data["pairs"])
 
 
+LABELS = {"false_positive_rate": "FPR", "fpr": "FPR", "gleu": "GLEU", "stdev": "Std. dev.",
+          "detection_f1": "Detection F1", "identification_f1": "Identification F1",
+          "position_f1": "Position F1", "correction_f1": "Correction F1", "bleu": "BLEU",
+          "acc_sen": "Acc_sen", "mp": "MP"}
+
+
 def _label(data: dict[str, Any], key: str) -> str:
+    """A column's name as a reader expects it: the metric's own label (F_0.5 as F0.5), a
+    raw JSON key (position_f1) made readable."""
     label = data["labels"][data["names"].index(key)]
-    return f"F{label[2:]}" if label.startswith("F_") else label
+    if label.startswith("F_"):
+        return f"F{label[2:]}"
+    if label in LABELS:
+        return LABELS[label]
+    return label.replace("_", " ").capitalize() if label.islower() else label
 
 
 def _cells(data: dict[str, Any], index: int, bold: str) -> list[str]:
     system = data["systems"][index]
     cells = []
     for key in data["names"]:
-        value = system["scores"].get(key)
-        text = "" if value is None else f"{100 * value:.2f}"
+        value = shown(system, key)
+        text = "–" if value is None else f"{100 * value:.2f}"
         if value is not None and value == _best(data, key):
             text = bold.format(text)
         cells.append(text)
@@ -93,15 +136,35 @@ def _escaped(text: str) -> str:
     return "".join(_LATEX.get(ch, ch) for ch in text)
 
 
+METRIC_NAMES = {"m2": "M2", "errant": "ERRANT", "cherrant": "ChERRANT", "cged": "CGED",
+                "cgec": "CGEC", "gleu": "GLEU"}
+
+
+def metric_name(data: dict[str, Any]) -> str:
+    return METRIC_NAMES.get(data["metric"], data["metric"])
+
+
+def p_value(p: float) -> str:
+    """A p-value as papers print it: three decimals, `< 0.001` below them."""
+    return "< 0.001" if p < 0.0005 else f"{p:.3f}"
+
+
 def _note(data: dict[str, Any]) -> str:
+    name = metric_name(data)
+    undefined = (" –: undefined (a system that made no edit has no precision)."
+                 if any(s.get("proposed") == 0 for s in data["systems"]) else "")
+    best = ("best in bold (a precision or recall only where the other is at least a tenth "
+            "of the best)" if "precision" in data["names"] else "best in bold")
     if not data["pairs"]:
-        return f"{data['metric']} scores in percent; best in bold."
+        return f"{name} scores in percent; {best}.{undefined}"
     warned = "".join(f"{w}. " for w in data.get("warnings", []))
+    count = len(data["pairs"])
     return warned + (
-            f"{data['metric']} scores in percent; best in bold. Rank: systems the tests "
+            f"{name} scores in percent; {best}.{undefined} Rank: systems the tests "
             f"cannot separate share a cluster. † differs significantly from the top system "
             f"(paired bootstrap and approximate randomisation, {data['samples']} samples, "
-            f"Holm-corrected over {len(data['pairs'])} pairs, p < {data['alpha']}).")
+            f"Holm-corrected over {count} pair{'s' if count != 1 else ''}, "
+            f"p < {data['alpha']}).")
 
 
 def csv_table(data: dict[str, Any]) -> str:

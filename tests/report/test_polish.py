@@ -1,0 +1,127 @@
+"""The report as a researcher shows it: one signature above the table, no bold for a system
+that made no edit or a precision bought with no recall, p below 0.001 printed so, labels
+that do not collide in a zoomed P-R plot, readable headers and ranks for CGED and GLEU, the
+annotator each sentence was scored against, and a progress line on a terminal."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from m2lsp.cli import main
+from m2lsp.report.plots import placed, zoomed
+from m2lsp.report.tables import p_value
+from tests.conftest import shared
+
+CONLL = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "NTHU", "POST", "UFC"]
+
+
+def _report(tmp_path: Path, gold: str, systems: list[str], *flags: str) -> tuple[dict, str]:
+    paths = [str(shared(s)) for s in systems]
+    page = tmp_path / "page.html"
+    assert main(["report", str(shared(gold)), *paths, "-o", str(page), "--samples", "20",
+                 *flags]) == 0
+    html = page.read_text("utf-8")
+    payload = re.search(r'<script type="application/json" id="report-data">(.*?)</script>',
+                        html, re.S)
+    assert payload is not None
+    return json.loads(payload.group(1).replace("<\\/", "</")), html
+
+
+@pytest.fixture(scope="module")
+def conll(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, str]:
+    return _report(tmp_path_factory.mktemp("conll"), "conll2014/gold/official-2014.combined.m2",
+                   [f"conll2014/systems/{n}" for n in CONLL])
+
+
+def test_one_signature_above_the_table(conll) -> None:
+    _, html = conll
+    assert html.count("Signature: <code>M2|beta:0.5|") == 1
+    assert "<th>Signature</th>" not in html
+
+
+def test_no_bold_for_no_edits_or_no_recall(conll) -> None:
+    _data, html = conll
+    row = re.search(r'<tr data-system="INPUT">(.*?)</tr>', html, re.S).group(1)
+    assert 'data-key="precision" data-value=""' in row and "–" in row and "best" not in row
+    ufc = re.search(r'<tr data-system="UFC">(.*?)</tr>', html, re.S).group(1)
+    assert "best" not in ufc
+    cuui = re.search(r'<tr data-system="CUUI">(.*?)</tr>', html, re.S).group(1)
+    assert 'class="num best" data-key="precision"' in cuui
+
+
+@pytest.mark.parametrize(("p", "printed"), [(0.0, "< 0.001"), (0.0004, "< 0.001"),
+                                            (0.001, "0.001"), (0.0312, "0.031"), (1.0, "1.000")])
+def test_p_values(p: float, printed: str) -> None:
+    assert p_value(p) == printed
+
+
+def test_small_p_values_are_printed_below_a_thousandth(conll) -> None:
+    _, html = conll
+    assert "p 0.000" not in html
+
+
+def test_the_sentences_say_whose_edits_they_were_scored_against(conll) -> None:
+    data, _ = conll
+    assert all(isinstance(x["annotator"], int) for s in data["sentences"] for x in s["systems"])
+
+
+def test_the_pr_plot_zooms_and_labels_do_not_collide(conll) -> None:
+    data, _ = conll
+    points = [(s["name"], s["scores"]["recall"], s["scores"]["precision"])
+              for s in data["systems"] if s["proposed"]]
+    xs, ys = zoomed([x for _, x, _ in points]), zoomed([y for _, _, y in points])
+    assert xs[1] < 0.5 and ys[0] > 0.2  # not the whole 0..1 square
+    spots = placed(points, xs, ys)
+    boxes = []
+    for (name, x, y), (dx, dy, align) in zip(points, spots, strict=True):
+        px = (x - xs[0]) / (xs[1] - xs[0]) * 292 + dx
+        py = (y - ys[0]) / (ys[1] - ys[0]) * 233 + dy
+        width = 4.6 * len(name) + 2
+        left = {"left": px, "right": px - width, "center": px - width / 2}[align]
+        boxes.append((left, py - 5, left + width, py + 5))
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
+
+
+def test_cged_and_gleu_pages_read_as_tables(tmp_path: Path) -> None:
+    tool = "cged/cged2015/nlptea15cged_release1.0/Tool/"
+    data, html = _report(tmp_path, tool + "NLPTEA15_Toy_Truth.txt",
+                         [tool + "NLPTEA15_Toy_Result.txt"], "--metric", "cged")
+    assert "<th>FPR</th>" in html and "<th>Position F1</th>" in html
+    assert "Brackets: 95%" not in html and "0 sentences" not in html
+    assert data["systems"][0]["rank"] == 1
+    data, html = _report(tmp_path, "conll2014/gold/official-2014.combined.m2",
+                         ["conll2014/systems/CAMB", "conll2014/systems/AMU"],
+                         "--metric", "gleu")
+    assert "<th>GLEU</th>" in html and "<th>Std. dev.</th>" in html
+    assert sorted(s["rank"] for s in data["systems"]) == [1, 2]
+
+
+def test_two_systems_of_one_name_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    camb = str(shared("conll2014/systems/CAMB"))
+    gold = str(shared("conll2014/gold/official-2014.combined.m2"))
+    assert main(["report", gold, camb, camb, "--names", "a,a", "--format", "md"]) == 2
+    assert "two systems have the same name" in capsys.readouterr().err
+
+
+def test_a_progress_line_on_a_terminal_only() -> None:
+    from m2lsp.cli.progress import Stages
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    shown, hidden = Terminal(), io.StringIO()
+    for stream in (shown, hidden):
+        stages = Stages(3, stream, what="m2lsp report")
+        stages("scoring 8 systems")
+        stages("testing 28 pairs")
+        stages.done()
+    assert "[------" in shown.getvalue() and "testing 28 pairs" in shown.getvalue()
+    assert hidden.getvalue() == ""
