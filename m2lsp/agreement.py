@@ -271,9 +271,9 @@ def merged(documents: Sequence[tuple[str, M2Document]]) -> str:
                 raise ValueError(f"sentence {number} differs between {first_name} and {name}: "
                                  "the files must annotate the same sentences, in order")
     out = []
-    for blocks in zip(*sentences, strict=True):
-        out.append(blocks[0].lines[0].rstrip("\r\n"))
-        for index, block in enumerate(blocks):
+    for row in zip(*sentences, strict=True):
+        out.append(row[0].lines[0].rstrip("\r\n"))
+        for index, block in enumerate(row):
             out.extend(_as_annotator(edit.text, index) for edit in block.edits)
         out.append("")
     return "\n".join(out) + "\n"

@@ -328,13 +328,15 @@ def _m2lsp_table(path: Path, strict: bool = False, ours: bool = False,
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        return _unreadable(path, f"cannot read ({exc})", strict, exc)
+        _unreadable(path, f"cannot read ({exc})", strict, exc)
+        return None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         if ours and "tool.m2lsp" not in text:
             return None  # another tool's broken file: not m2lsp's to judge
-        return _unreadable(_where(path, exc), f"not valid TOML: {exc}", strict, exc)
+        _unreadable(_where(path, exc), f"not valid TOML: {exc}", strict, exc)
+        return None
     table = data.get("tool", {}).get("m2lsp")
     return table if isinstance(table, dict) else None
 
@@ -352,7 +354,6 @@ def _unreadable(where: Path | str, why: str, strict: bool, exc: Exception) -> No
         raise UsageError(f"{where}: {why}; its [tool.m2lsp] settings cannot be used "
                          "(fix it, or name another file with --config)") from exc
     log.warning("%s: %s; its [tool.m2lsp] settings are ignored", where, why)
-    return None
 
 
 def load_config(start: Path | None = None, explicit: Path | None = None,

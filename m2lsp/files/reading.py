@@ -26,7 +26,10 @@ class NotReadable(OSError):
 def kind(path: Path | str) -> str:
     """'file', 'folder', 'pipe', 'socket', 'device' or 'other' (symbolic links followed).
     Raises OSError when the path cannot be looked at."""
-    mode = os.stat(path).st_mode
+    try:
+        mode = os.stat(path).st_mode
+    except (UnicodeEncodeError, ValueError) as exc:  # a lone surrogate, a NUL in the name
+        raise NotReadable(f"not a usable file name ({exc})") from None
     for test, name in ((stat.S_ISREG, "file"), (stat.S_ISDIR, "folder"),
                        (stat.S_ISFIFO, "pipe"), (stat.S_ISSOCK, "socket"),
                        (stat.S_ISCHR, "device"), (stat.S_ISBLK, "device")):

@@ -17,6 +17,7 @@ import json
 import logging
 import re
 import threading
+from collections.abc import Awaitable
 from typing import Any, Protocol
 
 from lsprotocol import types
@@ -30,9 +31,9 @@ PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32700, -32600,
 
 
 class Reader(Protocol):
-    async def readline(self) -> bytes: ...
+    def readline(self) -> Awaitable[bytes]: ...
 
-    async def readexactly(self, n: int) -> bytes: ...
+    def readexactly(self, n: int) -> Awaitable[bytes]: ...
 
 
 async def serve(reader: Reader, protocol: Any, stop: threading.Event) -> None:

@@ -57,10 +57,10 @@ def pr_scatter(data: dict[str, Any]) -> str | None:
     figure, axes = plt.subplots(figsize=(5.2, 4.2))
     grid = [i / 200 for i in range(1, 201)]
     for level in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
-        points = [(r, p) for p in grid for r in [_recall_for(level, p, beta)] if r is not None]
-        if points:
-            axes.plot([x for x, _ in points], [y for _, y in points], color="#bbb", lw=0.7)
-            axes.annotate(f"{level:g}", points[0], fontsize=7, color="#888",
+        curve = [(r, p) for p in grid for r in [_recall_for(level, p, beta)] if r is not None]
+        if curve:
+            axes.plot([x for x, _ in curve], [y for _, y in curve], color="#bbb", lw=0.7)
+            axes.annotate(f"{level:g}", curve[0], fontsize=7, color="#888",
                           textcoords="offset points", xytext=(2, 2))
     points = [(s["name"], s["scores"]["recall"], s["scores"]["precision"])
               for s in data["systems"] if s.get("proposed") != 0]

@@ -125,14 +125,17 @@ def test_usage_errors(capsys, tmp_path) -> None:
         (["--ref", str(tmp_path / "h")], "needs --source"),
         ([], "needs references"),
         (["--source", str(tmp_path / "h"), "--ref", str(tmp_path / "two")], "has 2 lines"),
-        (["--source", str(tmp_path / "h"), "--ref", str(tmp_path / "h"), "--iter", "0"],
-         "--iter must be at least 1"),
         (["--source", str(tmp_path / "h"), "--ref", str(tmp_path / "h"), "--bootstrap", "5"],
          "--bootstrap"),
     ]
     for extra, message in cases:
         assert main(["score", "--metric", "gleu", str(tmp_path / "h"), *extra]) == 2
         assert message in capsys.readouterr().err, extra
+    with pytest.raises(SystemExit) as stop:  # checked where --iter is declared
+        main(["score", "--metric", "gleu", str(tmp_path / "h"), "--source", str(tmp_path / "h"),
+              "--ref", str(tmp_path / "h"), "--iter", "0"])
+    assert stop.value.code == 2 and "argument --iter: expected an integer of at least 1" in (
+        capsys.readouterr().err)
 
 
 # -- the gleu package (Koyama; MultiGEC-2025) ------------------------------------------

@@ -103,4 +103,6 @@ def test_bad_numbers_are_usage_errors(tmp_path: Path, capsys, monkeypatch, flag)
     monkeypatch.chdir(tmp_path)
     Path("g.m2").write_text(README_GOLD)
     Path("s.txt").write_text(README_SYSTEM)
-    assert main(["score", "s.txt", "g.m2", flag, "-1"]) == 2
+    with pytest.raises(SystemExit) as stop:  # refused where the option is declared
+        main(["score", "s.txt", "g.m2", flag, "-1"])
+    assert stop.value.code == 2 and f"argument {flag}: expected" in capsys.readouterr().err
