@@ -131,11 +131,8 @@ def _placed(results: list[SystemResult], main: str) -> list[SystemResult]:
 
 
 def _headline_of(score: Any, data: dict[str, Any]) -> dict[str, float]:
-    """A score's headline numbers without per-sentence statistics: its `headline()` where
-    it has one (CGED's levels), else the floats of its JSON (counts are not scores)."""
-    if hasattr(score, "headline"):
-        return dict(score.headline(data))
-    return {k: v for k, v in data.items() if isinstance(v, float)}
+    """A score's headline numbers without per-sentence statistics (`Score.headline`)."""
+    return dict(score.headline(data))
 
 
 def _is_number(value: Any) -> bool:
@@ -207,14 +204,13 @@ def _ranked(results: list[SystemResult], pairs: list[PairTest], main: str
 
 
 def _types(scores: list[Any]) -> tuple[TypeRow, ...]:
-    tables = [dict((t[0], t[1:]) for t in s.type_counts()) if hasattr(s, "type_counts")
-              else {} for s in scores]
+    tables = [dict((t[0], t[1:]) for t in s.type_counts()) for s in scores]
     names = sorted({name for table in tables for name in table})
     return tuple(TypeRow(name, tuple(t.get(name) for t in tables)) for name in names)
 
 
 def _reviews(score: Any) -> list[Any]:
-    return score.reviews() if hasattr(score, "reviews") else []
+    return list(score.reviews())
 
 
 def _sentences(reviews: list[list[Any]], gold: Path | None) -> tuple[dict[str, Any], ...]:

@@ -110,7 +110,8 @@ class SentenceStats:
 
 
 class Score(Protocol):
-    """A metric's result."""
+    """A metric's result.  Its optional capabilities are declared here, each with the
+    default `ScoreBase` gives (nothing is found by probing for an attribute)."""
 
     @property
     def signature(self) -> str:
@@ -123,7 +124,34 @@ class Score(Protocol):
         """The same as JSON-ready data, with `metric` and `signature`."""
 
     def sentence_stats(self) -> SentenceStats | None:
-        """Per-sentence statistics, or None when the metric has none."""
+        """Per-sentence statistics for the bootstrap and paired tests (default: none)."""
+
+    def headline(self, data: dict[str, Any]) -> dict[str, float]:
+        """The numbers a report ranks systems by, from this score's JSON `data` (default:
+        the JSON's floats; counts are not scores)."""
+
+    def type_counts(self) -> list[tuple[str, int, int, int, float]]:
+        """(type, TP, FP, FN, F) per error type (default: none)."""
+
+    def reviews(self) -> list[Any]:
+        """Each sentence's `review.SentenceReview` (default: none)."""
+
+
+class ScoreBase:
+    """The defaults of `Score`'s optional capabilities; every metric's score derives from
+    it and overrides what it has."""
+
+    def sentence_stats(self) -> SentenceStats | None:
+        return None
+
+    def headline(self, data: dict[str, Any]) -> dict[str, float]:
+        return {k: v for k, v in data.items() if isinstance(v, float)}
+
+    def type_counts(self) -> list[tuple[str, int, int, int, float]]:
+        return []
+
+    def reviews(self) -> list[Any]:
+        return []
 
 
 @dataclass(frozen=True)
@@ -225,6 +253,17 @@ class LiveScoring(Protocol):
 
     def steps(self, job: EditorJob) -> Generator[int, None, Any]:
         """`update` in steps (yielding sentences done), for a first score of many."""
+
+    def warm_up(self) -> None:
+        """Load now, off the editor's path, what a later update will need (default:
+        nothing; ERRANT's spaCy pipeline when the first score came from the cache)."""
+
+
+class LiveBase:
+    """The defaults of `LiveScoring`'s optional capabilities."""
+
+    def warm_up(self) -> None:
+        return None
 
 
 def live_scoring(name: str, config: ScoreSettings) -> LiveScoring | None:

@@ -130,10 +130,9 @@ async def _score_live(ls: M2Server, doc: OpenDocument, session: ScoreSession,
                            stop_on_change=False)
     session.adopt(view, (version, key))
     _freeze()
-    warm_up = getattr(session.live, "warm_up", None)
-    if warm_up is not None:  # e.g. spaCy, not loaded when every line was in the cache
-        loading = asyncio.get_running_loop().run_in_executor(None, _logged(warm_up))
-        loading.add_done_callback(lambda _: _freeze())
+    # e.g. spaCy, not loaded when every line was in the cache (a no-op for most metrics)
+    loading = asyncio.get_running_loop().run_in_executor(None, _logged(session.live.warm_up))
+    loading.add_done_callback(lambda _: _freeze())
     doc.scores, doc.session = [], session
     ls.refresh(doc.uri)
     ls.live_view(doc)  # tells the client (m2lsp/scoreChanged) now, not at the next publish

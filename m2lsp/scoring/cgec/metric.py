@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
-from m2lsp.scoring.metric import EditorJob, MetricBase, Request, SentenceStats, Steps
+from m2lsp.scoring.metric import EditorJob, MetricBase, Request, ScoreBase, SentenceStats, Steps
 from m2lsp.scoring.signature import signed
 
 
 @dataclass(frozen=True)
-class CgecScore:
+class CgecScore(ScoreBase):
     score: Any  # metrics.CgecScore
     signature: str
 

@@ -9,11 +9,11 @@ from collections.abc import Generator
 from dataclasses import replace
 from typing import Any
 
-from m2lsp.scoring.metric import EditorJob, drain
+from m2lsp.scoring.metric import EditorJob, LiveBase, drain
 from m2lsp.scoring.review import LiveView
 
 
-class CgedLive:
+class CgedLive(LiveBase):
     def __init__(self, metric: Any, config: Any) -> None:
         self.metric, self.config = metric, config
 

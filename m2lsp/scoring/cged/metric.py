@@ -16,6 +16,7 @@ from m2lsp.scoring.metric import (
     Flag,
     MetricBase,
     Request,
+    ScoreBase,
     SentenceStats,
     Shared,
     Steps,
@@ -25,7 +26,7 @@ from m2lsp.scoring.signature import Signature, signed
 
 
 @dataclass(frozen=True)
-class CgedScore:
+class CgedScore(ScoreBase):
     """The levels (and the correction level), or a finished official report."""
 
     signature: str

@@ -21,7 +21,7 @@ def result_data(result: ErrantResult, hyp: Path, ref: Path | None, per_type: boo
     beta = result.settings.beta
     p, r, f = result.scores
     data: dict[str, Any] = {
-        "metric": "errant",
+        "metric": "cherrant" if result.settings.cherrant else "errant",
         "signature": result.settings.signature(),
         "system": str(hyp),
         "gold": str(ref),

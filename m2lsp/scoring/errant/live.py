@@ -29,7 +29,7 @@ from m2lsp.scoring.errant.compare import (
     f_score,
 )
 from m2lsp.scoring.errant.inputs import ErrantBlock, _block, check_pair
-from m2lsp.scoring.metric import EditorJob, drain
+from m2lsp.scoring.metric import EditorJob, LiveBase, drain
 from m2lsp.scoring.review import (
     EMPTY,
     FOUND,
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 CHUNK = 128  # lines annotated between two steps of the first score
 
 
-class ErrantLive:
+class ErrantLive(LiveBase):
     """`Metric.live` of errant (`cherrant=False`) and cherrant."""
 
     def __init__(self, config: ScoreSettings, cherrant: bool = False) -> None:

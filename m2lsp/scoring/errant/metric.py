@@ -15,6 +15,7 @@ from m2lsp.scoring.metric import (
     Flag,
     MetricBase,
     Request,
+    ScoreBase,
     SentenceStats,
     Shared,
     Steps,
@@ -47,7 +48,7 @@ def has_target_lines(text: str) -> bool:
 
 
 @dataclass(frozen=True)
-class ErrantScore:
+class ErrantScore(ScoreBase):
     result: Any  # compare.ErrantResult
     reference_text: str = ""
     annotated_with: tuple[tuple[str, str], ...] = ()  # a plain-text hypothesis: what

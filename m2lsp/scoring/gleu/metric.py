@@ -17,6 +17,7 @@ from m2lsp.scoring.metric import (
     Flag,
     MetricBase,
     Request,
+    ScoreBase,
     SentenceStats,
     Shared,
     Steps,
@@ -25,7 +26,7 @@ from m2lsp.scoring.metric import (
 
 
 @dataclass(frozen=True)
-class GleuScore:
+class GleuScore(ScoreBase):
     result: Any  # corpus.GleuResult
     signature: str
     references: tuple[str, ...]

@@ -36,7 +36,7 @@ from m2lsp.scoring.m2.maxmatch import (
 )
 from m2lsp.scoring.m2.options import m2_options
 from m2lsp.scoring.m2.review import review
-from m2lsp.scoring.metric import EditorJob, Shared, drain
+from m2lsp.scoring.metric import EditorJob, LiveBase, Shared, drain
 from m2lsp.scoring.review import LiveView, SentenceReview
 from m2lsp.scoring.signature import signed
 
@@ -129,7 +129,7 @@ def _key(sentence: GoldSentence, hypothesis: str) -> PathKey:
         for a, edits in sentence.annotators))
 
 
-class M2Live:
+class M2Live(LiveBase):
     """The live score of an open gold document (`Metric.live` of `m2`): each update reads
     the document's current blocks and the system's current text."""
 

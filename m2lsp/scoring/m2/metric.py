@@ -18,6 +18,7 @@ from m2lsp.scoring.metric import (
     Flag,
     MetricBase,
     Request,
+    ScoreBase,
     SentenceStats,
     Shared,
     Steps,
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class M2Score:
+class M2Score(ScoreBase):
     results: tuple[SentenceResult, ...]
     settings: M2Settings
     warnings: tuple[Any, ...]  # GoldWarning

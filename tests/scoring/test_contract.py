@@ -1,0 +1,74 @@
+"""Every registry entry through the metric contract: it is a MetricBase, its scores are
+ScoreBase (every optional capability answers, with its default where the metric has none),
+its live score a LiveBase; and nothing outside the base probes for a capability."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from m2lsp.scoring.metric import (
+    REGISTRY,
+    LiveBase,
+    MetricBase,
+    Request,
+    ScoreBase,
+    SentenceStats,
+    metric,
+)
+from tests.conftest import ROOT, shared
+
+# metric -> (system, gold) in ../shared/data, a pair it scores
+INPUTS = {
+    "m2": ("conll2014/systems/CAMB", "conll2014/gold/official-2014.combined.m2"),
+    "errant": ("mucgec/demo.hyp.m2.char", "mucgec/demo.ref.m2.char"),
+    "cherrant": ("mucgec/demo.hyp.m2.char", "mucgec/demo.ref.m2.char"),
+    "cged": ("cged/cged2015/nlptea15cged_release1.0/Tool/NLPTEA15_Toy_Result.txt",
+             "cged/cged2015/nlptea15cged_release1.0/Tool/NLPTEA15_Toy_Truth.txt"),
+    "cgec": ("mucgec/demo.hyp", "mucgec/demo.ref.m2.char"),
+    "gleu": ("conll2014/systems/CAMB", "conll2014/gold/official-2014.combined.m2"),
+}
+
+
+def test_every_registry_entry_has_inputs_here() -> None:
+    assert set(INPUTS) == set(REGISTRY)
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_a_metric_keeps_the_contract(name: str) -> None:
+    from m2lsp.config import ScoreSettings
+    from m2lsp.scoring.metric import Shared
+
+    chosen = metric(name)
+    assert isinstance(chosen, MetricBase)
+    assert chosen.name == name and chosen.help.startswith(name)
+    system, gold = (shared(p) for p in INPUTS[name])
+    config = ScoreSettings()
+    request = Request(system, gold, Shared(), chosen.options({}, Shared(), config))
+    score = chosen.run(request)
+    assert isinstance(score, ScoreBase)
+    data = score.json(request)
+    assert data["metric"] == name and data["signature"] == score.signature
+    stats = score.sentence_stats()
+    assert (stats is not None) == chosen.per_sentence
+    assert stats is None or isinstance(stats, SentenceStats)
+    assert all(isinstance(v, float) for v in score.headline(data).values())
+    assert isinstance(score.type_counts(), list) and isinstance(score.reviews(), list)
+    live = chosen.live(config)
+    assert live is None or isinstance(live, LiveBase)
+
+
+def test_no_capability_is_probed_for_outside_the_base() -> None:
+    """`hasattr(score, "headline")`, `getattr(live, "warm_up", None)`: gone."""
+    capabilities = ("headline", "type_counts", "reviews", "warm_up", "sentence_stats")
+    probes = re.compile(r"(?:hasattr|getattr)\([^)]*[\"'](" + "|".join(capabilities) + ")[\"']")
+    found = [f"{path.relative_to(ROOT)}: {m.group(0)}" for path in (ROOT / "m2lsp").rglob("*.py")
+             for m in probes.finditer(path.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_inputs_are_real_files() -> None:
+    for system, gold in INPUTS.values():
+        assert Path(shared(system)).is_file() and Path(shared(gold)).is_file()
