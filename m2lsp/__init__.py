@@ -1,3 +1,49 @@
-"""m2lsp: language server, linter and scorer for grammatical-error-correction data."""
+"""m2lsp: language server, linter and scorer for grammatical-error-correction data.
+
+The Python API (see docs/api.md): `score`, `Scorer`, `compare`, `annotate`, `check`,
+`agree`, `report`, `metrics`, and one exception family under `M2lspError`.  What `__all__`
+names is a promise kept across minor versions (0.x: the README says how); everything else
+may move.  The names load on first use, so `import m2lsp` stays as light as the command
+line's start.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "InputError", "M2lspError", "MetricInfo", "Score", "Scorer", "UsageError",
+    "WriteRefused", "__version__", "agree", "annotate", "check", "compare", "metrics",
+    "report", "score",
+]
+
+_FROM = {"InputError": "m2lsp.errors", "M2lspError": "m2lsp.errors",
+         "UsageError": "m2lsp.errors", "WriteRefused": "m2lsp.files.writing"}
+
+if TYPE_CHECKING:
+    from m2lsp.api import (
+        MetricInfo,
+        Score,
+        Scorer,
+        agree,
+        annotate,
+        check,
+        compare,
+        metrics,
+        report,
+        score,
+    )
+    from m2lsp.errors import InputError, M2lspError, UsageError
+    from m2lsp.files.writing import WriteRefused
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'm2lsp' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_FROM.get(name, "m2lsp.api")), name)
+    globals()[name] = value
+    return value

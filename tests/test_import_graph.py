@@ -17,9 +17,20 @@ THROUGH_THE_REGISTRY = {"m2lsp.scoring.metric", "m2lsp.scoring.bootstrap",
 DROP_INS = {"cli/score.py": "m2lsp.scoring.m2.", "cli/errant_compare.py": "m2lsp.scoring.errant."}
 
 
+def _runtime_nodes(tree: ast.AST):
+    """Every node but those under `if TYPE_CHECKING:` (imports for the type checker only,
+    which make no import at run time)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            yield from (n for child in node.orelse for n in [child, *_runtime_nodes(child)])
+            continue
+        yield node
+        yield from _runtime_nodes(node)
+
+
 def imports(path: Path) -> set[str]:
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module:
             found.add(node.module)
             found.update(f"{node.module}.{a.name}" for a in node.names)
