@@ -49,6 +49,9 @@ def entry() -> NoReturn:
 
 
 def _run(argv: list[str]) -> int:
+    if argv == ["--version"]:  # without building every command's flags (and their imports)
+        print(f"m2lsp {__version__}")
+        return exits.EXIT_CLEAN
     parser = build_parser(next((a for a in argv if not a.startswith("-")), None))
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):

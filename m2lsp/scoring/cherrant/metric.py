@@ -13,14 +13,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from m2lsp import arguments
 from m2lsp.errors import UsageError
-from m2lsp.scoring.errant.compare import ErrantSettings
 from m2lsp.scoring.errant.metric import Errant
 from m2lsp.scoring.errant.options import COMPARE_FLAGS, compare_settings
 from m2lsp.scoring.metric import EditorJob, Flag, Request, Shared
+
+if TYPE_CHECKING:
+    from m2lsp.scoring.errant.compare import ErrantSettings
 
 FLAGS = (
     Flag(("--max-answer-num",), "cherrant: read only annotators 0 .. N-1 of both files "
@@ -100,6 +102,8 @@ class Cherrant(Errant):
         return annotate_chinese(request, ref)
 
     def editor_settings(self, job: EditorJob) -> Any:
+        from m2lsp.scoring.errant.compare import ErrantSettings
+
         return ErrantSettings(beta=job.settings.beta, cherrant=True)
 
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from m2lsp import defaults
-from m2lsp.annotation.english import EnglishSettings
 from m2lsp.errors import UsageError
-from m2lsp.scoring.errant.compare import ErrantSettings
 from m2lsp.scoring.metric import Flag, Shared
+
+if TYPE_CHECKING:  # the engines load when options are built, not when flags are declared
+    from m2lsp.annotation.english import EnglishSettings
+    from m2lsp.scoring.errant.compare import ErrantSettings
 
 MODES = ("dt", "ds", "cs", "cse")
 
@@ -69,6 +71,8 @@ def compare_settings(values: Mapping[str, Any], shared: Shared, **more: Any
                          + " and ".join(f"--{m}" for m in modes))
     if shared.jobs is not None and shared.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    from m2lsp.scoring.errant.compare import ErrantSettings
+
     settings = ErrantSettings(shared.beta, modes[0] if modes else "cs",
                               bool(values.get("errant_single")),
                               bool(values.get("errant_multi")),
@@ -79,6 +83,8 @@ def compare_settings(values: Mapping[str, Any], shared: Shared, **more: Any
 def errant_options(values: Mapping[str, Any], shared: Shared, config: Any) -> ErrantOptions:
     settings, category = compare_settings(values, shared)
     model = str(values.get("spacy_model") or config.spacy_model)
+    from m2lsp.annotation.english import EnglishSettings
+
     annotation = EnglishSettings(bool(values.get("errant_tok")), bool(values.get("errant_lev")),
                                  values.get("errant_merge") or defaults.MERGES[0], model)
     return ErrantOptions(settings, category, annotation, shared.jobs)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from m2lsp import defaults
 from m2lsp.errors import UsageError
-from m2lsp.scoring.m2.maxmatch import M2Settings
 from m2lsp.scoring.metric import Shared, given
+
+if TYPE_CHECKING:  # the engine loads when options are built, not when flags are declared
+    from m2lsp.scoring.m2.maxmatch import M2Settings
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,8 @@ class M2Options:
 def m2_options(values: Mapping[str, Any], shared: Shared, config: Any) -> M2Options:
     """The scorer's options from the command line and the configuration, or a UsageError
     naming the bad one."""
+    from m2lsp.scoring.m2.maxmatch import M2Settings
+
     unchanged = given(values, "max_unchanged_words", config.max_unchanged_words)
     memory = given(values, "max_lattice_memory", defaults.MAX_LATTICE_MEMORY_MIB)
     jobs = 1 if shared.jobs is None else shared.jobs
