@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 
 import pytest
 
-from tests.annotation.conftest import m2lsp, run_reference, spacy_model
+from tests.annotation.conftest import m2lsp, recorded_outputs, run_reference, spacy_model
 from tests.conftest import shared
 
 # errant_compare's flags -> m2lsp score's
@@ -35,7 +36,12 @@ def two_steps(tmp_path_factory) -> dict:
     source.write_text("".join(line[2:] for line in gold.read_text("utf-8").splitlines(True)
                               if line.startswith("S ")), encoding="utf-8")
     hyp = where / "camb.m2"
-    runs = [["errant_parallel", "-orig", str(source), "-cor", str(camb), "-out", str(hyp)]]
+    recorded = recorded_outputs()
+    if recorded is not None and (recorded / "source.txt").read_bytes() == source.read_bytes():
+        shutil.copyfile(recorded / "CAMB.alone.m2", hyp)  # what errant_parallel wrote
+        runs = []
+    else:
+        runs = [["errant_parallel", "-orig", str(source), "-cor", str(camb), "-out", str(hyp)]]
     runs += [[f"stdout={where / name}.txt", "compare", "-hyp", str(hyp), "-ref", str(gold),
               *errant] for name, (errant, _) in FLAGS.items()]
     run_reference(model, runs, where)
