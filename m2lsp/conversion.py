@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from m2lsp.model import (
@@ -108,7 +109,7 @@ def _sentence_correction(doc: CgedDoc) -> str | None:
     return own[0] if len(own) == 1 and len(doc.errors) == 1 else None
 
 
-def _error(err) -> CharError | None:
+def _error(err: Any) -> CharError | None:
     kind = cged_type(err.type)
     if kind is None or err.start is None or err.end is None:
         return None

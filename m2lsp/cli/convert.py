@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_FINDINGS
 from m2lsp.cli.inputs import read_text
@@ -150,7 +151,7 @@ def _has_chinese(text: str) -> bool:
     return any("\u4e00" <= ch <= "\u9fff" for ch in text[:20_000])
 
 
-def _annotated(parallel, settings) -> list[str]:
+def _annotated(parallel: Any, settings: Any) -> list[str]:
     from m2lsp.annotation.parallel import annotate, default_jobs
     from m2lsp.cli.progress import Ticker
 
@@ -158,7 +159,7 @@ def _annotated(parallel, settings) -> list[str]:
                          lambda total: Ticker(total, what="line", stalls=False)))
 
 
-def _parallel(args: argparse.Namespace, document, problems: list) -> int:
+def _parallel(args: argparse.Namespace, document: Any, problems: list) -> int:
     from m2lsp import conversion
 
     if not args.header:

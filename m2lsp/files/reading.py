@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 # A pipe has no size to trust: read at most this much of it (GEC corpora fed through a pipe
 # are far smaller; the error names the limit and the way around it, a regular file).
@@ -65,7 +66,7 @@ def read_bytes(path: Path | str, limit: int = STREAM_LIMIT, pipes: bool = True) 
     return _pipes[key]
 
 
-def _read_stream(handle, limit: int) -> bytes:
+def _read_stream(handle: BinaryIO, limit: int) -> bytes:
     data = bytearray()
     while chunk := handle.read(min(_CHUNK, limit + 1 - len(data))):
         data += chunk

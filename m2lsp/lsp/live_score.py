@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -353,7 +353,7 @@ def report(ls: M2Server, doc: OpenDocument, session: ScoreSession, sort: str = "
                    "sentences": rows}
 
 
-def _ordering(sort: str):
+def _ordering(sort: str) -> Callable[[dict[str, Any]], Any]:
     if sort == "fp":
         return lambda row: (-row["fp"], row["f"], row["line"])
     if sort == "fn":

@@ -15,7 +15,7 @@ import asyncio
 import gc
 import logging
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from typing import Any, BinaryIO
 
@@ -44,11 +44,12 @@ LANGUAGE_FORMATS = {"gec-m2": Format.M2, "gec-cged": Format.CGED,
 class M2Protocol(LanguageServerProtocol):
     """Keeps open documents as LiveDocuments instead of pygls TextDocuments."""
 
-    def _execute_handler(self, msg_id, handler, callback, args=None, kwargs=None):
+    def _execute_handler(self, msg_id: Any, handler: Any, callback: Any, args: Any = None,
+                         kwargs: Any = None) -> None:
         """pygls 2.1 keeps the future of a generator handler (and of each handler a
         generator yields to) under a fresh id and never removes it: every notification
         leaked about 2 KB.  A future is dropped here once it is done."""
-        def done(future):
+        def done(future: Any) -> None:
             if self._request_futures.get(msg_id) is future:
                 del self._request_futures[msg_id]
             callback(future)
@@ -56,22 +57,25 @@ class M2Protocol(LanguageServerProtocol):
         super()._execute_handler(msg_id, handler, done, args, kwargs)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
-    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams,
+                                    ) -> Iterator[Any]:
         self._server.open_document(params.text_document)  # type: ignore[attr-defined]
         yield from ()
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams,
+                                      ) -> Iterator[Any]:
         self._server.change_document(params)  # type: ignore[attr-defined]
         yield from ()
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
-    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams,
+                                     ) -> Iterator[Any]:
         self._server.close_document(params.text_document.uri)  # type: ignore[attr-defined]
         yield from ()
 
     @lsp_method(types.EXIT)
-    def lsp_exit(self, *args: Any):
+    def lsp_exit(self, *args: Any) -> Generator[Any, Any, None]:
         """Over TCP, a client that leaves ends the server quietly: pygls calls sys.exit
         inside asyncio's connection callback, which asyncio reports as an unhandled
         exception with a traceback.  Closing the listening socket ends `start_tcp` instead
@@ -206,7 +210,7 @@ class M2Server(LanguageServer):
         for listener in self.changed:
             listener(uri)
 
-    def live_view(self, doc: OpenDocument):
+    def live_view(self, doc: OpenDocument) -> Any:
         """The document's live score, brought up to date (None: none, or not scorable now;
         the client hears of every change of it through m2lsp/scoreChanged)."""
         session = doc.session

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import functools
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Related, Severity, TextEdit
 from m2lsp.model import NONE_CORRECTION, Block, Edit, EditField
@@ -364,7 +365,7 @@ class UnknownErrorType(Rule):
                 if etype not in known and etype.strip().lower() != NOOP:
                     yield index, self._report(edit, etype, taxonomy)
 
-    def _report(self, edit: Edit, etype: str, taxonomy) -> Diagnostic:
+    def _report(self, edit: Edit, etype: str, taxonomy: Any) -> Diagnostic:
         span = edit.span(EditField.TYPE)
         closest = _closest(etype, taxonomy.names)
         fix = None if closest is None else Fix(

@@ -191,8 +191,9 @@ def _whole(rows_a: Sequence[Row], rows_b: Sequence[Row], differing: list[int]) -
                for x in (*rows_a[i], *rows_b[i]))
 
 
-def _randomised_numpy(numpy, rows_a, rows_b, differing, total_a, total_b, aggregate, main,
-                      samples, rng) -> list[float]:
+def _randomised_numpy(numpy: Any, rows_a: Sequence[Row], rows_b: Sequence[Row],
+                      differing: list[int], total_a: Any, total_b: Any, aggregate: Aggregate,
+                      main: int, samples: int, rng: Any) -> list[float]:
     # the same Mersenne Twister in the same state gives the same doubles as random()
     state = rng.getstate()[1]
     twister = numpy.random.RandomState()

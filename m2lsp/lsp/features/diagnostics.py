@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 from lsprotocol import types
 
@@ -25,7 +26,7 @@ def register(ls: M2Server) -> None:
     ls.changed.append(lambda uri: schedule(ls, pending, uri))
 
 
-def pull_diagnostics(ls: M2Server, params: types.DocumentDiagnosticParams):
+def pull_diagnostics(ls: M2Server, params: types.DocumentDiagnosticParams) -> Any:
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])

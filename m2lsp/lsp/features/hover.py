@@ -3,6 +3,8 @@ a scored S line: source, system and each annotator's correction, every edit in w
 
 from __future__ import annotations
 
+from typing import Any
+
 from lsprotocol import types
 
 from m2lsp.editor import hover as hovering
@@ -27,7 +29,7 @@ def hover(ls: M2Server, params: types.HoverParams) -> types.Hover | None:
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
 
 
-def _score_hover(ls: M2Server, doc, line: int) -> str | None:
+def _score_hover(ls: M2Server, doc: Any, line: int) -> str | None:
     view = ls.live_view(doc)
     review = live_score.review_at(view, line) if view is not None else None
     return hovering.score_hover(review, view.beta) if review is not None else None

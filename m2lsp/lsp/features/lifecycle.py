@@ -96,7 +96,8 @@ async def initialized(ls: M2Server, params: types.InitializedParams) -> None:
             ls.workspace_diagnostic_refresh(None)
 
 
-async def did_change_configuration(ls: M2Server, params: types.DidChangeConfigurationParams):
+async def did_change_configuration(ls: M2Server,
+                                   params: types.DidChangeConfigurationParams) -> None:
     settings = params.settings or await client_settings(ls)
     if settings:
         ls.apply_config(settings, "workspace/didChangeConfiguration")

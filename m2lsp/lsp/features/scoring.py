@@ -163,7 +163,7 @@ def _logged(work: Any) -> Any:
     return run
 
 
-def _sentences(job) -> int:
+def _sentences(job: Any) -> int:
     """About how many sentences a job has (for progress): blocks of M2, else lines."""
     return len(job.document.blocks) if job.document is not None else len(job.lines)
 

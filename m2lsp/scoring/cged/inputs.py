@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from m2lsp.errors import InputError
 
@@ -93,7 +94,7 @@ def _item(fields: list[str], row: int, path: str, what: str, line: str) -> CgedI
                         "(the official tool stops here)")
 
 
-def items_from_sgml(document) -> list[CgedItem]:
+def items_from_sgml(document: Any) -> list[CgedItem]:
     """A parsed CGED SGML document (`CgedDocument`) as truth items: each error (its type as
     written, offsets, answer) on its element's line; a sentence without errors `correct`
     on its text's line."""

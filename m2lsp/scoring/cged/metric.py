@@ -187,10 +187,10 @@ def _read(request: Request, positions: bool, strict: bool) -> tuple[list, list, 
 
     texts = {}
 
-    def items(path, what):
+    def items(path: Path, what: str) -> list:
         texts[what] = read_source(path, what, request.encoding).text
         return read_items(texts[what], str(path), what, positions, strict)
-    return items(request.system, "result"), items(request.gold, "truth"), texts["truth"]
+    return items(request.system, "result"), items(_gold(request), "truth"), texts["truth"]
 
 
 def _gold(request: Request) -> Path:

@@ -58,6 +58,6 @@ def _sentence(result: SentenceResult, beta: float) -> dict[str, Any]:
     }
 
 
-def _edit(edit) -> dict[str, Any]:
+def _edit(edit: Any) -> dict[str, Any]:
     return {"start": edit.start, "end": edit.end, "original": edit.original,
             "correction": edit.correction}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from typing import Any
 
 from m2lsp.scoring.m2 import py2
 from m2lsp.scoring.m2.lattice import GoldEdit, SystemEdit
@@ -52,7 +53,7 @@ def verbose(results: Sequence[SentenceResult], settings: M2Settings,
     return out.getvalue(), score
 
 
-def _write_attempt(out: io.StringIO, result: SentenceResult, attempt, local: Counts,
+def _write_attempt(out: io.StringIO, result: SentenceResult, attempt: Any, local: Counts,
                    beta: float) -> None:
     out.write(f">> Annotator: {attempt.annotator}\n")
     for line in match_notes(attempt.system, attempt.gold):
