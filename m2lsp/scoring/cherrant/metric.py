@@ -96,10 +96,10 @@ class Cherrant(Errant):
                              "cherrant annotates a plain-text hypothesis at char level as "
                              "ChERRANT does: for English use --metric errant")
 
-    def annotated(self, request: Request, ref: Any) -> Any:
+    def annotated(self, request: Request, ref: Any, hyp: Any) -> Any:
         from m2lsp.scoring.cherrant.plain import annotate_chinese
 
-        return annotate_chinese(request, ref)
+        return annotate_chinese(request, ref, hyp)
 
     def editor_settings(self, job: EditorJob) -> Any:
         from m2lsp.scoring.errant.compare import ErrantSettings

@@ -15,24 +15,25 @@ def is_cherrant_parallel(lines: list[str]) -> bool:
     return bool(lines) and all("\t" in line for line in lines if line.strip())
 
 
-def annotate_chinese(request: Request, ref: Any) -> Annotated:
+def annotate_chinese(request: Request, ref: Any, hyp: Any) -> Annotated:
     from m2lsp.annotation.chinese import ChineseAnnotator
     from m2lsp.annotation.parallel import (
         ParallelText,
         annotate,
         check_lengths,
+        cherrant_text,
         default_jobs,
-        read_cherrant,
         read_lines,
+        source_lines,
     )
     from m2lsp.scoring.errant.files import as_errant_reads
     from m2lsp.scoring.errant.inputs import read_blocks
 
     options = request.options
     settings = options.annotation()
-    hypotheses = read_lines(request.system, "hypothesis", request.encoding)
+    hypotheses = source_lines(hyp)  # read once, by `run`
     if is_cherrant_parallel(hypotheses):
-        text = read_cherrant(request.system, request.encoding)
+        text = cherrant_text(hypotheses, request.system)
         name = str(request.system)
     else:
         source = request.shared.source

@@ -158,7 +158,7 @@ class Errant(MetricBase):
         hyp_name = str(request.system)
         if not looks_like_m2(hyp.text):
             self.check_language(request, hyp.text, ref.text)
-            plain = self.annotated(request, ref)
+            plain = self.annotated(request, ref, hyp)
             hyp, annotated = SourceText(plain.m2), tuple(plain.versions.items())
             hyp_name = plain.source_name  # the annotated S lines are its sentences
         result = score_sources(hyp, hyp_name, ref, str(request.gold),
@@ -189,9 +189,9 @@ class Errant(MetricBase):
                          f"removes spaces inside corrections and leaves out a sentence whose "
                          f"only reference edit is NA): for its numbers, --metric cherrant")
 
-    def annotated(self, request: Request, ref: Any) -> Any:
-        """The plain-text hypothesis as errant_parallel would annotate it."""
-        return _annotated(request, ref)
+    def annotated(self, request: Request, ref: Any, hyp: Any) -> Any:
+        """The plain-text hypothesis (`hyp`, read) as errant_parallel would annotate it."""
+        return _annotated(request, ref, hyp)
 
     def editor_settings(self, job: EditorJob) -> Any:
         from m2lsp.scoring.errant.compare import ErrantSettings
@@ -230,14 +230,14 @@ class Errant(MetricBase):
              "false_negatives": result.fn})
 
 
-def _annotated(request: Request, ref: Any) -> Any:
+def _annotated(request: Request, ref: Any, hyp: Any) -> Any:
     """The plain-text hypothesis of `request` as errant_parallel would annotate it."""
-    from m2lsp.annotation.parallel import read_lines
+    from m2lsp.annotation.parallel import read_lines, source_lines
     from m2lsp.scoring.errant.files import as_errant_reads
     from m2lsp.scoring.errant.inputs import read_blocks
     from m2lsp.scoring.errant.plain import annotate_hypothesis, reference_sources
 
-    hypotheses = read_lines(request.system, "hypothesis", request.encoding)
+    hypotheses = source_lines(hyp)  # read once, by `run`
     source = request.shared.source
     if source is not None:
         sources, name = read_lines(source, "source", request.encoding), str(source)
