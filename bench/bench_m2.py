@@ -100,7 +100,11 @@ def degenerate_time() -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--systems", default=",".join(SYSTEMS),
+                        help="comma separated (default: all 8; NTHU alone takes the official "
+                        "scorer about 5 minutes)")
     args = parser.parse_args()
+    chosen = [s for s in args.systems.split(",") if s]
     if not GOLD.exists():
         sys.exit(f"the CoNLL-2014 data is not at {DATA}")
     sys.path.insert(0, str(ROOT))
@@ -108,8 +112,8 @@ def main() -> None:
           f"{'ratio':>8}  output")
     totals = [0.0, 0.0, 0.0]
     recorded = False
-    nthu = 0.0
-    for system in SYSTEMS:
+    nthu = camb = 0.0
+    for system in chosen:
         official, official_out, measured = official_time(system)
         commands = [command_time(system) for _ in range(args.runs)]
         command = statistics.median(t for t, _ in commands)
@@ -120,6 +124,7 @@ def main() -> None:
             not measured or official_out == expected)
         totals = [totals[0] + official, totals[1] + command, totals[2] + inside]
         nthu = official / command if system == "NTHU" else nthu
+        camb = official / command if system == "CAMB" else camb
         mark = "" if measured else "*"
         recorded = recorded or not measured
         print(f"{system:8}{official:>9.2f}{mark:1}{command:>10.3f}s{official / command:>7.0f}x"
@@ -128,8 +133,12 @@ def main() -> None:
     print(f"{'total':8}{totals[0]:>9.2f} {totals[1]:>10.3f}s{totals[0] / totals[1]:>7.0f}x"
           f"{totals[2]:>9.3f}s{totals[0] / totals[2]:>7.0f}x")
     overall = totals[0] / totals[1]
-    print(f"goals, as whole commands: all systems >= 100x: {met(overall >= 100)} "
-          f"({overall:.0f}x); NTHU >= 1000x: {met(nthu >= 1000)} ({nthu:.0f}x)")
+    goals = [f"the systems run >= 100x: {met(overall >= 100)} ({overall:.0f}x)"]
+    if "NTHU" in chosen:
+        goals.append(f"NTHU >= 1000x: {met(nthu >= 1000)} ({nthu:.0f}x)")
+    if "CAMB" in chosen:
+        goals.append(f"CAMB >= 40x: {met(camb >= 40)} ({camb:.0f}x)")
+    print("goals, as whole commands: " + "; ".join(goals))
     if recorded:
         print("* recorded official time (set M2SCORER_32 and PYTHON2 to measure it in this run)")
     else:
