@@ -23,7 +23,7 @@ errant_compare scores them, with a warning.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -67,8 +67,12 @@ class ErrantReadError(InputError):
     """A file errant_compare would stop on; the message names the file and line."""
 
 
-def read_blocks(text: str, path: str) -> list[ErrantBlock]:
-    """The blocks of an M2 file, in errant_compare's reading."""
+def read_blocks(text: str, path: str,
+                known: Mapping[tuple[str, int], ErrantBlock] | None = None,
+                kept: dict[tuple[str, int], ErrantBlock] | None = None) -> list[ErrantBlock]:
+    """The blocks of an M2 file, in errant_compare's reading.  `known`: blocks read before,
+    by (text, first line), reused where unchanged (the editor's live score); `kept` receives
+    this reading's blocks by the same key."""
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
     body = text.strip()
@@ -79,7 +83,10 @@ def read_blocks(text: str, path: str) -> list[ErrantBlock]:
             raise ErrantReadError(f"{path}:{line + 1}: two or more empty lines between blocks; "
                                   "errant_compare would read them as a sentence of their own "
                                   "or the next sentence line as an edit")
-        blocks.append(_block(chunk, line, path))
+        block = (known.get((chunk, line)) if known else None) or _block(chunk, line, path)
+        if kept is not None:
+            kept[(chunk, line)] = block
+        blocks.append(block)
         line += chunk.count("\n") + 2
     return blocks
 

@@ -95,27 +95,14 @@ class ErrantLive(LiveBase):
 
     def _reference(self, text: str, name: str) -> list[ErrantBlock]:
         """The reference's blocks, in errant_compare's reading; unchanged ones reused."""
-        from m2lsp.scoring.errant.inputs import ErrantReadError
+        from m2lsp.scoring.errant.inputs import read_blocks
 
         if text == self._read[0] and self._read[1]:
             return self._read[1]
-        original = text
-        if "\r\n" in text:
-            text = text.replace("\r\n", "\n")
-        body = text.strip()
-        line = text[:len(text) - len(text.lstrip())].count("\n")
         kept: dict[tuple[str, int], ErrantBlock] = {}
-        blocks = []
-        for index, chunk in enumerate(body.split("\n\n")):
-            if index and chunk.partition("\n")[0] == "":
-                raise ErrantReadError(f"{name}:{line + 1}: two or more empty lines between "
-                                      f"blocks")
-            block = self._refs.get((chunk, line)) or _block(chunk, line, name)
-            kept[(chunk, line)] = block
-            blocks.append(block)
-            line += chunk.count("\n") + 2
+        blocks = read_blocks(text, name, self._refs, kept)
         self._refs = kept
-        self._read = (original, blocks)
+        self._read = (text, blocks)
         return blocks
 
     def _hypothesis(self, text: str, refs: Sequence[ErrantBlock]
