@@ -20,8 +20,6 @@ from itertools import combinations
 from m2lsp.conversion import annotators
 from m2lsp.model import Block, Edit, M2Document, corrected_sentence
 
-METRICS = ("m2", "errant")
-
 
 @dataclass(frozen=True)
 class Direction:
@@ -189,9 +187,16 @@ def _count(made: dict[str, list[int]], edits: list[Edit], other: set, side: int)
 
 def _direction(blocks: Sequence[Block], scored: str, gold: str, metric: str,
                beta: float) -> Direction:
-    if metric == "errant":
-        return _errant_direction(blocks, scored, gold, beta)
-    return _m2_direction(blocks, scored, gold, beta)
+    """`scored` against `gold` with a registered metric that scores annotators."""
+    from m2lsp.scoring.metric import metric as registered
+
+    def m2(annotator: str) -> str:
+        return "\n".join(as_single_annotator(b, annotator) for b in blocks)
+
+    corrected = [corrected_sentence(b, scored) or "" for b in blocks]
+    found = registered(metric).agreement(m2(scored), m2(gold), corrected, beta)
+    return Direction(scored, gold, found.tp, found.fp, found.fn, found.precision,
+                     found.recall, found.f)
 
 
 def as_single_annotator(block: Block, annotator: str) -> str:
@@ -204,36 +209,6 @@ def as_single_annotator(block: Block, annotator: str) -> str:
     if len(lines) == 1:
         lines.append("A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0")
     return "\n".join(lines) + "\n"
-
-
-def _m2_direction(blocks: Sequence[Block], scored: str, gold: str, beta: float) -> Direction:
-    from m2lsp.parsing.m2 import parse_m2
-    from m2lsp.parsing.source import SourceText
-    from m2lsp.scoring.m2.inputs import read_gold
-    from m2lsp.scoring.m2.maxmatch import M2Settings, evaluate
-
-    text = SourceText("\n".join(as_single_annotator(b, gold) for b in blocks))
-    sentences = read_gold(parse_m2(text), text, f"annotator {gold}")
-    hypotheses = [corrected_sentence(b, scored) or "" for b in blocks]
-    score = evaluate(sentences, hypotheses, M2Settings(beta=beta)).score
-    correct, proposed, found = (int(n) for n in (score.counts.correct, score.counts.proposed,
-                                                 score.counts.gold))
-    return Direction(scored, gold, correct, proposed - correct, found - correct,
-                     score.precision, score.recall, score.f)
-
-
-def _errant_direction(blocks: Sequence[Block], scored: str, gold: str,
-                      beta: float) -> Direction:
-    from m2lsp.scoring.errant.compare import ErrantSettings, evaluate
-    from m2lsp.scoring.errant.inputs import read_blocks
-
-    def read(annotator: str) -> list:
-        return read_blocks("\n".join(as_single_annotator(b, annotator) for b in blocks),
-                           f"annotator {annotator}")
-
-    result = evaluate(read(scored), read(gold), ErrantSettings(beta=beta))
-    precision, recall, f = result.scores
-    return Direction(scored, gold, result.tp, result.fp, result.fn, precision, recall, f)
 
 
 def block_summary(block: Block, beta: float = 0.5) -> str | None:

@@ -400,9 +400,10 @@ def agree(gold: Text, *, metric: str = "m2", beta: float = 0.5) -> Any:
     from m2lsp.agreement import agreement
     from m2lsp.parsing.m2 import parse_m2
     from m2lsp.parsing.source import SourceText
+    from m2lsp.scoring.metric import agreeing
 
-    if metric not in ("m2", "errant"):
-        raise UsageError("agree: metric m2 or errant")
+    if metric not in agreeing():
+        raise UsageError(f"agree: metric {' or '.join(agreeing())}, not {metric!r}")
     with tempfile.TemporaryDirectory(prefix="m2lsp-") as folder:
         path = _kept(gold, Path(folder), "gold.m2")
         text = path.read_text(encoding="utf-8")

@@ -154,3 +154,10 @@ def test_no_import_goes_the_wrong_way():
     wrong = [f"{name} -> {other}" for name, others in edges().items() for other in others
              for low, high in FORBIDDEN if name.startswith(low) and other.startswith(high)]
     assert wrong == []
+
+
+def test_agreement_reaches_metrics_only_through_the_registry():
+    """`m2lsp agree` scores annotators with any metric that declares `agrees`."""
+    names = imports(PACKAGE / "agreement.py")
+    assert not [n for n in names if n.startswith("m2lsp.scoring.")
+                and not any(n == m or n.startswith(m + ".") for m in THROUGH_THE_REGISTRY)]

@@ -13,6 +13,7 @@ from m2lsp import arguments, defaults
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.cli.inputs import read_text
 from m2lsp.errors import UsageError
+from m2lsp.scoring.metric import agreeing
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -24,7 +25,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     agree.add_argument("gold", nargs="+", help="an M2 file with two or more annotators, or "
                        "several M2 files of the same sentences, each file one annotator (0, "
                        "1, ... in the order given)")
-    agree.add_argument("--metric", choices=("m2", "errant"), default="m2",
+    agree.add_argument("--metric", choices=agreeing(), default="m2",
                        help="MaxMatch on one annotator's corrected sentences (default), or "
                        "errant_compare on both annotators' edits")
     agree.add_argument("--beta", type=arguments.BETA, default=defaults.BETA, help="F-beta (0.5)")

@@ -201,6 +201,11 @@ class Metric(Protocol):
     per_sentence: bool  # has per-sentence statistics: bootstrap intervals and `compare`
     plain_text_document: bool  # the editor may score it on an open plain-text file (which
     # is not linted: GLEU's source or hypothesis), not only on an open M2 or CGED file
+    agrees: bool  # `agreement` scores one annotator against another (`m2lsp agree`)
+
+    def agreement(self, scored_m2: str, gold_m2: str, corrected: Sequence[str],
+                  beta: float) -> Agreement:
+        """One annotator against another (see `MetricBase.agreement`)."""
 
     def options(self, values: Mapping[str, Any], shared: Shared,
                 config: ScoreSettings) -> Any:
@@ -221,13 +226,34 @@ class Metric(Protocol):
         """Several systems against the gold of `request` (for `m2lsp compare`)."""
 
 
+@dataclass(frozen=True)
+class Agreement:
+    """One annotator scored against another as a system against its gold (Bryant and Ng
+    2015): the counts and P, R, F."""
+
+    tp: int
+    fp: int
+    fn: int
+    precision: float
+    recall: float
+    f: float
+
+
 class MetricBase:
     """What a metric has unless it says otherwise: no per-sentence statistics, scored on
-    open M2 or CGED documents, once (no live score), each system read on its own."""
+    open M2 or CGED documents, once (no live score), each system read on its own, no
+    annotator agreement."""
 
     per_sentence = False
     plain_text_document = False
+    agrees = False  # scores one annotator of an M2 gold against another (`m2lsp agree`)
     also: tuple[Flag, ...] = ()
+
+    def agreement(self, scored_m2: str, gold_m2: str, corrected: Sequence[str],
+                  beta: float) -> Agreement:
+        """The annotator of `scored_m2` (whose corrected sentences are `corrected`) against
+        the annotator of `gold_m2`, both one-annotator M2 texts of the same sentences."""
+        raise NotImplementedError(f"{type(self).__name__} does not score annotators")
 
     def options(self, values: Mapping[str, Any], shared: Shared,
                 config: ScoreSettings) -> Any:
@@ -273,6 +299,11 @@ def live_scoring(name: str, config: ScoreSettings) -> LiveScoring | None:
 
 def names() -> list[str]:
     return list(REGISTRY)
+
+
+def agreeing() -> list[str]:
+    """The metrics `m2lsp agree` can score annotators with."""
+    return [name for name in REGISTRY if metric(name).agrees]
 
 
 def comparable() -> list[str]:

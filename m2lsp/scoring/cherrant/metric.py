@@ -65,6 +65,7 @@ class CherrantOptions:
 
 class Cherrant(Errant):
     name = "cherrant"
+    agrees = False  # `m2lsp agree --metric errant` reads ChERRANT's files the same way
     help = ("cherrant (span-based, as ChERRANT's compare_m2_for_evaluation.py; SYSTEM "
             "hypothesis M2, plain text or ChERRANT's parallel file, annotated at char level "
             "as parallel_to_m2.py would, GOLD M2)")

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from m2lsp.errors import UsageError
 from m2lsp.scoring.errant.options import FLAGS, errant_options
 from m2lsp.scoring.metric import (
+    Agreement,
     EditorJob,
     EditorScore,
     Flag,
@@ -140,8 +141,21 @@ class Errant(MetricBase):
     per_sentence = True
     flags: tuple[Flag, ...] = FLAGS
 
+    agrees = True
+
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> Any:
         return errant_options(values, shared, config)
+
+    def agreement(self, scored_m2: str, gold_m2: str, corrected: Sequence[str],
+                  beta: float) -> Agreement:
+        """errant_compare of the scored annotator's edits against the gold one's."""
+        from m2lsp.scoring.errant.compare import ErrantSettings, evaluate
+        from m2lsp.scoring.errant.inputs import read_blocks
+
+        result = evaluate(read_blocks(scored_m2, "the scored annotator"),
+                          read_blocks(gold_m2, "the gold annotator"), ErrantSettings(beta=beta))
+        precision, recall, f = result.scores
+        return Agreement(result.tp, result.fp, result.fn, precision, recall, f)
 
     def run(self, request: Request) -> ErrantScore:
         from m2lsp.parsing.source import SourceText, read_source

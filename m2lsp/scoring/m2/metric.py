@@ -13,6 +13,7 @@ from m2lsp import arguments, defaults
 from m2lsp.errors import InputError, UsageError
 from m2lsp.scoring.m2.options import M2Options, m2_options
 from m2lsp.scoring.metric import (
+    Agreement,
     EditorJob,
     EditorScore,
     Flag,
@@ -271,6 +272,25 @@ class MaxMatch(MetricBase):
              {"type": arguments.MEBIBYTES, "default": defaults.MAX_LATTICE_MEMORY_MIB,
               "metavar": "MIB"}),
     )
+
+    agrees = True
+
+    def agreement(self, scored_m2: str, gold_m2: str, corrected: Sequence[str],
+                  beta: float) -> Agreement:
+        """MaxMatch of the scored annotator's corrected sentences against the gold one's
+        edits (a gold read as the NUS scorer reads it)."""
+        from m2lsp.parsing.m2 import parse_m2
+        from m2lsp.parsing.source import SourceText
+        from m2lsp.scoring.m2.inputs import read_gold
+        from m2lsp.scoring.m2.maxmatch import M2Settings, evaluate
+
+        text = SourceText(gold_m2)
+        sentences = read_gold(parse_m2(text), text, "the gold annotator")
+        score = evaluate(sentences, list(corrected), M2Settings(beta=beta)).score
+        correct, proposed, found = (int(n) for n in (
+            score.counts.correct, score.counts.proposed, score.counts.gold))
+        return Agreement(correct, proposed - correct, found - correct, score.precision,
+                         score.recall, score.f)
 
     def scoring(self, request: Request) -> Scoring:
         options = request.options
