@@ -97,10 +97,10 @@ class Cherrant(Errant):
                              "cherrant annotates a plain-text hypothesis at char level as "
                              "ChERRANT does: for English use --metric errant")
 
-    def annotated(self, request: Request, ref: Any, hyp: Any) -> Any:
+    def annotated(self, request: Request, refs: Any, hyp: Any) -> Any:
         from m2lsp.scoring.cherrant.plain import annotate_chinese
 
-        return annotate_chinese(request, ref, hyp)
+        return annotate_chinese(request, refs, hyp)
 
     def editor_settings(self, job: EditorJob) -> Any:
         from m2lsp.scoring.errant.compare import ErrantSettings

@@ -15,7 +15,7 @@ def is_cherrant_parallel(lines: list[str]) -> bool:
     return bool(lines) and all("\t" in line for line in lines if line.strip())
 
 
-def annotate_chinese(request: Request, ref: Any, hyp: Any) -> Annotated:
+def annotate_chinese(request: Request, refs: Any, hyp: Any) -> Annotated:
     from m2lsp.annotation.chinese import ChineseAnnotator
     from m2lsp.annotation.parallel import (
         ParallelText,
@@ -26,8 +26,6 @@ def annotate_chinese(request: Request, ref: Any, hyp: Any) -> Annotated:
         read_lines,
         source_lines,
     )
-    from m2lsp.scoring.errant.files import as_errant_reads
-    from m2lsp.scoring.errant.inputs import read_blocks
 
     options = request.options
     settings = options.annotation()
@@ -40,8 +38,7 @@ def annotate_chinese(request: Request, ref: Any, hyp: Any) -> Annotated:
         if source is not None:
             sources, name = read_lines(source, "source", request.encoding), str(source)
         else:
-            references = read_blocks(as_errant_reads(ref), str(request.gold))
-            sources = ["".join(block.tokens) for block in references]
+            sources = ["".join(block.tokens) for block in refs]
             name = f"{request.gold} (its S lines)"
         check_lengths(name, len(sources), request.system, len(hypotheses))
         text = ParallelText(sources, [hypotheses])

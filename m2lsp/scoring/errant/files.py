@@ -8,7 +8,7 @@ from pathlib import Path
 
 from m2lsp.parsing.source import SourceText, read_source
 from m2lsp.scoring.errant.compare import ErrantResult, ErrantSettings, evaluate
-from m2lsp.scoring.errant.inputs import check_pair, read_blocks
+from m2lsp.scoring.errant.inputs import ErrantBlock, check_pair, read_blocks
 
 
 def as_errant_reads(source: SourceText) -> str:
@@ -28,8 +28,16 @@ def score_sources(hyp: SourceText, hyp_name: str, ref: SourceText, ref_name: str
                   hyp_by_sentence: bool = False) -> ErrantResult:
     """Check and score texts already read (`score_files` without the reading);
     `hyp_by_sentence`: see `inputs.check_pair`."""
-    hyp_blocks = read_blocks(as_errant_reads(hyp), hyp_name)
-    ref_blocks = read_blocks(as_errant_reads(ref), ref_name)
+    return score_blocks(read_blocks(as_errant_reads(hyp), hyp_name), hyp_name,
+                        read_blocks(as_errant_reads(ref), ref_name), ref_name, settings, warn,
+                        hyp_by_sentence)
+
+
+def score_blocks(hyp_blocks: list[ErrantBlock], hyp_name: str, ref_blocks: list[ErrantBlock],
+                 ref_name: str, settings: ErrantSettings,
+                 warn: Callable[[str], None] | None = None, hyp_by_sentence: bool = False,
+                 ) -> ErrantResult:
+    """Check and score files already read into blocks (each read and split once)."""
     warning = check_pair(hyp_blocks, ref_blocks, hyp_name, ref_name, hyp_by_sentence)
     if warning and warn is not None:
         warn(f"warning: {warning}")

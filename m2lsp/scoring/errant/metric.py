@@ -159,7 +159,8 @@ class Errant(MetricBase):
 
     def run(self, request: Request) -> ErrantScore:
         from m2lsp.parsing.source import SourceText, read_source
-        from m2lsp.scoring.errant.files import score_sources
+        from m2lsp.scoring.errant.files import as_errant_reads, score_blocks
+        from m2lsp.scoring.errant.inputs import read_blocks
         from m2lsp.scoring.system_text import looks_like_m2
 
         if request.gold is None:
@@ -170,14 +171,15 @@ class Errant(MetricBase):
         self.check_reference(request, ref.text)
         annotated: tuple[tuple[str, str], ...] = ()
         hyp_name = str(request.system)
+        refs = read_blocks(as_errant_reads(ref), str(request.gold))  # read and split once
         if not looks_like_m2(hyp.text):
             self.check_language(request, hyp.text, ref.text)
-            plain = self.annotated(request, ref, hyp)
+            plain = self.annotated(request, refs, hyp)
             hyp, annotated = SourceText(plain.m2), tuple(plain.versions.items())
             hyp_name = plain.source_name  # the annotated S lines are its sentences
-        result = score_sources(hyp, hyp_name, ref, str(request.gold),
-                               request.options.settings, request.warn,
-                               hyp_by_sentence=bool(annotated))
+        result = score_blocks(read_blocks(as_errant_reads(hyp), hyp_name), hyp_name, refs,
+                              str(request.gold), request.options.settings, request.warn,
+                              hyp_by_sentence=bool(annotated))
         return ErrantScore(result, ref.text, annotated)
 
     def check_language(self, request: Request, system: str, gold: str) -> None:
@@ -203,9 +205,10 @@ class Errant(MetricBase):
                          f"removes spaces inside corrections and leaves out a sentence whose "
                          f"only reference edit is NA): for its numbers, --metric cherrant")
 
-    def annotated(self, request: Request, ref: Any, hyp: Any) -> Any:
-        """The plain-text hypothesis (`hyp`, read) as errant_parallel would annotate it."""
-        return _annotated(request, ref, hyp)
+    def annotated(self, request: Request, refs: Any, hyp: Any) -> Any:
+        """The plain-text hypothesis (`hyp`, read) as errant_parallel would annotate it
+        against the reference (`refs`, its blocks)."""
+        return _annotated(request, refs, hyp)
 
     def editor_settings(self, job: EditorJob) -> Any:
         from m2lsp.scoring.errant.compare import ErrantSettings
@@ -244,11 +247,9 @@ class Errant(MetricBase):
              "false_negatives": result.fn})
 
 
-def _annotated(request: Request, ref: Any, hyp: Any) -> Any:
+def _annotated(request: Request, refs: Any, hyp: Any) -> Any:
     """The plain-text hypothesis of `request` as errant_parallel would annotate it."""
     from m2lsp.annotation.parallel import read_lines, source_lines
-    from m2lsp.scoring.errant.files import as_errant_reads
-    from m2lsp.scoring.errant.inputs import read_blocks
     from m2lsp.scoring.errant.plain import annotate_hypothesis, reference_sources
 
     hypotheses = source_lines(hyp)  # read once, by `run`
@@ -256,8 +257,7 @@ def _annotated(request: Request, ref: Any, hyp: Any) -> Any:
     if source is not None:
         sources, name = read_lines(source, "source", request.encoding), str(source)
     else:
-        blocks = read_blocks(as_errant_reads(ref), str(request.gold))
-        sources, name = reference_sources(blocks), f"{request.gold} (its S lines)"
+        sources, name = reference_sources(refs), f"{request.gold} (its S lines)"
     options = request.options
     return annotate_hypothesis(request.system, hypotheses, sources, name, options.annotation,
                                options.jobs, request.warn, request.progress)
