@@ -27,7 +27,7 @@ Text = str | os.PathLike[str] | Sequence[str]
 """A path, the text of a file, or its lines."""
 
 # the options several metrics share, by the name the API and the command line give them
-SHARED = ("beta", "jobs", "seed", "source")
+SHARED = ("beta", "jobs", "seed", "source", "sentence_average")
 
 
 @dataclass(frozen=True)
@@ -252,7 +252,8 @@ def _options(name: str, given: Mapping[str, Any]) -> tuple[dict[str, Any], Any, 
     beta = values.get("beta")
     shared = Shared(beta=config.beta if beta is None else float(_checked(None, "beta", beta)),
                     seed=int(values.get("seed") or Shared.seed), jobs=values.get("jobs"),
-                    source=_source(values.get("source")))
+                    source=_source(values.get("source")),
+                    sentence_average=bool(values.get("sentence_average")))
     return values, shared, chosen.options(values, shared, config)
 
 

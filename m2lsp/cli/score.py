@@ -95,6 +95,9 @@ SHARED_FLAGS = (
          {"action": "store_true"}),
     Flag(("--sentence-level", "--sent"), "also print each sentence's scores",
          {"action": "store_true", "dest": "sentence_level"}),
+    Flag(("--sentence-average",), "m2, errant: also print the mean over sentences of each "
+         "sentence's F-beta against its own best annotator (SentM2, SentERRANT, as SEEDA "
+         "compares them)", {"action": "store_true", "dest": "sentence_average"}),
     Flag(("--bootstrap",), "also print 95%% bootstrap intervals from N resamples",
          {"type": arguments.SAMPLES, "default": None, "metavar": "N"}),
 )
@@ -136,6 +139,7 @@ def _configured(args: argparse.Namespace, *paths: Path) -> Chosen:
     shared = Shared(beta=given(values, "beta", config.beta),
                     verbose=bool(values.get("verbose")), per_type=bool(values.get("per_type")),
                     sentence_level=bool(values.get("sentence_level")),
+                    sentence_average=bool(values.get("sentence_average")),
                     bootstrap=given(values, "bootstrap", Shared.bootstrap),
                     seed=given(values, "seed", Shared.seed), jobs=values.get("jobs"),
                     source=values.get("source"))

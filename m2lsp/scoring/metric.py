@@ -66,6 +66,7 @@ class Shared:
     verbose: bool = False
     per_type: bool = False
     sentence_level: bool = False
+    sentence_average: bool = False  # also the mean of each sentence's best F (SentM2)
     bootstrap: int = 0  # resamples for 95% intervals (0: none)
     seed: int = 12345
     jobs: int | None = None  # processes (None: the metric's default)

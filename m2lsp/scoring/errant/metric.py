@@ -74,6 +74,9 @@ class ErrantScore(ScoreBase):
             extras.append("\n" + sentence_text(self.result))
         if request.shared.bootstrap:
             extras.append("\n" + bootstrap_text(self.sentence_stats(), request))
+        if request.shared.sentence_average:
+            name = "SentChERRANT" if self.result.settings.cherrant else "SentERRANT"
+            extras.append("\n" + self.sentence_average().text(name))
         if extras:
             extras.append(f"\n{self.signature}\n")
         return text + "".join(extras)
@@ -87,7 +90,16 @@ class ErrantScore(ScoreBase):
         data["signature"] = self.signature
         if request.shared.bootstrap:
             data["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
+        if request.shared.sentence_average:
+            data["sentence_average"] = self.sentence_average().data()
         return data
+
+    def sentence_average(self) -> Any:
+        """SentERRANT: each sentence's best F over the annotators' comparisons."""
+        from m2lsp.scoring.sentence_average import averaged
+
+        return averaged(([(c.tp, c.fp, c.fn) for c in s.comparisons]
+                         for s in self.result.sentences), self.result.settings.beta)
 
     def reviews(self) -> list[Any]:
         """Each sentence in plain words (review.SentenceReview), as the editor shows it."""
@@ -137,7 +149,7 @@ class Errant(MetricBase):
     help = ("errant (span-based, as errant_compare 3.0.2; SYSTEM hypothesis M2, or plain "
             "text annotated as errant_parallel would, GOLD M2)")
     shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta", "jobs",
-                        "source"})
+                        "source", "sentence_average"})
     per_sentence = True
     flags: tuple[Flag, ...] = FLAGS
 

@@ -73,9 +73,18 @@ class M2Score(ScoreBase):
             parts.append("\n" + sentence_text(chosen, beta))
         if request.shared.bootstrap:
             parts.append("\n" + bootstrap_text(self.sentence_stats(), request))
+        if request.shared.sentence_average:
+            parts.append("\n" + self.sentence_average().text("SentM2"))
         if parts:
             parts.append(f"\n{self.signature}\n")
         return "".join(parts)
+
+    def sentence_average(self) -> Any:
+        """SentM2: each sentence's best F over the annotators the scorer tries for it."""
+        from m2lsp.scoring.sentence_average import averaged
+
+        return averaged(([(c, p - c, g - c) for c, p, g in (a.counts for a in r.attempts)]
+                         for r in self.results), self.settings.beta)
 
     def json(self, request: Request) -> dict[str, Any]:
         from m2lsp.scoring.m2.breakdown import per_type
@@ -95,6 +104,8 @@ class M2Score(ScoreBase):
                             strict=True))} for r in per_type(chosen)]
         if request.shared.bootstrap:
             extra["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
+        if request.shared.sentence_average:
+            extra["sentence_average"] = self.sentence_average().data()
         data = result_data(M2Result(chosen, score), request.system, request.gold, extra)
         data["signature"] = self.signature
         return data
@@ -254,7 +265,8 @@ def first_divergence(sources: Sequence[str], hypotheses: Sequence[str]) -> int |
 class MaxMatch(MetricBase):
     name = "m2"
     help = "m2 (MaxMatch, default; SYSTEM one tokenized sentence a line, GOLD M2)"
-    shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta", "jobs"})
+    shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta", "jobs",
+                        "sentence_average"})
     per_sentence = True
     flags = (
         Flag(("--very-verbose",), "m2: also print each sentence's lattice and weights",
