@@ -418,8 +418,8 @@ def report(gold: Text, systems: Mapping[str, Text] | Sequence[Text], *, metric: 
     """`m2lsp report`: the data (format "json", a dict) or a rendering ("html", "md",
     "latex", "csv"; a str) of many systems against one gold."""
     from m2lsp import arguments
-    from m2lsp.report import tables
-    from m2lsp.report.data import MAX_SENTENCES, build_report, report_json
+    from m2lsp.reporting import tables
+    from m2lsp.reporting.data import MAX_SENTENCES, build_report, report_json
     from m2lsp.scoring.metric import Request
     from m2lsp.scoring.metric import metric as registered
 
@@ -437,7 +437,7 @@ def report(gold: Text, systems: Mapping[str, Text] | Sequence[Text], *, metric: 
     if format == "json":
         return data
     if format == "html":
-        from m2lsp.report.page import html_page
+        from m2lsp.reporting.page import html_page
 
         return html_page(data)
     renderers = {"md": tables.markdown_table, "latex": tables.latex_table,

@@ -106,3 +106,15 @@ def test_importing_m2lsp_loads_no_scorer() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, cwd=Path(__file__).parent)
     assert done.stdout.strip() == "['m2lsp']"
+
+
+def test_report_is_the_function_after_every_module_is_loaded() -> None:
+    """The report's package once shared the name `m2lsp.report`: imported by anything,
+    it hid the API's function ('module' object is not callable)."""
+    import importlib
+    import pkgutil
+
+    for found in pkgutil.walk_packages(m2lsp.__path__, "m2lsp."):
+        if ".lsp" not in found.name and found.name != "m2lsp.__main__":
+            importlib.import_module(found.name)
+    assert callable(m2lsp.report) and callable(m2lsp.score) and callable(m2lsp.check)

@@ -1,5 +1,5 @@
 """`m2lsp report GOLD SYS1 SYS2 ...`: many systems scored with one metric, on one HTML page
-or as paper tables (see m2lsp.report)."""
+or as paper tables (see m2lsp.reporting)."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from m2lsp.cli.progress import Stages
     from m2lsp.cli.score import _configured, request_of
     from m2lsp.files.writing import refuse_inputs
-    from m2lsp.report.data import MAX_SENTENCES, build_report, report_json
+    from m2lsp.reporting.data import MAX_SENTENCES, build_report, report_json
 
     if len(args.systems) < 1:
         raise UsageError("give at least one system")
@@ -90,10 +90,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _rendered(args: argparse.Namespace, data: dict) -> str:
-    from m2lsp.report import tables
+    from m2lsp.reporting import tables
 
     if args.format == "html":
-        from m2lsp.report.page import html_page
+        from m2lsp.reporting.page import html_page
 
         return html_page(data, args.title)
     if args.format == "json":

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from m2lsp.cli import main
-from m2lsp.report.plots import placed, zoomed
-from m2lsp.report.tables import p_value
+from m2lsp.reporting.plots import placed, zoomed
+from m2lsp.reporting.tables import p_value
 from tests.conftest import shared
 
 CONLL = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "NTHU", "POST", "UFC"]

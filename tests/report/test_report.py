@@ -78,7 +78,7 @@ def test_every_p_value_is_compare_s(conll_report: dict,
 
 
 def test_holm_and_ranks_follow_the_pairs(conll_report: dict) -> None:
-    from m2lsp.report.significance import holm
+    from m2lsp.reporting.significance import holm
 
     pairs = conll_report["pairs"]
     assert [p["p_bootstrap_holm"] for p in pairs] == holm([p["p_bootstrap"] for p in pairs])

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from m2lsp.report.significance import cluster_ranks, holm, rank_range
+from m2lsp.reporting.significance import cluster_ranks, holm, rank_range
 from m2lsp.scoring.bootstrap import Systems, compare, confidence
 
 HOLM = [

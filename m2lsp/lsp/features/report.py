@@ -47,8 +47,8 @@ def _path(value: Any) -> Path:
 
 def _build(config: Any, gold: Path, systems: list[Path], options: dict[str, Any]
            ) -> dict[str, Any]:
-    from m2lsp.report.data import MAX_SENTENCES, build_report, report_json
-    from m2lsp.report.page import html_page
+    from m2lsp.reporting.data import MAX_SENTENCES, build_report, report_json
+    from m2lsp.reporting.page import html_page
     from m2lsp.scoring.metric import Request, Shared, metric, names
 
     name = options.get("metric") or config.metric

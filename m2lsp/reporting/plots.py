@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from m2lsp.errors import UsageError
-from m2lsp.report.tables import metric_name
+from m2lsp.reporting.tables import metric_name
 
 INSTALL = "pip install 'm2lsp[report]'"
 MAX_TYPES = 30  # the heatmap's and bars' types: those with the most gold edits

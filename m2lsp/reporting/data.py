@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import UsageError
-from m2lsp.report.significance import ALPHA, cluster_ranks, holm, rank_range
+from m2lsp.reporting.significance import ALPHA, cluster_ranks, holm, rank_range
 from m2lsp.scoring.metric import Metric, Request, json_key
 
 MAX_SENTENCES = 20_000  # sentences the page carries (the JSON has them all)
@@ -122,7 +122,7 @@ def _proposed(data: dict[str, Any]) -> int | None:
 
 def _placed(results: list[SystemResult], main: str) -> list[SystemResult]:
     """Without tests, each system's place by its main number (ties share one)."""
-    from m2lsp.report.tables import LOWER_IS_BETTER
+    from m2lsp.reporting.tables import LOWER_IS_BETTER
 
     sign = 1 if main in LOWER_IS_BETTER else -1
     values = [sign * r.scores.get(main, float("inf")) for r in results]

@@ -9,8 +9,8 @@ import json
 from typing import Any
 
 from m2lsp.errors import UsageError
-from m2lsp.report.plots import INSTALL, figures
-from m2lsp.report.tables import (
+from m2lsp.reporting.plots import INSTALL, figures
+from m2lsp.reporting.tables import (
     _best,
     _dagger,
     _label,
@@ -29,7 +29,7 @@ def _environment() -> Any:
     except ImportError:
         raise UsageError(f"the HTML report is rendered with Jinja2, which is not installed: "
                          f"{INSTALL}") from None
-    environment = jinja2.Environment(loader=jinja2.PackageLoader("m2lsp.report", "templates"),
+    environment = jinja2.Environment(loader=jinja2.PackageLoader("m2lsp.reporting", "templates"),
                                      autoescape=True, trim_blocks=True, lstrip_blocks=True)
     environment.filters["pvalue"] = p_value
     return environment
