@@ -14,9 +14,10 @@ import os
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark
+if TYPE_CHECKING:  # lark loads with the first parser, not with cache_dir()
+    from lark import Lark
 
 GRAMMAR_PACKAGE = "m2lsp.grammar"
 CACHE_ENV = "M2LSP_CACHE_DIR"
@@ -25,6 +26,8 @@ CACHE_ENV = "M2LSP_CACHE_DIR"
 @cache
 def parser(name: str, *start: str) -> Lark:
     """An LALR parser for `grammar/<name>.lark` with the given start symbols."""
+    from lark import Lark
+
     where = cache_dir()
     options: dict[str, Any] = {"parser": "lalr", "start": list(start), "propagate_positions": True,
                "maybe_placeholders": True,
