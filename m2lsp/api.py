@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard, cast
 
 from m2lsp.errors import InputError, UsageError
 
@@ -90,22 +90,28 @@ class Score:
 
     @property
     def tp(self) -> int | None:
-        counts = self.data.get("counts") or {}
-        return counts.get("true_positives", counts.get("correct"))
+        return self._counts[0]
 
     @property
     def fp(self) -> int | None:
-        counts = self.data.get("counts") or {}
-        if "false_positives" in counts:
-            return counts["false_positives"]
-        return counts["proposed"] - counts["correct"] if "proposed" in counts else None
+        return self._counts[1]
 
     @property
     def fn(self) -> int | None:
+        return self._counts[2]
+
+    @property
+    def _counts(self) -> tuple[int | None, int | None, int | None]:
+        """(TP, FP, FN) from the JSON's counts: ERRANT names them, M2 counts correct,
+        proposed and gold edits; None where the metric has none."""
         counts = self.data.get("counts") or {}
-        if "false_negatives" in counts:
-            return counts["false_negatives"]
-        return counts["gold"] - counts["correct"] if "gold" in counts else None
+        if "true_positives" in counts:
+            return (counts["true_positives"], counts.get("false_positives"),
+                    counts.get("false_negatives"))
+        if "correct" in counts:
+            correct = counts["correct"]
+            return correct, counts["proposed"] - correct, counts["gold"] - correct
+        return None, None, None
 
     @property
     def headline(self) -> dict[str, float]:
@@ -248,12 +254,9 @@ def _options(name: str, given: Mapping[str, Any]) -> tuple[dict[str, Any], Any, 
     values = {dest: flag.default for dest, flag in flags.items()}
     for key, value in given.items():
         values[key] = _checked(flags.get(key), key, value)
+    values["source"] = _source(values.get("source"))
     config = config_for([]).score
-    beta = values.get("beta")
-    shared = Shared(beta=config.beta if beta is None else float(_checked(None, "beta", beta)),
-                    seed=int(values.get("seed") or Shared.seed), jobs=values.get("jobs"),
-                    source=_source(values.get("source")),
-                    sentence_average=bool(values.get("sentence_average")))
+    shared = Shared.settled(values, config)
     return values, shared, chosen.options(values, shared, config)
 
 
@@ -281,36 +284,45 @@ def _counted(kind: Any, key: str, value: Any) -> float:
         raise UsageError(f"{key}: {exc}, not {value!r}") from None
 
 
+def is_path(value: Any) -> TypeGuard[str | os.PathLike[str]]:
+    """A path (a PathLike, or a str without a line break), not a text or a list of lines."""
+    return isinstance(value, os.PathLike) or (isinstance(value, str) and "\n" not in value)
+
+
+def _text(value: Any) -> str:
+    """A text given as a str, or as its lines."""
+    return value if isinstance(value, str) else "".join(f"{line}\n" for line in value)
+
+
 def _source(value: Any) -> Path | None:
     if value is None:
         return None
-    if isinstance(value, str | os.PathLike) and "\n" not in str(value):
+    if is_path(value):
         return Path(value)
     raise UsageError("source= is a path here (give the sentences as a file)")
 
 
 def _lines(value: Text) -> list[str]:
     """The sentences of a path, a text or a list."""
-    if isinstance(value, os.PathLike) or (isinstance(value, str) and "\n" not in value):
+    if is_path(value):
         from m2lsp.parsing.source import read_source
 
         return read_source(Path(value), "input").text.splitlines()
     if isinstance(value, str):
         return value.splitlines()
-    return [str(line) for line in value]
+    return [str(line) for line in cast(Sequence[str], value)]
 
 
 def _kept(value: Text, folder: Path, name: str) -> Path:
     """A path for the value: its own, or a file in `folder` holding its text."""
-    if isinstance(value, os.PathLike) or (isinstance(value, str) and "\n" not in value):
+    if is_path(value):
         path = Path(value)
         if not path.is_file():
             raise InputError(f"{path}: no such file (a text is given with its line breaks, "
                              "or as a list of sentences)")
         return path
-    text = value if isinstance(value, str) else "".join(f"{line}\n" for line in value)
     path = folder / name
-    path.write_text(text, encoding="utf-8")
+    path.write_text(_text(value), encoding="utf-8")
     return path
 
 
@@ -356,20 +368,10 @@ def annotate(sources: Text, corrections: Sequence[Text], *, lang: str = "en",
 
 
 def _annotation_settings(lang: str, spacy_model: str | None) -> Any:
-    from m2lsp import defaults
+    from m2lsp.annotation.parallel import settings_for
     from m2lsp.config import config_for
 
-    config = config_for([]).score
-    if lang == "zh":
-        from m2lsp.annotation.cherrant_data import data_folder
-        from m2lsp.annotation.chinese import ChineseSettings
-
-        return ChineseSettings(data_folder(None, config.cherrant_data))
-    if lang != "en":
-        raise UsageError(f"lang: en or zh, not {lang!r}")
-    from m2lsp.annotation.english import EnglishSettings
-
-    return EnglishSettings(model=spacy_model or config.spacy_model or defaults.SPACY_MODEL)
+    return settings_for(lang, config_for([]).score, spacy_model=spacy_model)
 
 
 def check(path_or_text: Text, *, format: str | None = None) -> list[Any]:
@@ -382,14 +384,12 @@ def check(path_or_text: Text, *, format: str | None = None) -> list[Any]:
     from m2lsp.parsing.detect import detect_format
     from m2lsp.parsing.source import SourceText, decode
 
-    if isinstance(path_or_text, os.PathLike) or (isinstance(path_or_text, str)
-                                                 and "\n" not in path_or_text):
+    if is_path(path_or_text):
         path = Path(path_or_text)
         source = decode(read_bytes(path))
     else:
         path = Path("text")
-        source = SourceText(path_or_text if isinstance(path_or_text, str)
-                            else "".join(f"{line}\n" for line in path_or_text))
+        source = SourceText(_text(path_or_text))
     fmt = Format(format) if format else detect_format(path, source.text) or Format.M2
     return list(lint(source, fmt, LintSettings()).diagnostics)
 
@@ -418,13 +418,12 @@ def report(gold: Text, systems: Mapping[str, Text] | Sequence[Text], *, metric: 
     """`m2lsp report`: the data (format "json", a dict) or a rendering ("html", "md",
     "latex", "csv"; a str) of many systems against one gold."""
     from m2lsp import arguments
-    from m2lsp.reporting import tables
     from m2lsp.reporting.data import MAX_SENTENCES, build_report, report_json
     from m2lsp.scoring.metric import Request
     from m2lsp.scoring.metric import metric as registered
 
     named = dict(systems) if isinstance(systems, Mapping) else {
-        Path(str(s)).name if isinstance(s, str | os.PathLike) and "\n" not in str(s)
+        Path(str(s)).name if is_path(s)
         else f"system {i + 1}": s for i, s in enumerate(systems)}
     with Scorer(metric, **options, gold=gold) as scorer:
         folder = Path(scorer._folder.name)
@@ -436,12 +435,6 @@ def report(gold: Text, systems: Mapping[str, Text] | Sequence[Text], *, metric: 
         data = report_json(built, MAX_SENTENCES if format == "html" else None)
     if format == "json":
         return data
-    if format == "html":
-        from m2lsp.reporting.page import html_page
+    from m2lsp.reporting import rendered
 
-        return html_page(data)
-    renderers = {"md": tables.markdown_table, "latex": tables.latex_table,
-                 "csv": tables.csv_table}
-    if format not in renderers:
-        raise UsageError("format: json, html, md, latex or csv")
-    return renderers[format](data)
+    return rendered(data, format)

@@ -23,6 +23,27 @@ from m2lsp.annotation.english import EnglishAnnotator, EnglishSettings
 from m2lsp.errors import InputError, UsageError
 
 Settings = EnglishSettings | ChineseSettings
+
+
+def settings_for(lang: str, config: Any, *, spacy_model: str | None = None,
+                 cherrant_data: Path | str | None = None, english: Any = None,
+                 chinese: Any = None) -> Settings:
+    """The annotator's settings for `lang` (en: ERRANT, zh: ChERRANT at char level): the
+    given pipeline or tables, else the configuration's (`config.ScoreSettings`);
+    `english` / `chinese`: the other options, as (tok, lev, merge) / (simplified,
+    strategy)."""
+    from m2lsp import defaults
+
+    if lang == "zh":
+        from m2lsp.annotation.cherrant_data import data_folder
+
+        return ChineseSettings(data_folder(cherrant_data, config.cherrant_data),
+                               *(chinese or ()))
+    if lang != "en":
+        raise UsageError(f"lang: en or zh, not {lang!r}")
+    model = spacy_model or config.spacy_model or defaults.SPACY_MODEL
+    tok, lev, merge = english or (False, False, defaults.MERGES[0])
+    return EnglishSettings(tok, lev, merge, model)
 Annotator = EnglishAnnotator | ChineseAnnotator
 
 CHUNK = 256  # lines a worker annotates at a time

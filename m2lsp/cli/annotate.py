@@ -156,16 +156,12 @@ def _check_inputs(args: argparse.Namespace) -> None:
 
 
 def _settings(args: argparse.Namespace, config: Any) -> Any:
-    from m2lsp.annotation.english import EnglishSettings
+    from m2lsp.annotation.parallel import settings_for
 
-    if args.lang == "zh":
-        from m2lsp.annotation.cherrant_data import data_folder
-        from m2lsp.annotation.chinese import ChineseSettings
-
-        folder = data_folder(args.cherrant_data, config.score.cherrant_data)
-        return ChineseSettings(folder, not args.no_simplified, args.strategy)
-    model = args.spacy_model or config.score.spacy_model
-    return EnglishSettings(args.tok, args.lev, args.merge, model)
+    return settings_for(args.lang, config.score, spacy_model=args.spacy_model,
+                        cherrant_data=args.cherrant_data,
+                        english=(args.tok, args.lev, args.merge),
+                        chinese=(not args.no_simplified, args.strategy))
 
 
 def _read_cherrant(path: Path, encoding: str | None) -> ParallelText:

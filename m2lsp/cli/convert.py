@@ -137,14 +137,10 @@ def _annotation_settings(args: argparse.Namespace, text: str) -> object:
         chosen = "Chinese (char level, as ChERRANT)" if lang == "zh" else "English (ERRANT)"
         print(f"m2lsp: annotating as {chosen}; --lang {'en' if lang == 'zh' else 'zh'} to "
               f"change", file=sys.stderr)
-    if lang == "zh":
-        from m2lsp.annotation.cherrant_data import data_folder
-        from m2lsp.annotation.chinese import ChineseSettings
+    from m2lsp.annotation.parallel import settings_for
 
-        return ChineseSettings(data_folder(args.cherrant_data, config.cherrant_data))
-    from m2lsp.annotation.english import EnglishSettings
-
-    return EnglishSettings(model=args.spacy_model or config.spacy_model)
+    return settings_for(lang, config, spacy_model=args.spacy_model,
+                        cherrant_data=args.cherrant_data)
 
 
 def _has_chinese(text: str) -> bool:

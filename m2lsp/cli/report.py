@@ -4,16 +4,14 @@ or as paper tables (see m2lsp.reporting)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from m2lsp import arguments, defaults
 from m2lsp.cli.exits import EXIT_CLEAN
 from m2lsp.errors import UsageError
+from m2lsp.reporting import FORMATS, rendered
 from m2lsp.scoring.metric import metric, names
-
-FORMATS = ("html", "md", "latex", "csv", "json")
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -82,24 +80,11 @@ def run(args: argparse.Namespace) -> int:
         data = report_json(report, MAX_SENTENCES if args.format == "html" else None)
         stages(f"drawing the {args.format} page" if args.format == "html"
                else f"writing {args.format}")
-        text = _rendered(args, data)
+        text = rendered(data, args.format, args.title)
     finally:
         stages.done()
     _write(args, text)
     return EXIT_CLEAN
-
-
-def _rendered(args: argparse.Namespace, data: dict) -> str:
-    from m2lsp.reporting import tables
-
-    if args.format == "html":
-        from m2lsp.reporting.page import html_page
-
-        return html_page(data, args.title)
-    if args.format == "json":
-        return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-    return {"md": tables.markdown_table, "latex": tables.latex_table,
-            "csv": tables.csv_table}[args.format](data)
 
 
 def _target(args: argparse.Namespace) -> Path | None:

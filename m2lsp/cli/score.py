@@ -22,7 +22,6 @@ from m2lsp.scoring.metric import (
     Request,
     Shared,
     comparable,
-    given,
     metric,
     names,
 )
@@ -136,13 +135,7 @@ def _configured(args: argparse.Namespace, *paths: Path) -> Chosen:
     chosen = metric(args.metric or config.metric)
     _refuse_others(args, chosen)
     values = vars(args)
-    shared = Shared(beta=given(values, "beta", config.beta),
-                    verbose=bool(values.get("verbose")), per_type=bool(values.get("per_type")),
-                    sentence_level=bool(values.get("sentence_level")),
-                    sentence_average=bool(values.get("sentence_average")),
-                    bootstrap=given(values, "bootstrap", Shared.bootstrap),
-                    seed=given(values, "seed", Shared.seed), jobs=values.get("jobs"),
-                    source=values.get("source"))
+    shared = Shared.settled(values, config)
     return Chosen(chosen, shared, chosen.options(values, shared, config))
 
 

@@ -4,6 +4,8 @@ English, print numbers that mean nothing."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 SAMPLE = 50_000  # characters looked at: enough to tell, bounded on a large file
 SHARE = 0.3  # of the letters: Han characters from here on make a text Chinese
 
@@ -19,6 +21,7 @@ def han_share(text: str) -> tuple[float, int]:
     return (han / letters if letters else 0.0), letters
 
 
+@lru_cache(maxsize=16)  # the same gold against one system after another
 def script(text: str) -> str | None:
     """'Chinese', 'Latin' (any other letters), or None: too few letters to tell.  Of an M2
     text, its S lines (its edit lines are full of REQUIRED and -NONE-)."""

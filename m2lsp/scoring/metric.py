@@ -72,6 +72,18 @@ class Shared:
     jobs: int | None = None  # processes (None: the metric's default)
     source: Path | None = None  # the source sentences, one a line
 
+    @classmethod
+    def settled(cls, values: Mapping[str, Any], config: ScoreSettings) -> Shared:
+        """From option values by `dest` (the command line's, or the API's, each already
+        checked): a value not given is the configuration's, else the default."""
+        return cls(beta=given(values, "beta", config.beta),
+                   verbose=bool(values.get("verbose")), per_type=bool(values.get("per_type")),
+                   sentence_level=bool(values.get("sentence_level")),
+                   sentence_average=bool(values.get("sentence_average")),
+                   bootstrap=given(values, "bootstrap", cls.bootstrap),
+                   seed=given(values, "seed", cls.seed), jobs=values.get("jobs"),
+                   source=values.get("source"))
+
 
 @dataclass(frozen=True)
 class Request:

@@ -138,10 +138,12 @@ def unlike_their_sources(hypotheses: Sequence[str], sources: Sequence[str]) -> l
             continue
         # words without case or punctuation: a detokenised or lowercased line is no other
         ours, theirs = _WORDS.findall(hyp.lower()), _WORDS.findall(source.lower())
-        if min(len(ours), len(theirs)) < UNLIKE_LEAST:
-            continue
+        longer = max(len(ours), len(theirs))
+        if min(len(ours), len(theirs)) < UNLIKE_LEAST or len(
+                set(ours) & set(theirs)) >= UNLIKE * longer:  # the common case, cheaply:
+            continue  # distinct shared words never outnumber shared words with repeats
         shared = sum((Counter(ours) & Counter(theirs)).values())
-        if shared < UNLIKE * max(len(ours), len(theirs)):
+        if shared < UNLIKE * longer:
             found.append(line)
     return found
 

@@ -51,7 +51,6 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, bytes, bytes, f
 def test_a_killed_fix_leaves_the_old_or_the_new_file(big, how: signal.Signals) -> None:
     folder, old, new, took = big
     rng = random.Random(how)
-    seen = set()
     for run in range(8):
         gold = folder / f"gold-{how.name}-{run}.m2"
         gold.write_bytes(old)
@@ -61,7 +60,6 @@ def test_a_killed_fix_leaves_the_old_or_the_new_file(big, how: signal.Signals) -
         _out, err = process.communicate(timeout=120)
         now = gold.read_bytes()
         assert now in (old, new), f"run {run}: {len(now)} bytes, neither old nor new"
-        seen.add("new" if now == new else "old")
         assert b"Traceback" not in err
         if process.returncode in (0, 1):  # it had finished
             assert now == new
@@ -72,7 +70,6 @@ def test_a_killed_fix_leaves_the_old_or_the_new_file(big, how: signal.Signals) -
             assert leftovers == []
         for stray in leftovers:
             stray.unlink()
-    assert seen  # the runs happened
 
 
 def test_a_fix_killed_as_soon_as_the_file_changes(big) -> None:

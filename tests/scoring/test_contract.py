@@ -5,7 +5,6 @@ its live score a LiveBase; and nothing outside the base probes for a capability.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -68,7 +67,3 @@ def test_no_capability_is_probed_for_outside_the_base() -> None:
              for m in probes.finditer(path.read_text(encoding="utf-8"))]
     assert found == []
 
-
-def test_inputs_are_real_files() -> None:
-    for system, gold in INPUTS.values():
-        assert Path(shared(system)).is_file() and Path(shared(gold)).is_file()
