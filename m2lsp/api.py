@@ -43,21 +43,24 @@ class MetricInfo:
 
 def metrics() -> list[MetricInfo]:
     """Every metric `score` takes, from the registry."""
-    from m2lsp.scoring.metric import metric, names
+    from m2lsp.scoring.metric import declared, names
 
     found = []
     for name in names():
-        chosen = metric(name)
+        chosen = declared(name)
         own = tuple(f.dest for f in (*chosen.flags, *chosen.also))
         shared = tuple(s for s in SHARED if s in chosen.shared)
         found.append(MetricInfo(name, chosen.help, shared + own, chosen.per_sentence,
-                                name in ANNOTATED))
+                                chosen.annotates is not None))
     return found
 
 
-# metrics whose gold is M2: with sources= and references= they are annotated with the
-# metric's own annotator (ERRANT for English, ChERRANT at char level for Chinese)
-ANNOTATED = {"m2": "en", "errant": "en", "cherrant": "zh", "cgec": "zh"}
+def _annotates(name: str) -> str | None:
+    """The language of the annotator that makes metric `name`'s M2 gold from plain-text
+    references (ERRANT for English, ChERRANT at char level for Chinese), if it has one."""
+    from m2lsp.scoring.metric import declared
+
+    return declared(name).annotates
 
 
 @dataclass(frozen=True)
@@ -227,15 +230,16 @@ class Scorer:
             raise UsageError("references= needs sources= (the sentences they correct)")
         if self.metric == "gleu":  # gleu reads plain references itself
             raise UsageError("gleu: give references as ref=[...] and the sources as source=")
-        if self.metric not in ANNOTATED:
+        lang = _annotates(self.metric)
+        if lang is None:
             raise UsageError(f"{self.metric} cannot take references=: give its gold")
         m2 = annotate(_lines(sources), [_lines(r) for r in references],
-                      lang=ANNOTATED[self.metric], **self._annotation_options())
+                      lang=lang, **self._annotation_options())
         return _kept(m2, folder, "gold.m2")
 
     def _annotation_options(self) -> dict[str, Any]:
         model = self._values.get("spacy_model")
-        return {"spacy_model": model} if model and ANNOTATED[self.metric] == "en" else {}
+        return {"spacy_model": model} if model and _annotates(self.metric) == "en" else {}
 
 
 def _options(name: str, given: Mapping[str, Any]) -> tuple[dict[str, Any], Any, Any]:

@@ -7,8 +7,6 @@ is logged and replaced by its default; it never stops the program.
 
 from __future__ import annotations
 
-import logging
-import tomllib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -16,10 +14,8 @@ from typing import Any
 
 from m2lsp import arguments, defaults
 from m2lsp.arguments import converter
-from m2lsp.diagnostic import Severity
 from m2lsp.errors import UsageError
-
-log = logging.getLogger(__name__)
+from m2lsp.severity import Severity
 
 TAXONOMIES = ("auto", "errant", "nucle", "cherrant", "any")
 
@@ -305,7 +301,7 @@ def _converted(option: Option, value: Any, metrics: Collection[str] | None) -> A
 def _complain(strict: bool, error: str, *warning: Any) -> None:
     if strict:
         raise UsageError(error)
-    log.warning(*warning)
+    _log_warning(*warning)
 
 
 def find_pyproject(start: Path, strict: bool = False) -> Path | None:
@@ -330,6 +326,10 @@ def _m2lsp_table(path: Path, strict: bool = False, ours: bool = False,
     except (OSError, UnicodeDecodeError) as exc:
         _unreadable(path, f"cannot read ({exc})", strict, exc)
         return None
+    if ours and "m2lsp" not in text:
+        return None  # no [tool.m2lsp] table, nor a broken one: no TOML parser needed
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -341,7 +341,7 @@ def _m2lsp_table(path: Path, strict: bool = False, ours: bool = False,
     return table if isinstance(table, dict) else None
 
 
-def _where(path: Path, exc: tomllib.TOMLDecodeError) -> str:
+def _where(path: Path, exc: ValueError) -> str:
     """`path:line:column` from the parser's message, else the path."""
     import re
 
@@ -353,7 +353,13 @@ def _unreadable(where: Path | str, why: str, strict: bool, exc: Exception) -> No
     if strict:
         raise UsageError(f"{where}: {why}; its [tool.m2lsp] settings cannot be used "
                          "(fix it, or name another file with --config)") from exc
-    log.warning("%s: %s; its [tool.m2lsp] settings are ignored", where, why)
+    _log_warning("%s: %s; its [tool.m2lsp] settings are ignored", where, why)
+
+
+def _log_warning(*args: Any) -> None:
+    import logging  # only when there is something to say (a command starts faster)
+
+    logging.getLogger(__name__).warning(*args)
 
 
 def load_config(start: Path | None = None, explicit: Path | None = None,

@@ -32,15 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from m2lsp.model import (
-    Block,
-    CgedDoc,
-    CgedDocument,
-    Edit,
-    M2Document,
-    cged_type,
-    corrected_sentence,
-)
+from m2lsp.cged_model import CgedDoc, CgedDocument, cged_type
+from m2lsp.model import Block, Edit, M2Document, corrected_sentence
 
 NONE = "-NONE-"
 

@@ -3,36 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum, StrEnum
+from enum import StrEnum
 from operator import attrgetter
 
 from m2lsp.model import Span
+from m2lsp.severity import Severity
 
 _setattr = object.__setattr__
-
-
-class Severity(IntEnum):
-    """Numbered as in LSP."""
-
-    ERROR = 1
-    WARNING = 2
-    INFO = 3
-    HINT = 4
-
-    @property
-    def label(self) -> str:
-        return self.name.lower()
-
-    @classmethod
-    def parse(cls, value: str) -> Severity:
-        """'error', 'warning', 'info' (or 'information'), 'hint'; ValueError otherwise."""
-        key = value.strip().lower()
-        if key == "information":
-            key = "info"
-        for member in cls:
-            if member.label == key:
-                return member
-        raise ValueError(f"unknown severity {value!r}: use error, warning, info or hint")
 
 
 class Applicability(StrEnum):

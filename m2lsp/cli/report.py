@@ -11,7 +11,7 @@ from m2lsp import arguments, defaults
 from m2lsp.cli.exits import EXIT_CLEAN
 from m2lsp.errors import UsageError
 from m2lsp.reporting import FORMATS, rendered
-from m2lsp.scoring.metric import metric, names
+from m2lsp.scoring.metric import declared, names
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -44,7 +44,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     for flag in WORK_FLAGS:
         report.add_argument(*flag.names, help=flag.help, **flag.spec)
     for name in names():
-        _add_flags(report, metric(name))
+        _add_flags(report, declared(name))
     report.set_defaults(handler=run, command="report")
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import getopt
-import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,18 +16,20 @@ from m2lsp import arguments, defaults
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.errors import M2lspError, UsageError
 from m2lsp.scoring.metric import (
+    Declaration,
     Flag,
     Metric,
     Request,
     Shared,
     comparable,
+    declared,
     metric,
     names,
 )
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    metrics = [metric(name) for name in names()]
+    metrics = [declared(name) for name in names()]
     score = commands.add_parser(
         "score", help="score a system against gold edits or references",
         description="Score a system's output with one of the registered metrics: "
@@ -73,7 +74,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     for flag in WORK_FLAGS:
         compare.add_argument(*flag.names, help=flag.help, **flag.spec)
     for name in testable:
-        _add_flags(compare, metric(name))
+        _add_flags(compare, declared(name))
     compare.set_defaults(handler=run_compare, command="compare")
 
 
@@ -111,7 +112,7 @@ WORK_FLAGS = (
 )
 
 
-def _add_flags(parser: argparse.ArgumentParser, m: Metric) -> None:
+def _add_flags(parser: argparse.ArgumentParser, m: Declaration) -> None:
     for flag in m.flags:
         parser.add_argument(*flag.names, help=flag.help, **flag.spec)
 
@@ -142,7 +143,7 @@ def _configured(args: argparse.Namespace, *paths: Path) -> Chosen:
 def _refuse_others(args: argparse.Namespace, chosen: Metric) -> None:
     """A usage error naming every option given on the command line (before the configuration
     fills the rest) that the chosen metric does not take."""
-    others = [f for name in names() if name != chosen.name for f in metric(name).flags
+    others = [f for name in names() if name != chosen.name for f in declared(name).flags
               if f not in chosen.also]
     shared = [f for f in SHARED_FLAGS + WORK_FLAGS if f.dest not in chosen.shared]
     given = [next(n for n in f.names if n.startswith("--")) for f in others + shared
@@ -186,6 +187,8 @@ def run_score(args: argparse.Namespace) -> int:
         raise UsageError(f"--bootstrap needs per-sentence statistics, which --metric "
                          f"{chosen.metric.name} does not have")
     if args.format == "json":
+        import json
+
         sys.stdout.write(json.dumps(score.json(request), ensure_ascii=False, indent=1) + "\n")
         return EXIT_CLEAN
     out = score.text(request)

@@ -9,9 +9,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from m2lsp import taxonomy as taxonomies
+from m2lsp.cged_model import CgedDocument, TruthDocument
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic, position_order
-from m2lsp.model import Block, CgedDocument, M2Document, TruthDocument, read_int
+from m2lsp.model import Block, M2Document, read_int
 from m2lsp.parsing import m2 as m2_parsing
 from m2lsp.parsing.m2 import BlockCache, parse_m2, paused_gc
 from m2lsp.parsing.source import SourceText

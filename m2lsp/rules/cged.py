@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from m2lsp.cged_model import CgedDoc, CgedDocument, CgedError, CgedType
 from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity, TextEdit
-from m2lsp.model import CgedDoc, CgedDocument, CgedError, CgedType, Span
+from m2lsp.model import Span
 from m2lsp.parsing.cged import MISSING_DOC_START
 from m2lsp.rules.base import Context, Rule, Scope
 

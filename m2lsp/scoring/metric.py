@@ -1,16 +1,21 @@
 """One interface for every metric, and the registry the command line and the server loop over.
 
-A metric lives in its own subpackage (`scoring/m2/`, `scoring/errant/`, ...) whose `metric`
-module defines `METRIC`: its name, its own options (declared as data, so the command line
-builds its flags from them and the configuration reads them), and `run`, which reads the
-inputs, computes per-sentence statistics and returns a `Score`.  A `Score` knows its
-signature (how the numbers were made, sacreBLEU style: `NAME|option:value|...|scorer:...`),
-renders text and JSON, and -- where the metric has per-sentence statistics -- hands them to
-the shared bootstrap and significance code as `SentenceStats`.
+A metric lives in its own subpackage (`scoring/m2/`, `scoring/errant/`, ...):
+- its `__init__.py` declares it as data, `DECLARATION`: its name, help, its own options (so
+  the command line builds its flags and the configuration checks its keys without loading
+  any metric's code) and its capabilities (per-sentence statistics, annotator agreement,
+  scoring an open plain-text file);
+- its `metric` module defines `METRIC`, which holds that declaration and does the work:
+  `run` reads the inputs, computes per-sentence statistics and returns a `Score`.  A `Score`
+  knows its signature (how the numbers were made, sacreBLEU style:
+  `NAME|option:value|...|scorer:...`), renders text and JSON, and -- where the metric has
+  per-sentence statistics -- hands them to the shared bootstrap and significance code as
+  `SentenceStats`.
 
 The server scores an open document through `Metric.in_editor` the same way.
 
-Adding a metric: a folder with a `metric.py`, and one line in `REGISTRY`.
+Adding a metric: a folder with an `__init__.py` and a `metric.py`, and one line in
+`REGISTRY`.
 """
 
 from __future__ import annotations
@@ -26,14 +31,15 @@ from m2lsp import defaults
 if TYPE_CHECKING:
     from m2lsp.config import ScoreSettings
 
-# name -> the module that defines METRIC (imported only when used: a command starts faster)
+# name -> the metric's package: its DECLARATION, and its `metric` module's METRIC (each
+# imported only when used: a command starts faster)
 REGISTRY: dict[str, str] = {
-    "m2": "m2lsp.scoring.m2.metric",
-    "errant": "m2lsp.scoring.errant.metric",
-    "cherrant": "m2lsp.scoring.cherrant.metric",
-    "cged": "m2lsp.scoring.cged.metric",
-    "cgec": "m2lsp.scoring.cgec.metric",
-    "gleu": "m2lsp.scoring.gleu.metric",
+    "m2": "m2lsp.scoring.m2",
+    "errant": "m2lsp.scoring.errant",
+    "cherrant": "m2lsp.scoring.cherrant",
+    "cged": "m2lsp.scoring.cged",
+    "cgec": "m2lsp.scoring.cgec",
+    "gleu": "m2lsp.scoring.gleu",
 }
 
 
@@ -55,6 +61,27 @@ class Flag:
         if "default" in self.spec:
             return self.spec["default"]
         return False if self.spec.get("action") == "store_true" else None
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What a metric is, as data (its package's `DECLARATION`): enough for the command line,
+    the configuration, the editor's settings and `m2lsp.metrics()`, without its code."""
+
+    name: str
+    help: str
+    flags: tuple[Flag, ...] = ()
+    also: tuple[Flag, ...] = ()  # other metrics' flags it honours too (cherrant: errant's)
+    shared: frozenset[str] = frozenset()  # the options several metrics take that it
+    # honours (by dest)
+    per_sentence: bool = False  # has per-sentence statistics: bootstrap intervals and
+    # `compare`
+    plain_text_document: bool = False  # the editor may score it on an open plain-text
+    # file (which is not linted: GLEU's source or hypothesis), not only on M2 or CGED
+    agrees: bool = False  # scores one annotator of an M2 gold against another (`m2lsp
+    # agree`)
+    annotates: str | None = None  # the language ('en', 'zh') of the annotator that turns
+    # plain-text references into this metric's M2 gold (the API's references=), if any
 
 
 @dataclass(frozen=True)
@@ -206,15 +233,24 @@ def drain(steps: Generator[Any, None, T]) -> T:
 
 
 class Metric(Protocol):
-    name: str
-    help: str
-    flags: tuple[Flag, ...]
-    also: tuple[Flag, ...]  # other metrics' flags it honours too (cherrant: errant's)
-    shared: frozenset[str]  # the options several metrics take that it honours (by dest)
-    per_sentence: bool  # has per-sentence statistics: bootstrap intervals and `compare`
-    plain_text_document: bool  # the editor may score it on an open plain-text file (which
-    # is not linted: GLEU's source or hypothesis), not only on an open M2 or CGED file
-    agrees: bool  # `agreement` scores one annotator against another (`m2lsp agree`)
+    declaration: Declaration  # its package's DECLARATION; the properties below read it
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def help(self) -> str: ...
+    @property
+    def flags(self) -> tuple[Flag, ...]: ...
+    @property
+    def also(self) -> tuple[Flag, ...]: ...
+    @property
+    def shared(self) -> frozenset[str]: ...
+    @property
+    def per_sentence(self) -> bool: ...
+    @property
+    def plain_text_document(self) -> bool: ...
+    @property
+    def agrees(self) -> bool: ...
 
     def agreement(self, scored_m2: str, gold_m2: str, corrected: Sequence[str],
                   beta: float) -> Agreement:
@@ -253,14 +289,43 @@ class Agreement:
 
 
 class MetricBase:
-    """What a metric has unless it says otherwise: no per-sentence statistics, scored on
-    open M2 or CGED documents, once (no live score), each system read on its own, no
+    """What a metric has unless it says otherwise: its declaration's facts, no options of
+    its own, scored once in the editor (no live score), each system read on its own, no
     annotator agreement."""
 
-    per_sentence = False
-    plain_text_document = False
-    agrees = False  # scores one annotator of an M2 gold against another (`m2lsp agree`)
-    also: tuple[Flag, ...] = ()
+    declaration: Declaration
+
+    @property
+    def name(self) -> str:
+        return self.declaration.name
+
+    @property
+    def help(self) -> str:
+        return self.declaration.help
+
+    @property
+    def flags(self) -> tuple[Flag, ...]:
+        return self.declaration.flags
+
+    @property
+    def also(self) -> tuple[Flag, ...]:
+        return self.declaration.also
+
+    @property
+    def shared(self) -> frozenset[str]:
+        return self.declaration.shared
+
+    @property
+    def per_sentence(self) -> bool:
+        return self.declaration.per_sentence
+
+    @property
+    def plain_text_document(self) -> bool:
+        return self.declaration.plain_text_document
+
+    @property
+    def agrees(self) -> bool:
+        return self.declaration.agrees
 
     def agreement(self, scored_m2: str, gold_m2: str, corrected: Sequence[str],
                   beta: float) -> Agreement:
@@ -316,17 +381,22 @@ def names() -> list[str]:
 
 def agreeing() -> list[str]:
     """The metrics `m2lsp agree` can score annotators with."""
-    return [name for name in REGISTRY if metric(name).agrees]
+    return [name for name in REGISTRY if declared(name).agrees]
 
 
 def comparable() -> list[str]:
     """The metrics with per-sentence statistics, which `compare` can test."""
-    return [name for name in REGISTRY if metric(name).per_sentence]
+    return [name for name in REGISTRY if declared(name).per_sentence]
+
+
+def declared(name: str) -> Declaration:
+    """What the registered metric `name` is (its package is imported, not its code)."""
+    return importlib.import_module(REGISTRY[name]).DECLARATION
 
 
 def metric(name: str) -> Metric:
-    """The registered metric `name` (its module is imported now)."""
-    return importlib.import_module(REGISTRY[name]).METRIC
+    """The registered metric `name` (its `metric` module is imported now)."""
+    return importlib.import_module(REGISTRY[name] + ".metric").METRIC
 
 
 def bootstrap_text(stats: SentenceStats, request: Request) -> str:

@@ -5,8 +5,8 @@ and m2lsp's version.  Every signature is a `Signature`; its text is what is prin
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, replace
+from typing import Any
 
 Field = tuple[str, str | None]  # (key, value); a value of None prints the key alone
 
@@ -36,7 +36,7 @@ class Signature:
 def reference_hash(*texts: str | bytes) -> str:
     """A short hash of the references a score was computed against: two scores with the same
     signature were computed against the same data."""
-    digest = hashlib.sha256()
+    digest = _sha256()
     for text in texts:
         # the same references with CRLF or LF line ends are the same references
         text = (text.replace("\r\n", "\n") if isinstance(text, str)
@@ -52,3 +52,18 @@ def reference_hash(*texts: str | bytes) -> str:
 def signed(base: Signature, *reference_texts: str | bytes) -> str:
     """The printed text of `base` signed with its references (see `Signature.signed`)."""
     return str(base.signed(*reference_texts))
+
+
+def _sha256() -> Any:
+    """SHA-256 from the interpreter's own module where it has one (CPython 3.11's `_sha256`,
+    3.12's `_sha2`): hashlib first loads OpenSSL, a tenth of a short command's start."""
+    from importlib import import_module
+
+    for name in ("_sha256", "_sha2"):
+        try:
+            return import_module(name).sha256()
+        except (ImportError, AttributeError):
+            continue
+    import hashlib
+
+    return hashlib.sha256()

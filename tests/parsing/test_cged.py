@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from m2lsp.model import CgedType
+from m2lsp.cged_model import CgedType
 from m2lsp.parsing.cged import parse_cged
 from m2lsp.parsing.cged_truth import parse_line_fast, parse_line_slow, parse_truth
 from m2lsp.parsing.source import decode

@@ -15,6 +15,7 @@ from m2lsp.scoring.metric import (
     Request,
     ScoreBase,
     SentenceStats,
+    declared,
     metric,
 )
 from tests.conftest import ROOT, shared
@@ -42,6 +43,7 @@ def test_a_metric_keeps_the_contract(name: str) -> None:
 
     chosen = metric(name)
     assert isinstance(chosen, MetricBase)
+    assert chosen.declaration is declared(name)  # the package's, held by its code
     assert chosen.name == name and chosen.help.startswith(name)
     system, gold = (shared(p) for p in INPUTS[name])
     config = ScoreSettings()
@@ -67,3 +69,18 @@ def test_no_capability_is_probed_for_outside_the_base() -> None:
              for m in probes.finditer(path.read_text(encoding="utf-8"))]
     assert found == []
 
+
+
+def test_building_the_command_line_loads_no_metric_code() -> None:
+    """Flags, choices and help come from the declarations: `m2lsp score --help` (here in a
+    fresh interpreter) imports each metric's package but none of its `metric` modules."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom m2lsp.cli import build_parser\n"
+            "for command in ('score', 'compare', 'report'):\n    build_parser(command)\n"
+            "print(' '.join(m for m in sys.modules if m.startswith('m2lsp.scoring.')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True, cwd=ROOT).stdout.split()
+    assert set(REGISTRY.values()) <= set(loaded)
+    assert [m for m in loaded if m.endswith(".metric") and m != "m2lsp.scoring.metric"] == []

@@ -1,4 +1,4 @@
-"""A metric is its folder (here a module) and one registry line: registered inside this
+"""A metric is its folder and one registry line: registered inside this
 test, it shows up in the command line, the configuration, the report and the Python API
 with no other edit."""
 
@@ -19,7 +19,7 @@ GOLD = "S The cat sat .\nA 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0\n\nS A dog
 
 @pytest.fixture
 def scratch(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    monkeypatch.setitem(registry.REGISTRY, "scratch", "tests.scoring.scratch_metric")
+    monkeypatch.setitem(registry.REGISTRY, "scratch", "tests.scoring.scratch")
     monkeypatch.chdir(tmp_path)
     Path("gold.m2").write_text(GOLD, encoding="utf-8")
     Path("sys.txt").write_text("The dog sat .\nA dog .\n", encoding="utf-8")

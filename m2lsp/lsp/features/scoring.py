@@ -85,13 +85,13 @@ async def score_against(ls: M2Server, *args: Any) -> dict[str, Any] | None:
 async def _score(ls: M2Server, uri: Any, system_text: str, options: dict[str, Any],
                  system: SystemRef) -> dict[str, Any] | None:
     from m2lsp.errors import M2lspError
-    from m2lsp.scoring.metric import EditorJob, live_scoring, metric, names
+    from m2lsp.scoring.metric import EditorJob, declared, live_scoring, metric, names
 
     name = options.get("metric", ls.config.score.metric)
     if name not in names():
         return _fail(ls, f"metric {name!r} is not one of " + ", ".join(names()))
     doc = ls.checked_document(uri) if isinstance(uri, str) else None
-    if doc is None and metric(name).plain_text_document and isinstance(uri, str):
+    if doc is None and declared(name).plain_text_document and isinstance(uri, str):
         doc = ls.documents.get(uri)  # a plain-text file, which is not checked
     if doc is None:
         return _fail(ls, f"the document {uri} is not open")

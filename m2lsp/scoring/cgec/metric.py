@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
+from m2lsp.scoring.cgec import DECLARATION
 from m2lsp.scoring.metric import EditorJob, MetricBase, Request, ScoreBase, SentenceStats, Steps
 from m2lsp.scoring.signature import signed
 
@@ -73,12 +74,7 @@ class CgecScore(ScoreBase):
 
 
 class Cgec(MetricBase):
-    name = "cgec"
-    help = ("cgec (Lin et al.: sentence accuracy, char BLEU, meaning preservation; SYSTEM one "
-            "sentence a line, GOLD M2, each annotator one reference)")
-    shared = frozenset({"sentence_level", "bootstrap"})
-    per_sentence = True
-    flags = ()
+    declaration = DECLARATION
 
     def run(self, request: Request) -> CgecScore:
         from m2lsp.model import corrected_sentence

@@ -15,35 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from m2lsp import arguments
 from m2lsp.errors import UsageError
+from m2lsp.scoring.cherrant import DECLARATION
 from m2lsp.scoring.errant.metric import Errant
-from m2lsp.scoring.errant.options import COMPARE_FLAGS, compare_settings
-from m2lsp.scoring.metric import EditorJob, Flag, Request, Shared
+from m2lsp.scoring.errant.options import compare_settings
+from m2lsp.scoring.metric import EditorJob, Request, Shared
 
 if TYPE_CHECKING:
     from m2lsp.scoring.errant.compare import ErrantSettings
-
-FLAGS = (
-    Flag(("--max-answer-num",), "cherrant: read only annotators 0 .. N-1 of both files "
-         "(compare_m2_for_evaluation --max_answer_num)",
-         {"type": int, "choices": [1, 2, 3], "default": None, "dest": "cherrant_max_answers"}),
-    Flag(("--reference-num",), "cherrant: score only the sentences with exactly N reference "
-         "annotators (compare_m2_for_evaluation --reference_num)",
-         {"type": arguments.REFERENCES, "default": None, "metavar": "N",
-          "dest": "cherrant_references"}),
-    Flag(("--cherrant-data",), "cherrant: a plain-text hypothesis is annotated with the "
-         "tables in this data/ folder of a ChERRANT checkout (default: the setting "
-         "cherrant-data, else $M2LSP_CHERRANT_DATA)",
-         {"type": Path, "default": None, "metavar": "DIR", "dest": "cherrant_data"}),
-    Flag(("--no-simplified",), "cherrant: keep Traditional characters in a plain-text "
-         "hypothesis (parallel_to_m2 --no_simplified)",
-         {"action": "store_true", "dest": "cherrant_traditional"}),
-    Flag(("--strategy",), "cherrant: annotate a plain-text hypothesis with every distinct "
-         "cheapest alignment (all, the default) or the first (parallel_to_m2 -s)",
-         {"choices": ["all", "first"], "default": None, "dest": "cherrant_strategy"}),
-)
-
 
 @dataclass(frozen=True)
 class CherrantOptions:
@@ -64,13 +43,7 @@ class CherrantOptions:
 
 
 class Cherrant(Errant):
-    name = "cherrant"
-    agrees = False  # `m2lsp agree --metric errant` reads ChERRANT's files the same way
-    help = ("cherrant (span-based, as ChERRANT's compare_m2_for_evaluation.py; SYSTEM "
-            "hypothesis M2, plain text or ChERRANT's parallel file, annotated at char level "
-            "as parallel_to_m2.py would, GOLD M2)")
-    flags = FLAGS
-    also = COMPARE_FLAGS
+    declaration = DECLARATION
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any
                 ) -> CherrantOptions:

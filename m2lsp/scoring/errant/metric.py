@@ -8,12 +8,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from m2lsp.errors import UsageError
-from m2lsp.scoring.errant.options import FLAGS, errant_options
+from m2lsp.scoring.errant import DECLARATION
+from m2lsp.scoring.errant.options import errant_options
 from m2lsp.scoring.metric import (
     Agreement,
     EditorJob,
     EditorScore,
-    Flag,
     MetricBase,
     Request,
     ScoreBase,
@@ -145,15 +145,7 @@ def sentence_text(result: Any) -> str:
 
 
 class Errant(MetricBase):
-    name = "errant"
-    help = ("errant (span-based, as errant_compare 3.0.2; SYSTEM hypothesis M2, or plain "
-            "text annotated as errant_parallel would, GOLD M2)")
-    shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta", "jobs",
-                        "source", "sentence_average"})
-    per_sentence = True
-    flags: tuple[Flag, ...] = FLAGS
-
-    agrees = True
+    declaration = DECLARATION
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> Any:
         return errant_options(values, shared, config)

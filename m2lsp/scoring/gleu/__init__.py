@@ -1,1 +1,24 @@
 """GLEU (Napoles et al. 2015, 2016): the JFLEG `eval/gleu.py`, exactly, and fast."""
+
+from __future__ import annotations
+
+from m2lsp import arguments
+from m2lsp.scoring.metric import Declaration, Flag
+
+DECLARATION = Declaration(
+    "gleu", "gleu (JFLEG's gleu.py: SYSTEM one sentence a line, references --ref with "
+    "--source, or GOLD M2)",
+    flags=(
+        Flag(("--ref",), "gleu: reference files, one sentence a line each",
+             {"nargs": "+", "metavar": "FILE", "dest": "gleu_references"}),
+        Flag(("--iter",), "gleu: iterations, each with one reference per sentence drawn at "
+             "random (default 500)", {"type": arguments.SAMPLES, "default": 500, "metavar": "N",
+                                      "dest": "gleu_iterations"}),
+        Flag(("--fix-seed",), "gleu: as the gleu package's `gleu -f` (MultiGEC-2025): "
+             "Python 2's draws, prints SYSTEM<TAB>GLEU x 100",
+             {"action": "store_true", "dest": "gleu_fixed_seed"}),
+        Flag(("--digits",), "gleu: with --fix-seed, decimals printed (default 2)",
+             {"type": arguments.DIGITS, "default": 2, "metavar": "N",
+              "dest": "gleu_digits"}),
+    ),
+    shared=frozenset({"sentence_level", "source"}), plain_text_document=True)

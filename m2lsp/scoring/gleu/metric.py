@@ -9,12 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from m2lsp import arguments
 from m2lsp.errors import UsageError
+from m2lsp.scoring.gleu import DECLARATION
 from m2lsp.scoring.metric import (
     EditorJob,
     EditorScore,
-    Flag,
     MetricBase,
     Request,
     ScoreBase,
@@ -49,24 +48,7 @@ class GleuScore(ScoreBase):
 
 
 class Gleu(MetricBase):
-    name = "gleu"
-    help = ("gleu (JFLEG's gleu.py: SYSTEM one sentence a line, references --ref with "
-            "--source, or GOLD M2)")
-    shared = frozenset({"sentence_level", "source"})
-    plain_text_document = True
-    flags = (
-        Flag(("--ref",), "gleu: reference files, one sentence a line each",
-             {"nargs": "+", "metavar": "FILE", "dest": "gleu_references"}),
-        Flag(("--iter",), "gleu: iterations, each with one reference per sentence drawn at "
-             "random (default 500)", {"type": arguments.SAMPLES, "default": 500, "metavar": "N",
-                                      "dest": "gleu_iterations"}),
-        Flag(("--fix-seed",), "gleu: as the gleu package's `gleu -f` (MultiGEC-2025): "
-             "Python 2's draws, prints SYSTEM<TAB>GLEU x 100",
-             {"action": "store_true", "dest": "gleu_fixed_seed"}),
-        Flag(("--digits",), "gleu: with --fix-seed, decimals printed (default 2)",
-             {"type": arguments.DIGITS, "default": 2, "metavar": "N",
-              "dest": "gleu_digits"}),
-    )
+    declaration = DECLARATION
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> GleuOptions:
         return gleu_options(values, shared)

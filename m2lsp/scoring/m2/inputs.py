@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import cast
 
 from m2lsp.errors import InputError
@@ -223,7 +224,7 @@ def _read_group(document: M2Document, group: list[int]) -> list[GoldSentence]:
     for index, block in zip(group, blocks, strict=True):
         for edit in block.edits:
             # ids the scorer cannot read stop it before (reading_problems, M301)
-            annotator = cast(int, py2.parse_int(edit.annotator))
+            annotator = _annotator_id(edit.annotator)
             start, end = (-1, -1) if edit.type == NOOP_TYPE else (edit.start, edit.end)
             corrections = ["" if c == "-NONE-" else py2.strip(c) for c in edit.corrections]
             gold = GoldEdit(start, end, " ".join(tokens[start:end]), corrections)
@@ -236,7 +237,7 @@ def _read_group(document: M2Document, group: list[int]) -> list[GoldSentence]:
     out = []
     offset = 0
     for index, text in zip(group, texts, strict=True):
-        offset += len(py2.split(text))
+        offset += len(tokens) if len(group) == 1 else len(py2.split(text))
         kept = [[g for g in annotations.get(a, ()) if 0 <= g[0].start <= offset
                  and 0 <= g[0].end <= offset] for a in iteration]
         out.append(GoldSentence(
@@ -245,6 +246,11 @@ def _read_group(document: M2Document, group: list[int]) -> list[GoldSentence]:
             tuple(tuple(g[1] for g in k) for k in kept),
             tuple(tuple(g[2] for g in k) for k in kept), unusable))
     return out
+
+
+@lru_cache(maxsize=1024)  # a gold has a handful of distinct ids, on thousands of lines
+def _annotator_id(text: str) -> int:
+    return cast(int, py2.parse_int(text))
 
 
 def _unusable(annotations: dict[int, list[tuple[GoldEdit, str, int]]], length: int

@@ -9,14 +9,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from m2lsp import arguments, defaults
 from m2lsp.errors import InputError, UsageError
+from m2lsp.scoring.m2 import DECLARATION
 from m2lsp.scoring.m2.options import M2Options, m2_options
 from m2lsp.scoring.metric import (
     Agreement,
     EditorJob,
     EditorScore,
-    Flag,
     MetricBase,
     Request,
     ScoreBase,
@@ -63,17 +62,21 @@ class M2Score(ScoreBase):
         return text + self._extras(chosen, request)
 
     def _extras(self, chosen: list[SentenceResult], request: Request) -> str:
+        shared = request.shared
+        if not (shared.per_type or shared.sentence_level or shared.bootstrap
+                or shared.sentence_average):
+            return ""  # (and nothing more to import)
         from m2lsp.scoring.m2.breakdown import per_type, per_type_text, sentence_text
         from m2lsp.scoring.metric import bootstrap_text
 
         beta, parts = self.settings.beta, []
-        if request.shared.per_type:
+        if shared.per_type:
             parts.append("\n" + per_type_text(per_type(chosen), beta))
-        if request.shared.sentence_level:
+        if shared.sentence_level:
             parts.append("\n" + sentence_text(chosen, beta))
-        if request.shared.bootstrap:
+        if shared.bootstrap:
             parts.append("\n" + bootstrap_text(self.sentence_stats(), request))
-        if request.shared.sentence_average:
+        if shared.sentence_average:
             parts.append("\n" + self.sentence_average().text("SentM2"))
         if parts:
             parts.append(f"\n{self.signature}\n")
@@ -263,29 +266,7 @@ def first_divergence(sources: Sequence[str], hypotheses: Sequence[str]) -> int |
 
 
 class MaxMatch(MetricBase):
-    name = "m2"
-    help = "m2 (MaxMatch, default; SYSTEM one tokenized sentence a line, GOLD M2)"
-    shared = frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta", "jobs",
-                        "sentence_average"})
-    per_sentence = True
-    flags = (
-        Flag(("--very-verbose",), "m2: also print each sentence's lattice and weights",
-             {"action": "store_true"}),
-        Flag(("--max-unchanged-words",), "m2: longest run of unchanged tokens inside one edit "
-             f"(default: [tool.m2lsp], else {defaults.MAX_UNCHANGED_WORDS})",
-             {"type": arguments.UNCHANGED_WORDS, "default": None, "metavar": "N"}),
-        Flag(("--ignore-whitespace-casing",), "m2: drop system edits that only change "
-             "whitespace or case", {"action": "store_true", "default": None}),
-        Flag(("--time-limit",), "m2: name sentences slower than this on stderr (default 5)",
-             {"type": arguments.SECONDS, "default": 5.0, "metavar": "SECONDS"}),
-        Flag(("--max-lattice-memory",), "m2: stop with an error naming a sentence whose edit "
-             "lattice would need more than MIB MiB (default %(default)s; 0: the memory "
-             "available)",
-             {"type": arguments.MEBIBYTES, "default": defaults.MAX_LATTICE_MEMORY_MIB,
-              "metavar": "MIB"}),
-    )
-
-    agrees = True
+    declaration = DECLARATION
 
     def agreement(self, scored_m2: str, gold_m2: str, corrected: Sequence[str],
                   beta: float) -> Agreement:

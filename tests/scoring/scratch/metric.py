@@ -1,13 +1,13 @@
-"""A metric written for a test, as a new one is written: this module and one registry line.
-`scratch` is the share of system lines equal to the gold's sentences (M2 S lines)."""
+"""The scratch metric's work: `METRIC`, which holds the package's declaration."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from m2lsp.scoring.metric import Flag, MetricBase, Request, ScoreBase
+from m2lsp.scoring.metric import MetricBase, Request, ScoreBase
 from m2lsp.scoring.signature import Signature, signed
+from tests.scoring.scratch import DECLARATION
 
 
 @dataclass(frozen=True)
@@ -27,11 +27,7 @@ class ScratchScore(ScoreBase):
 
 
 class Scratch(MetricBase):
-    name = "scratch"
-    help = "scratch (a test's metric: system lines equal to the gold's sentences)"
-    shared: frozenset[str] = frozenset()
-    flags = (Flag(("--scratch-strip",), "scratch: compare lines stripped",
-                  {"action": "store_true", "dest": "scratch_strip"}),)
+    declaration = DECLARATION
 
     def run(self, request: Request) -> ScratchScore:
         from m2lsp.parsing.source import read_source
