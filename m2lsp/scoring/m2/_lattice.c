@@ -2595,6 +2595,122 @@ done:
     return result;
 }
 
+/* The token id of each of `tokens` (a list of str), giving a new token the next id. */
+static PyObject *numbered(PyObject *vocabulary, PyObject *tokens) {
+    PyObject *fast = PySequence_Fast(tokens, "expected a list of tokens");
+    if (!fast) return NULL;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(fast);
+    PyObject *out = PyList_New(size);
+    for (Py_ssize_t k = 0; out && k < size; k++) {
+        PyObject *token = PySequence_Fast_GET_ITEM(fast, k);
+        PyObject *id = PyDict_GetItemWithError(vocabulary, token);
+        if (id) {
+            Py_INCREF(id);
+        } else if (PyErr_Occurred() ||
+                   !(id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocabulary))) ||
+                   PyDict_SetItem(vocabulary, token, id) < 0) {
+            Py_XDECREF(id);
+            Py_CLEAR(out);
+            break;
+        }
+        if (out) PyList_SET_ITEM(out, k, id);
+    }
+    Py_DECREF(fast);
+    return out;
+}
+
+/* The ids of a text that can equal tokens joined by single spaces: () for "", None where a
+ * piece between spaces is no token of the sentence (such a text never matches). */
+static PyObject *text_ids(PyObject *vocabulary, PyObject *text, PyObject *space) {
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "expected a str");
+        return NULL;
+    }
+    if (PyUnicode_GET_LENGTH(text) == 0) return PyTuple_New(0);
+    PyObject *pieces = PyUnicode_Split(text, space, -1);
+    if (!pieces) return NULL;
+    Py_ssize_t size = PyList_GET_SIZE(pieces);
+    PyObject *out = PyTuple_New(size);
+    for (Py_ssize_t k = 0; out && k < size; k++) {
+        PyObject *id = PyDict_GetItemWithError(vocabulary, PyList_GET_ITEM(pieces, k));
+        if (!id) {
+            Py_CLEAR(out);
+            if (!PyErr_Occurred()) out = Py_NewRef(Py_None);
+            break;
+        }
+        PyTuple_SET_ITEM(out, k, Py_NewRef(id));
+    }
+    Py_DECREF(pieces);
+    return out;
+}
+
+/* One gold edit (start, end, original, corrections: a tuple, e.g. lattice.GoldEdit) with its
+ * texts as ids: (start, end, ids | None, [ids | None, ...]). */
+static PyObject *encoded_gold(PyObject *vocabulary, PyObject *gold, PyObject *space) {
+    if (!PyTuple_Check(gold) || PyTuple_GET_SIZE(gold) != 4) {
+        PyErr_SetString(PyExc_TypeError, "expected (start, end, original, corrections)");
+        return NULL;
+    }
+    PyObject *corrections = PySequence_Fast(PyTuple_GET_ITEM(gold, 3),
+                                            "expected a list of corrections");
+    if (!corrections) return NULL;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(corrections);
+    PyObject *ids = PyList_New(size), *original = NULL, *out = NULL;
+    for (Py_ssize_t c = 0; ids && c < size; c++) {
+        PyObject *one = text_ids(vocabulary, PySequence_Fast_GET_ITEM(corrections, c), space);
+        if (!one) Py_CLEAR(ids);
+        else PyList_SET_ITEM(ids, c, one);
+    }
+    Py_DECREF(corrections);
+    if (ids && (original = text_ids(vocabulary, PyTuple_GET_ITEM(gold, 2), space)))
+        out = PyTuple_Pack(4, PyTuple_GET_ITEM(gold, 0), PyTuple_GET_ITEM(gold, 1), original,
+                           ids);
+    Py_XDECREF(original);
+    Py_XDECREF(ids);
+    return out;
+}
+
+/* encode(source, target, annotators) -> (source ids, target ids, golds): what best_paths
+ * takes, from tokens and gold edits whose texts are str (lattice.py's `_encoded` in C). */
+static PyObject *encode(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *source_obj, *target_obj, *annotators_obj;
+    if (!PyArg_ParseTuple(args, "OOO", &source_obj, &target_obj, &annotators_obj))
+        return NULL;
+    PyObject *vocabulary = PyDict_New(), *space = PyUnicode_FromString(" ");
+    PyObject *source = NULL, *target = NULL, *golds = NULL, *annotators = NULL, *out = NULL;
+    if (!vocabulary || !space || !(source = numbered(vocabulary, source_obj)) ||
+        !(target = numbered(vocabulary, target_obj)) ||
+        !(annotators = PySequence_Fast(annotators_obj, "expected a list of annotators")))
+        goto done;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(annotators);
+    if (!(golds = PyList_New(count))) goto done;
+    for (Py_ssize_t a = 0; a < count; a++) {
+        PyObject *edits = PySequence_Fast(PySequence_Fast_GET_ITEM(annotators, a),
+                                          "expected a list of gold edits");
+        if (!edits) goto done;
+        Py_ssize_t size = PySequence_Fast_GET_SIZE(edits);
+        PyObject *list = PyList_New(size);
+        for (Py_ssize_t g = 0; list && g < size; g++) {
+            PyObject *one = encoded_gold(vocabulary, PySequence_Fast_GET_ITEM(edits, g), space);
+            if (!one) Py_CLEAR(list);
+            else PyList_SET_ITEM(list, g, one);
+        }
+        Py_DECREF(edits);
+        if (!list) goto done;
+        PyList_SET_ITEM(golds, a, list);
+    }
+    out = PyTuple_Pack(3, source, target, golds);
+done:
+    Py_XDECREF(vocabulary);
+    Py_XDECREF(space);
+    Py_XDECREF(source);
+    Py_XDECREF(target);
+    Py_XDECREF(golds);
+    Py_XDECREF(annotators);
+    return out;
+}
+
 static PyObject *lattice_size(PyObject *self, PyObject *args) {
     PyObject *source_obj, *target_obj;
     int max_unchanged;
@@ -2636,6 +2752,10 @@ static PyMethodDef methods[] = {
      "lattice, 1 streams it, 2 streams it with the search on a second thread, -1 chooses by "
      "size; memory_limit (bytes, 0: none) raises TooLarge(vertices, entries, needed, limit) "
      "before the lattice would take more"},
+    {"encode", encode, METH_VARARGS,
+     "encode(source, target, annotators) -> (source ids, target ids, golds): tokens as ids "
+     "(a new token takes the next id) and each gold edit's texts as the ids of their pieces "
+     "between single spaces, () for an empty text, None where a piece is no token"},
     {"lattice_size", lattice_size, METH_VARARGS,
      "lattice_size(source, target, max_unchanged) -> (vertices, edges, crashes)"},
     {"stream_counts", stream_counts, METH_NOARGS,

@@ -564,21 +564,7 @@ def best_paths(source: Sequence[str], target: Sequence[str], max_unchanged: int,
 def _compiled_paths(source: Sequence[str], target: Sequence[str], max_unchanged: int,
                     annotators: Sequence[Sequence[GoldEdit]], memory_limit: float
                     ) -> list[list[SystemEdit]]:
-    vocabulary: dict[str, int] = {}
-    source_ids = [vocabulary.setdefault(token, len(vocabulary)) for token in source]
-    target_ids = [vocabulary.setdefault(token, len(vocabulary)) for token in target]
-
-    def ids(text: str) -> tuple[int, ...] | None:
-        """Token ids of a text that can equal tokens joined by single spaces; None if it
-        cannot (a token outside the sentence, or irregular spacing)."""
-        if not text:
-            return ()
-        found = [vocabulary.get(token) for token in text.split(" ")]
-        known = [f for f in found if f is not None]
-        return tuple(known) if len(known) == len(found) else None
-
-    golds = [[(g.start, g.end, ids(g.original), [ids(c) for c in g.corrections])
-              for g in gold] for gold in annotators]
+    source_ids, target_ids, golds = compiled.encode(source, target, annotators)
     try:
         paths = compiled.best_paths(source_ids, target_ids, max_unchanged, golds, True, -1,
                                     float(memory_limit))
@@ -588,3 +574,25 @@ def _compiled_paths(source: Sequence[str], target: Sequence[str], max_unchanged:
         raise LatticeCrash("the NUS scorer 3.2 raises an exception on this sentence")
     return [[SystemEdit(start, end, " ".join(source[i1:i2]), " ".join(target[j1:j2]))
              for start, end, i1, j1, i2, j2 in path] for path in paths]
+
+
+def encoded(source: Sequence[str], target: Sequence[str],
+            annotators: Sequence[Sequence[GoldEdit]]) -> tuple[list, list, list]:
+    """What the compiled core's `encode` returns, in Python (its reference in the tests):
+    tokens as ids, a new token taking the next id, and each gold text as the ids of its
+    pieces between single spaces -- () for "", None where a piece is no token of the
+    sentence (such a text can equal no tokens joined by single spaces)."""
+    vocabulary: dict[str, int] = {}
+    source_ids = [vocabulary.setdefault(token, len(vocabulary)) for token in source]
+    target_ids = [vocabulary.setdefault(token, len(vocabulary)) for token in target]
+
+    def ids(text: str) -> tuple[int, ...] | None:
+        if not text:
+            return ()
+        found = [vocabulary.get(token) for token in text.split(" ")]
+        known = [f for f in found if f is not None]
+        return tuple(known) if len(known) == len(found) else None
+
+    golds = [[(g.start, g.end, ids(g.original), [ids(c) for c in g.corrections])
+              for g in gold] for gold in annotators]
+    return source_ids, target_ids, golds
