@@ -1,10 +1,10 @@
 """m2lsp: language server, linter and scorer for grammatical-error-correction data.
 
 The Python API (see docs/api.md): `score`, `Scorer`, `compare`, `annotate`, `check`,
-`agree`, `report`, `metrics`, and one exception family under `M2lspError`.  What `__all__`
-names is a promise kept across minor versions (0.x: the README says how); everything else
-may move.  The names load on first use, so `import m2lsp` stays as light as the command
-line's start.
+`agree`, `report`, `metrics`, `meta_eval`, and one exception family under `M2lspError`.
+What `__all__` names is a promise kept across minor versions (0.x: the README says how);
+everything else may move.  The names load on first use, so `import m2lsp` stays as light
+as the command line's start.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 __all__ = [
-    "InputError", "M2lspError", "MetricInfo", "Score", "Scorer", "UsageError",
-    "WriteRefused", "__version__", "agree", "annotate", "check", "compare", "metrics",
-    "report", "score",
+    "InputError", "M2lspError", "MetaEval", "MetricInfo", "Score", "Scorer", "UsageError",
+    "WriteRefused", "__version__", "agree", "annotate", "check", "compare", "meta_eval",
+    "metrics", "report", "score",
 ]
 
 _FROM = {"InputError": "m2lsp.errors", "M2lspError": "m2lsp.errors",
@@ -24,6 +24,7 @@ _FROM = {"InputError": "m2lsp.errors", "M2lspError": "m2lsp.errors",
 
 if TYPE_CHECKING:
     from m2lsp.api import (
+        MetaEval,
         MetricInfo,
         Score,
         Scorer,
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
         annotate,
         check,
         compare,
+        meta_eval,
         metrics,
         report,
         score,

@@ -442,3 +442,73 @@ def report(gold: Text, systems: Mapping[str, Text] | Sequence[Text], *, metric: 
     from m2lsp.reporting import rendered
 
     return rendered(data, format)
+
+
+@dataclass(frozen=True)
+class MetaEval:
+    """A meta-evaluation: `to_dict()` is what `m2lsp meta-eval --format json` prints;
+    `correlation(metric, human)` one system-level number, `agreement(metric, judgments)`
+    one sentence-level pair, `table` what the terminal shows."""
+
+    data: dict[str, Any] = field(repr=False)
+    table: str = field(repr=False)
+
+    @property
+    def signature(self) -> str:
+        return str(self.data["signature"])
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.data)
+
+    def correlation(self, metric: str, human: str, kind: str = "pearson") -> float | None:
+        """The system-level correlation (kind "pearson" or "spearman") of `metric` with the
+        human score `human` (SEEDA: EW_edit, EW_sent, TS_edit, TS_sent; GJG15: EW, TS)."""
+        return self._metric(metric)["system_level"][human][kind]
+
+    def agreement(self, metric: str, judgments: str) -> tuple[float | None, float | None]:
+        """(accuracy, Kendall) of `metric` against the pairwise preferences of
+        `judgments` (SEEDA: edit, sent; GJG15: rank)."""
+        found = self._metric(metric)["sentence_level"][judgments]
+        return found["accuracy"], found["kendall"]
+
+    def _metric(self, name: str) -> dict[str, Any]:
+        for found in self.data["metrics"]:
+            if found["metric"] == name:
+                return dict(found)
+        raise UsageError(f"no metric {name!r} in this meta-evaluation")
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        return f"<pre>{escape(self.table)}</pre>"
+
+
+def meta_eval(dataset: str = "seeda", *, data: str | os.PathLike[str] | None = None,
+              systems: str | None = None, metrics: Sequence[str] = (),
+              gold: str | os.PathLike[str] | None = None,
+              scores: Mapping[str, str | os.PathLike[str]] | None = None,
+              sentence_scores: Mapping[str, str | os.PathLike[str]] | None = None,
+              order: str = "higher", judgments: str | os.PathLike[str] | None = None,
+              bootstrap: int = 0, seed: int = 12345, window: int = 0) -> MetaEval:
+    """`m2lsp meta-eval`: registry `metrics` (scored here) and given score files (`scores`:
+    name -> SYSTEM<TAB>SCORE file; `sentence_scores`: name -> folder of SYSTEM.txt)
+    against the human judgments of `dataset` ("seeda" or "gjg15") in the folder `data`."""
+    from m2lsp import arguments
+    from m2lsp.config import config_for
+    from m2lsp.metaeval import render
+    from m2lsp.metaeval.evaluate import Settings
+    from m2lsp.metaeval.run import MetaEvalRequest, run
+
+    def paths(given: Mapping[str, Any] | None) -> tuple[tuple[str, Path], ...]:
+        return tuple((name, Path(path)) for name, path in (given or {}).items())
+
+    settings = Settings(int(_counted(arguments.SAMPLES, "bootstrap", bootstrap))
+                        if bootstrap else 0, int(_counted(arguments.SEED, "seed", seed)),
+                        int(window))
+    request = MetaEvalRequest(
+        dataset, Path(data) if data is not None else None, systems, tuple(metrics),
+        Path(gold) if gold is not None else None, paths(scores), paths(sentence_scores),
+        order, Path(judgments) if judgments is not None else None, settings,
+        config_for([]).score.meta_eval_data)
+    found = run(request)
+    return MetaEval(render.to_dict(found), render.text(found))

@@ -79,6 +79,8 @@ class ScoreSettings:
     """The spaCy pipeline ERRANT annotates plain-text English with."""
     cherrant_data: str | None = None
     """The data/ folder of a ChERRANT checkout (its tables) for Chinese annotation."""
+    meta_eval_data: str | None = None
+    """The folder holding SEEDA's and GJG15's releases (seeda/, gjg15/) for meta-eval."""
 
 
 @dataclass(frozen=True)
@@ -224,6 +226,10 @@ OPTIONS: tuple[Option, ...] = (
            "confusion_dict.txt) Chinese char-level annotation reads; relative to the "
            "pyproject.toml that sets it (default: the environment variable "
            "M2LSP_CHERRANT_DATA)."),
+    Option("meta-eval-data", "score", "meta_eval_data", _name,
+           "The folder holding the human judgments `m2lsp meta-eval` reads (seeda/ and "
+           "gjg15/, as released); relative to the pyproject.toml that sets it (default: the "
+           "environment variable M2LSP_META_EVAL_DATA)."),
     Option("max-diagnostics", "editor", "max_diagnostics", _positive_int,
            "Language server: at most this many diagnostics per document (0: all), the most "
            "severe and those nearest the last edit first."),
@@ -379,10 +385,16 @@ def load_config(start: Path | None = None, explicit: Path | None = None,
 
 def _anchored(config: Config, folder: Path) -> Config:
     """Paths in the settings of a file made relative to that file's folder."""
-    data = config.score.cherrant_data
+    score = config.score
+    return replace(config, score=replace(
+        score, cherrant_data=_relative_to(folder, score.cherrant_data),
+        meta_eval_data=_relative_to(folder, score.meta_eval_data)))
+
+
+def _relative_to(folder: Path, data: str | None) -> str | None:
     if data is None or Path(data).expanduser().is_absolute():
-        return config
-    return replace(config, score=replace(config.score, cherrant_data=str(folder / data)))
+        return data
+    return str(folder / data)
 
 
 def config_for(paths: Sequence[Path], explicit: Path | None = None,

@@ -1,5 +1,5 @@
 """The command line: `m2lsp check | rule | score | compare | serve | convert | annotate |
-agree | report | cache`.
+agree | report | cache | meta-eval`.
 
 `main(argv)` returns the exit code: 0 clean, 1 findings, 2 usage or I/O error.
 """
@@ -74,7 +74,7 @@ def _run(argv: list[str]) -> int:
 COMMANDS = {"check": "check", "rule": "rule", "score": "score", "compare": "score",
             "errant-compare": "errant_compare", "serve": "serve", "convert": "convert",
             "annotate": "annotate", "errant-parallel": "annotate", "agree": "agree",
-            "report": "report", "cache": "cache"}
+            "report": "report", "cache": "cache", "meta-eval": "meta_eval"}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -176,6 +176,15 @@ class Score(Protocol):
     def reviews(self) -> list[Any]:
         """Each sentence's `review.SentenceReview` (default: none)."""
 
+    def main(self, data: dict[str, Any]) -> float | None:
+        """The one number that ranks systems (meta-evaluation correlates it with human
+        scores), from this score's JSON `data` (default: the number `compare` compares,
+        else the first headline number)."""
+
+    def sentence_scores(self) -> list[float | None] | None:
+        """Each sentence's own score, in input order, for sentence-level meta-evaluation
+        (default: none)."""
+
 
 class ScoreBase:
     """The defaults of `Score`'s optional capabilities; every metric's score derives from
@@ -192,6 +201,17 @@ class ScoreBase:
 
     def reviews(self) -> list[Any]:
         return []
+
+    def main(self, data: dict[str, Any]) -> float | None:
+        stats = self.sentence_stats()
+        if stats is not None:
+            value = data.get(json_key(stats.names[stats.main]))
+            if isinstance(value, float):
+                return value
+        return next(iter(self.headline(data).values()), None)
+
+    def sentence_scores(self) -> list[float | None] | None:
+        return None
 
 
 @dataclass(frozen=True)

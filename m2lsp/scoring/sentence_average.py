@@ -40,10 +40,17 @@ def f_beta(tp: float, fp: float, fn: float, beta: float) -> float:
         precision + recall) else 0.0
 
 
+def best_per_sentence(per_sentence: Iterable[Sequence[tuple[float, float, float]]],
+                      beta: float) -> list[float | None]:
+    """Each sentence's best F-beta among its (tp, fp, fn) per annotator (None for a
+    sentence with no annotator)."""
+    return [max(f_beta(tp, fp, fn, beta) for tp, fp, fn in counts) if counts else None
+            for counts in per_sentence]
+
+
 def averaged(per_sentence: Iterable[Sequence[tuple[float, float, float]]],
              beta: float) -> SentenceAverage:
     """The mean over sentences of the best F-beta among each one's (tp, fp, fn) per
     annotator."""
-    best = [max(f_beta(tp, fp, fn, beta) for tp, fp, fn in counts)
-            for counts in per_sentence if counts]
+    best = [f for f in best_per_sentence(per_sentence, beta) if f is not None]
     return SentenceAverage(sum(best) / len(best) if best else 0.0, len(best), beta)

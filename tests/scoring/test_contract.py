@@ -57,6 +57,10 @@ def test_a_metric_keeps_the_contract(name: str) -> None:
     assert stats is None or isinstance(stats, SentenceStats)
     assert all(isinstance(v, float) for v in score.headline(data).values())
     assert isinstance(score.type_counts(), list) and isinstance(score.reviews(), list)
+    main = score.main(data)
+    assert main is None or isinstance(main, float)
+    sentences = score.sentence_scores()
+    assert sentences is None or all(v is None or isinstance(v, float) for v in sentences)
     live = chosen.live(config)
     assert live is None or isinstance(live, LiveBase)
 

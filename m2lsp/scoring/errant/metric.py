@@ -98,8 +98,16 @@ class ErrantScore(ScoreBase):
         """SentERRANT: each sentence's best F over the annotators' comparisons."""
         from m2lsp.scoring.sentence_average import averaged
 
-        return averaged(([(c.tp, c.fp, c.fn) for c in s.comparisons]
-                         for s in self.result.sentences), self.result.settings.beta)
+        return averaged(self._comparison_counts(), self.result.settings.beta)
+
+    def sentence_scores(self) -> list[float | None]:
+        """Each sentence's F-beta against its own best annotator (SentERRANT's terms)."""
+        from m2lsp.scoring.sentence_average import best_per_sentence
+
+        return best_per_sentence(self._comparison_counts(), self.result.settings.beta)
+
+    def _comparison_counts(self) -> list[list[tuple[int, int, int]]]:
+        return [[(c.tp, c.fp, c.fn) for c in s.comparisons] for s in self.result.sentences]
 
     def reviews(self) -> list[Any]:
         """Each sentence in plain words (review.SentenceReview), as the editor shows it."""

@@ -46,6 +46,10 @@ class GleuScore(ScoreBase):
     def sentence_stats(self) -> SentenceStats | None:
         return None  # GLEU draws references per iteration; its own interval is printed
 
+    def sentence_scores(self) -> list[float | None]:
+        """Each sentence's GLEU (smoothed), the mean over its references."""
+        return [self.result.sentence(i).mean for i in range(len(self.result.table))]
+
 
 class Gleu(MetricBase):
     declaration = DECLARATION

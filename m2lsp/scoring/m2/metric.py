@@ -82,12 +82,21 @@ class M2Score(ScoreBase):
             parts.append(f"\n{self.signature}\n")
         return "".join(parts)
 
+    def sentence_scores(self) -> list[float | None]:
+        """Each sentence's F-beta against its own best annotator (SentM2's terms)."""
+        from m2lsp.scoring.sentence_average import best_per_sentence
+
+        return best_per_sentence(self._attempt_counts(), self.settings.beta)
+
+    def _attempt_counts(self) -> list[list[tuple[int, int, int]]]:
+        return [[(c, p - c, g - c) for c, p, g in (a.counts for a in r.attempts)]
+                for r in self.results]
+
     def sentence_average(self) -> Any:
         """SentM2: each sentence's best F over the annotators the scorer tries for it."""
         from m2lsp.scoring.sentence_average import averaged
 
-        return averaged(([(c, p - c, g - c) for c, p, g in (a.counts for a in r.attempts)]
-                         for r in self.results), self.settings.beta)
+        return averaged(self._attempt_counts(), self.settings.beta)
 
     def json(self, request: Request) -> dict[str, Any]:
         from m2lsp.scoring.m2.breakdown import per_type

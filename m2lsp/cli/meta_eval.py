@@ -1,0 +1,120 @@
+"""`m2lsp meta-eval`: which metric agrees with people (see m2lsp.metaeval)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from m2lsp import arguments
+from m2lsp.cli.exits import EXIT_CLEAN
+from m2lsp.errors import UsageError
+from m2lsp.scoring.metric import names
+
+FORMATS = ("text", "json", "md", "latex")
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    meta = commands.add_parser(
+        "meta-eval", help="correlate metrics with human judgments (SEEDA, GJG15)",
+        description="Meta-evaluate metrics against human judgments: system-level Pearson "
+        "and Spearman against the human scores (SEEDA: Expected Wins and TrueSkill, "
+        "edit- and sentence-based; GJG15: its Table 3), sentence-level accuracy and "
+        "Kendall's tau-like score against each pairwise human preference, as SEEDA's "
+        "corr_system.py and corr_sentence.py compute them. Registry metrics are scored "
+        "here; any other metric is given as score files.")
+    meta.add_argument("--dataset", choices=("seeda", "gjg15"), default="seeda",
+                      help="the human judgments (default seeda)")
+    meta.add_argument("--data", type=Path, help="the folder holding seeda/ and gjg15/ "
+                      "(default: the setting meta-eval-data, else $M2LSP_META_EVAL_DATA)")
+    meta.add_argument("--systems", choices=("base", "+INPUT", "+REF-F_GPT-3.5", "all"),
+                      help="SEEDA's system sets (default base, as its scripts); GJG15: all")
+    meta.add_argument("--metric", action="append", default=[], choices=names(),
+                      metavar="NAME", help="a registry metric to score the systems with "
+                      f"(repeatable: {', '.join(names())})")
+    meta.add_argument("--gold", type=Path, help="the CoNLL-2014 gold M2 the registry "
+                      "metrics score against (default: conll2014/gold/ beside the data)")
+    meta.add_argument("--scores", action="append", default=[], metavar="NAME=FILE",
+                      help="a metric's system scores, SYSTEM<TAB>SCORE lines (repeatable)")
+    meta.add_argument("--sentence-scores", action="append", default=[], metavar="NAME=DIR",
+                      help="a metric's sentence scores, DIR/SYSTEM.txt with one score a "
+                      "line in the order of the outputs (SEEDA's layout; repeatable)")
+    meta.add_argument("--order", choices=("higher", "lower"), default="higher",
+                      help="for the given scores: which way is better (default higher)")
+    meta.add_argument("--judgments", type=Path, metavar="FILE", help="rankings in the "
+                      "Appraise XML format: their Expected Wins become one more human "
+                      "score; alone, the systems they rank are printed by Expected Wins")
+    meta.add_argument("--bootstrap", type=arguments.SAMPLES, default=0, metavar="N",
+                      help="95%% intervals of each correlation from N resamples of the "
+                      "sentences (registry metrics with per-sentence statistics)")
+    meta.add_argument("--seed", type=arguments.SEED, default=12345,
+                      help="bootstrap seed (default 12345)")
+    meta.add_argument("--window", type=int, default=0, metavar="N",
+                      help="also correlate over each N consecutive systems of the human "
+                      "ranking (SEEDA's window analysis uses 4 to 8)")
+    meta.add_argument("--format", choices=FORMATS, default="text")
+    meta.add_argument("--digits", type=arguments.DIGITS, default=4,
+                      help="decimals of the tables (default 4; JSON has every digit)")
+    meta.set_defaults(handler=run, command="meta-eval")
+
+
+def run(args: argparse.Namespace) -> int:
+    from m2lsp.metaeval import render
+    from m2lsp.metaeval.evaluate import Settings
+    from m2lsp.metaeval.run import MetaEvalRequest, pairs, ranking
+    from m2lsp.metaeval.run import run as meta_eval
+
+    if args.judgments is not None and not (args.metric or args.scores
+                                           or args.sentence_scores):
+        return _ranking(ranking(args.judgments), args)
+    if not (args.metric or args.scores or args.sentence_scores):
+        raise UsageError("nothing to meta-evaluate: give --metric NAME, --scores NAME=FILE "
+                         "or --sentence-scores NAME=DIR")
+    if args.window < 0:
+        raise UsageError("--window is a number of systems (0: none)")
+    request = MetaEvalRequest(
+        args.dataset, args.data, args.systems, tuple(args.metric), args.gold,
+        pairs(args.scores, "--scores"), pairs(args.sentence_scores, "--sentence-scores"),
+        args.order, args.judgments, Settings(args.bootstrap, args.seed, args.window),
+        _setting(args))
+    found = meta_eval(request, progress=_progress, warn=_warn)
+    if args.format == "json":
+        print(json.dumps(render.to_dict(found), indent=1, ensure_ascii=False))
+    else:
+        shown = {"text": render.text, "md": render.markdown, "latex": render.latex}
+        sys.stdout.write(shown[args.format](found, args.digits))
+    return EXIT_CLEAN
+
+
+def _ranking(found: list[tuple[str, float]], args: argparse.Namespace) -> int:
+    if args.format == "json":
+        print(json.dumps([{"system": s, "expected_wins": v} for s, v in found], indent=1))
+    else:
+        width = max(len(s) for s, _ in found)
+        sys.stdout.write("".join(f"{rank:>3}  {s:<{width}}  {v:.{args.digits}f}\n"
+                                 for rank, (s, v) in enumerate(found, 1)))
+    return EXIT_CLEAN
+
+
+def _setting(args: argparse.Namespace) -> str | None:
+    from m2lsp.config import config_for
+
+    return config_for([p for p in (args.data, args.gold) if p is not None]).score.meta_eval_data
+
+
+def _progress(total: int) -> Any:
+    from m2lsp.cli.progress import Ticker
+
+    return Ticker(total, what="system")
+
+
+_SAID: set[str] = set()
+
+
+def _warn(message: str) -> None:
+    """Say it once: the same note comes from each system scored."""
+    if message not in _SAID:
+        _SAID.add(message)
+        print(f"m2lsp: {message}", file=sys.stderr)

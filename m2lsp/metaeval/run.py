@@ -1,0 +1,145 @@
+"""`m2lsp meta-eval` and `m2lsp.meta_eval()`: what to meta-evaluate (registry metrics,
+a user's own score files, a user's own judgments) gathered into one `evaluate` call."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from m2lsp.errors import InputError, UsageError
+from m2lsp.metaeval.datasets import Dataset, data_folder, load
+from m2lsp.metaeval.evaluate import (
+    MetaEvalResult,
+    MetricScores,
+    Settings,
+    evaluate,
+    read_sentence_scores,
+    read_system_scores,
+)
+from m2lsp.metaeval.scores import Progress
+
+GOLD_BESIDE = Path("conll2014") / "gold" / "official-2014.combined.m2"
+
+
+@dataclass(frozen=True)
+class MetaEvalRequest:
+    """What a meta-evaluation is asked: the dataset and its system set, registry metrics
+    (scored against `gold`), score files by name, and how."""
+
+    dataset: str = "seeda"
+    data: Path | None = None
+    systems: str | None = None
+    metrics: tuple[str, ...] = ()
+    gold: Path | None = None
+    scores: tuple[tuple[str, Path], ...] = ()  # NAME=FILE: SYSTEM<TAB>SCORE lines
+    sentence_scores: tuple[tuple[str, Path], ...] = ()  # NAME=DIR: DIR/SYSTEM.txt
+    order: str = "higher"
+    judgments: Path | None = None  # a user's own Appraise rankings (Expected Wins)
+    settings: Settings = field(default_factory=Settings)
+    setting_data: str | None = None  # the configuration's meta-eval-data
+
+
+def run(request: MetaEvalRequest, progress: Progress | None = None,
+        warn: Callable[[str], None] | None = None) -> MetaEvalResult:
+    """Score what needs scoring, read what was given, and meta-evaluate it all."""
+    if request.order not in ("higher", "lower"):
+        raise UsageError("--order is higher or lower")
+    folder = data_folder(request.data, request.setting_data)
+    dataset = load(request.dataset, folder, request.systems)
+    if request.judgments is not None:
+        dataset = with_judgments(dataset, request.judgments)
+    scores = _given(dataset, request) + _scored(dataset, folder, request, progress, warn)
+    names = [s.name for s in scores]
+    if len(set(names)) != len(names):
+        raise UsageError("two metrics have the same name: "
+                         + ", ".join(sorted({n for n in names if names.count(n) > 1})))
+    return evaluate(dataset, scores, request.settings)
+
+
+def _given(dataset: Dataset, request: MetaEvalRequest) -> list[MetricScores]:
+    """The user's own scores, by name: system scores and, under the same name, sentence
+    scores (a name with sentence scores alone is ranked by their mean)."""
+    systems = dict(request.scores)
+    sentences = dict(request.sentence_scores)
+    for pairs in (request.scores, request.sentence_scores):
+        repeated = sorted({n for n, _ in pairs if [m for m, _ in pairs].count(n) > 1})
+        if repeated:
+            raise UsageError(f"a second score file for {', '.join(repeated)}")
+    higher = request.order == "higher"
+    found = []
+    for name in dict.fromkeys([*systems, *sentences]):
+        per_sentence = (read_sentence_scores(sentences[name], dataset.systems)
+                        if name in sentences else None)
+        if name in systems:
+            system = read_system_scores(systems[name])
+        else:
+            assert per_sentence is not None
+            system = {s: sum(v) / len(v) if v else 0.0 for s, v in per_sentence.items()}
+        found.append(MetricScores(name, system, per_sentence, higher,
+                                  f"{name}|given|order:{request.order}"))
+    return found
+
+
+def _scored(dataset: Dataset, folder: Path, request: MetaEvalRequest,
+            progress: Progress | None, warn: Callable[[str], None] | None
+            ) -> list[MetricScores]:
+    if not request.metrics:
+        return []
+    from m2lsp.metaeval.scores import gold_for, metric_scores
+    from m2lsp.scoring.metric import names
+
+    unknown = [m for m in request.metrics if m not in names()]
+    if unknown:
+        raise UsageError(f"no metric {unknown[0]!r}; the metrics are {', '.join(names())}")
+    gold = request.gold or _gold_beside(folder)
+    with tempfile.TemporaryDirectory(prefix="m2lsp-meta-eval-") as scratch:
+        references = gold_for(dataset, gold, Path(scratch))
+        return [metric_scores(dataset, name, references, progress, warn)
+                for name in request.metrics]
+
+
+def _gold_beside(folder: Path) -> Path:
+    """The CoNLL-2014 gold beside the data folder (the layout of m2lsp's test data), else
+    a UsageError asking for --gold."""
+    for candidate in (folder / GOLD_BESIDE, folder.parent / GOLD_BESIDE,
+                      folder.parent.parent / GOLD_BESIDE):
+        if candidate.is_file():
+            return candidate
+    raise UsageError("scoring with --metric needs the CoNLL-2014 gold: give --gold "
+                     "official-2014.combined.m2")
+
+
+def with_judgments(dataset: Dataset, path: Path) -> Dataset:
+    """The dataset with the Expected Wins of a user's own rankings as one more human score
+    (named after the file), and those rankings for the sentence level."""
+    from m2lsp.metaeval.judgments import expected_wins, read_judgments
+
+    wins = expected_wins(read_judgments(path))
+    missing = [s for s in dataset.systems if s not in wins]
+    if missing:
+        raise InputError(f"{path}: ranks none of {', '.join(missing)} above another system "
+                         "(its systems: " + ", ".join(sorted(wins)) + ")")
+    key = f"EW:{path.name}"
+    return replace(dataset, human={**dataset.human, key: tuple(wins[s] for s in dataset.systems)},
+                   human_names={**dataset.human_names, key: f"Expected Wins of {path.name}"},
+                   judgments={**dataset.judgments, path.name: path})
+
+
+def ranking(path: Path) -> list[tuple[str, float]]:
+    """The systems of an Appraise rankings file by Expected Wins, best first."""
+    from m2lsp.metaeval.judgments import expected_wins, read_judgments
+
+    return sorted(expected_wins(read_judgments(path)).items(), key=lambda x: (-x[1], x[0]))
+
+
+def pairs(values: Sequence[str], what: str) -> tuple[tuple[str, Path], ...]:
+    """NAME=PATH arguments, checked."""
+    found = []
+    for value in values:
+        name, equals, path = value.partition("=")
+        if not equals or not name or not path:
+            raise UsageError(f"{what} takes NAME=PATH, not {value!r}")
+        found.append((name, Path(path)))
+    return tuple(found)

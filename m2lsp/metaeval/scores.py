@@ -1,0 +1,96 @@
+"""A registry metric's scores of a dataset's systems: each system output scored as `m2lsp
+score` scores it, against the CoNLL-2014 gold of the sentences the dataset judged (SEEDA:
+the gold blocks whose S line is each line of its INPUT; GJG15: the whole test set).  The
+system score is the metric's main number (F0.5, GLEU); the sentence scores are each
+sentence's own (SentM2, SentERRANT, sentence GLEU)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import Any
+
+from m2lsp.errors import InputError, UsageError
+from m2lsp.metaeval.datasets import Dataset
+from m2lsp.metaeval.evaluate import MetricScores
+
+Progress = Callable[[int], AbstractContextManager[Any]]
+
+
+def gold_for(dataset: Dataset, gold: Path, folder: Path) -> Path:
+    """The M2 gold of the dataset's outputs, line for line: for SEEDA a file in `folder`
+    holding the CoNLL-2014 blocks of its judged sentences, in its order."""
+    if dataset.name != "seeda":
+        return gold
+    from m2lsp.parsing.source import read_source
+
+    blocks: dict[str, str] = {}
+    for block in read_source(gold, "gold").text.replace("\r\n", "\n").split("\n\n"):
+        first = block.strip("\n").split("\n", 1)[0]
+        if first.startswith("S "):
+            blocks.setdefault(first[2:].rstrip(), block.strip("\n"))
+    sources = read_source(dataset.output("INPUT"), "SEEDA's INPUT").text.splitlines()
+    missing = [i + 1 for i, s in enumerate(sources) if s.rstrip() not in blocks]
+    if missing:
+        raise InputError(f"{gold}: SEEDA's INPUT line {missing[0]} is no S line of it (the "
+                         f"gold must be CoNLL-2014's official-2014.combined.m2)")
+    path = folder / "seeda-subset.m2"
+    path.write_text("\n\n".join(blocks[s.rstrip()] for s in sources) + "\n\n",
+                    encoding="utf-8")
+    return path
+
+
+def metric_scores(dataset: Dataset, name: str, gold: Path, progress: Progress | None = None,
+                  warn: Callable[[str], None] | None = None) -> MetricScores:
+    """Every system of `dataset` scored with registry metric `name` (its default options)
+    against `gold` (the M2 file of the outputs' sentences)."""
+    from m2lsp.config import ScoreSettings
+    from m2lsp.scoring.metric import Request, Shared, metric
+
+    chosen = metric(name)
+    options = chosen.options({}, Shared(), ScoreSettings())
+    found, sentences, stats = {}, {}, {}
+    ticker = progress(len(dataset.systems)) if progress else nullcontext(None)
+    with ticker as tick:
+        for index, system in enumerate(dataset.systems):
+            if tick is not None:
+                tick.at(index)
+            request = Request(dataset.output(system), gold, Shared(), options, warn=warn)
+            score = chosen.run(request)
+            main = score.main(score.json(request))
+            if main is None:
+                raise UsageError(f"--metric {name} has no single number to rank systems by")
+            found[system] = main
+            sentences[system] = score.sentence_scores()
+            stats[system] = score.sentence_stats()
+    signature = str(score.signature)
+    return MetricScores(name, found, _complete(sentences), signature=signature,
+                        resample=_resampler(stats), sentence_count=_count(stats))
+
+
+def _complete(sentences: dict[str, Any]) -> dict[str, Sequence[float]] | None:
+    """The sentence scores, where every system has them (a sentence without a score,
+    which no metric here gives, counts as 0)."""
+    if any(v is None for v in sentences.values()):
+        return None
+    return {s: [0.0 if x is None else x for x in v] for s, v in sentences.items()}
+
+
+def _count(stats: dict[str, Any]) -> int:
+    return min((len(s.rows) for s in stats.values() if s is not None), default=0)
+
+
+def _resampler(stats: dict[str, Any]) -> Callable[[Sequence[int]], dict[str, float]] | None:
+    """Each system's main number on a resample of the sentences (their per-sentence
+    statistics summed over it), where every system has per-sentence statistics."""
+    if not stats or any(s is None for s in stats.values()):
+        return None
+    from m2lsp.scoring.bootstrap import Columns
+
+    columns = {system: (Columns(s.rows), s.aggregate, s.main) for system, s in stats.items()}
+
+    def resample(sample: Sequence[int]) -> dict[str, float]:
+        return {system: aggregate(c.sums(sample))[main]
+                for system, (c, aggregate, main) in columns.items()}
+    return resample

@@ -1,0 +1,275 @@
+"""`m2lsp meta-eval` against the published numbers and the reference scripts:
+
+- gec-metrics' tests score systems with a "metric" that is each hypothesis's length in
+  characters and publish the correlations they expect (SEEDA system and sentence level,
+  the window analysis, GJG15): given as score files, m2lsp reproduces every one;
+- SEEDA's own `utils/corr_system.py`, `corr_sentence.py` and `window_analysis_system.py`
+  (run beside, with NumPy and SciPy) print the same numbers for m2lsp's M2 scores;
+- Expected Wins computed from GJG15's judgments.xml equal the paper's Table 3(b).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import m2lsp
+from m2lsp.cli import main
+from m2lsp.metaeval.datasets import GJG15_PUBLISHED, SEEDA_SUBSETS, SEEDA_SYSTEMS
+from tests.conftest import shared
+
+REL = 1e-12  # exact sums here, scipy's floating sums there: an ulp or two apart
+
+
+@pytest.fixture(scope="module")
+def data() -> Path:
+    return shared("meta-eval/seeda").parent
+
+
+def lines(path: Path) -> list[str]:
+    """A system output as gec-metrics reads it: trailing blanks off every line."""
+    return [s.rstrip() for s in path.read_text(encoding="utf-8").rstrip().split("\n")]
+
+
+def outputs(data: Path, dataset: str) -> dict[str, Path]:
+    if dataset == "seeda":
+        return {s: data / "seeda" / "outputs" / "subset" / f"{s}.txt" for s in SEEDA_SYSTEMS}
+    return {s: data / "gjg15" / "original" / "official_submissions" / s
+            for s in GJG15_PUBLISHED["EW"]}
+
+
+def length_files(data: Path, dataset: str, folder: Path) -> tuple[Path, Path]:
+    """The length metric's system scores (SYSTEM<TAB>SCORE) and sentence scores (DIR/S.txt)."""
+    scores, per_sentence = folder / f"{dataset}.tsv", folder / dataset
+    per_sentence.mkdir()
+    rows = []
+    for system, path in outputs(data, dataset).items():
+        hypotheses = lines(path)
+        rows.append(f"{system}\t{sum(len(h) for h in hypotheses)}\n")
+        (per_sentence / f"{system}.txt").write_text(
+            "".join(f"{len(h)}\n" for h in hypotheses), encoding="utf-8")
+    scores.write_text("".join(rows), encoding="utf-8")
+    return scores, per_sentence
+
+
+def meta_json(capsys, *args: str) -> dict:
+    assert main(["meta-eval", "--format", "json", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+# gec-metrics 0.x, src/gec_metrics/meta_eval/{seeda,gjg}_test.py
+GEC_METRICS_SEEDA = {
+    "EW_edit": (0.42736690406501093, 0.4545454545454546),
+    "EW_sent": (0.4532076150049142, 0.5454545454545455),
+    "TS_edit": (0.4834645229702062, 0.5944055944055945),
+    "TS_sent": (0.4880423593992749, 0.5524475524475525),
+}
+GEC_METRICS_SEEDA_SENTENCE = {"edit": (0.5365853658536586, 0.07317073170731707),
+                              "sent": (0.5455708346658139, 0.09114166933162776)}
+GEC_METRICS_WINDOWS_TS_EDIT = [  # window 4
+    (-0.12719090478691203, 0.19999999999999998), (0.5900362463225375, 0.7999999999999999),
+    (0.15518369973793955, 0.39999999999999997), (0.1205407475751627, 0.39999999999999997),
+    (0.02436579076767783, 0.0), (-0.02121433684516863, 0.19999999999999998),
+    (-0.16182645121353734, -0.39999999999999997), (-0.23114390326454237, -0.39999999999999997),
+    (0.40786665626270313, 0.39999999999999997)]
+GEC_METRICS_GJG15 = {"EW": (-0.175093788793105, -0.016483516483516484),
+                     "TS": (-0.2232996476764572, -0.06043956043956044)}
+
+
+def test_seeda_reproduces_gec_metrics_length_values(data, tmp_path, capsys) -> None:
+    scores, per_sentence = length_files(data, "seeda", tmp_path)
+    found = meta_json(capsys, "--data", str(data), "--scores", f"length={scores}",
+                      "--sentence-scores", f"length={per_sentence}", "--window", "4")
+    length = found["metrics"][0]
+    for human, (pearson, spearman) in GEC_METRICS_SEEDA.items():
+        assert length["system_level"][human]["pearson"] == pytest.approx(pearson, rel=REL)
+        assert length["system_level"][human]["spearman"] == pytest.approx(spearman, rel=REL)
+    for judged, (accuracy, kendall) in GEC_METRICS_SEEDA_SENTENCE.items():
+        assert length["sentence_level"][judged]["accuracy"] == accuracy
+        assert length["sentence_level"][judged]["kendall"] == kendall
+    windows = [(w["pearson"], w["spearman"]) for w in length["windows"]
+               if w["human"] == "TS_edit"]
+    assert windows == [pytest.approx(w, rel=REL, abs=1e-15) for w in GEC_METRICS_WINDOWS_TS_EDIT]
+
+
+def test_gjg15_reproduces_gec_metrics_length_values(data, tmp_path, capsys) -> None:
+    scores, _ = length_files(data, "gjg15", tmp_path)
+    found = meta_json(capsys, "--dataset", "gjg15", "--data", str(data), "--scores",
+                      f"length={scores}")
+    for human, (pearson, spearman) in GEC_METRICS_GJG15.items():
+        level = found["metrics"][0]["system_level"][human]
+        assert level["pearson"] == pytest.approx(pearson, rel=REL)
+        assert level["spearman"] == pytest.approx(spearman, rel=REL)
+
+
+def test_expected_wins_from_the_judgments_are_table_3b(data) -> None:
+    from m2lsp.metaeval.run import ranking
+
+    found = dict(ranking(data / "gjg15" / "judgments.xml"))
+    assert {s: round(v, 3) for s, v in found.items()} == GJG15_PUBLISHED["EW"]
+
+
+def test_judgments_alone_print_the_ranking(data, capsys) -> None:
+    assert main(["meta-eval", "--judgments", str(data / "gjg15" / "judgments.xml"),
+                 "--digits", "3"]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == ["  1  AMU    0.628",
+                                                        "  2  RAC    0.566"]
+
+
+# --- SEEDA's own scripts, run beside on m2lsp's M2 scores --------------------------------
+
+
+@pytest.fixture(scope="module")
+def m2_files(data, tmp_path_factory) -> tuple[Path, Path, Path]:
+    """m2lsp's M2 scores of all 15 SEEDA systems in both layouts: SEEDA's (one score a line
+    in alphabetical order; DIR/SYSTEM.txt) and m2lsp's SYSTEM<TAB>SCORE."""
+    from m2lsp.metaeval.datasets import load
+    from m2lsp.metaeval.scores import gold_for, metric_scores
+
+    folder = tmp_path_factory.mktemp("seeda-m2")
+    dataset = load("seeda", data, "all")
+    gold = gold_for(dataset, shared("conll2014/gold/official-2014.combined.m2"), folder)
+    m2 = metric_scores(dataset, "m2", gold)
+    assert m2.sentences is not None
+    column, table, per_sentence = folder / "m2.txt", folder / "m2.tsv", folder / "sentences"
+    column.write_text("".join(f"{m2.system[s]!r}\n" for s in SEEDA_SYSTEMS), encoding="utf-8")
+    table.write_text("".join(f"{s}\t{m2.system[s]!r}\n" for s in SEEDA_SYSTEMS),
+                     encoding="utf-8")
+    per_sentence.mkdir()
+    for system, values in m2.sentences.items():
+        (per_sentence / f"{system}.txt").write_text("".join(f"{v!r}\n" for v in values),
+                                                    encoding="utf-8")
+    return column, table, per_sentence
+
+
+def run_script(script: Path, *args: str) -> list[tuple[str, float]]:
+    """What one of SEEDA's scripts prints, as (name, number) in order."""
+    out = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True,
+                         check=True).stdout
+    return [(k, float(v)) for k, v in re.findall(r"^(\w+): (\S+)$", out, re.MULTILINE)]
+
+
+def ours(capsys, data: Path, files: tuple[Path, Path, Path], *args: str) -> dict:
+    _, table, per_sentence = files
+    return meta_json(capsys, "--data", str(data), "--scores", f"m2={table}",
+                     "--sentence-scores", f"m2={per_sentence}", *args)["metrics"][0]
+
+
+@pytest.mark.parametrize("subset", list(SEEDA_SUBSETS))
+def test_system_level_equals_corr_system(data, m2_files, capsys, subset) -> None:
+    pytest.importorskip("scipy")
+    found = ours(capsys, data, m2_files, "--systems", subset)["system_level"]
+    for human in ("EW_edit", "EW_sent", "TS_edit", "TS_sent"):
+        printed = dict(run_script(
+            data / "seeda" / "utils" / "corr_system.py", "--human_score",
+            str(data / "seeda" / "scores" / "human" / f"{human}.txt"), "--metric_score",
+            str(m2_files[0]), "--systems", subset))
+        assert found[human]["pearson"] == pytest.approx(printed["Pearson"], rel=REL), human
+        assert found[human]["spearman"] == pytest.approx(printed["Spearman"], rel=REL), human
+
+
+@pytest.mark.parametrize(("subset", "order"), [("base", "higher"), ("+INPUT", "higher"),
+                                               ("+REF-F_GPT-3.5", "higher"), ("all", "higher"),
+                                               ("base", "lower")])
+def test_sentence_level_equals_corr_sentence(data, m2_files, capsys, subset, order) -> None:
+    found = ours(capsys, data, m2_files, "--systems", subset, "--order",
+                 order)["sentence_level"]
+    for judged in ("edit", "sent"):
+        printed = dict(run_script(
+            data / "seeda" / "utils" / "corr_sentence.py", "--human_score",
+            str(data / "seeda" / "data" / f"judgments_{judged}.xml"), "--metric_score",
+            str(m2_files[2]), "--systems", subset, "--order", order))
+        assert found[judged]["accuracy"] == printed["Accuracy"], judged
+        assert found[judged]["kendall"] == printed["Kendall"], judged
+
+
+@pytest.mark.parametrize("size", [4, 8])
+def test_windows_equal_window_analysis_system(data, m2_files, capsys, size) -> None:
+    pytest.importorskip("scipy")
+    windows = ours(capsys, data, m2_files, "--window", str(size))["windows"]
+    for human in ("TS_sent", "EW_edit"):
+        printed = run_script(data / "seeda" / "utils" / "window_analysis_system.py",
+                             "--human_score",
+                             str(data / "seeda" / "scores" / "human" / f"{human}.txt"),
+                             "--metric_score", str(m2_files[0]), "--window_size", str(size))
+        mine = [(name, w[name.lower()]) for w in windows if w["human"] == human
+                for name in ("Pearson", "Spearman")]
+        assert [k for k, _ in mine] == [k for k, _ in printed]
+        assert [v for _, v in mine] == [pytest.approx(v, rel=REL, abs=1e-15)
+                                        for _, v in printed]
+
+
+# --- what users give wrong -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("BART\t0.5\n", "no score for BERT-fuse"),
+    ("BART 0.5 0.6\n", "expected SYSTEM<TAB>SCORE"),
+    ("BART\tnope\n", "expected SYSTEM<TAB>SCORE"),
+    ("BART\t0.5\nBART\t0.6\n", "a second score for BART"),
+])
+def test_a_bad_score_file_is_a_clear_error(data, tmp_path, capsys, content, message) -> None:
+    scores = tmp_path / "s.tsv"
+    scores.write_text(content, encoding="utf-8")
+    assert main(["meta-eval", "--data", str(data), "--scores", f"x={scores}"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_no_data_folder_says_how_to_give_one(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.delenv("M2LSP_META_EVAL_DATA", raising=False)
+    monkeypatch.chdir(tmp_path)
+    scores = tmp_path / "s.tsv"
+    scores.write_text("A\t1\n", encoding="utf-8")
+    assert main(["meta-eval", "--scores", f"x={scores}"]) == 2
+    assert "--data DIR, the setting meta-eval-data, or $M2LSP_META_EVAL_DATA" in (
+        capsys.readouterr().err)
+
+
+def test_nothing_to_meta_evaluate_is_a_usage_error(data, capsys) -> None:
+    assert main(["meta-eval", "--data", str(data)]) == 2
+    assert "nothing to meta-evaluate" in capsys.readouterr().err
+
+
+# --- the API and the formats ----------------------------------------------------------------
+
+
+def test_the_api_equals_the_command_line(data, m2_files, capsys) -> None:
+    _, table, per_sentence = m2_files
+    cli = meta_json(capsys, "--data", str(data), "--scores", f"m2={table}",
+                    "--sentence-scores", f"m2={per_sentence}")
+    api = m2lsp.meta_eval(data=data, scores={"m2": table}, sentence_scores={"m2": per_sentence})
+    assert api.to_dict() == cli
+    assert api.signature == "META-EVAL|seeda|systems:base|n:12"
+
+
+@pytest.mark.parametrize(("format", "expected"), [
+    ("text", "seeda (base, 12 systems): system level, Pearson / Spearman"),
+    ("md", "| metric | SEEDA-E, Expected Wins |"),
+    ("latex", "\\toprule"),
+])
+def test_every_format_renders(data, m2_files, capsys, format, expected) -> None:
+    _, table, _ = m2_files
+    assert main(["meta-eval", "--data", str(data), "--scores", f"m2={table}", "--format",
+                 format]) == 0
+    out = capsys.readouterr().out
+    assert expected in out and "META-EVAL|seeda|systems:base|n:12" in out
+
+
+def test_a_registry_metric_is_scored_here_with_intervals(data, m2_files, capsys) -> None:
+    """`--metric m2` scores the systems itself (the same numbers as its scores given as
+    files) and, having per-sentence statistics, resamples the sentences for intervals."""
+    given = ours(capsys, data, m2_files)
+    scored = meta_json(capsys, "--data", str(data), "--metric", "m2", "--gold",
+                       str(shared("conll2014/gold/official-2014.combined.m2")),
+                       "--bootstrap", "200")["metrics"][0]
+    assert scored["sentence_level"] == given["sentence_level"]
+    for human, level in scored["system_level"].items():
+        assert level["pearson"] == pytest.approx(given["system_level"][human]["pearson"],
+                                                 rel=REL)
+        low, high = level["pearson_interval"]
+        assert -1 <= low <= high <= 1
