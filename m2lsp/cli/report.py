@@ -37,6 +37,13 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     report.add_argument("-o", "--output", type=Path, help="where to write (default: "
                         "report.html for html, else standard output)")
     report.add_argument("--title", help="the page's title")
+    report.add_argument("--meta-eval", choices=("seeda", "gjg15"), metavar="DATASET",
+                        help="also meta-evaluate the metric on SEEDA or GJG15 (m2lsp "
+                        "meta-eval's default system set): its correlations and a scatter "
+                        "plot per human score, on the HTML page and in the JSON")
+    report.add_argument("--meta-eval-data", type=Path, metavar="DIR",
+                        help="the folder holding seeda/ and gjg15/ (default: the setting "
+                        "meta-eval-data, else $M2LSP_META_EVAL_DATA)")
     report.add_argument("--samples", type=arguments.SAMPLES, default=1000,
                         help="bootstrap resamples and randomisation shuffles (default 1000)")
     report.add_argument("--seed", type=arguments.SEED, default=12345, help="seed (default 12345)")
@@ -78,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
         report = build_report(chosen.metric, request, args.systems, system_names(args),
                               args.samples, args.seed, stages)
         data = report_json(report, MAX_SENTENCES if args.format == "html" else None)
+        if args.meta_eval:
+            data["meta_eval"] = _meta_eval(args, chosen.metric.name)
         stages(f"drawing the {args.format} page" if args.format == "html"
                else f"writing {args.format}")
         text = rendered(data, args.format, args.title)
@@ -85,6 +94,19 @@ def run(args: argparse.Namespace) -> int:
         stages.done()
     _write(args, text)
     return EXIT_CLEAN
+
+
+def _meta_eval(args: argparse.Namespace, metric: str) -> dict:
+    """The report's metric meta-evaluated on --meta-eval's dataset (m2lsp meta-eval's
+    JSON)."""
+    from m2lsp.config import config_for
+    from m2lsp.metaeval import render
+    from m2lsp.metaeval.run import MetaEvalRequest
+    from m2lsp.metaeval.run import run as meta_eval
+
+    setting = config_for([args.gold]).score.meta_eval_data
+    return render.to_dict(meta_eval(MetaEvalRequest(
+        args.meta_eval, args.meta_eval_data, metrics=(metric,), setting_data=setting)))
 
 
 def _target(args: argparse.Namespace) -> Path | None:

@@ -15,6 +15,8 @@ def to_dict(result: MetaEvalResult) -> dict[str, Any]:
         "dataset": dataset.name, "systems": dataset.subset,
         "system_names": list(dataset.systems), "signature": result.signature,
         "human": {k: dataset.human_names.get(k, k) for k in dataset.human},
+        "human_scores": {k: dict(zip(dataset.systems, v, strict=True))
+                         for k, v in dataset.human.items()},
         "metrics": [_metric(m) for m in result.results],
         "williams": [{"a": c.a, "b": c.b, "human": c.human, "t": _number(c.t),
                       "p": _number(c.p)} for c in result.comparisons],

@@ -32,7 +32,12 @@ def _environment() -> Any:
     environment = jinja2.Environment(loader=jinja2.PackageLoader("m2lsp.reporting", "templates"),
                                      autoescape=True, trim_blocks=True, lstrip_blocks=True)
     environment.filters["pvalue"] = p_value
+    environment.filters["correlation"] = _correlation
     return environment
+
+
+def _correlation(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
 
 
 def embedded(data: dict[str, Any]) -> str:

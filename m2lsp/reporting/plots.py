@@ -228,6 +228,45 @@ def found_missed(data: dict[str, Any], rows: list[tuple[str, list[Any]]]) -> str
     return _svg(figure)
 
 
+def meta_eval_scatter(meta: dict[str, Any], metric: dict[str, Any]) -> str:
+    """The metric's score of each system against each human score of a meta-evaluation
+    (`metaeval.render.to_dict`), one panel a human score, systems labelled."""
+    plt = _pyplot()
+    humans = list(meta["human"])
+    figure, panels = plt.subplots(1, len(humans), figsize=(3.9 * len(humans), 3.4),
+                                  squeeze=False, gridspec_kw={"wspace": 0.45})
+    names = meta["system_names"]
+    human_scores = meta["human_scores"]
+    for axes, human in zip(panels[0], humans, strict=True):
+        points = [(name, metric["scores"][name], human_scores[human][name]) for name in names]
+        for _name, x, y in points:
+            axes.scatter([x], [y], s=20, zorder=3)
+        xs, ys = _span([x for _, x, _ in points]), _span([y for _, _, y in points])
+        for (name, x, y), (dx, dy, align) in zip(points, placed(points, xs, ys), strict=True):
+            axes.annotate(name, (x, y), textcoords="offset points", xytext=(dx, dy),
+                          fontsize=7, ha=align, va="center")
+        level = metric["system_level"][human]
+        axes.set(xlim=xs, ylim=ys, xlabel=f"{metric['metric']}",
+                 ylabel=meta["human"][human])
+        axes.set_title(f"r {_shown(level['pearson'])}, rho {_shown(level['spearman'])}",
+                       fontsize=8)
+    figure.suptitle(f"{metric['metric']} against human judgments ({meta['dataset']}, "
+                    f"{meta['systems']} systems)")
+    return _svg(figure)
+
+
+def _span(values: Sequence[float], margin: float = 0.12) -> tuple[float, float]:
+    """The values' range with a margin (any sign: human scores such as TrueSkill's are
+    not shares)."""
+    low, high = min(values), max(values)
+    pad = (high - low) * margin or 0.05
+    return low - pad, high + pad
+
+
+def _shown(value: float | None) -> str:
+    return "nan" if value is None else f"{value:.3f}"
+
+
 def figures(data: dict[str, Any]) -> dict[str, str]:
     """Every figure the data has, by name (SVG text)."""
     grouped, full = type_table(data, grouped=True), type_table(data, grouped=False)
@@ -237,4 +276,8 @@ def figures(data: dict[str, Any]) -> dict[str, str]:
     if merged:
         drawn["heatmap_full"] = heatmap(data, full)
     drawn["bars"] = found_missed(data, full[:12])
+    meta = data.get("meta_eval")
+    if meta:
+        for metric in meta["metrics"]:
+            drawn[f"meta_eval_{metric['metric']}"] = meta_eval_scatter(meta, metric)
     return {name: svg for name, svg in drawn.items() if svg}

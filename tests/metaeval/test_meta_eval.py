@@ -273,3 +273,22 @@ def test_a_registry_metric_is_scored_here_with_intervals(data, m2_files, capsys)
                                                  rel=REL)
         low, high = level["pearson_interval"]
         assert -1 <= low <= high <= 1
+
+
+def test_the_report_has_a_meta_eval_section(data, tmp_path, capsys) -> None:
+    """`m2lsp report --meta-eval seeda`: the report's metric meta-evaluated (the numbers of
+    `m2lsp meta-eval`), a table and one scatter plot per human score on the page."""
+    gold = shared("conll2014/gold/official-2014.combined.m2")
+    systems = [str(shared(f"conll2014/systems/{s}")) for s in ("CAMB", "AMU")]
+    common = ["report", str(gold), *systems, "--meta-eval", "seeda", "--meta-eval-data",
+              str(data), "--samples", "20"]
+    assert main([*common, "--format", "json"]) == 0
+    meta = json.loads(capsys.readouterr().out)["meta_eval"]
+    alone = meta_json(capsys, "--data", str(data), "--metric", "m2", "--gold", str(gold))
+    assert meta == alone
+    page = tmp_path / "report.html"
+    assert main([*common, "-o", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert 'id="meta-eval-table"' in html and 'id="fig-meta-eval-m2"' in html
+    figure = html[html.index('id="fig-meta-eval-m2"'):]
+    assert figure.count("SEEDA-S, TrueSkill") >= 1 and "TransGEC" in figure
