@@ -40,6 +40,7 @@ TABLE = {
              "cged/cged2016/nlptea16cged_release1.0/Evaluation/HSK_Truth.txt", {}),
     "cgec": ("mucgec/demo.hyp", "mucgec/demo.ref.m2.char", {}),
     "gleu": ("conll2014/systems/CAMB", "conll2014/gold/official-2014.combined.m2", {}),
+    "green": ("conll2014/systems/CAMB", "conll2014/gold/official-2014.combined.m2", {}),
 }
 
 

@@ -40,6 +40,7 @@ REGISTRY: dict[str, str] = {
     "cged": "m2lsp.scoring.cged",
     "cgec": "m2lsp.scoring.cgec",
     "gleu": "m2lsp.scoring.gleu",
+    "green": "m2lsp.scoring.green",
 }
 
 

@@ -29,6 +29,7 @@ INPUTS = {
              "cged/cged2015/nlptea15cged_release1.0/Tool/NLPTEA15_Toy_Truth.txt"),
     "cgec": ("mucgec/demo.hyp", "mucgec/demo.ref.m2.char"),
     "gleu": ("conll2014/systems/CAMB", "conll2014/gold/official-2014.combined.m2"),
+    "green": ("conll2014/systems/CAMB", "conll2014/gold/official-2014.combined.m2"),
 }
 
 

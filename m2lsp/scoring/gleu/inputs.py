@@ -88,7 +88,7 @@ def read_m2(hypothesis: Path, gold: Path, source: Path | None = None,
              if b.sentence is not None]
     blocks = [b for _, b in found]
     annotators = list(dict.fromkeys(e.annotator.strip() for b in blocks for e in b.edits)) or ["0"]
-    references = tuple(tuple(tuple(_corrected(b, start, a, gold).split()) for a in annotators)
+    references = tuple(tuple(tuple(corrected(b, start, a, gold).split()) for a in annotators)
                        for start, b in found)
     src = [tuple(b.sentence.text.split()) if b.sentence is not None else () for b in blocks]
     if source is not None:
@@ -101,12 +101,13 @@ def read_m2(hypothesis: Path, gold: Path, source: Path | None = None,
     return GleuInputs(tuple(src), references, tuple(hyp), (text.text,))
 
 
-def _corrected(block: Block, start: int, annotator: str, gold: Path) -> str:
+def corrected(block: Block, start: int, annotator: str, gold: Path) -> str:
+    """An annotator's corrected sentence, or an InputError naming the block."""
     from m2lsp.model import corrected_sentence
 
-    corrected = corrected_sentence(block, annotator)
-    if corrected is None:
+    sentence = corrected_sentence(block, annotator)
+    if sentence is None:
         raise InputError(f"{gold}:{start + 1}: annotator {annotator}'s edits overlap or "
                          "lie outside the sentence, so its corrected sentence is unknown; "
                          f"`m2lsp check {gold}` names the edits")
-    return corrected
+    return sentence
