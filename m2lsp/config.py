@@ -74,7 +74,7 @@ class ScoreSettings:
     ignore_whitespace_casing: bool = False
     """Drop system edits that only change whitespace or case."""
     metric: str = defaults.METRIC
-    """Default metric: m2, errant, cherrant, cged, cgec, gleu or green."""
+    """Default metric: m2, errant, cherrant, cged, cgec, gleu, green or cleme."""
     spacy_model: str = defaults.SPACY_MODEL
     """The spaCy pipeline ERRANT annotates plain-text English with."""
     cherrant_data: str | None = None
@@ -217,7 +217,7 @@ OPTIONS: tuple[Option, ...] = (
            "Drop system edits that only change whitespace or case (M2 scorer)."),
     Option("metric", "score", "metric", _metric,
            "Default metric of `m2lsp score`, `m2lsp compare` and in-editor scoring: m2, "
-           "errant, cherrant, cged, cgec, gleu or green."),
+           "errant, cherrant, cged, cgec, gleu, green or cleme."),
     Option("spacy-model", "score", "spacy_model", _name,
            "The spaCy pipeline ERRANT annotates plain-text English with (default: "
            "en_core_web_sm; any installed pipeline's name)."),

@@ -41,6 +41,7 @@ REGISTRY: dict[str, str] = {
     "cgec": "m2lsp.scoring.cgec",
     "gleu": "m2lsp.scoring.gleu",
     "green": "m2lsp.scoring.green",
+    "cleme": "m2lsp.scoring.cleme",
 }
 
 

@@ -30,6 +30,8 @@ INPUTS = {
     "cgec": ("mucgec/demo.hyp", "mucgec/demo.ref.m2.char"),
     "gleu": ("conll2014/systems/CAMB", "conll2014/gold/official-2014.combined.m2"),
     "green": ("conll2014/systems/CAMB", "conll2014/gold/official-2014.combined.m2"),
+    "cleme": ("cleme/CLEME/tests/examples/conll14-AMU.errant",
+              "cleme/CLEME/tests/examples/conll14.errant"),
 }
 
 

@@ -31,7 +31,7 @@ from m2lsp.scoring.m2 import py2
 from m2lsp.scoring.m2.lattice import GoldEdit
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class GoldSentence:
     """A source sentence and the gold edits of each annotator, in the scorer's order."""
 
@@ -43,6 +43,16 @@ class GoldSentence:
     lines: tuple[tuple[int, ...], ...] = ()
     # gold edits the scorer reads but cannot use as written: (kind, file line), see GoldWarning
     unusable: tuple[tuple[str, int], ...] = ()
+
+    # one assignment, not a setattr per field as a frozen dataclass's __init__ makes: a gold
+    # has thousands of sentences, read on every score
+    def __init__(self, line: int, source: str,
+                 annotators: tuple[tuple[int, tuple[GoldEdit, ...]], ...],
+                 types: tuple[tuple[str, ...], ...] = (), lines: tuple[tuple[int, ...], ...] = (),
+                 unusable: tuple[tuple[str, int], ...] = ()) -> None:
+        object.__setattr__(self, "__dict__", {
+            "line": line, "source": source, "annotators": annotators, "types": types,
+            "lines": lines, "unusable": unusable})
 
 
 @dataclass(frozen=True)
@@ -152,7 +162,7 @@ def _block_problem(block: Block, start: int) -> ReadingProblem | None:
     if block.problems:
         return ReadingProblem(start + block.problems[0].row, "M001", "a line that does not "
                               "parse, on which the NUS scorer stops")
-    bad = next((e for e in block.edits if py2.parse_int(e.annotator) is None), None)
+    bad = next((e for e in block.edits if _readable_id(e.annotator) is None), None)
     if bad is not None:
         return ReadingProblem(start + bad.row, "M301", f"annotator id "
                               f"{shortened(bad.annotator)!r}, which is not an integer of at "
@@ -249,8 +259,12 @@ def _read_group(document: M2Document, group: list[int]) -> list[GoldSentence]:
 
 
 @lru_cache(maxsize=1024)  # a gold has a handful of distinct ids, on thousands of lines
+def _readable_id(text: str) -> int | None:
+    return py2.parse_int(text)
+
+
 def _annotator_id(text: str) -> int:
-    return cast(int, py2.parse_int(text))
+    return cast(int, _readable_id(text))
 
 
 def _unusable(annotations: dict[int, list[tuple[GoldEdit, str, int]]], length: int

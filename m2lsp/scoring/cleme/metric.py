@@ -1,0 +1,190 @@
+"""`--metric cleme`: a hypothesis M2 (or a plain-text hypothesis, annotated first as
+errant_parallel would annotate it) against a reference M2, chunk by chunk.  The text output
+is what CLEME v1's `scripts/evaluate.py` prints: a Python dict of the numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from m2lsp.errors import InputError, UsageError
+from m2lsp.scoring.cleme import DECLARATION
+from m2lsp.scoring.metric import (
+    EditorJob,
+    MetricBase,
+    Request,
+    ScoreBase,
+    SentenceStats,
+    Shared,
+    Steps,
+    given,
+)
+from m2lsp.scoring.signature import Signature, signed
+
+
+@dataclass(frozen=True)
+class ClemeOptions:
+    scorer: str
+    level: str
+    source: Path | None
+    jobs: int | None
+    annotation: Any  # EnglishSettings, for a plain-text hypothesis
+
+
+@dataclass(frozen=True)
+class ClemeScore(ScoreBase):
+    result: Any  # counting.CorpusScore or counting.SentenceScore
+    scorer: str
+    level: str
+    gold_text: str
+
+    @property
+    def signature(self) -> str:
+        base = Signature("CLEME", (("chunks", self.scorer), ("level", self.level),
+                                   ("scorer", "cleme-v1")))
+        return signed(base, self.gold_text)
+
+    def numbers(self) -> dict[str, Any]:
+        """The numbers in the order the reference prints them."""
+        r = self.result
+        if self.level == "corpus":
+            return {"num_sample": r.sentences, "F": r.f, "Acc": r.acc, "P": r.p, "R": r.r,
+                    "tp": r.tp, "fp": r.fp, "fn": r.fn, "tn": r.tn}
+        return {"num_sample": r.sentences, "F": r.f, "P": r.p, "R": r.r, "Acc": r.acc}
+
+    def text(self, request: Request) -> str:
+        out = repr(self.numbers()) + "\n"
+        if request.shared.bootstrap:
+            from m2lsp.scoring.metric import bootstrap_text
+
+            out += "\n" + bootstrap_text(self.sentence_stats(), request) + self.signature + "\n"
+        return out
+
+    def json(self, request: Request) -> dict[str, Any]:
+        numbers = self.numbers()
+        data: dict[str, Any] = {"metric": "cleme", "signature": self.signature,
+                                "system": str(request.system), "scorer": self.scorer,
+                                "level": self.level, "sentences": numbers.pop("num_sample")}
+        data.update({k.lower(): v for k, v in numbers.items()})
+        data["f"], data["precision"], data["recall"] = data.pop("f"), data.pop("p"), data.pop("r")
+        if request.shared.bootstrap:
+            from m2lsp.scoring.metric import bootstrap_data
+
+            data["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
+        return data
+
+    def headline(self, data: dict[str, Any]) -> dict[str, float]:
+        return {k: float(data[k]) for k in ("precision", "recall", "f")}
+
+    def main(self, data: dict[str, Any]) -> float | None:
+        return float(data["f"])
+
+    def sentence_stats(self) -> SentenceStats:
+        """Corpus level: each sentence's counts against the reference the corpus scorer
+        chose for it (chosen once, as M2's bootstrap keeps its annotators); sentence level:
+        each sentence's best F, P, R and Acc, averaged."""
+        from m2lsp.scoring.cleme.counting import accuracy, prf
+
+        if self.level == "corpus":
+            def corpus(sums: tuple) -> tuple[float, ...]:
+                p, r, f = prf(sums[0], sums[1], sums[2])
+                return p, r, f, accuracy(*sums)
+            return SentenceStats(list(self.result.chosen), ("Precision", "Recall", "F_0.5",
+                                                           "Acc"), corpus, main=2)
+
+        def means(sums: tuple) -> tuple[float, ...]:
+            count = sums[4] or 1
+            return sums[2] / count, sums[3] / count, sums[0] / count, sums[1] / count
+        rows = [(f, acc, p, r, 1) for f, p, r, acc in self.result.each]
+        return SentenceStats(rows, ("Precision", "Recall", "F_0.5", "Acc"), means, main=2)
+
+    def sentence_scores(self) -> list[float | None] | None:
+        if self.level != "sentence":
+            return None
+        return [e[0] for e in self.result.each]
+
+
+class Cleme(MetricBase):
+    declaration = DECLARATION
+
+    def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> ClemeOptions:
+        from m2lsp.scoring.errant.options import errant_options
+
+        annotation = errant_options(values, shared, config).annotation
+        return ClemeOptions(given(values, "cleme_scorer", "dependent"),
+                            given(values, "cleme_level", "corpus"), shared.source, shared.jobs,
+                            annotation)
+
+    def run(self, request: Request) -> ClemeScore:
+        from m2lsp.parsing.source import read_source
+        from m2lsp.scoring.cleme.reading import read_m2
+
+        if request.gold is None:
+            raise UsageError("--metric cleme needs GOLD (the reference M2 file)")
+        options: ClemeOptions = request.options
+        gold = read_source(request.gold, "gold", request.encoding).text
+        hypothesis = _hypothesis_m2(request, options, gold)
+        references = read_m2(gold, str(request.gold))
+        hypotheses = read_m2(hypothesis, str(request.system))
+        return ClemeScore(evaluate(hypotheses, references, options.scorer, options.level),
+                          options.scorer, options.level, gold)
+
+    def in_editor(self, job: EditorJob) -> Steps:
+        raise UsageError("--metric cleme is not available in the editor yet; run "
+                         "`m2lsp score --metric cleme SYSTEM GOLD`")
+
+
+def evaluate(hypotheses: list[Any], references: list[Any], scorer: str, level: str) -> Any:
+    """CLEME of the hypothesis samples against the reference samples (CLEME.evaluate)."""
+    from m2lsp.scoring.cleme.chunks import kept_targets, partition
+    from m2lsp.scoring.cleme.counting import corpus, dependent, independent, sentence, weighers
+
+    if len(hypotheses) != len(references):
+        raise InputError(f"the hypothesis has {len(hypotheses)} sentences but the reference "
+                         f"{len(references)}")
+    chunked = []
+    for index, (hyp, ref) in enumerate(zip(hypotheses, references, strict=True)):
+        if len(hyp.targets) != 1:
+            raise InputError(f"hypothesis sentence {index + 1} has {len(hyp.targets)} "
+                             "annotators; a system is one")
+        if hyp.source != ref.source:
+            raise InputError(f"sentence {index + 1}: the hypothesis and the reference have "
+                             "different sources")
+        targets, edits = kept_targets(type(hyp)(hyp.source, hyp.targets + ref.targets,
+                                                hyp.edits + ref.edits))
+        chunks = partition(hyp.source, targets, edits)
+        if len(chunks) < 2:
+            raise InputError(f"sentence {index + 1}: no reference left to compare with")
+        chunked.append((chunks[0], chunks[1:]))
+    weigh = weighers(scorer, level, [refs for _, refs in chunked])
+    count = dependent if scorer == "dependent" else independent
+    results = [count(hyp, refs, weigh) for hyp, refs in chunked]
+    return corpus(results) if level == "corpus" else sentence(results)
+
+
+def _hypothesis_m2(request: Request, options: ClemeOptions, gold: str) -> str:
+    """The hypothesis as M2: as it is, or annotated from plain text (its sources: --source,
+    else the gold's S lines)."""
+    from m2lsp.parsing.source import read_source
+    from m2lsp.scoring.system_text import looks_like_m2
+
+    text = read_source(request.system, "system", request.encoding).text
+    if looks_like_m2(text):
+        return text
+    from m2lsp.scoring.errant.inputs import read_blocks
+    from m2lsp.scoring.errant.plain import annotate_hypothesis, reference_sources
+
+    hypotheses = text.splitlines()
+    if options.source is not None:
+        sources = read_source(options.source, "source", request.encoding).text.splitlines()
+        name = str(options.source)
+    else:
+        sources = reference_sources(read_blocks(gold, str(request.gold)))
+        name = str(request.gold)
+    return annotate_hypothesis(request.system, hypotheses, sources, name, options.annotation,
+                               options.jobs, request.warn).m2
+
+
+METRIC = Cleme()
