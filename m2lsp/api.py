@@ -489,7 +489,8 @@ def meta_eval(dataset: str = "seeda", *, data: str | os.PathLike[str] | None = N
               scores: Mapping[str, str | os.PathLike[str]] | None = None,
               sentence_scores: Mapping[str, str | os.PathLike[str]] | None = None,
               order: str = "higher", judgments: str | os.PathLike[str] | None = None,
-              bootstrap: int = 0, seed: int = 12345, window: int = 0) -> MetaEval:
+              trueskill_runs: int = 0, bootstrap: int = 0, seed: int = 12345,
+              window: int = 0) -> MetaEval:
     """`m2lsp meta-eval`: registry `metrics` (scored here) and given score files (`scores`:
     name -> SYSTEM<TAB>SCORE file; `sentence_scores`: name -> folder of SYSTEM.txt)
     against the human judgments of `dataset` ("seeda" or "gjg15") in the folder `data`."""
@@ -508,7 +509,7 @@ def meta_eval(dataset: str = "seeda", *, data: str | os.PathLike[str] | None = N
     request = MetaEvalRequest(
         dataset, Path(data) if data is not None else None, systems, tuple(metrics),
         Path(gold) if gold is not None else None, paths(scores), paths(sentence_scores),
-        order, Path(judgments) if judgments is not None else None, settings,
-        config_for([]).score.meta_eval_data)
+        order, Path(judgments) if judgments is not None else None, int(trueskill_runs),
+        settings, config_for([]).score.meta_eval_data)
     found = run(request)
     return MetaEval(render.to_dict(found), render.text(found))

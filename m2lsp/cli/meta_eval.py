@@ -46,6 +46,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     meta.add_argument("--judgments", type=Path, metavar="FILE", help="rankings in the "
                       "Appraise XML format: their Expected Wins become one more human "
                       "score; alone, the systems they rank are printed by Expected Wins")
+    meta.add_argument("--trueskill-runs", type=arguments.SAMPLES, default=None, metavar="N",
+                      help="with --judgments: also their TrueSkill (WMT's and GJG15's "
+                      "settings, seeded by --seed), the mean of N runs (needs "
+                      "m2lsp[meta-eval]; a run over GJG15's judgments takes 15 s)")
     meta.add_argument("--bootstrap", type=arguments.SAMPLES, default=0, metavar="N",
                       help="95%% intervals of each correlation from N resamples of the "
                       "sentences (registry metrics with per-sentence statistics)")
@@ -68,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.judgments is not None and not (args.metric or args.scores
                                            or args.sentence_scores):
-        return _ranking(ranking(args.judgments), args)
+        return _ranking(ranking(args.judgments, args.trueskill_runs or 0, args.seed), args)
     if not (args.metric or args.scores or args.sentence_scores):
         raise UsageError("nothing to meta-evaluate: give --metric NAME, --scores NAME=FILE "
                          "or --sentence-scores NAME=DIR")
@@ -77,8 +81,8 @@ def run(args: argparse.Namespace) -> int:
     request = MetaEvalRequest(
         args.dataset, args.data, args.systems, tuple(args.metric), args.gold,
         pairs(args.scores, "--scores"), pairs(args.sentence_scores, "--sentence-scores"),
-        args.order, args.judgments, Settings(args.bootstrap, args.seed, args.window),
-        _setting(args))
+        args.order, args.judgments, args.trueskill_runs or 0,
+        Settings(args.bootstrap, args.seed, args.window), _setting(args))
     found = meta_eval(request, progress=_progress, warn=_warn)
     if args.format == "json":
         print(json.dumps(render.to_dict(found), indent=1, ensure_ascii=False))
@@ -88,13 +92,17 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-def _ranking(found: list[tuple[str, float]], args: argparse.Namespace) -> int:
+def _ranking(found: list[tuple[str, float, float | None]], args: argparse.Namespace) -> int:
     if args.format == "json":
-        print(json.dumps([{"system": s, "expected_wins": v} for s, v in found], indent=1))
+        print(json.dumps([{"system": s, "expected_wins": v}
+                          | ({"trueskill": t} if t is not None else {})
+                          for s, v, t in found], indent=1))
     else:
-        width = max(len(s) for s, _ in found)
-        sys.stdout.write("".join(f"{rank:>3}  {s:<{width}}  {v:.{args.digits}f}\n"
-                                 for rank, (s, v) in enumerate(found, 1)))
+        width = max(len(s) for s, _, _ in found)
+        sys.stdout.write("".join(
+            f"{rank:>3}  {s:<{width}}  {v:.{args.digits}f}"
+            + (f"  {t:+.{args.digits}f}" if t is not None else "") + "\n"
+            for rank, (s, v, t) in enumerate(found, 1)))
     return EXIT_CLEAN
 
 

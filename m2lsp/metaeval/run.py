@@ -37,6 +37,7 @@ class MetaEvalRequest:
     sentence_scores: tuple[tuple[str, Path], ...] = ()  # NAME=DIR: DIR/SYSTEM.txt
     order: str = "higher"
     judgments: Path | None = None  # a user's own Appraise rankings (Expected Wins)
+    trueskill_runs: int = 0  # with judgments: also their TrueSkill, the mean of this many
     settings: Settings = field(default_factory=Settings)
     setting_data: str | None = None  # the configuration's meta-eval-data
 
@@ -49,7 +50,8 @@ def run(request: MetaEvalRequest, progress: Progress | None = None,
     folder = data_folder(request.data, request.setting_data)
     dataset = load(request.dataset, folder, request.systems)
     if request.judgments is not None:
-        dataset = with_judgments(dataset, request.judgments)
+        dataset = with_judgments(dataset, request.judgments, request.trueskill_runs,
+                                 request.settings.seed)
     scores = _given(dataset, request) + _scored(dataset, folder, request, progress, warn)
     names = [s.name for s in scores]
     if len(set(names)) != len(names):
@@ -111,27 +113,39 @@ def _gold_beside(folder: Path) -> Path:
                      "official-2014.combined.m2")
 
 
-def with_judgments(dataset: Dataset, path: Path) -> Dataset:
+def with_judgments(dataset: Dataset, path: Path, trueskill_runs: int = 0,
+                   seed: int = 12345) -> Dataset:
     """The dataset with the Expected Wins of a user's own rankings as one more human score
-    (named after the file), and those rankings for the sentence level."""
-    from m2lsp.metaeval.judgments import expected_wins, read_judgments
+    (named after the file) -- and their TrueSkill, given runs -- and those rankings for the
+    sentence level."""
+    from m2lsp.metaeval.judgments import expected_wins, read_judgments, trueskill
 
-    wins = expected_wins(read_judgments(path))
-    missing = [s for s in dataset.systems if s not in wins]
-    if missing:
-        raise InputError(f"{path}: ranks none of {', '.join(missing)} above another system "
-                         "(its systems: " + ", ".join(sorted(wins)) + ")")
-    key = f"EW:{path.name}"
-    return replace(dataset, human={**dataset.human, key: tuple(wins[s] for s in dataset.systems)},
-                   human_names={**dataset.human_names, key: f"Expected Wins of {path.name}"},
+    judged = read_judgments(path)
+    scores = {f"EW:{path.name}": (expected_wins(judged), f"Expected Wins of {path.name}")}
+    if trueskill_runs:
+        scores[f"TS:{path.name}"] = (trueskill(judged, trueskill_runs, seed),
+                                     f"TrueSkill of {path.name}")
+    human, names = dict(dataset.human), dict(dataset.human_names)
+    for key, (found, name) in scores.items():
+        missing = [s for s in dataset.systems if s not in found]
+        if missing:
+            raise InputError(f"{path}: ranks none of {', '.join(missing)} above another "
+                             "system (its systems: " + ", ".join(sorted(found)) + ")")
+        human[key], names[key] = tuple(found[s] for s in dataset.systems), name
+    return replace(dataset, human=human, human_names=names,
                    judgments={**dataset.judgments, path.name: path})
 
 
-def ranking(path: Path) -> list[tuple[str, float]]:
-    """The systems of an Appraise rankings file by Expected Wins, best first."""
-    from m2lsp.metaeval.judgments import expected_wins, read_judgments
+def ranking(path: Path, trueskill_runs: int = 0, seed: int = 12345
+            ) -> list[tuple[str, float, float | None]]:
+    """The systems of an Appraise rankings file by Expected Wins, best first, with their
+    TrueSkill given runs."""
+    from m2lsp.metaeval.judgments import expected_wins, read_judgments, trueskill
 
-    return sorted(expected_wins(read_judgments(path)).items(), key=lambda x: (-x[1], x[0]))
+    judged = read_judgments(path)
+    wins = expected_wins(judged)
+    skill = trueskill(judged, trueskill_runs, seed) if trueskill_runs else {}
+    return [(s, v, skill.get(s)) for s, v in sorted(wins.items(), key=lambda x: (-x[1], x[0]))]
 
 
 def pairs(values: Sequence[str], what: str) -> tuple[tuple[str, Path], ...]:

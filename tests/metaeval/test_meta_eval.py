@@ -110,7 +110,7 @@ def test_gjg15_reproduces_gec_metrics_length_values(data, tmp_path, capsys) -> N
 def test_expected_wins_from_the_judgments_are_table_3b(data) -> None:
     from m2lsp.metaeval.run import ranking
 
-    found = dict(ranking(data / "gjg15" / "judgments.xml"))
+    found = {s: v for s, v, _ in ranking(data / "gjg15" / "judgments.xml")}
     assert {s: round(v, 3) for s, v in found.items()} == GJG15_PUBLISHED["EW"]
 
 
@@ -292,3 +292,31 @@ def test_the_report_has_a_meta_eval_section(data, tmp_path, capsys) -> None:
     assert 'id="meta-eval-table"' in html and 'id="fig-meta-eval-m2"' in html
     figure = html[html.index('id="fig-meta-eval-m2"'):]
     assert figure.count("SEEDA-S, TrueSkill") >= 1 and "TransGEC" in figure
+
+
+def test_trueskill_from_the_judgments_agrees_with_table_3c(data) -> None:
+    """One seeded TrueSkill run over GJG15's judgments.xml (WMT's settings) against the
+    paper's Table 3(c), which averages many runs: the same order but for neighbours the
+    paper puts in one cluster, and Pearson above 0.99; the same seed, the same numbers."""
+    pytest.importorskip("trueskill")
+    from m2lsp.metaeval.judgments import read_judgments, trueskill
+    from m2lsp.metaeval.statistics import pearson, spearman
+
+    judged = read_judgments(data / "gjg15" / "judgments.xml")
+    found = trueskill(judged, runs=1, seed=7)
+    published = GJG15_PUBLISHED["TS"]
+    names = list(published)
+    ours, theirs = [found[n] for n in names], [published[n] for n in names]
+    assert pearson(ours, theirs) > 0.99 and spearman(ours, theirs) > 0.97
+    assert trueskill(judged[:300], runs=1, seed=7) == trueskill(judged[:300], runs=1, seed=7)
+
+
+def test_judgments_add_their_expected_wins_as_a_human_score(data, tmp_path, capsys) -> None:
+    scores, _ = length_files(data, "gjg15", tmp_path)
+    found = meta_json(capsys, "--dataset", "gjg15", "--data", str(data), "--scores",
+                      f"length={scores}", "--judgments", str(data / "gjg15" / "judgments.xml"))
+    assert found["human"]["EW:judgments.xml"] == "Expected Wins of judgments.xml"
+    level = found["metrics"][0]["system_level"]
+    # computed Expected Wins round to Table 3(b): nearly the published correlation
+    assert level["EW:judgments.xml"]["pearson"] == pytest.approx(level["EW"]["pearson"],
+                                                                 abs=5e-3)
