@@ -17,6 +17,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -58,10 +59,19 @@ def compile_bytecode() -> None:
     compileall.compile_dir(str(ROOT / "m2lsp"), quiet=1)
 
 
+# Commands run from an empty folder, as from a data folder with no pyproject.toml: run in
+# m2lsp's own checkout, a command would also parse m2lsp's pyproject.toml (it names m2lsp),
+# which a user's folder does not make it do.  PYTHONPATH keeps this checkout's m2lsp.
+NEUTRAL = Path(tempfile.mkdtemp(prefix="m2lsp-bench-"))
+
+
 def command_time(system: str) -> tuple[float, str]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p))
     start = time.perf_counter()
     out = subprocess.run([sys.executable, "-m", "m2lsp", "score", str(DATA / "systems" / system),
-                          str(GOLD)], capture_output=True, text=True, check=True).stdout
+                          str(GOLD)], capture_output=True, text=True, check=True, cwd=NEUTRAL,
+                         env=env).stdout
     return time.perf_counter() - start, out
 
 
