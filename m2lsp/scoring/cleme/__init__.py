@@ -3,6 +3,7 @@ corpus and the sentence level, as THUKElab/CLEME v1 computes it."""
 
 from __future__ import annotations
 
+from m2lsp.scoring import errant
 from m2lsp.scoring.metric import Declaration, Flag
 
 DECLARATION = Declaration(
@@ -18,4 +19,5 @@ DECLARATION = Declaration(
              "(the mean of each sentence's best)",
              {"choices": ["corpus", "sentence"], "default": "corpus", "dest": "cleme_level"}),
     ),
+    also=errant.PARALLEL_FLAGS,  # a plain-text hypothesis is annotated as errant's is
     shared=frozenset({"source", "jobs", "bootstrap"}), per_sentence=True)

@@ -24,6 +24,7 @@ class Chunk:
     source_tokens: tuple[str, ...]
     target_tokens: tuple[str, ...]
     corrected: bool
+    target_start: int = 0  # where its tokens stand in the target
 
     @property
     def length(self) -> int:
@@ -138,5 +139,5 @@ def _chunks(source: list[str], target: list[str],
             finish = 0 if end == 0 else mapping[end - 1] + 1
             corrected = False
         out.append(Chunk(index, start, end, tuple(source[start:end]),
-                         tuple(target[begin:finish]), corrected))
+                         tuple(target[begin:finish]), corrected, begin))
     return out

@@ -133,6 +133,7 @@ class CorpusScore:
     fn: float
     tn: float
     chosen: tuple[Counts, ...]  # each sentence's counts against its chosen reference
+    references: tuple[int, ...] = ()  # and which reference that is (independent: 0, all)
 
 
 def corpus(results: Sequence[Sequence[Counts]]) -> CorpusScore:
@@ -140,18 +141,22 @@ def corpus(results: Sequence[Sequence[Counts]]) -> CorpusScore:
     fewer FP, fewer FN, more TN), summed."""
     total: list[float] = [0, 0, 0, 0]
     chosen: list[Counts] = []
+    which: list[int] = []
     for per_reference in results:
         best: tuple[float, float, float, float, float] = (-1.0, 0, 0, 0, 0)
-        for tp, fp, fn, tn in per_reference:
+        index = 0
+        for k, (tp, fp, fn, tn) in enumerate(per_reference):
             f = prf(total[0] + tp, total[1] + fp, total[2] + fn)[2]
             if (f, tp, -fp, -fn, tn) > (best[0], best[1], -best[2], -best[3], best[4]):
-                best = (f, tp, fp, fn, tn)
+                best, index = (f, tp, fp, fn, tn), k
         counts = (best[1], best[2], best[3], best[4])
         chosen.append(counts)
+        which.append(index)
         total = [t + b for t, b in zip(total, counts, strict=True)]
     p, r, f = prf(total[0], total[1], total[2])
     tp, fp, fn, tn = (round(t, 2) for t in total)
-    return CorpusScore(len(results), f, accuracy(*total), p, r, tp, fp, fn, tn, tuple(chosen))
+    return CorpusScore(len(results), f, accuracy(*total), p, r, tp, fp, fn, tn, tuple(chosen),
+                       tuple(which))
 
 
 @dataclass(frozen=True)
@@ -162,22 +167,24 @@ class SentenceScore:
     r: float
     acc: float
     each: tuple[tuple[float, float, float, float], ...]  # each sentence's best (F, P, R, Acc)
+    references: tuple[int, ...] = ()  # which reference gave it (independent: 0, all)
 
 
 def sentence(results: Sequence[Sequence[Counts]]) -> SentenceScore:
     """Each sentence's best reference by F0.5 (then higher P, higher R, lower Acc), and the
     means of the sentences' numbers."""
-    each = []
+    each, which = [], []
     for per_reference in results:
-        best = (-1.0, -1.0, -1.0, -1.0)
-        for tp, fp, fn, tn in per_reference:
+        best, index = (-1.0, -1.0, -1.0, -1.0), 0
+        for k, (tp, fp, fn, tn) in enumerate(per_reference):
             p, r, f = prf(tp, fp, fn)
             acc = accuracy(tp, fp, fn, tn)
             if (f, p, r, -acc) > (best[0], best[1], best[2], -best[3]):
-                best = (f, p, r, acc)
+                best, index = (f, p, r, acc), k
         each.append(best)
+        which.append(index)
     f, p, r, acc = (numpy_round(numpy_mean([e[k] for e in each]), 4) for k in range(4))
-    return SentenceScore(len(results), f, p, r, acc, tuple(each))
+    return SentenceScore(len(results), f, p, r, acc, tuple(each), tuple(which))
 
 
 def numpy_round(value: float, digits: int) -> float:
@@ -215,3 +222,13 @@ def _pairwise(a: Sequence[float], start: int, n: int) -> float:
     half = n // 2
     half -= half % 8
     return _pairwise(a, start, half) + _pairwise(a, start + half, n - half)
+
+
+def scored(chunked: Sequence[tuple[Sequence[Chunk], Sequence[Sequence[Chunk]]]], scorer: str,
+           level: str) -> CorpusScore | SentenceScore:
+    """Every sentence's hypothesis chunks against its references' (`chunked`), weighted,
+    counted and scored at the corpus or the sentence level."""
+    weigh = weighers(scorer, level, [refs for _, refs in chunked])
+    count = dependent if scorer == "dependent" else independent
+    results = [count(hyp, refs, weigh) for hyp, refs in chunked]
+    return corpus(results) if level == "corpus" else sentence(results)

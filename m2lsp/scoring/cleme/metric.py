@@ -11,8 +11,10 @@ from typing import Any
 
 from m2lsp.errors import InputError, UsageError
 from m2lsp.scoring.cleme import DECLARATION
+from m2lsp.scoring.cleme.live import ClemeLive
 from m2lsp.scoring.metric import (
     EditorJob,
+    EditorScore,
     MetricBase,
     Request,
     ScoreBase,
@@ -132,36 +134,47 @@ class Cleme(MetricBase):
                           options.scorer, options.level, gold)
 
     def in_editor(self, job: EditorJob) -> Steps:
-        raise UsageError("--metric cleme is not available in the editor yet; run "
-                         "`m2lsp score --metric cleme SYSTEM GOLD`")
+        """Scored once: the numbers of the live score's first view (the server keeps the
+        live score instead)."""
+        view = yield from ClemeLive(job.settings).steps(job)
+        return EditorScore([], f"{view.headline}  ({view.signature})",
+                           {"precision": view.precision, "recall": view.recall, "f": view.f,
+                            "signature": view.signature, **view.counts})
+
+    def live(self, config: Any) -> Any:  # config.ScoreSettings -> live.ClemeLive
+        """A score of the open reference that follows its edits and the system's."""
+        return ClemeLive(config)
 
 
 def evaluate(hypotheses: list[Any], references: list[Any], scorer: str, level: str) -> Any:
     """CLEME of the hypothesis samples against the reference samples (CLEME.evaluate)."""
-    from m2lsp.scoring.cleme.chunks import kept_targets, partition
-    from m2lsp.scoring.cleme.counting import corpus, dependent, independent, sentence, weighers
+    from m2lsp.scoring.cleme.counting import scored
 
     if len(hypotheses) != len(references):
         raise InputError(f"the hypothesis has {len(hypotheses)} sentences but the reference "
                          f"{len(references)}")
-    chunked = []
-    for index, (hyp, ref) in enumerate(zip(hypotheses, references, strict=True)):
-        if len(hyp.targets) != 1:
-            raise InputError(f"hypothesis sentence {index + 1} has {len(hyp.targets)} "
-                             "annotators; a system is one")
-        if hyp.source != ref.source:
-            raise InputError(f"sentence {index + 1}: the hypothesis and the reference have "
-                             "different sources")
-        targets, edits = kept_targets(type(hyp)(hyp.source, hyp.targets + ref.targets,
-                                                hyp.edits + ref.edits))
-        chunks = partition(hyp.source, targets, edits)
-        if len(chunks) < 2:
-            raise InputError(f"sentence {index + 1}: no reference left to compare with")
-        chunked.append((chunks[0], chunks[1:]))
-    weigh = weighers(scorer, level, [refs for _, refs in chunked])
-    count = dependent if scorer == "dependent" else independent
-    results = [count(hyp, refs, weigh) for hyp, refs in chunked]
-    return corpus(results) if level == "corpus" else sentence(results)
+    return scored([chunked(h, r, i) for i, (h, r) in
+                   enumerate(zip(hypotheses, references, strict=True))], scorer, level)
+
+
+def chunked(hypothesis: Any, reference: Any, index: int) -> tuple[list, list[list]]:
+    """One sentence's hypothesis chunks and each reference's (its hypothesis and reference
+    samples, as CLEME reads them, merged and partitioned)."""
+    from m2lsp.scoring.cleme.chunks import kept_targets, partition
+
+    if len(hypothesis.targets) != 1:
+        raise InputError(f"hypothesis sentence {index + 1} has {len(hypothesis.targets)} "
+                         "annotators; a system is one")
+    if hypothesis.source != reference.source:
+        raise InputError(f"sentence {index + 1}: the hypothesis and the reference have "
+                         "different sources")
+    targets, edits = kept_targets(type(hypothesis)(
+        hypothesis.source, hypothesis.targets + reference.targets,
+        hypothesis.edits + reference.edits))
+    chunks = partition(hypothesis.source, targets, edits)
+    if len(chunks) < 2:
+        raise InputError(f"sentence {index + 1}: no reference left to compare with")
+    return chunks[0], chunks[1:]
 
 
 def _hypothesis_m2(request: Request, options: ClemeOptions, gold: str) -> str:
