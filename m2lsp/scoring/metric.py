@@ -362,6 +362,21 @@ class MetricBase:
     def live(self, config: ScoreSettings) -> LiveScoring | None:
         return None
 
+    def in_editor(self, job: EditorJob) -> Steps:
+        """Scored once, derived from the live score where the metric has one: the numbers
+        of its first view, without marks (the server keeps the live score instead and
+        places its marks)."""
+        live = self.live(job.settings)
+        if live is None:
+            from m2lsp.errors import UsageError
+
+            raise UsageError(f"--metric {self.name} is not available in the editor yet; run "
+                             f"`m2lsp score --metric {self.name} SYSTEM GOLD`")
+        view = yield from live.steps(job)
+        return EditorScore([], f"{view.headline}  ({view.signature})",
+                           {"precision": view.precision, "recall": view.recall, "f": view.f,
+                            "signature": view.signature, **view.counts})
+
     def run(self, request: Request) -> Score:
         raise NotImplementedError  # each metric defines it
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from m2lsp.errors import InputError, UsageError
 from m2lsp.scoring.cgec import DECLARATION
-from m2lsp.scoring.metric import EditorJob, MetricBase, Request, ScoreBase, SentenceStats, Steps
+from m2lsp.scoring.metric import MetricBase, Request, ScoreBase, SentenceStats
 from m2lsp.scoring.signature import signed
 
 
@@ -110,9 +110,6 @@ class Cgec(MetricBase):
         return CgecScore(evaluate(sources, hypotheses, references),
                          signed(SIGNATURE, gold_text))
 
-    def in_editor(self, job: EditorJob) -> Steps:
-        raise UsageError("--metric cgec is not available in the editor yet; run "
-                         "`m2lsp score --metric cgec SYSTEM GOLD`")
 
 
 def _check_language(system: str, gold: str, warn: Any) -> None:

@@ -13,14 +13,11 @@ from m2lsp.errors import InputError, UsageError
 from m2lsp.scoring.cleme import DECLARATION
 from m2lsp.scoring.cleme.live import ClemeLive
 from m2lsp.scoring.metric import (
-    EditorJob,
-    EditorScore,
     MetricBase,
     Request,
     ScoreBase,
     SentenceStats,
     Shared,
-    Steps,
     given,
 )
 from m2lsp.scoring.signature import Signature, signed
@@ -132,14 +129,6 @@ class Cleme(MetricBase):
         hypotheses = read_m2(hypothesis, str(request.system))
         return ClemeScore(evaluate(hypotheses, references, options.scorer, options.level),
                           options.scorer, options.level, gold)
-
-    def in_editor(self, job: EditorJob) -> Steps:
-        """Scored once: the numbers of the live score's first view (the server keeps the
-        live score instead)."""
-        view = yield from ClemeLive(job.settings).steps(job)
-        return EditorScore([], f"{view.headline}  ({view.signature})",
-                           {"precision": view.precision, "recall": view.recall, "f": view.f,
-                            "signature": view.signature, **view.counts})
 
     def live(self, config: Any) -> Any:  # config.ScoreSettings -> live.ClemeLive
         """A score of the open reference that follows its edits and the system's."""

@@ -13,13 +13,11 @@ from typing import Any
 from m2lsp.errors import InputError, UsageError
 from m2lsp.scoring.green import DECLARATION
 from m2lsp.scoring.metric import (
-    EditorJob,
     MetricBase,
     Request,
     ScoreBase,
     SentenceStats,
     Shared,
-    Steps,
     given,
 )
 from m2lsp.scoring.signature import Signature, signed
@@ -127,9 +125,6 @@ class Green(MetricBase):
         result = evaluate(sources, references, hypotheses, options.settings)
         return GreenScore(result, texts, options.digits)
 
-    def in_editor(self, job: EditorJob) -> Steps:
-        raise UsageError("--metric green is not available in the editor yet; run "
-                         "`m2lsp score --metric green SYSTEM GOLD`")
 
 
 def _inputs(request: Request, options: GreenOptions

@@ -14,14 +14,11 @@ from m2lsp.scoring.m2 import DECLARATION
 from m2lsp.scoring.m2.options import M2Options, m2_options
 from m2lsp.scoring.metric import (
     Agreement,
-    EditorJob,
-    EditorScore,
     MetricBase,
     Request,
     ScoreBase,
     SentenceStats,
     Shared,
-    Steps,
 )
 from m2lsp.scoring.signature import signed
 
@@ -309,14 +306,6 @@ class MaxMatch(MetricBase):
         results = job.results(request.system, request.gold)
         return M2Score(tuple(results), job.settings,
                        tuple(job.warnings.get(request.gold, ())), job.texts[request.gold])
-
-    def in_editor(self, job: EditorJob) -> Steps:
-        """Scored once: the numbers of the live score's first view, without marks (the
-        server keeps the live score instead, see `live` and lsp/live_score.py)."""
-        view = yield from self.live(job.settings).steps(job)
-        return EditorScore([], f"{view.headline}  ({view.signature})",
-                           {"precision": view.precision, "recall": view.recall, "f": view.f,
-                            "signature": view.signature, **view.counts})
 
     def live(self, config: Any) -> Any:  # config.ScoreSettings -> live.M2Live
         """A score of the open gold that follows its edits and the system's."""
