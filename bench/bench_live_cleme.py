@@ -15,46 +15,17 @@ import argparse
 import asyncio
 import importlib.util
 import os
-import random
 import statistics
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_live_errant import model
-from bench_live_score import (
-    SYSTEM_URI,
-    Client,
-    open_and_score,
-    started,
-    stopped,
-    system_change,
-    timed_change,
-)
+from bench_live_errant import model, session
 
 DATA = Path(os.environ.get("M2LSP_SHARED_DATA",
                            Path(__file__).resolve().parents[2] / "shared" / "data"))
 EDIT_GOAL = 0.150
-
-
-async def session(gold: str, system: str, pipeline: str, edits: int, seed: int,
-                  cache: Path) -> tuple[float, list[float], list[float], str]:
-    client = await started(Client(), {"spacyModel": pipeline},
-                           env={**os.environ, "M2LSP_CACHE_DIR": str(cache)})
-    first, answer = await open_and_score(client, gold, system, {"metric": "cleme"})
-    if not answer:
-        raise SystemExit("the first score failed (see the server's messages)")
-    rng = random.Random(seed)
-    lines, version, times, trips = system.split("\n"), 1, [], []
-    for _ in range(edits):
-        row, new = system_change(rng, lines)
-        version += 1
-        spent, trip = await timed_change(client, SYSTEM_URI, version, lines, row, new)
-        times.append(spent)
-        trips.append(trip)
-    await stopped(client)
-    return first, times, trips, f"F0.5 {answer['f']}"
 
 
 def main() -> None:
@@ -70,9 +41,9 @@ def main() -> None:
     gold, system = gold_path.read_text("utf-8"), system_path.read_text("utf-8")
     with tempfile.TemporaryDirectory() as tmp:
         cold, times, trips, score = asyncio.run(
-            session(gold, system, pipeline, args.edits, 0, Path(tmp)))
+            session(gold, system, pipeline, args.edits, 0, Path(tmp), "cleme"))
         warm, more, trip2, _ = asyncio.run(
-            session(gold, system, pipeline, args.edits, 1, Path(tmp)))
+            session(gold, system, pipeline, args.edits, 1, Path(tmp), "cleme"))
     times += more
     median, trip = statistics.median(times), statistics.median(trips + trip2)
     worst = sorted(times)[int(0.95 * (len(times) - 1))]

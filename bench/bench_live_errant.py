@@ -63,10 +63,14 @@ def hypothesis(gold: str, seed: int) -> str:
 
 
 async def session(gold: str, system: str, pipeline: str, edits: int, seed: int,
-                  cache: Path) -> tuple[float, list[float], list[float], str]:
+                  cache: Path, metric: str = "errant"
+                  ) -> tuple[float, list[float], list[float], str]:
+    """A server with `gold` open, scored live against `system` with `metric`, then
+    `edits` one-token edits of system lines: the first score's time, each edit's, each
+    edit's empty round trip, and the score."""
     client = await started(Client(), {"spacyModel": pipeline},
                            env={**os.environ, "M2LSP_CACHE_DIR": str(cache)})
-    first, answer = await open_and_score(client, gold, system, {"metric": "errant"})
+    first, answer = await open_and_score(client, gold, system, {"metric": metric})
     if not answer:
         raise SystemExit("the first score failed (see the server's messages)")
     rng = random.Random(seed)
