@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from m2lsp.errors import M2lspError
@@ -25,6 +25,9 @@ LINES = st.lists(st.one_of(
 
 @settings(max_examples=400, deadline=None)
 @given(LINES)
+@example(["S a b c", "A 2 1|||R|||x|||REQUIRED|||-NONE-|||0", ""])  # backwards: once, an
+# endless chunk loop (the reference's too)
+@example(["S a b", "A 0 9|||M|||y z|||R|||-|||0", ""])  # past the sentence's end
 def test_the_cleme_reader_reads_or_says_why(lines) -> None:
     from m2lsp.scoring.cleme.metric import evaluate
 

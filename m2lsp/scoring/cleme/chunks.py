@@ -107,7 +107,7 @@ def _intervals(length: int, shared: list[list[int]]) -> list[tuple[int, int]]:
     """The chunks' source intervals: unchanged stretches between the shared intervals."""
     out: list[tuple[int, int]] = []
     position, k = 0, 0
-    while position <= length:
+    while position <= length and len(out) <= 2 * length + 2 * len(shared) + 2:
         if k == len(shared):
             if position != length:
                 out.append((position, length))

@@ -131,6 +131,9 @@ def _built(source: list[str], pending: list[tuple[int, str]], name: str
             if not (start == end == -1 and fields[2] == NONE_CORRECTION):
                 raise InputError(f"{name}:{line}: a noop edit must be -1 -1 with -NONE-")
             continue
+        if not 0 <= start <= end <= len(source):
+            raise InputError(f"{name}:{line}: the edit {start} {end} runs backwards or outside "
+                             f"the sentence of {len(source)} tokens, which CLEME cannot chunk")
         removed = source[start:end]
         added = fields[2].strip().split() if fields[2] != NONE_CORRECTION else []
         begin = start + offset
