@@ -153,7 +153,7 @@ def test_compare_camb_amu_two_sided_by_default(capsys) -> None:
 
 def test_compare_offers_exactly_the_metrics_it_can_compare(tmp_path, capsys) -> None:
     assert comparable() == [n for n in names() if metric(n).per_sentence]
-    assert set(comparable()) == {"m2", "errant", "cherrant", "cgec"}
+    assert set(comparable()) == {"m2", "errant", "cherrant", "cgec", "green", "cleme"}
     for name in set(names()) - set(comparable()):
         with pytest.raises(SystemExit) as stop:
             main(["compare", "a", "b", "gold", "--metric", name])
@@ -172,7 +172,8 @@ def test_every_offered_metric_compares(tmp_path, monkeypatch, capsys) -> None:
     Path("b.m2").write_text("S a b .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
                             "S d e .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n")
     inputs = {"m2": ("a.txt", "b.txt"), "errant": ("a.m2", "b.m2"), "cherrant": ("a.m2", "b.m2"),
-              "cgec": ("a.txt", "b.txt")}
+              "cgec": ("a.txt", "b.txt"), "green": ("a.txt", "b.txt"),
+              "cleme": ("a.m2", "b.m2")}
     for name in comparable():
         a, b = inputs[name]
         assert main(["compare", a, b, "gold.m2", "--metric", name, "--samples", "50"]) == 0, name

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from m2lsp.errors import InputError
 from m2lsp.scoring.cleme.reading import Edit, Sample
 
 
@@ -141,3 +142,22 @@ def _chunks(source: list[str], target: list[str],
         out.append(Chunk(index, start, end, tuple(source[start:end]),
                          tuple(target[begin:finish]), corrected, begin))
     return out
+
+
+def chunked(hypothesis: Sample, reference: Sample, index: int
+            ) -> tuple[list[Chunk], list[list[Chunk]]]:
+    """One sentence's hypothesis chunks and each reference's (its hypothesis and reference
+    samples, as CLEME reads them, merged and partitioned)."""
+    if len(hypothesis.targets) != 1:
+        raise InputError(f"hypothesis sentence {index + 1} has {len(hypothesis.targets)} "
+                         "annotators; a system is one")
+    if hypothesis.source != reference.source:
+        raise InputError(f"sentence {index + 1}: the hypothesis and the reference have "
+                         "different sources")
+    targets, edits = kept_targets(Sample(hypothesis.source,
+                                         hypothesis.targets + reference.targets,
+                                         hypothesis.edits + reference.edits))
+    chunks = partition(hypothesis.source, targets, edits)
+    if len(chunks) < 2:
+        raise InputError(f"sentence {index + 1}: no reference left to compare with")
+    return chunks[0], chunks[1:]

@@ -76,7 +76,7 @@ class ClemeLive(LiveBase):
                      ) -> tuple[list[Chunked], int]:
         """Each sentence's chunks: kept where its hypothesis block and reference did not
         change, made again where they did."""
-        from m2lsp.scoring.cleme.metric import chunked
+        from m2lsp.scoring.cleme.chunks import chunked
         from m2lsp.scoring.cleme.reading import read_m2
 
         kept: dict[tuple[str, int], tuple[Any, Chunked]] = {}

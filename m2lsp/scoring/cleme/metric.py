@@ -137,6 +137,7 @@ class Cleme(MetricBase):
 
 def evaluate(hypotheses: list[Any], references: list[Any], scorer: str, level: str) -> Any:
     """CLEME of the hypothesis samples against the reference samples (CLEME.evaluate)."""
+    from m2lsp.scoring.cleme.chunks import chunked
     from m2lsp.scoring.cleme.counting import scored
 
     if len(hypotheses) != len(references):
@@ -144,26 +145,6 @@ def evaluate(hypotheses: list[Any], references: list[Any], scorer: str, level: s
                          f"{len(references)}")
     return scored([chunked(h, r, i) for i, (h, r) in
                    enumerate(zip(hypotheses, references, strict=True))], scorer, level)
-
-
-def chunked(hypothesis: Any, reference: Any, index: int) -> tuple[list, list[list]]:
-    """One sentence's hypothesis chunks and each reference's (its hypothesis and reference
-    samples, as CLEME reads them, merged and partitioned)."""
-    from m2lsp.scoring.cleme.chunks import kept_targets, partition
-
-    if len(hypothesis.targets) != 1:
-        raise InputError(f"hypothesis sentence {index + 1} has {len(hypothesis.targets)} "
-                         "annotators; a system is one")
-    if hypothesis.source != reference.source:
-        raise InputError(f"sentence {index + 1}: the hypothesis and the reference have "
-                         "different sources")
-    targets, edits = kept_targets(type(hypothesis)(
-        hypothesis.source, hypothesis.targets + reference.targets,
-        hypothesis.edits + reference.edits))
-    chunks = partition(hypothesis.source, targets, edits)
-    if len(chunks) < 2:
-        raise InputError(f"sentence {index + 1}: no reference left to compare with")
-    return chunks[0], chunks[1:]
 
 
 def _hypothesis_m2(request: Request, options: ClemeOptions, gold: str) -> str:
