@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from m2lsp import arguments, defaults
 from m2lsp.cli.exits import EXIT_CLEAN
@@ -40,7 +41,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     report.add_argument("--meta-eval", choices=("seeda", "gjg15"), metavar="DATASET",
                         help="also meta-evaluate the metric on SEEDA or GJG15 (m2lsp "
                         "meta-eval's default system set): its correlations and a scatter "
-                        "plot per human score, on the HTML page and in the JSON")
+                        "plot per human score on the HTML page, its tables after the md or "
+                        "latex table, all of it in the JSON")
     report.add_argument("--meta-eval-data", type=Path, metavar="DIR",
                         help="the folder holding seeda/ and gjg15/ (default: the setting "
                         "meta-eval-data, else $M2LSP_META_EVAL_DATA)")
@@ -85,28 +87,39 @@ def run(args: argparse.Namespace) -> int:
         report = build_report(chosen.metric, request, args.systems, system_names(args),
                               args.samples, args.seed, stages)
         data = report_json(report, MAX_SENTENCES if args.format == "html" else None)
-        if args.meta_eval:
-            data["meta_eval"] = _meta_eval(args, chosen.metric.name)
+        meta = _meta_eval(args, chosen.metric.name) if args.meta_eval else None
+        if meta is not None:
+            from m2lsp.metaeval import render
+
+            data["meta_eval"] = render.to_dict(meta)
         stages(f"drawing the {args.format} page" if args.format == "html"
                else f"writing {args.format}")
-        text = rendered(data, args.format, args.title)
+        text = rendered(data, args.format, args.title) + _meta_eval_table(meta, args.format)
     finally:
         stages.done()
     _write(args, text)
     return EXIT_CLEAN
 
 
-def _meta_eval(args: argparse.Namespace, metric: str) -> dict:
-    """The report's metric meta-evaluated on --meta-eval's dataset (m2lsp meta-eval's
-    JSON)."""
+def _meta_eval(args: argparse.Namespace, metric: str) -> Any:
+    """The report's metric meta-evaluated on --meta-eval's dataset (a MetaEvalResult)."""
     from m2lsp.config import config_for
-    from m2lsp.metaeval import render
     from m2lsp.metaeval.run import MetaEvalRequest
     from m2lsp.metaeval.run import run as meta_eval
 
     setting = config_for([args.gold]).score.meta_eval_data
-    return render.to_dict(meta_eval(MetaEvalRequest(
-        args.meta_eval, args.meta_eval_data, metrics=(metric,), setting_data=setting)))
+    return meta_eval(MetaEvalRequest(args.meta_eval, args.meta_eval_data, metrics=(metric,),
+                                     setting_data=setting))
+
+
+def _meta_eval_table(meta: Any, format: str) -> str:
+    """The meta-evaluation's tables after a paper table (md, latex); the page and the JSON
+    carry it themselves."""
+    if meta is None or format not in ("md", "latex"):
+        return ""
+    from m2lsp.metaeval import render
+
+    return "\n" + (render.markdown(meta) if format == "md" else render.latex(meta))
 
 
 def _target(args: argparse.Namespace) -> Path | None:

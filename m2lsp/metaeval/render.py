@@ -129,10 +129,11 @@ def _table(rows: list[list[str]]) -> str:
 
 def markdown(result: MetaEvalResult, digits: int = 4) -> str:
     """The system- and sentence-level tables as GitHub Markdown."""
-    parts = [_md(_system_rows(result, digits))]
+    parts = [f"System level on {result.dataset.name} ({result.dataset.subset}), Pearson / "
+             f"Spearman:\n\n" + _md(_system_rows(result, digits))]
     sentence = _sentence_rows(result, digits)
     if sentence:
-        parts.append(_md(sentence))
+        parts.append("Sentence level, accuracy / Kendall:\n\n" + _md(sentence))
     return "\n\n".join(parts) + f"\n\n`{result.signature}`\n"
 
 

@@ -19,15 +19,25 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> float:
     n = len(x)
     if n != len(y):
         raise ValueError(f"{n} values against {len(y)}")
-    if n < 2:
+    if n < 2 or min(x) == max(x) or min(y) == max(y):
+        return math.nan  # a constant side has no correlation (SciPy says nan too)
+    dx, dy = _centred(x), _centred(y)
+    if dx is None or dy is None:
         return math.nan
-    mx, my = math.fsum(x) / n, math.fsum(y) / n
-    dx, dy = [a - mx for a in x], [b - my for b in y]
     sxx, syy = math.fsum(a * a for a in dx), math.fsum(b * b for b in dy)
-    if sxx == 0 or syy == 0:
-        return math.nan
-    r = math.fsum(a * b for a, b in zip(dx, dy, strict=True)) / math.sqrt(sxx * syy)
+    r = math.fsum(a * b for a, b in zip(dx, dy, strict=True)) / (math.sqrt(sxx) * math.sqrt(syy))
     return max(-1.0, min(1.0, r))
+
+
+def _centred(values: Sequence[float]) -> list[float] | None:
+    """The values less their mean, scaled by the largest (as SciPy scales them, so that
+    tiny or huge values neither underflow nor overflow); None when all are equal."""
+    mean = math.fsum(values) / len(values)
+    centred = [v - mean for v in values]
+    largest = max(abs(v) for v in centred)
+    if largest == 0:
+        return None
+    return [v / largest for v in centred]
 
 
 def ranks(values: Sequence[float]) -> list[float]:

@@ -292,6 +292,10 @@ def test_the_report_has_a_meta_eval_section(data, tmp_path, capsys) -> None:
     assert 'id="meta-eval-table"' in html and 'id="fig-meta-eval-m2"' in html
     figure = html[html.index('id="fig-meta-eval-m2"'):]
     assert figure.count("SEEDA-S, TrueSkill") >= 1 and "TransGEC" in figure
+    assert main([*common, "--format", "md"]) == 0
+    table = capsys.readouterr().out
+    assert "System level on seeda (base), Pearson / Spearman:" in table
+    assert "| m2 | 0.7580 / 0.7692 |" in table
 
 
 def test_trueskill_from_the_judgments_agrees_with_table_3c(data) -> None:
