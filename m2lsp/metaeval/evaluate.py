@@ -112,7 +112,7 @@ def evaluate(dataset: Dataset, metrics: Sequence[MetricScores],
     judgments = _judgments(dataset) if settings.sentence_level and any(
         m.sentences is not None for m in metrics) else {}
     results = tuple(_one(dataset, m, judgments, settings) for m in metrics)
-    return MetaEvalResult(dataset, results, _comparisons(dataset, metrics), settings.samples,
+    return MetaEvalResult(dataset, results, _comparisons(dataset, results), settings.samples,
                           settings.seed, settings.window)
 
 
@@ -216,21 +216,22 @@ def _sentence_level(dataset: Dataset, name: str, judged: Sequence[Any],
     return SentenceLevel(name, found.accuracy, found.kendall, found.pairs)
 
 
-def _comparisons(dataset: Dataset, metrics: Sequence[MetricScores]) -> tuple[Comparison, ...]:
+def _comparisons(dataset: Dataset, results: Sequence[MetricResult]
+                 ) -> tuple[Comparison, ...]:
     """Williams' test for every pair of metrics and every human score, A the metric with
     the higher Pearson correlation: does A correlate better than B?"""
     from m2lsp.metaeval.statistics import pearson
 
-    values = {m.name: _in_order(dataset, m) for m in metrics}
+    values = {r.metric: [v for _, v in r.scores] for r in results}
     out = []
-    for k, first in enumerate(metrics):
-        for second in metrics[k + 1:]:
-            r_ab = pearson(values[first.name], values[second.name])
+    for k, first in enumerate(results):
+        for second in results[k + 1:]:
+            r_ab = pearson(values[first.metric], values[second.metric])
             for name, human in dataset.human.items():
-                r_a, r_b = (pearson(values[m.name], human) for m in (first, second))
+                r_a, r_b = (pearson(values[r.metric], human) for r in (first, second))
                 a, b = (first, second) if not r_b > r_a else (second, first)
                 test = williams(max(r_a, r_b), min(r_a, r_b), r_ab, len(dataset.systems))
-                out.append(Comparison(a.name, b.name, name, test.t, test.p))
+                out.append(Comparison(a.metric, b.metric, name, test.t, test.p))
     return tuple(out)
 
 

@@ -55,8 +55,8 @@ class ClemeLive(LiveBase):
             raise UsageError("cleme: cleme_scorer is dependent or independent, cleme_level "
                              "corpus or sentence")
         references = self._read_references(job.text, job.uri)
-        blocks = self.hypotheses._reference(job.text, job.uri)
-        hypotheses, versions = yield from self.hypotheses._hypothesis(job.system_text, blocks)
+        blocks = self.hypotheses.reference(job.text, job.uri)
+        hypotheses, versions = yield from self.hypotheses.hypothesis(job.system_text, blocks)
         if len(hypotheses) != len(references):
             raise InputError(f"the gold has {len(references)} sentences as CLEME reads it but "
                              f"{len(hypotheses)} as the system is read")

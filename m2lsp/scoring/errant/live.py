@@ -72,8 +72,8 @@ class ErrantLive(LiveBase):
         """`update`, yielding how many lines are done while many are annotated afresh."""
         if job.format is not Format.M2:
             raise UsageError(f"the gold document {job.uri} is not an open M2 document")
-        refs = self._reference(job.text, job.uri)
-        hyps, versions = yield from self._hypothesis(job.system_text, refs)
+        refs = self.reference(job.text, job.uri)
+        hyps, versions = yield from self.hypothesis(job.system_text, refs)
         if len(hyps) != len(refs):
             check_pair(hyps, refs, "the system", job.uri)  # raises, naming where they part
         sentences, totals, fresh, differ = self._evaluated(hyps, refs)
@@ -93,8 +93,9 @@ class ErrantLive(LiveBase):
 
     # -- reading ---------------------------------------------------------------------
 
-    def _reference(self, text: str, name: str) -> list[ErrantBlock]:
-        """The reference's blocks, in errant_compare's reading; unchanged ones reused."""
+    def reference(self, text: str, name: str) -> list[ErrantBlock]:
+        """The reference's blocks, in errant_compare's reading; unchanged ones reused (live
+        CLEME reads its hypothesis through these too)."""
         from m2lsp.scoring.errant.inputs import read_blocks
 
         if text == self._read[0] and self._read[1]:
@@ -105,7 +106,7 @@ class ErrantLive(LiveBase):
         self._read = (text, blocks)
         return blocks
 
-    def _hypothesis(self, text: str, refs: Sequence[ErrantBlock]
+    def hypothesis(self, text: str, refs: Sequence[ErrantBlock]
                     ) -> Generator[int, None, tuple[list[ErrantBlock], dict[str, str]]]:
         from m2lsp.scoring.system_text import looks_like_m2
 

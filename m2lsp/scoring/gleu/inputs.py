@@ -17,7 +17,7 @@ from m2lsp.errors import InputError
 from m2lsp.parsing.source import read_source
 
 if TYPE_CHECKING:
-    from m2lsp.model import Block
+    from m2lsp.model import Block, M2Document
 
 LINE_END = re.compile(r"\r\n|\r|\n")
 
@@ -83,13 +83,8 @@ def read_m2(hypothesis: Path, gold: Path, source: Path | None = None,
     from m2lsp.parsing.m2 import parse_m2
 
     text = read_source(gold, "gold", encoding)
-    document = parse_m2(text)
-    found = [(start, b) for start, b in zip(document.starts, document.blocks, strict=True)
-             if b.sentence is not None]
-    blocks = [b for _, b in found]
-    annotators = list(dict.fromkeys(e.annotator.strip() for b in blocks for e in b.edits)) or ["0"]
-    references = tuple(tuple(tuple(corrected(b, start, a, gold).split()) for a in annotators)
-                       for start, b in found)
+    blocks, corrections = m2_references(parse_m2(text), gold)
+    references = tuple(tuple(tuple(r.split()) for r in refs) for refs in corrections)
     src = [tuple(b.sentence.text.split()) if b.sentence is not None else () for b in blocks]
     if source is not None:
         src, _ = _tokens(source, "source", encoding)
@@ -99,6 +94,18 @@ def read_m2(hypothesis: Path, gold: Path, source: Path | None = None,
         raise InputError(f"hypothesis file {hypothesis} has {len(hyp)} lines but gold file "
                          f"{gold} has {len(blocks)} sentences")
     return GleuInputs(tuple(src), references, tuple(hyp), (text.text,))
+
+
+def m2_references(document: M2Document, gold: Path) -> tuple[list[Block], list[list[str]]]:
+    """The blocks with a sentence of an M2 gold, and each one's references: every
+    annotator's corrected sentence (an annotator with no line in a sentence leaves it as it
+    is; no annotator at all: the sentence itself)."""
+    found = [(start, b) for start, b in zip(document.starts, document.blocks, strict=True)
+             if b.sentence is not None]
+    annotators = list(dict.fromkeys(e.annotator.strip() for _, b in found for e in b.edits)) \
+        or ["0"]
+    return ([b for _, b in found],
+            [[corrected(b, start, a, gold) for a in annotators] for start, b in found])
 
 
 def corrected(block: Block, start: int, annotator: str, gold: Path) -> str:

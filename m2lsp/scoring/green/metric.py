@@ -5,7 +5,7 @@ one reference, the S lines the source).  Text output as the authors' `green` pri
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -170,20 +170,15 @@ def _same(path: Path | str, count: int, other: Path | str, expected: int) -> Non
 
 def _from_m2(gold: Path, encoding: str | None
              ) -> tuple[list[str], list[list[str]], tuple[str, ...]]:
-    """Sources (S lines) and references (each annotator's corrected sentence; an annotator
-    with no line in a sentence leaves it as it is) of an M2 gold."""
+    """Sources (S lines) and references (each annotator's corrected sentence, as GLEU reads
+    them from an M2 gold) of an M2 gold, and its text."""
     from m2lsp.parsing.m2 import parse_m2
     from m2lsp.parsing.source import read_source
-    from m2lsp.scoring.gleu.inputs import corrected
+    from m2lsp.scoring.gleu.inputs import m2_references
 
     text = read_source(gold, "gold", encoding)
-    document = parse_m2(text)
-    found = [(start, b) for start, b in zip(document.starts, document.blocks, strict=True)
-             if b.sentence is not None]
-    annotators: Sequence[str] = list(dict.fromkeys(
-        e.annotator.strip() for _, b in found for e in b.edits)) or ["0"]
-    sources = [" ".join(b.sentence.tokens) for _, b in found if b.sentence is not None]
-    references = [[corrected(b, start, a, gold) for a in annotators] for start, b in found]
+    blocks, references = m2_references(parse_m2(text), gold)
+    sources = [" ".join(b.sentence.tokens) for b in blocks if b.sentence is not None]
     return sources, references, (text.text,)
 
 
