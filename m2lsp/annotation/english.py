@@ -152,22 +152,20 @@ class EnglishAnnotator:
                 with contextlib.suppress(ValueError, TypeError):  # unreadable: parse again
                     docs[text] = unpacked(self.nlp.vocab, data)
         fresh = [t for t in unique if t not in docs]
-        inputs = fresh if self.settings.tokenise else (
-            Doc(self.nlp.vocab, t.split()) for t in fresh)
+        nlp = self.nlp
+        inputs = [nlp.make_doc(t) if self.settings.tokenise else Doc(nlp.vocab, t.split())
+                  for t in fresh]
         new = []
-        for text, doc in zip(fresh, self.nlp.pipe(inputs, batch_size=256), strict=True):
+        for text, doc in zip(fresh, piped(nlp, inputs), strict=True):
             docs[text] = doc
             new.append((keys[text], packed(doc)))
         self.cache.put(new)
         return [docs[t] for t in texts]
 
     def edits(self, orig: Any, cor: Any) -> list[Any]:
-        """errant's `Annotator.annotate(orig, cor, lev, merge)`: the alignment gets the tokens
-        as lists (the same table, faster to index), the edits the parses."""
-        from errant.alignment import Alignment
-
-        alignment = Alignment(list(orig), list(cor), self.settings.lev)
-        alignment.orig, alignment.cor = orig, cor
+        """errant's `Annotator.annotate(orig, cor, lev, merge)`, the alignment compiled
+        (`aligned`)."""
+        alignment = aligned(orig, cor, self.settings.lev)
         edits = self.errant.merge(alignment, self.settings.merge)
         for edit in edits:
             self.errant.classify(edit)
@@ -223,9 +221,72 @@ class EnglishAnnotator:
         return "\n".join(rows) + "\n\n"
 
 
+try:  # built from _errant_align.c when a C compiler was there at install time
+    from m2lsp.annotation import _errant_align as compiled  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - exercised where no compiler is installed
+    compiled = None
+
+
+def aligned(orig: Any, cor: Any, lev: bool, use_compiled: bool = True) -> Any:
+    """errant's `Alignment(orig, cor, lev)` of two parses: its table filled in C when the
+    compiled core is there (only `align_seq`, what the mergers read, is set), else by errant
+    itself over the tokens as lists (the same table, faster to index than the Doc)."""
+    from errant.alignment import Alignment
+
+    if not use_compiled or compiled is None:
+        alignment = Alignment(list(orig), list(cor), lev)
+    else:
+        alignment = Alignment.__new__(Alignment)
+        alignment.align_seq = compiled.align_seq(
+            _token_ids(orig), _token_ids(cor), [t.text for t in orig], [t.text for t in cor],
+            _open_pos(), lev)
+    alignment.orig, alignment.cor = orig, cor
+    return alignment
+
+
+def _token_ids(doc: Any) -> bytes:
+    from spacy.attrs import LEMMA, LOWER, ORTH, POS
+
+    return bytes(doc.to_array([ORTH, LOWER, LEMMA, POS]).astype("uint64", copy=False).data)
+
+
+@cache
+def _open_pos() -> tuple[int, int, int, int]:
+    """errant's `Alignment._open_pos` (ADJ, ADV, NOUN, VERB), in a fixed order."""
+    from errant.alignment import Alignment
+
+    ids = sorted(Alignment._open_pos)
+    assert len(ids) == 4
+    return ids[0], ids[1], ids[2], ids[3]
+
+
 def unchanged(orig: Any, cor: str) -> bool:
     """errant_parallel's test for a correction that is its source (written as a noop)."""
     return bool(orig.text.strip() == cor.strip())
+
+
+def piped(nlp: Any, docs: list[Any]) -> list[Any]:
+    """`nlp.pipe(docs)`, one component at a time over all the docs (the components read
+    what the ones before them wrote, as in `nlp.pipe`), with the attribute ruler's rules
+    applied without spaCy's Matcher where they are of the kind `attribute_rules` reads."""
+    for name, component in nlp.pipeline:
+        if name == "attribute_ruler":
+            component = _fast_ruler(nlp, component)
+        docs = list(component.pipe(docs, batch_size=256) if hasattr(component, "pipe")
+                    else map(component, docs))
+    return docs
+
+
+def _fast_ruler(nlp: Any, ruler: Any) -> Any:
+    """The pipeline's attribute ruler, made once (kept on the ruler itself), fast where
+    `attribute_rules` can."""
+    from m2lsp.annotation.attribute_rules import fast_ruler
+
+    made = getattr(ruler, "_m2lsp_fast", None)
+    if made is None:
+        made = fast_ruler(ruler) or ruler
+        ruler._m2lsp_fast = made
+    return made
 
 
 def packed(doc: Any) -> bytes:

@@ -250,5 +250,6 @@ def _in_workers(annotator: Annotator, chunks: list[Chunk], jobs: int, total: int
 
 
 def default_jobs() -> int:
-    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                      else os.cpu_count() or 1))
+    """The cores this process may run on."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else os.cpu_count() or 1)

@@ -59,7 +59,7 @@ def _add_annotate(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--spacy-model", help="the spaCy pipeline (default: the setting "
                         f"spacy-model, else {defaults.SPACY_MODEL})")
     parser.add_argument("--jobs", type=arguments.JOBS, help="processes that annotate in parallel "
-                        "(default: the cores, at most 4; 1: this process only)")
+                        "(default: the cores this process may use; 1: this process only)")
     parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.m2lsp] "
                         "from (default: the nearest one above the source)")
     parser.add_argument("--encoding", help="encoding of the text files (default: UTF-8)")
@@ -81,7 +81,7 @@ def _add_errant_parallel(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--spacy-model", default=defaults.SPACY_MODEL,
                         help=f"the spaCy pipeline (default: {defaults.SPACY_MODEL})")
     parser.add_argument("--jobs", type=arguments.JOBS, help="processes that annotate in parallel "
-                        "(default: the cores, at most 4)")
+                        "(default: the cores this process may use)")
     parser.set_defaults(handler=run_errant_parallel)
 
 

@@ -104,7 +104,7 @@ SHARED_FLAGS = (
 # shared by `score` and `compare`
 WORK_FLAGS = (
     Flag(("--jobs",), "m2, errant, cherrant: processes working in parallel (m2: default 1; "
-         "annotating a plain-text hypothesis: the cores, at most 4)",
+         "annotating a plain-text hypothesis: the cores this process may use)",
          {"type": arguments.JOBS, "default": None, "metavar": "N"}),
     Flag(("--source",), "the source sentences, one a line: gleu (with --ref); errant and "
          "cherrant, for a plain-text hypothesis (default: GOLD's S lines)",
