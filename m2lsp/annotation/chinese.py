@@ -101,6 +101,11 @@ class ChineseAnnotator:
     def close(self) -> None:
         self.cache.close()
 
+    @property
+    def edit_namespace(self) -> str:
+        """What a block of edits depends on, beyond its text."""
+        return self.namespace
+
     def blocks(self, rows: Sequence[tuple[str, Sequence[str]]], first: int = 0
                ) -> list[str | None]:
         """parallel_to_m2's output for each (source, targets) row, from the cache where it

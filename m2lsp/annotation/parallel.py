@@ -9,17 +9,16 @@ of them lacks (errant_parallel stops silently at the shortest).
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from m2lsp.annotation.chinese import ChineseAnnotator, ChineseSettings
 from m2lsp.annotation.english import EnglishAnnotator, EnglishSettings
+from m2lsp.annotation.running import CHUNK_ROWS, Chunk, Row
 from m2lsp.errors import InputError, UsageError
 
 Settings = EnglishSettings | ChineseSettings
@@ -46,7 +45,7 @@ def settings_for(lang: str, config: Any, *, spacy_model: str | None = None,
     return EnglishSettings(tok, lev, merge, model)
 Annotator = EnglishAnnotator | ChineseAnnotator
 
-CHUNK = 256  # lines a worker annotates at a time
+CHUNK = CHUNK_ROWS
 _BREAK = re.compile(r"\r\n|\r|\n")
 
 Progress = Callable[[int], Any]  # (items) -> a context manager whose value has at(index)
@@ -149,11 +148,9 @@ def annotate(text: ParallelText, settings: Settings, jobs: int = 1,
     return (block for _, block in annotate_each([text], settings, jobs, progress))
 
 
-Row = tuple[str, tuple[str, ...]]
-Chunk = tuple[int, int, list[Row]]  # (which text, the index of its first row, its rows)
 
 
-def _annotator(settings: Settings, cached: bool) -> Annotator:
+def make_annotator(settings: Settings, cached: bool) -> Annotator:
     """The annotator for these settings, with the cache if `cached`."""
     from m2lsp.annotation.parse_cache import default_cache
 
@@ -163,43 +160,29 @@ def _annotator(settings: Settings, cached: bool) -> Annotator:
     return EnglishAnnotator(settings, cache)
 
 
+def chunked(rows: Iterable[Row], which: int = 0, first: int = 0) -> Iterator[Chunk]:
+    """Rows in chunks of CHUNK, numbered from `first`."""
+    batch: list[Row] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) == CHUNK:
+            yield which, first, batch
+            first, batch = first + CHUNK, []
+    if batch:
+        yield which, first, batch
+
+
 def annotate_each(texts: Sequence[ParallelText], settings: Settings, jobs: int = 1,
-                  progress: Progress | None = None) -> Iterator[tuple[int, str]]:
+                  progress: Progress | None = None, scheduler: str | None = None
+                  ) -> Iterator[tuple[int, str]]:
     """The reference tool's output for each text in turn, as (which text, block): several
     outputs annotated in one process, with one pipeline and one cache."""
-    chunks: list[Chunk] = []
-    for which, text in enumerate(texts):
-        rows = text.rows()
-        chunks.extend((which, i, rows[i:i + CHUNK]) for i in range(0, len(rows), CHUNK))
+    from m2lsp.annotation.running import run_chunks
+
+    chunks = [chunk for which, text in enumerate(texts) for chunk in chunked(text.rows(), which)]
     total = sum(len(rows) for _, _, rows in chunks)
     jobs = min(max(1, jobs), len(chunks)) if chunks else 1
-    annotator = _annotator(settings, True)
-    try:
-        stored = annotator.stored([row for _, _, rows in chunks for row in rows])
-        if stored is not None:  # all annotated before: nothing to load, parse or fork
-            yield from _emit(chunks, _sliced(chunks, stored), total, progress)
-            return
-        if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
-            annotator.close()  # each worker opens the cache: a connection does not fork
-            annotator = _annotator(settings, False)
-            annotator.load()  # the workers share the loaded pipeline
-            yield from _in_workers(annotator, chunks, jobs, total, progress)
-            return
-        results = (annotator.blocks(rows, first) for _, first, rows in chunks)
-        yield from _emit(chunks, results, total, progress)
-    finally:
-        annotator.close()
-
-
-def _sliced(chunks: list[Chunk], blocks: list[str | None]) -> Iterator[list[str | None]]:
-    at = 0
-    for _, _, rows in chunks:
-        yield blocks[at:at + len(rows)]
-        at += len(rows)
-
-
-def _emit(chunks: list[Chunk], results: Iterator[list[str | None]], total: int,
-          progress: Progress | None) -> Iterator[tuple[int, str]]:
+    results = run_chunks(chunks, settings, jobs, scheduler)
     ticker = progress(total) if progress else _Silent()
     done = 0
     with ticker as tick:
@@ -218,35 +201,6 @@ class _Silent:
 
     def at(self, index: int, line: int | None = None) -> None:
         return None
-
-
-_WORKER: Annotator | None = None
-
-
-def _work(chunk: Chunk) -> list[str | None]:
-    assert _WORKER is not None
-    return _WORKER.blocks(chunk[2], chunk[1])
-
-
-def _open_cache() -> None:
-    from m2lsp.annotation.parse_cache import default_cache
-
-    assert _WORKER is not None
-    _WORKER.cache = default_cache()
-
-
-def _in_workers(annotator: Annotator, chunks: list[Chunk], jobs: int, total: int,
-                progress: Progress | None) -> Iterator[tuple[int, str]]:
-    """The chunks' blocks in order, from `jobs` forked processes that inherit the loaded
-    pipeline (the pool starts before the progress thread, so nothing forks a thread)."""
-    global _WORKER
-    _WORKER = annotator
-    context = multiprocessing.get_context("fork")
-    try:
-        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_open_cache) as pool:
-            yield from _emit(chunks, pool.map(_work, chunks), total, progress)
-    finally:
-        _WORKER = None
 
 
 def default_jobs() -> int:

@@ -36,8 +36,20 @@ def _add_annotate(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--parallel", type=Path,
                         help="--lang zh: ChERRANT's input instead of --orig and --cor, one "
                         "line per sentence: id<TAB>source<TAB>target<TAB>...")
+    parser.add_argument("--pairs", type=Path, metavar="FILE",
+                        help="instead of --orig and --cor: one file of pairs, TSV "
+                        "(source<TAB>correction<TAB>..., a column per annotator) or JSONL "
+                        "({\"source\": ..., \"corrections\": [...]} a line)")
+    parser.add_argument("--pairs-format", choices=["tsv", "jsonl"],
+                        help="the format of --pairs (default: jsonl for .jsonl/.json/.ndjson, "
+                        "else tsv)")
     parser.add_argument("-o", "--output", type=Path, help="write here (default: stdout); "
-                        "with --each, the folder to write into")
+                        "with --each, the folder to write into. Written in shards beside it "
+                        "(.NAME.m2lsp-parts/): a stopped run started again continues where "
+                        "it stopped")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help="annotate on a Dask cluster (needs m2lsp[dask]): the address of "
+                        "its scheduler; each worker loads the pipeline once")
     parser.add_argument("--each", action="store_true",
                         help="one M2 file per corrected file, as errant_parallel run on each "
                         "(written into the folder -o as NAME.m2), in one run: the sources "
@@ -107,17 +119,65 @@ def run_annotate(args: argparse.Namespace) -> int:
     _check_inputs(args)
     if args.output is not None and not args.each:
         refuse_inputs(args.output, _inputs(args))
-    config = config_for([args.parallel or args.orig], args.config)
+    config = config_for([args.parallel or args.orig or args.pairs], args.config)
     settings = _settings(args, config)
     if args.each:
         return _each(args, settings)
     if args.parallel is not None:
         text = _read_cherrant(args.parallel, args.encoding)
-        blocks = _started(text, settings, _jobs(args))
-    else:
-        blocks = _blocks(args.orig, args.cor, args, settings, args.encoding)
-    _write(blocks, args.output, _inputs(args))
+        _write(_started(text, settings, _jobs(args)), args.output, _inputs(args))
+        return EXIT_CLEAN
+    _stream(_row_source(args), settings, _jobs(args), args.output, _inputs(args),
+            args.scheduler)
     return EXIT_CLEAN
+
+
+def _row_source(args: argparse.Namespace) -> Any:
+    from m2lsp.annotation.rows import FileRows, PairRows, pairs_format
+
+    if args.pairs is not None:
+        return PairRows(args.pairs, pairs_format(args.pairs, args.pairs_format), args.encoding)
+    return FileRows(args.orig, tuple(args.cor), args.encoding)
+
+
+def _stream(source: Any, settings: Any, jobs: int, output: Path | None, inputs: list[Path],
+            scheduler: str | None = None, announce: bool = False) -> None:
+    """The rows read once to check them, then annotated as a stream: into `output` in
+    shards (a stopped run resumes), or to stdout."""
+    from m2lsp.annotation.rows import check
+    from m2lsp.annotation.running import CHUNK_ROWS
+    from m2lsp.annotation.shards import annotate_to
+    from m2lsp.cli.progress import Rate
+
+    checked = check(source)
+    jobs = min(jobs, -(-checked.count // CHUNK_ROWS))  # no more workers than chunks
+    if checked.bom:
+        _warn_bom(source.paths[0])
+    if announce:
+        print("Processing parallel files...", flush=True)
+    if output is None:
+        _to_stdout(source, settings, jobs, scheduler, checked.count)
+        return
+    try:
+        annotate_to(output, source.rows, checked.count, [*inputs], settings, jobs,
+                    kind=type(source).__name__, scheduler=scheduler,
+                    progress=lambda total, start: Rate(total, start=start))
+    except OSError as exc:
+        raise InputError(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def _to_stdout(source: Any, settings: Any, jobs: int, scheduler: str | None,
+               count: int) -> None:
+    from m2lsp.annotation.parallel import chunked
+    from m2lsp.annotation.running import run_chunks
+    from m2lsp.cli.progress import Rate
+
+    done = 0
+    with Rate(count) as tick:
+        for blocks in run_chunks(chunked(source.rows()), settings, jobs, scheduler):
+            sys.stdout.writelines(b for b in blocks if b is not None)
+            done += len(blocks)
+            tick.at(done - 1)
 
 
 def _inputs(args: argparse.Namespace) -> list[Path]:
@@ -129,14 +189,23 @@ def _inputs(args: argparse.Namespace) -> list[Path]:
 
 def _check_inputs(args: argparse.Namespace) -> None:
     """The flags that go together, or an error saying which do not."""
-    if args.parallel is not None:
+    if args.pairs is not None:
+        if args.orig or args.cor or args.each or args.parallel:
+            raise UsageError("--pairs replaces --orig and --cor (and --each, --parallel)")
+    elif args.pairs_format is not None:
+        raise UsageError("--pairs-format goes with --pairs")
+    elif args.parallel is not None:
         if args.lang != "zh":
             raise UsageError("--parallel reads ChERRANT's id<TAB>source<TAB>target file: "
                              "use it with --lang zh")
         if args.orig or args.cor or args.each:
             raise UsageError("--parallel replaces --orig and --cor (and --each)")
-    elif args.orig is None or not args.cor:
-        raise UsageError("name the source with --orig and the corrected files with --cor"
+    if args.scheduler is not None and (args.each or args.parallel is not None):
+        raise UsageError("--scheduler annotates --orig/--cor or --pairs (not --each or "
+                         "--parallel)")
+    if args.pairs is None and args.parallel is None and (args.orig is None or not args.cor):
+        raise UsageError("name the source with --orig and the corrected files with --cor "
+                         "(or a file of pairs with --pairs)"
                          + (" (or ChERRANT's file with --parallel)" if args.lang == "zh"
                             else ""))
     english = [flag for flag, on in (("--tok", args.tok), ("--lev", args.lev),
@@ -220,20 +289,11 @@ def run_errant_parallel(args: argparse.Namespace) -> int:
     refuse_inputs(args.out, inputs)
     print("Loading resources...")
     settings = EnglishSettings(args.tok, args.lev, args.merge, args.spacy_model)
-    blocks = _blocks(Path(args.orig), [Path(c) for c in args.cor], args, settings, None,
-                     announce=True)
-    _write(blocks, Path(args.out), inputs)
+    from m2lsp.annotation.rows import FileRows
+
+    _stream(FileRows(Path(args.orig), tuple(Path(c) for c in args.cor)), settings,
+            _jobs(args), Path(args.out), inputs, announce=True)
     return EXIT_CLEAN
-
-
-def _blocks(orig: Path, cors: list[Path], args: argparse.Namespace, settings: Any,
-            encoding: str | None, announce: bool = False) -> Iterable[str]:
-    from m2lsp.annotation.parallel import read_parallel
-
-    jobs = _jobs(args)
-    text = read_parallel(orig, cors, encoding)
-    _warn_about(orig, text)
-    return _started(text, settings, jobs, announce)
 
 
 def _started(text: ParallelText, settings: Any, jobs: int, announce: bool = False
@@ -259,8 +319,12 @@ def _chain(first: str | None, rest: Iterable[str]) -> Iterable[str]:
 
 def _warn_about(orig: Path, text: ParallelText) -> None:
     if text.sources and text.sources[0].startswith("\ufeff"):
-        print(f"m2lsp: warning: {orig} starts with a byte-order mark; the reference tools keep "
-              f"it as part of the first word, and so does this output", file=sys.stderr)
+        _warn_bom(orig)
+
+
+def _warn_bom(orig: Path) -> None:
+    print(f"m2lsp: warning: {orig} starts with a byte-order mark; the reference tools keep "
+          f"it as part of the first word, and so does this output", file=sys.stderr)
 
 
 def _write(blocks: Iterable[str], output: Path | None, inputs: list[Path]) -> None:
