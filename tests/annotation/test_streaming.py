@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -54,7 +53,8 @@ def test_pairs(conll, form) -> None:
     else:
         pairs = where / f"{form}.jsonl"
         records = ([{"source": s, "corrections": [a, c]} for s, a, c in rows]
-                   if form == "jsonl-list" else [{"source": s, "correction": a} for s, a, _ in rows])
+                   if form == "jsonl-list"
+                   else [{"source": s, "correction": a} for s, a, _ in rows])
         pairs.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     out = where / f"{form}.m2"
     args = ["annotate", "--pairs", str(pairs), "--spacy-model", conll["model"], "--jobs", "1"]
