@@ -173,7 +173,7 @@ def chunked(rows: Iterable[Row], which: int = 0, first: int = 0) -> Iterator[Chu
 
 
 def annotate_each(texts: Sequence[ParallelText], settings: Settings, jobs: int = 1,
-                  progress: Progress | None = None, scheduler: str | None = None
+                  progress: Progress | None = None, scheduler: Any = None
                   ) -> Iterator[tuple[int, str]]:
     """The reference tool's output for each text in turn, as (which text, block): several
     outputs annotated in one process, with one pipeline and one cache."""

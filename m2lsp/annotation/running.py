@@ -23,9 +23,10 @@ AHEAD = 2  # chunks in flight per worker
 
 
 def run_chunks(chunks: Iterable[Chunk], settings: Any, jobs: int = 1,
-               scheduler: str | None = None, annotator: Any = None) -> Iterator[Blocks]:
-    """Each chunk's blocks, in the chunks' order (`annotator`: one made for `settings`
-    with the cache, which this closes)."""
+               scheduler: Any = None, annotator: Any = None) -> Iterator[Blocks]:
+    """Each chunk's blocks, in the chunks' order (`scheduler`: a `distributed.Scheduler`
+    to annotate on; `annotator`: one made for `settings` with the cache, which this
+    closes)."""
     from m2lsp.annotation.parallel import make_annotator
 
     pending = iter(chunks)

@@ -121,7 +121,7 @@ def by_shard(chunks: Iterable[Chunk], run: Callable[[Iterator[Chunk]], Iterator[
 
 def annotate_to(output: Path, rows: Callable[[], Iterable[Row]], count: int,
                 paths: list[Path], settings: Any, jobs: int, *, kind: str,
-                scheduler: str | None = None, progress: Any = None) -> None:
+                scheduler: Any = None, progress: Any = None) -> None:
     """Annotate the rows into `output` in shards (see the module), resuming a stopped run
     of the same inputs and settings."""
     from m2lsp.annotation.parallel import make_annotator

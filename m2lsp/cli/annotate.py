@@ -50,6 +50,9 @@ def _add_annotate(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                         help="annotate on a Dask cluster (needs m2lsp[dask]): the address of "
                         "its scheduler; each worker loads the pipeline once")
+    parser.add_argument("--scheduler-timeout", type=arguments.SECONDS, default=30.0,
+                        metavar="SECONDS", help="how long to try to reach --scheduler "
+                        "(default: %(default)g)")
     parser.add_argument("--each", action="store_true",
                         help="one M2 file per corrected file, as errant_parallel run on each "
                         "(written into the folder -o as NAME.m2), in one run: the sources "
@@ -128,8 +131,16 @@ def run_annotate(args: argparse.Namespace) -> int:
         _write(_started(text, settings, _jobs(args)), args.output, _inputs(args))
         return EXIT_CLEAN
     _stream(_row_source(args), settings, _jobs(args), args.output, _inputs(args),
-            args.scheduler)
+            _scheduler(args))
     return EXIT_CLEAN
+
+
+def _scheduler(args: argparse.Namespace) -> Any:
+    if args.scheduler is None:
+        return None
+    from m2lsp.annotation.distributed import Scheduler
+
+    return Scheduler(args.scheduler, args.scheduler_timeout)
 
 
 def _row_source(args: argparse.Namespace) -> Any:
@@ -141,7 +152,7 @@ def _row_source(args: argparse.Namespace) -> Any:
 
 
 def _stream(source: Any, settings: Any, jobs: int, output: Path | None, inputs: list[Path],
-            scheduler: str | None = None, announce: bool = False) -> None:
+            scheduler: Any = None, announce: bool = False) -> None:
     """The rows read once to check them, then annotated as a stream: into `output` in
     shards (a stopped run resumes), or to stdout."""
     from m2lsp.annotation.rows import check
@@ -166,8 +177,7 @@ def _stream(source: Any, settings: Any, jobs: int, output: Path | None, inputs: 
         raise InputError(f"cannot write {output}: {exc.strerror or exc}") from None
 
 
-def _to_stdout(source: Any, settings: Any, jobs: int, scheduler: str | None,
-               count: int) -> None:
+def _to_stdout(source: Any, settings: Any, jobs: int, scheduler: Any, count: int) -> None:
     from m2lsp.annotation.parallel import chunked
     from m2lsp.annotation.running import run_chunks
     from m2lsp.cli.progress import Rate
