@@ -303,7 +303,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_errant_align",
     "ERRANT 3.0.2's token alignment, compiled (errant.alignment.Alignment is its oracle)",
-    -1, methods,
+    -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__errant_align(void) { return PyModule_Create(&module); }

@@ -21,6 +21,7 @@ import string
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from m2lsp.annotation.cherrant_data import Tables
 from m2lsp.errors import InputError
@@ -98,18 +99,131 @@ class Costs:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.known: dict[tuple[str, str], float] = {}
+        self.chars: dict[str, _Char] = {}
 
     def substitution(self, a: str, b: str) -> float:
         found = self.known.get((a, b))
         if found is None:
             if len(self.known) >= self.MAX_REMEMBERED:
                 self.known.clear()
-            found = self.known[(a, b)] = substitution_cost(a, b, self.tables)
+            cost = (self.of_chars(a, b) if len(a) == 1 == len(b)
+                    else substitution_cost(a, b, self.tables))
+            found = self.known[(a, b)] = cost
         return found
 
+    def of_chars(self, a: str, b: str) -> float:
+        """`substitution_cost` of two single characters, the same sums in the same order
+        (tested against it), from what is known of each character (`_char`)."""
+        if a == b:
+            return 0
+        x, y = self._char(a), self._char(b)
+        if x.meaning is None or y.meaning is None:
+            meaning = 4
+        elif x.meaning == y.meaning:
+            meaning = 0
+        else:
+            meaning = 2 * (3 - sum(p == q for p, q in zip(x.meaning, y.meaning, strict=True)))
+        if not (x.chinese and y.chinese):
+            form = 0.5
+        else:
+            alike = (x.readings & y.readings or a in y.confusions or b in x.confusions)
+            form = 0 / 2 if alike else 1 / 2
+        marks = _punctuation_cost(a, b)
+        return meaning / 6.0 + form + marks
 
-def operations(a: Sequence[str], b: Sequence[str], costs: Costs) -> list[list[list[str]]]:
-    """Each cell's cheapest operations (`M`, `T<n>`, `S`, `I`, `D`); cell (0, 0) has none."""
+    def _char(self, ch: str) -> _Char:
+        known = self.chars.get(ch)
+        if known is None:
+            tables, chinese = self.tables, _all_chinese(ch)
+            known = self.chars[ch] = _Char(
+                tables.classes.get(ch), chinese, readings(ch) if chinese else frozenset(),
+                ch in PUNCTUATION, frozenset(tables.confusions.get(ch, ())))
+        return known
+
+
+@dataclass(frozen=True)
+class _Char:
+    """What the costs read of one character."""
+
+    meaning: Any
+    chinese: bool
+    readings: frozenset[str]
+    mark: bool
+    confusions: frozenset[str]
+
+
+try:  # built from _cherrant_align.c when a C compiler was there at install time
+    from m2lsp.annotation import _cherrant_align as compiled  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - exercised where no compiler is installed
+    compiled = None
+
+Table = Sequence[Sequence[list[str]]]  # each cell's operations, row by row
+
+
+def operations(a: Sequence[str], b: Sequence[str], costs: Costs,
+               use_compiled: bool = True) -> Table:
+    """Each cell's cheapest operations (`M`, `T<n>`, `S`, `I`, `D`); cell (0, 0) has none:
+    the table filled in C when the compiled core is there, else in Python."""
+    if use_compiled and compiled is not None:
+        return _compiled(a, b, costs)
+    return _operations(a, b, costs)
+
+
+def _compiled(a: Sequence[str], b: Sequence[str], costs: Costs) -> Table:
+    """The table from the compiled core: token ids, and the substitution costs of each
+    distinct source token with each distinct target token (from `costs`)."""
+    from array import array
+
+    rows, columns = list(dict.fromkeys(a)), list(dict.fromkeys(b))
+    ids = {token: n for n, token in enumerate(dict.fromkeys([*rows, *columns]))}
+    row_of = {token: n for n, token in enumerate(rows)}
+    column_of = {token: n for n, token in enumerate(columns)}
+    substitution = costs.substitution
+    sub = array("d", [0.0 if x == y else substitution(x, y) for x in rows for y in columns])
+    masks, ks = compiled.operations(
+        array("i", [ids[t] for t in a]).tobytes(), array("i", [ids[t] for t in b]).tobytes(),
+        array("i", [row_of[t] for t in a]).tobytes(),
+        array("i", [column_of[t] for t in b]).tobytes(), len(columns), sub.tobytes())
+    return CompiledTable(len(a), len(b), masks, memoryview(ks).cast("i"))
+
+
+class CompiledTable:
+    """The compiled core's table, read as `_operations`' lists of lists are read."""
+
+    NAMES = ((2, "S"), (4, "I"), (8, "D"))
+
+    def __init__(self, n: int, m: int, masks: bytes, ks: memoryview) -> None:
+        self.n, self.m, self.masks, self.ks = n, m, masks, ks
+
+    def __len__(self) -> int:
+        return self.n + 1
+
+    def __getitem__(self, i: int) -> _Row:
+        return _Row(self, i)
+
+    def cell(self, i: int, j: int) -> list[str]:
+        at = i * (self.m + 1) + j
+        mask = self.masks[at]
+        if mask & 16:
+            return ["M"]
+        names = [f"T{self.ks[at] + 1}"] if mask & 1 else []
+        return names + [name for bit, name in self.NAMES if mask & bit]
+
+
+@dataclass(frozen=True)
+class _Row:
+    table: CompiledTable
+    i: int
+
+    def __len__(self) -> int:
+        return self.table.m + 1
+
+    def __getitem__(self, j: int) -> list[str]:
+        return self.table.cell(self.i, j)
+
+
+def _operations(a: Sequence[str], b: Sequence[str], costs: Costs) -> list[list[list[str]]]:
+    """`operations` in Python (the compiled core's oracle)."""
     n, m = len(a), len(b)
     substitution = costs.substitution
     cost = [[0.0] * (m + 1) for _ in range(n + 1)]
@@ -150,7 +264,7 @@ class TooManyAlignments(InputError):
     """More cheapest paths than MAX_PATHS."""
 
 
-def cheapest_paths(ops: list[list[list[str]]], first_only: bool = False) -> Iterator[list[Step]]:
+def cheapest_paths(ops: Table, first_only: bool = False) -> Iterator[list[Step]]:
     """The cheapest paths from the start, each in order, in the order ChERRANT's
     depth-first walk from the end finds them."""
     n, m = len(ops) - 1, len(ops[0]) - 1
