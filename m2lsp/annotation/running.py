@@ -10,6 +10,9 @@ loads spaCy).
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -81,11 +84,22 @@ def _work(chunk: Chunk) -> Blocks:
     return _WORKER.blocks(chunk[2], chunk[1])
 
 
-def _open_cache() -> None:
+def _start_worker(parent: int) -> None:
+    """In a new worker: its own cache connection, and a watch that ends it when the
+    command that forked it is gone (killed: a worker waiting for work would wait forever,
+    holding a pipeline's memory)."""
     from m2lsp.annotation.parse_cache import default_cache
 
     assert _WORKER is not None
     _WORKER.cache = default_cache()
+    threading.Thread(target=_watch, args=(parent,), name="m2lsp-orphan-watch",
+                     daemon=True).start()
+
+
+def _watch(parent: int, every: float = 1.0) -> None:
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(1)
 
 
 def _in_workers(annotator: Any, chunks: Iterator[Chunk], jobs: int) -> Iterator[Blocks]:
@@ -95,7 +109,8 @@ def _in_workers(annotator: Any, chunks: Iterator[Chunk], jobs: int) -> Iterator[
     _WORKER = annotator
     context = multiprocessing.get_context("fork")
     try:
-        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_open_cache) as pool:
+        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
+                                 initargs=(os.getpid(),)) as pool:
             yield from in_order(lambda chunk: pool.submit(_work, chunk), chunks,
                                 jobs * AHEAD)
     finally:

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -191,3 +192,41 @@ def test_rate_prints_after_a_while(tmp_path) -> None:
     with Rate(10, stream=quiet, after=60.0) as tick:  # type: ignore[arg-type]
         tick.at(4)
     assert quiet.text == ""
+
+
+def _children(pid: int) -> set[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return set()
+    return {int(child) for child in text.split()}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+def test_workers_end_with_a_killed_command(conll, tmp_path) -> None:
+    """`--jobs 2` killed: its workers, which would wait for work forever, end too."""
+    source, *corrected = conll["paths"]
+    env = {**conll["env"], "M2LSP_CACHE_DIR": str(tmp_path / "cache")}
+    run = subprocess.Popen([sys.executable, "-m", "m2lsp", "annotate", "--orig", str(source),
+                            "--cor", *map(str, corrected), "-o", str(tmp_path / "out.m2"),
+                            "--spacy-model", conll["model"], "--jobs", "2"],
+                           cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while len(workers := _children(run.pid)) < 2:
+        assert run.poll() is None and time.monotonic() < deadline
+        time.sleep(0.02)
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    deadline = time.monotonic() + 30
+    while any(_alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived the killed command"
+        time.sleep(0.1)
