@@ -53,7 +53,7 @@ def _value_test(position: int, spec: Any) -> Test | None:
         return lambda values: values[position] not in refused
     if operator == "REGEX" and isinstance(operand, str) and position < 3:
         search = re.compile(operand).search
-        return lambda values: bool(search(values[position]))
+        return lambda values: bool(search(str(values[position])))
     return None
 
 

@@ -157,7 +157,7 @@ try:  # built from _cherrant_align.c when a C compiler was there at install time
 except ImportError:  # pragma: no cover - exercised where no compiler is installed
     compiled = None
 
-Table = Sequence[Sequence[list[str]]]  # each cell's operations, row by row
+Table = Any  # each cell's operations, row by row: lists of lists, or a CompiledTable
 
 
 def operations(a: Sequence[str], b: Sequence[str], costs: Costs,

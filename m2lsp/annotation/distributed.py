@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from m2lsp.annotation.running import AHEAD, Blocks, Chunk, in_order
+from m2lsp.annotation.chunks import AHEAD, Blocks, Chunk, in_order
 from m2lsp.errors import UsageError
 
 INSTALL = "pip install 'm2lsp[dask]'"
@@ -34,7 +34,7 @@ _LOCK = threading.Lock()
 
 def annotate_chunk(settings: Any, chunk: Chunk) -> Blocks:
     """On a worker: the chunk's blocks, from the annotator for `settings` made once."""
-    from m2lsp.annotation.parallel import make_annotator
+    from m2lsp.annotation.annotators import make_annotator
 
     with _LOCK:
         annotator = _ANNOTATORS.get(settings)

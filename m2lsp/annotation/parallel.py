@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from m2lsp.annotation.chinese import ChineseAnnotator, ChineseSettings
-from m2lsp.annotation.english import EnglishAnnotator, EnglishSettings
-from m2lsp.annotation.running import CHUNK_ROWS, Chunk, Row
+from m2lsp.annotation.annotators import Settings
+from m2lsp.annotation.chinese import ChineseSettings
+from m2lsp.annotation.chunks import CHUNK_ROWS, chunked
+from m2lsp.annotation.english import EnglishSettings
 from m2lsp.errors import InputError, UsageError
-
-Settings = EnglishSettings | ChineseSettings
 
 
 def settings_for(lang: str, config: Any, *, spacy_model: str | None = None,
@@ -43,7 +42,6 @@ def settings_for(lang: str, config: Any, *, spacy_model: str | None = None,
     model = spacy_model or config.spacy_model or defaults.SPACY_MODEL
     tok, lev, merge = english or (False, False, defaults.MERGES[0])
     return EnglishSettings(tok, lev, merge, model)
-Annotator = EnglishAnnotator | ChineseAnnotator
 
 CHUNK = CHUNK_ROWS
 _BREAK = re.compile(r"\r\n|\r|\n")
@@ -148,28 +146,6 @@ def annotate(text: ParallelText, settings: Settings, jobs: int = 1,
     return (block for _, block in annotate_each([text], settings, jobs, progress))
 
 
-
-
-def make_annotator(settings: Settings, cached: bool) -> Annotator:
-    """The annotator for these settings, with the cache if `cached`."""
-    from m2lsp.annotation.parse_cache import default_cache
-
-    cache = default_cache() if cached else None
-    if isinstance(settings, ChineseSettings):
-        return ChineseAnnotator(settings, cache)
-    return EnglishAnnotator(settings, cache)
-
-
-def chunked(rows: Iterable[Row], which: int = 0, first: int = 0) -> Iterator[Chunk]:
-    """Rows in chunks of CHUNK, numbered from `first`."""
-    batch: list[Row] = []
-    for row in rows:
-        batch.append(row)
-        if len(batch) == CHUNK:
-            yield which, first, batch
-            first, batch = first + CHUNK, []
-    if batch:
-        yield which, first, batch
 
 
 def annotate_each(texts: Sequence[ParallelText], settings: Settings, jobs: int = 1,

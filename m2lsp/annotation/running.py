@@ -13,16 +13,11 @@ import multiprocessing
 import os
 import threading
 import time
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-Row = tuple[str, tuple[str, ...]]
-Chunk = tuple[int, int, list[Row]]  # (which text, the index of its first row, its rows)
-Blocks = list[str | None]
-CHUNK_ROWS = 256  # rows a worker annotates at a time
-AHEAD = 2  # chunks in flight per worker
+from m2lsp.annotation.chunks import AHEAD, Blocks, Chunk, in_order
 
 
 def run_chunks(chunks: Iterable[Chunk], settings: Any, jobs: int = 1,
@@ -30,7 +25,7 @@ def run_chunks(chunks: Iterable[Chunk], settings: Any, jobs: int = 1,
     """Each chunk's blocks, in the chunks' order (`scheduler`: a `distributed.Scheduler`
     to annotate on; `annotator`: one made for `settings` with the cache, which this
     closes)."""
-    from m2lsp.annotation.parallel import make_annotator
+    from m2lsp.annotation.annotators import make_annotator
 
     pending = iter(chunks)
     annotator = annotator or make_annotator(settings, True)
@@ -61,19 +56,6 @@ def run_chunks(chunks: Iterable[Chunk], settings: Any, jobs: int = 1,
 def _prepend(first: Chunk, rest: Iterator[Chunk]) -> Iterator[Chunk]:
     yield first
     yield from rest
-
-
-def in_order(submit: Callable[[Chunk], Future], chunks: Iterator[Chunk], window: int
-             ) -> Iterator[Blocks]:
-    """The results of `submit(chunk)` in order, with at most `window` submitted and not
-    yet yielded."""
-    flight: deque[Future] = deque()
-    for chunk in chunks:
-        flight.append(submit(chunk))
-        if len(flight) >= window:
-            yield flight.popleft().result()
-    while flight:
-        yield flight.popleft().result()
 
 
 _WORKER: Any = None

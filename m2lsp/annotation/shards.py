@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from m2lsp.annotation.running import CHUNK_ROWS, Blocks, Chunk, Row
+from m2lsp.annotation.chunks import CHUNK_ROWS, Blocks, Chunk, Row, chunked
 
 SHARD_ROWS = 16 * CHUNK_ROWS
 
@@ -89,8 +89,6 @@ def identity(paths: Iterable[Path], namespace: str, kind: str) -> dict:
 
 def chunks_to_do(rows: Iterable[Row], skip: Callable[[int], bool]) -> Iterator[Chunk]:
     """The rows in chunks, leaving out the chunks of the shards `skip` says are done."""
-    from m2lsp.annotation.parallel import chunked
-
     return (chunk for chunk in chunked(rows) if not skip(chunk[1] // SHARD_ROWS))
 
 
@@ -105,7 +103,8 @@ def by_shard(chunks: Iterable[Chunk], run: Callable[[Iterator[Chunk]], Iterator[
             taken.append(chunk)
             yield chunk
 
-    current, blocks, rows = -1, [], 0
+    current, rows = -1, 0
+    blocks: list[str] = []
     for made in run(noted()):
         _, first, chunk_rows = taken.popleft()
         shard = first // SHARD_ROWS
@@ -124,7 +123,7 @@ def annotate_to(output: Path, rows: Callable[[], Iterable[Row]], count: int,
                 scheduler: Any = None, progress: Any = None) -> None:
     """Annotate the rows into `output` in shards (see the module), resuming a stopped run
     of the same inputs and settings."""
-    from m2lsp.annotation.parallel import make_annotator
+    from m2lsp.annotation.annotators import make_annotator
     from m2lsp.annotation.running import run_chunks
 
     annotator = make_annotator(settings, True)

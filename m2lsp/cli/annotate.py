@@ -155,8 +155,8 @@ def _stream(source: Any, settings: Any, jobs: int, output: Path | None, inputs: 
             scheduler: Any = None, announce: bool = False) -> None:
     """The rows read once to check them, then annotated as a stream: into `output` in
     shards (a stopped run resumes), or to stdout."""
+    from m2lsp.annotation.chunks import CHUNK_ROWS
     from m2lsp.annotation.rows import check
-    from m2lsp.annotation.running import CHUNK_ROWS
     from m2lsp.annotation.shards import annotate_to
     from m2lsp.cli.progress import Rate
 
@@ -178,7 +178,7 @@ def _stream(source: Any, settings: Any, jobs: int, output: Path | None, inputs: 
 
 
 def _to_stdout(source: Any, settings: Any, jobs: int, scheduler: Any, count: int) -> None:
-    from m2lsp.annotation.parallel import chunked
+    from m2lsp.annotation.chunks import chunked
     from m2lsp.annotation.running import run_chunks
     from m2lsp.cli.progress import Rate
 
