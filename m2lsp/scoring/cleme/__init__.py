@@ -8,8 +8,9 @@ from m2lsp.scoring.metric import Declaration, Flag
 
 DECLARATION = Declaration(
     "cleme", "cleme (chunk-level F0.5, as CLEME v1's scripts/evaluate.py prints it: SYSTEM "
-    "hypothesis M2, or plain text annotated as errant_parallel would, GOLD M2; the "
-    "CLEME2.0 weightings that need BERTScore are not offered)",
+    "hypothesis M2, or plain text annotated as errant_parallel would, GOLD M2; --cleme2: "
+    "CLEME2.0's hit/wrong/under/over breakdown, without the weighting that needs BERTScore, "
+    "which is not offered)",
     flags=(
         Flag(("--cleme-scorer",), "cleme: dependent (each reference on its own, the default) "
              "or independent (a chunk is right if any reference has it)",
@@ -18,6 +19,14 @@ DECLARATION = Declaration(
         Flag(("--level",), "cleme: corpus (F0.5 over the totals, the default) or sentence "
              "(the mean of each sentence's best)",
              {"choices": ["corpus", "sentence"], "default": "corpus", "dest": "cleme_level"}),
+        Flag(("--cleme2",), "cleme: CLEME2.0's breakdown as THUKElab/CLEME (e90abea) prints "
+             "it: HIT, ERR (wrong), UND (under-), OVE (over-correction) and their weighted sum "
+             "COM, at the corpus and the sentence level, unweighted and weighted, with the "
+             "factors of --level (its BERTScore-weighted variant is not offered)",
+             {"action": "store_true", "dest": "cleme2"}),
+        Flag(("--cleme-weigher",), "cleme --cleme2: the weights of the weighted rows: length "
+             "(CLEME's chunk-length weights, the default) or none (every chunk 1)",
+             {"choices": ["length", "none"], "default": "length", "dest": "cleme_weigher"}),
     ),
     also=errant.PARALLEL_FLAGS,  # a plain-text hypothesis is annotated as errant's is
     shared=frozenset({"source", "jobs", "bootstrap"}), per_sentence=True)

@@ -15,6 +15,7 @@ from m2lsp.scoring.cleme.live import ClemeLive
 from m2lsp.scoring.metric import (
     MetricBase,
     Request,
+    Score,
     ScoreBase,
     SentenceStats,
     Shared,
@@ -30,6 +31,8 @@ class ClemeOptions:
     source: Path | None
     jobs: int | None
     annotation: Any  # EnglishSettings, for a plain-text hypothesis
+    version2: bool = False  # --cleme2: CLEME2.0's breakdown
+    weigher: str = "length"
 
 
 @dataclass(frozen=True)
@@ -112,11 +115,15 @@ class Cleme(MetricBase):
         from m2lsp.scoring.errant.options import errant_options
 
         annotation = errant_options(values, shared, config).annotation
+        version2 = bool(given(values, "cleme2", False))
+        weigher = given(values, "cleme_weigher", "length")
+        if values.get("cleme_weigher") not in (None, "length") and not version2:
+            raise UsageError("--cleme-weigher weighs CLEME2.0's rows: use it with --cleme2")
         return ClemeOptions(given(values, "cleme_scorer", "dependent"),
                             given(values, "cleme_level", "corpus"), shared.source, shared.jobs,
-                            annotation)
+                            annotation, version2, weigher)
 
-    def run(self, request: Request) -> ClemeScore:
+    def run(self, request: Request) -> Score:
         from m2lsp.parsing.source import read_source
         from m2lsp.scoring.cleme.reading import read_m2
 
@@ -127,6 +134,11 @@ class Cleme(MetricBase):
         hypothesis = _hypothesis_m2(request, options, gold)
         references = read_m2(gold, str(request.gold))
         hypotheses = read_m2(hypothesis, str(request.system))
+        if options.version2:
+            from m2lsp.scoring.cleme.heuo_score import Cleme2Score, evaluate2
+
+            return Cleme2Score(evaluate2(hypotheses, references, options.scorer, options.level,
+                                         options.weigher), options.scorer, options.level, gold)
         return ClemeScore(evaluate(hypotheses, references, options.scorer, options.level),
                           options.scorer, options.level, gold)
 

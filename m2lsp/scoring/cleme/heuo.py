@@ -1,0 +1,213 @@
+"""CLEME2.0's breakdown (THUKElab/CLEME at e90abea, `HEUOEditScorer`): each hypothesis chunk
+is a hit (true positive), a wrong correction (a false positive where the reference corrects:
+"necessary"), an over-correction (a false positive where it does not: "unnecessary"), an
+under-correction (a false negative) or a true negative; HIT, ERR, UND and OVE are their
+shares, and COM their weighted sum with the scorer's factors (corpus 0.45/0.35/0.15/0.05,
+sentence 0.35/0.25/0.20/0.20, as its `main.py` sets them).
+
+Four rows, as the reference prints them: at the corpus level (each sentence's reference
+chosen by the COM of the running totals, then more TP, fewer FP, fewer FN, more TN) and at
+the sentence level (each sentence's best by COM, then HIT, lower ERR, UND, OVE; the
+indicators averaged as NumPy averages), each unweighted (chunks counted) and weighted
+(chunks weighed).  The weights that need no neural model: `none` (every chunk 1) and
+`length` -- the reference's LengthWeigher, whose constructor drops its arguments, so its
+defaults are what it uses (alpha 2, TP/FP/FN clamped to [0.75, 1.25], TN 1), centred on the
+mean length of the references' corrected chunks.  The BERTScore weigher is not offered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from m2lsp.scoring.cleme.chunks import Chunk
+from m2lsp.scoring.cleme.counting import numpy_mean
+
+FACTORS = {"corpus": (0.45, 0.35, 0.15, 0.05), "sentence": (0.35, 0.25, 0.20, 0.20)}
+LENGTH = (2.0, 0.75, 1.25)  # the LengthWeigher's defaults (alpha, min, max) for TP, FP, FN
+WEIGHERS = ("none", "length")
+ROWS = ("corpus_unweighted", "corpus_weighted", "sentence_unweighted", "sentence_weighted")
+
+
+@dataclass(frozen=True)
+class Counts:
+    """One sentence against one reference: chunks counted, or weighed."""
+
+    tp: float
+    fp: float
+    fn: float
+    tn: float
+    fp_ne: float
+    fp_un: float
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the reference's table."""
+
+    com: float
+    hit: float
+    err: float
+    und: float
+    ove: float
+    tp: float
+    fp: float
+    fn: float
+    tn: float
+    fp_ne: float
+    fp_un: float
+
+    @property
+    def necessary(self) -> float:
+        return self.tp + self.fp_ne + self.fn
+
+
+@dataclass(frozen=True)
+class Heuo:
+    """The four rows, and each sentence's chosen reference at the corpus level."""
+
+    rows: dict[str, Row]
+    chosen: tuple[Counts, ...]  # unweighted, each sentence against its corpus-level choice
+    factors: tuple[float, float, float, float]
+    weigher: str
+
+
+def indicators(factors: Sequence[float], tp: float, fn: float, fp_ne: float, fp_un: float
+               ) -> tuple[float, float, float, float, float]:
+    """HIT, ERR, UND, OVE and COM (`compute_comprehensive_indicator`)."""
+    ne = tp + fp_ne + fn
+    fp = fp_ne + fp_un
+    hit = float(tp) / ne if ne else 0.0
+    err = float(fp_ne) / ne if ne else 0.0
+    und = float(fn) / ne if ne else 0.0
+    ove = float(fp_un) / (tp + fp) if (tp + fp) else 0.0
+    com = (factors[0] * hit + factors[1] * (1 - err) + factors[2] * (1 - und)
+           + factors[3] * (1 - ove))
+    return hit, err, und, ove, com
+
+
+def _weight(length: int, bias: float, reverse: bool) -> float:
+    import numpy
+
+    alpha, low, high = LENGTH
+    x = length - bias if reverse else -length + bias
+    weight = alpha * (1 / (1 + (alpha - 1) * numpy.exp(x)))
+    return float(numpy.clip(weight, low, high).item())
+
+
+Kinds = dict[str, list[Chunk]]
+
+
+def _dependent(hypothesis: Sequence[Chunk], references: Sequence[Sequence[Chunk]]
+               ) -> list[Kinds]:
+    out = []
+    for reference in references:
+        kinds: Kinds = {k: [] for k in ("tp", "fp", "fn", "tn", "fp_ne", "fp_un")}
+        for chunk, theirs in zip(hypothesis, reference, strict=True):
+            if chunk.corrected:
+                if chunk.same(theirs):
+                    kinds["tp"].append(chunk)
+                else:
+                    kinds["fp"].append(chunk)
+                    kinds["fp_ne" if theirs.corrected else "fp_un"].append(chunk)
+            else:
+                kinds["tn" if chunk.same(theirs) else "fn"].append(chunk)
+        out.append(kinds)
+    return out
+
+
+def _independent(hypothesis: Sequence[Chunk], references: Sequence[Sequence[Chunk]]
+                 ) -> list[Kinds]:
+    kinds: Kinds = {k: [] for k in ("tp", "fp", "fn", "tn", "fp_ne", "fp_un")}
+    for k, chunk in enumerate(hypothesis):
+        candidates = [r[k] for r in references]
+        if chunk.corrected:
+            if any(chunk.same(c) for c in candidates):
+                kinds["tp"].append(chunk)
+            else:
+                kinds["fp"].append(chunk)
+                kinds["fp_ne" if any(c.corrected for c in candidates) else "fp_un"].append(chunk)
+        else:
+            kinds["fn" if all(c.corrected for c in candidates) else "tn"].append(chunk)
+    return [kinds] * len(references)
+
+
+def _counted(kinds: Kinds) -> Counts:
+    return Counts(*(len(kinds[k]) for k in ("tp", "fp", "fn", "tn", "fp_ne", "fp_un")))
+
+
+def _weighed(kinds: Kinds, bias: float | None) -> Counts:
+    """Each kind's sum of weights, in chunk order (`none`: bias None, every weight 1)."""
+    def total(kind: str, reverse: bool | None) -> float:
+        if bias is None or reverse is None:
+            return sum([1.0 for _ in kinds[kind]])
+        return sum([_weight(c.length, bias, reverse) for c in kinds[kind]])
+    return Counts(total("tp", False), total("fp", True), total("fn", False),
+                  total("tn", None), total("fp_ne", True), total("fp_un", True))
+
+
+def corpus(results: Sequence[Sequence[Counts]], factors: Sequence[float]
+           ) -> tuple[Row, tuple[Counts, ...]]:
+    """`score_corpus`: each sentence's reference by the COM of the running totals."""
+    total = Counts(0, 0, 0, 0, 0, 0)
+    chosen = []
+    for per_reference in results:
+        best_key: tuple[float, ...] = (-1.0, 0, 0, 0, 0)
+        best = Counts(0, 0, 0, 0, 0, 0)
+        for c in per_reference:
+            com = indicators(factors, total.tp + c.tp, total.fn + c.fn,
+                             total.fp_ne + c.fp_ne, total.fp_un + c.fp_un)[4]
+            key = (com, c.tp, -c.fp, -c.fn, c.tn)
+            if key > best_key:
+                best_key, best = key, c
+        chosen.append(best)
+        total = Counts(*(a + b for a, b in zip(_fields(total), _fields(best), strict=True)))
+    hit, err, und, ove, com = indicators(factors, total.tp, total.fn, total.fp_ne, total.fp_un)
+    return Row(com, hit, err, und, ove, *_fields(total)), tuple(chosen)
+
+
+def sentence(results: Sequence[Sequence[Counts]], factors: Sequence[float]) -> Row:
+    """`score_sentence`: each sentence's best reference by its own COM (then HIT, lower
+    ERR, UND, OVE); the indicators averaged, the counts summed."""
+    total = Counts(0, 0, 0, 0, 0, 0)
+    each: list[tuple[float, float, float, float, float]] = []
+    for per_reference in results:
+        best_key: tuple[float, ...] = (-1.0, -1.0, 1.0, 1.0, 1.0)
+        best, values = Counts(0, 0, 0, 0, 0, 0), (-1.0, -1.0, -1.0, -1.0, -1.0)
+        for c in per_reference:
+            hit, err, und, ove, com = indicators(factors, c.tp, c.fn, c.fp_ne, c.fp_un)
+            key = (com, hit, -err, -und, -ove)
+            if key > best_key:
+                best_key, best, values = key, c, (com, hit, err, und, ove)
+        each.append(values)
+        total = Counts(*(a + b for a, b in zip(_fields(total), _fields(best), strict=True)))
+    com, hit, err, und, ove = (numpy_mean([e[k] for e in each]) for k in range(5))
+    return Row(com, hit, err, und, ove, *_fields(total))
+
+
+def _fields(c: Counts) -> tuple[float, ...]:
+    return c.tp, c.fp, c.fn, c.tn, c.fp_ne, c.fp_un
+
+
+def bias_of(references: Sequence[Sequence[Sequence[Chunk]]]) -> float:
+    """The mean length of the references' corrected chunks (the LengthWeigher's bias)."""
+    lengths = [c.length for refs in references for chunks in refs for c in chunks
+               if c.corrected]
+    return sum(lengths) / len(lengths) if lengths else float("nan")
+
+
+def scored(chunked: Sequence[tuple[Sequence[Chunk], Sequence[Sequence[Chunk]]]], scorer: str,
+           level: str, weigher: str) -> Heuo:
+    """The four rows for every sentence's hypothesis chunks against its references'."""
+    factors = FACTORS[level]
+    classify = _dependent if scorer == "dependent" else _independent
+    kinds = [classify(hyp, refs) for hyp, refs in chunked]
+    bias = bias_of([refs for _, refs in chunked]) if weigher == "length" else None
+    counted = [[_counted(k) for k in per] for per in kinds]
+    weighed = [[_weighed(k, bias) for k in per] for per in kinds]
+    corpus_unweighted, chosen = corpus(counted, factors)
+    rows = {"corpus_unweighted": corpus_unweighted,
+            "corpus_weighted": corpus(weighed, factors)[0],
+            "sentence_unweighted": sentence(counted, factors),
+            "sentence_weighted": sentence(weighed, factors)}
+    return Heuo(rows, chosen, factors, weigher)

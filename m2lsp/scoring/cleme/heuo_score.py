@@ -1,0 +1,113 @@
+"""`--metric cleme --cleme2`: CLEME2.0's four rows (`heuo`) as a score: the table THUKElab/CLEME
+prints (its numbers to 4 decimals), JSON, a signature, and per-sentence statistics for the
+bootstrap and paired tests (each sentence's counts against the reference the corpus-level
+row chose for it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from m2lsp.errors import InputError
+from m2lsp.scoring.cleme.heuo import ROWS, Heuo, Row, indicators
+from m2lsp.scoring.metric import Request, ScoreBase, SentenceStats
+from m2lsp.scoring.signature import Signature, signed
+
+COLUMNS = ("COM", "HIT", "ERR", "UND", "OVE", "TP", "FP", "FN", "TN", "FP_NE", "FP_UN", "NE")
+
+
+@dataclass(frozen=True)
+class Cleme2Score(ScoreBase):
+    result: Heuo
+    scorer: str
+    level: str
+    gold_text: str
+
+    @property
+    def signature(self) -> str:
+        base = Signature("CLEME2", (("chunks", self.scorer), ("level", self.level),
+                                    ("weigher", self.result.weigher),
+                                    ("scorer", "cleme-e90abea")))
+        return signed(base, self.gold_text)
+
+    def text(self, request: Request) -> str:
+        width = max(len(f"heuo_{name}") for name in ROWS)
+        lines = [f"{'metric':<{width}}  " + "  ".join(f"{c:>9}" for c in COLUMNS)]
+        for name in ROWS:
+            values = _values(self.result.rows[name])
+            lines.append(f"{'heuo_' + name:<{width}}  "
+                         + "  ".join(f"{v:>9.4f}" for v in values))
+        out = "\n".join(lines) + "\n"
+        if request.shared.bootstrap:
+            from m2lsp.scoring.metric import bootstrap_text
+
+            out += "\n" + bootstrap_text(self.sentence_stats(), request) + self.signature + "\n"
+        return out
+
+    def json(self, request: Request) -> dict[str, Any]:
+        rows = {name: dict(zip([c.lower() for c in COLUMNS], _values(row), strict=True))
+                for name, row in self.result.rows.items()}
+        main = self.result.rows["corpus_unweighted"]
+        data: dict[str, Any] = {
+            "metric": "cleme", "cleme2": True, "signature": self.signature,
+            "system": str(request.system), "scorer": self.scorer, "level": self.level,
+            "weigher": self.result.weigher, "sentences": len(self.result.chosen),
+            "com": main.com, "hit": main.hit, "err": main.err, "und": main.und,
+            "ove": main.ove, "rows": rows}
+        if request.shared.bootstrap:
+            from m2lsp.scoring.metric import bootstrap_data
+
+            data["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
+        return data
+
+    def headline(self, data: dict[str, Any]) -> dict[str, float]:
+        return {k: float(data[k]) for k in ("com", "hit", "err", "und", "ove")}
+
+    def main(self, data: dict[str, Any]) -> float | None:
+        return float(data["com"])
+
+    def sentence_stats(self) -> SentenceStats:
+        factors = self.result.factors
+
+        def aggregate(sums: tuple[float, ...]) -> tuple[float, ...]:
+            hit, err, und, ove, com = indicators(factors, sums[0], sums[1], sums[2], sums[3])
+            return hit, err, und, ove, com
+        rows = [(c.tp, c.fn, c.fp_ne, c.fp_un) for c in self.result.chosen]
+        return SentenceStats(rows, ("HIT", "ERR", "UND", "OVE", "COM"), aggregate, main=4)
+
+
+def _values(row: Row) -> tuple[float, ...]:
+    return (row.com, row.hit, row.err, row.und, row.ove, row.tp, row.fp, row.fn, row.tn,
+            row.fp_ne, row.fp_un, row.necessary)
+
+
+def evaluate2(hypotheses: list[Any], references: list[Any], scorer: str, level: str,
+              weigher: str) -> Heuo:
+    """CLEME2.0 of the hypothesis samples against the reference samples."""
+    from m2lsp.scoring.cleme.heuo import scored
+
+    if len(hypotheses) != len(references):
+        raise InputError(f"the hypothesis has {len(hypotheses)} sentences but the reference "
+                         f"{len(references)}")
+    return scored([chunked2(h, r, i) for i, (h, r) in
+                   enumerate(zip(hypotheses, references, strict=True))], scorer, level, weigher)
+
+
+def chunked2(hypothesis: Any, reference: Any, index: int) -> tuple[list[Any], list[list[Any]]]:
+    """One sentence's chunks as CLEME2.0 makes them: its empty references left out (the
+    first kept when all are empty), the hypothesis kept as it is."""
+    from m2lsp.scoring.cleme.chunks import partition
+
+    if len(hypothesis.targets) != 1:
+        raise InputError(f"hypothesis sentence {index + 1} has {len(hypothesis.targets)} "
+                         "annotators; a system is one")
+    if hypothesis.source != reference.source:
+        raise InputError(f"sentence {index + 1}: the hypothesis and the reference have "
+                         "different sources")
+    if not reference.targets:
+        raise InputError(f"sentence {index + 1}: the reference has no annotator")
+    kept = [k for k, target in enumerate(reference.targets) if target] or [0]
+    targets = [*hypothesis.targets, *(reference.targets[k] for k in kept)]
+    edits = [*hypothesis.edits, *(reference.edits[k] for k in kept)]
+    chunks = partition(hypothesis.source, targets, edits)
+    return chunks[0], chunks[1:]
