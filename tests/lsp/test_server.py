@@ -415,3 +415,26 @@ async def test_cged_scores_follow_the_result_as_it_is_typed(client: LanguageClie
         if d.source == "m2lsp-score"]
     assert [(d.range.start.line, str(d.code)) for d in scored] == [
         (0, "FN"), (1, "TP"), (2, "TN"), (3, "TP"), (4, "TP"), (5, "TP")]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_green_on_an_open_m2_gold(client: LanguageClient):
+    """GREEN of CAMB against the open CoNLL-2014 gold: the command's number, a hint with
+    each sentence's GREEN on its S line."""
+    gold = shared("conll2014/gold/official-2014.combined.m2")
+    camb = shared("conll2014/systems/CAMB")
+    uri = gold.as_uri()
+    await open_doc(client, gold.read_text("utf-8"), uri=uri)
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.score", arguments=[uri, str(camb), {"metric": "green"}]))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["score", "--metric", "green", str(camb), str(gold), "--format",
+                     "json"]) == 0
+    expected = json.loads(out.getvalue())
+    assert result["green"] == expected["green"]
+    assert result["signature"] == expected["signature"]
+    found = await published(client, uri, lambda ds: sum(d.source == "m2lsp-score"
+                                                       for d in ds) == 1312)
+    hints = [d for d in found if d.source == "m2lsp-score"]
+    assert hints[0].range.start.line == 0 and hints[0].message.startswith("GREEN ")

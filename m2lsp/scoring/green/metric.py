@@ -13,11 +13,14 @@ from typing import Any
 from m2lsp.errors import InputError, UsageError
 from m2lsp.scoring.green import DECLARATION
 from m2lsp.scoring.metric import (
+    EditorJob,
+    EditorScore,
     MetricBase,
     Request,
     ScoreBase,
     SentenceStats,
     Shared,
+    Steps,
     given,
 )
 from m2lsp.scoring.signature import Signature, signed
@@ -124,6 +127,36 @@ class Green(MetricBase):
         sources, references, hypotheses, texts = _inputs(request, options)
         result = evaluate(sources, references, hypotheses, options.settings)
         return GreenScore(result, texts, options.digits)
+
+    def in_editor(self, job: EditorJob) -> Steps:
+        """The open document is the M2 gold (its S lines the sources, each annotator's
+        corrected sentence a reference), the system a plain-text output, one sentence a
+        line; each sentence's GREEN is a hint on its S line.  Options: `green_variant`,
+        `green_n`, `green_beta`, `green_unit`, as on the command line."""
+        from m2lsp.diagnostic import Diagnostic, Severity
+        from m2lsp.model import Span
+        from m2lsp.parsing.m2 import M2Document
+        from m2lsp.scoring.gleu.inputs import lines, m2_references
+        from m2lsp.scoring.green.ngrams import evaluate
+
+        if not isinstance(job.document, M2Document):
+            raise UsageError("green in the editor scores a system against the open M2 gold; "
+                             "for plain-text references run `m2lsp score --metric green`")
+        settings = self.options(dict(job.options), Shared(), None).settings
+        blocks, references = m2_references(job.document, Path(job.uri))
+        starts = [start for start, b in zip(job.document.starts, job.document.blocks,
+                                            strict=True) if b.sentence is not None]
+        sources = [" ".join(b.sentence.tokens) for b in blocks if b.sentence is not None]
+        hypotheses = lines(job.system_text)
+        _same("the system", len(hypotheses), "the gold's sentences", len(sources))
+        yield 0
+        result = evaluate(sources, references, hypotheses, settings)
+        score = GreenScore(result, (job.text,), 2)
+        marks = [Diagnostic("green", f"GREEN {result.sentence_f(i) * 100:.2f} (sentence)",
+                            Span.on_line(start, 0, len(job.lines[start])), Severity.HINT)
+                 for i, start in enumerate(starts)]
+        return EditorScore(marks, f"GREEN {result.f * 100:.2f}  ({score.signature})",
+                           {"green": result.f, "signature": score.signature})
 
 
 
