@@ -73,3 +73,16 @@ def test_other_rulers_are_kept(nlp) -> None:
     plain = English().add_pipe("attribute_ruler")
     plain.add([[{"LOWER": "a"}, {"TAG": {"IN": ["NN"]}}]], {"LEMMA": "x"}, index=-1)
     assert fast_ruler(plain) is not None
+
+
+@pytest.mark.parametrize("tokenise", [False, True])
+def test_packed_parses_are_read_token_by_token(nlp, tokenise) -> None:
+    """The cache's packed parse, read as arrays, is what reading each token gives."""
+    from spacy.tokens import Doc
+
+    from m2lsp.annotation.english import packed, packed_by_tokens
+
+    texts = WRITTEN + sources("conll2014/gold/official-2014.combined.m2", limit=300) + [
+        "  Spaces  between ,and a tab\there .", "Ünïcode 😀 words —", ""]
+    docs = [nlp(t) if tokenise else nlp(Doc(nlp.vocab, t.split())) for t in texts]
+    assert [packed(d) for d in docs] == [packed_by_tokens(d) for d in docs]
