@@ -144,16 +144,21 @@ def _chunks(source: list[str], target: list[str],
     return out
 
 
-def chunked(hypothesis: Sample, reference: Sample, index: int
-            ) -> tuple[list[Chunk], list[list[Chunk]]]:
-    """One sentence's hypothesis chunks and each reference's (its hypothesis and reference
-    samples, as CLEME reads them, merged and partitioned)."""
+def check_pair(hypothesis: Sample, reference: Sample, index: int) -> None:
+    """An InputError unless the hypothesis has one target and the reference's source."""
     if len(hypothesis.targets) != 1:
         raise InputError(f"hypothesis sentence {index + 1} has {len(hypothesis.targets)} "
                          "annotators; a system is one")
     if hypothesis.source != reference.source:
         raise InputError(f"sentence {index + 1}: the hypothesis and the reference have "
                          "different sources")
+
+
+def chunked(hypothesis: Sample, reference: Sample, index: int
+            ) -> tuple[list[Chunk], list[list[Chunk]]]:
+    """One sentence's hypothesis chunks and each reference's (its hypothesis and reference
+    samples, as CLEME reads them, merged and partitioned)."""
+    check_pair(hypothesis, reference, index)
     targets, edits = kept_targets(Sample(hypothesis.source,
                                          hypothesis.targets + reference.targets,
                                          hypothesis.edits + reference.edits))

@@ -96,14 +96,9 @@ def evaluate2(hypotheses: list[Any], references: list[Any], scorer: str, level: 
 def chunked2(hypothesis: Any, reference: Any, index: int) -> tuple[list[Any], list[list[Any]]]:
     """One sentence's chunks as CLEME2.0 makes them: its empty references left out (the
     first kept when all are empty), the hypothesis kept as it is."""
-    from m2lsp.scoring.cleme.chunks import partition
+    from m2lsp.scoring.cleme.chunks import check_pair, partition
 
-    if len(hypothesis.targets) != 1:
-        raise InputError(f"hypothesis sentence {index + 1} has {len(hypothesis.targets)} "
-                         "annotators; a system is one")
-    if hypothesis.source != reference.source:
-        raise InputError(f"sentence {index + 1}: the hypothesis and the reference have "
-                         "different sources")
+    check_pair(hypothesis, reference, index)
     if not reference.targets:
         raise InputError(f"sentence {index + 1}: the reference has no annotator")
     kept = [k for k, target in enumerate(reference.targets) if target] or [0]
