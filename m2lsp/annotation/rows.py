@@ -107,8 +107,9 @@ class PairRows:
             return None
         try:
             record = json.loads(line)
-        except ValueError as exc:
-            raise InputError(f"{self.path}:{number}: not JSON ({exc})") from None
+        except (ValueError, RecursionError) as exc:
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            raise InputError(f"{self.path}:{number}: not JSON ({reason})") from None
         if not isinstance(record, dict) or not isinstance(record.get("source"), str):
             raise InputError(f"{self.path}:{number}: a JSONL pair is an object with a "
                              "string \"source\" and \"corrections\" (a list of strings)")

@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from m2lsp.annotation.shards import SHARD_ROWS
 from m2lsp.cli.progress import Rate
@@ -230,3 +232,33 @@ def test_workers_end_with_a_killed_command(conll, tmp_path) -> None:
     while any(_alive(pid) for pid in workers):
         assert time.monotonic() < deadline, "a worker outlived the killed command"
         time.sleep(0.1)
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=300), form=st.sampled_from(["tsv", "jsonl"]))
+def test_any_bytes_as_pairs_read_or_say_why(tmp_path, data, form) -> None:
+    """Any bytes in a pairs file: rows, or an error naming the problem (never another
+    exception)."""
+    from m2lsp.annotation.rows import PairRows, check
+    from m2lsp.errors import M2lspError
+
+    path = tmp_path / f"pairs.{form}"
+    path.write_bytes(data)
+    try:
+        rows = list(PairRows(path, form).rows())
+        check(PairRows(path, form))
+    except M2lspError as exc:
+        assert str(exc)
+        return
+    assert all(isinstance(s, str) and c and all(isinstance(x, str) for x in c) for s, c in rows)
+
+
+def test_deeply_nested_json_is_an_error(tmp_path) -> None:
+    from m2lsp.annotation.rows import PairRows
+    from m2lsp.errors import InputError
+
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("[" * 100_000 + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"pairs\.jsonl:1: not JSON \(nested too deeply"):
+        list(PairRows(path, "jsonl").rows())
