@@ -32,6 +32,7 @@ CHINESE_PUNCTUATION = ("！？｡＂＃＄％＆＇（）＊＋，－／：；�
 PUNCTUATION = CHINESE_PUNCTUATION + string.punctuation  # tested as a substring, as ChERRANT
 MAX_PATHS = 100_000  # cheapest paths walked for one sentence pair before giving up
 ALL_WITHIN = 10  # every cheapest path only when the lengths differ by at most this
+MAX_CELLS = 25_000_000  # of one alignment table
 
 Step = tuple[str, int, int, int, int]  # (operation, source start, end, target start, end)
 
@@ -163,7 +164,12 @@ Table = Any  # each cell's operations, row by row: lists of lists, or a Compiled
 def operations(a: Sequence[str], b: Sequence[str], costs: Costs,
                use_compiled: bool = True) -> Table:
     """Each cell's cheapest operations (`M`, `T<n>`, `S`, `I`, `D`); cell (0, 0) has none:
-    the table filled in C when the compiled core is there, else in Python."""
+    the table filled in C when the compiled core is there, else in Python (a table of
+    more than MAX_CELLS cells is an InputError)."""
+    if (len(a) + 1) * (len(b) + 1) > MAX_CELLS:
+        raise InputError(f"a sentence of {len(a):,} characters and its target of {len(b):,} "
+                         f"are too long to align (a table of more than {MAX_CELLS:,} cells); "
+                         f"the sentence starts {''.join(a[:30])!r}")
     if use_compiled and compiled is not None:
         return _compiled(a, b, costs)
     return _operations(a, b, costs)

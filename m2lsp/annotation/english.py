@@ -18,7 +18,7 @@ from typing import Any
 from m2lsp import defaults
 from m2lsp.annotation.parse_cache import ParseCache
 from m2lsp.annotation.pipelines import meta_of, resolve
-from m2lsp.errors import UsageError
+from m2lsp.errors import InputError, UsageError
 
 INSTALL = "pip install 'm2lsp[errant]'"
 FORMAT = "1"  # of the cached parses: text, spaces, lemmas, tags, POS, dependencies, heads
@@ -227,11 +227,20 @@ except ImportError:  # pragma: no cover - exercised where no compiler is install
     compiled = None
 
 
+MAX_CELLS = 25_000_000  # of one alignment table (about 300 MB in C, gigabytes in errant's)
+
+
 def aligned(orig: Any, cor: Any, lev: bool, use_compiled: bool = True) -> Any:
     """errant's `Alignment(orig, cor, lev)` of two parses: its table filled in C when the
     compiled core is there (only `align_seq`, what the mergers read, is set), else by errant
-    itself over the tokens as lists (the same table, faster to index than the Doc)."""
+    itself over the tokens as lists (the same table, faster to index than the Doc).  A pair
+    whose table would pass MAX_CELLS is an InputError naming it."""
     from errant.alignment import Alignment
+
+    if (len(orig) + 1) * (len(cor) + 1) > MAX_CELLS:
+        raise InputError(f"a sentence of {len(orig):,} tokens and its correction of "
+                         f"{len(cor):,} are too long to align (a table of more than "
+                         f"{MAX_CELLS:,} cells); the sentence starts {orig.text[:60]!r}")
 
     if not use_compiled or compiled is None:
         alignment = Alignment(list(orig), list(cor), lev)

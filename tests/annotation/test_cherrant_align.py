@@ -77,3 +77,10 @@ def test_single_characters_cost_what_substitution_cost_says(costs) -> None:
     for a in chars:
         for b in chars:
             assert fresh.of_chars(a, b) == chinese_align.substitution_cost(a, b, costs.tables)
+
+
+def test_a_pair_too_long_to_align_says_so(costs) -> None:
+    from m2lsp.errors import InputError
+
+    with pytest.raises(InputError, match="too long to align"):
+        chinese_align.operations(list("我们" * 3000), list("他们" * 3000), costs)

@@ -262,3 +262,14 @@ def test_deeply_nested_json_is_an_error(tmp_path) -> None:
     path.write_text("[" * 100_000 + "\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"pairs\.jsonl:1: not JSON \(nested too deeply"):
         list(PairRows(path, "jsonl").rows())
+
+
+def test_a_pair_too_long_to_align_says_so(conll, tmp_path) -> None:
+    """A 6,000-token line against another: an error naming it, not gigabytes of table."""
+    words = " ".join(f"w{k}" for k in range(6000))
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(f"{words}\t{words.replace('w1 ', 'x1 ')}\n", encoding="utf-8")
+    done = m2lsp("annotate", "--pairs", str(pairs), "--spacy-model", conll["model"],
+                 env={**conll["env"], "M2LSP_CACHE_DIR": str(tmp_path / "cache")})
+    assert done.returncode == 2
+    assert "a sentence of 6,000 tokens and its correction of 6,000 are too long" in done.stderr
