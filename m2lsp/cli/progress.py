@@ -6,12 +6,28 @@ compiled core releases the interpreter while it works)."""
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
 from typing import TextIO
 
 AFTER = 2.0  # seconds of silence before the first report
+# A Ticker writes while holding this lock, and a fork waits for it: a worker forked while
+# the thread was writing would otherwise inherit the stream's lock held, and hang on its
+# first write.
+_WRITING = threading.Lock()
+
+
+def _fresh_lock() -> None:
+    global _WRITING
+    _WRITING = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=lambda: _WRITING.acquire(),
+                        after_in_parent=lambda: _WRITING.release(),
+                        after_in_child=_fresh_lock)
 TERMINAL_EVERY = 1.0  # a terminal's line is rewritten this often
 LOG_EVERY = 10.0  # elsewhere (logs, CI), a new line this often
 
@@ -61,8 +77,9 @@ class Ticker:
         every = TERMINAL_EVERY if self.terminal else LOG_EVERY
         while True:
             text = self.message(time.monotonic())
-            self.stream.write(f"\r\x1b[K{text}" if self.terminal else text + "\n")
-            self.stream.flush()
+            with _WRITING:
+                self.stream.write(f"\r\x1b[K{text}" if self.terminal else text + "\n")
+                self.stream.flush()
             self._printed = True
             if self._stop.wait(every):
                 return

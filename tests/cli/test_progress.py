@@ -38,3 +38,30 @@ def test_on_a_terminal_the_line_is_rewritten_and_cleared() -> None:
         time.sleep(0.2)
     text = stream.getvalue()
     assert text.startswith("\r\x1b[Km2lsp: sentence 1 of 5") and text.endswith("\r\x1b[K")
+
+
+def test_a_fork_waits_for_a_report_being_written() -> None:
+    """A worker forked while the Ticker's thread writes would inherit the stream's lock
+    held: the fork waits for the write, and the child starts with the lock free."""
+    import os
+    import threading
+
+    from m2lsp.cli import progress
+
+    progress._WRITING.acquire()  # a report being written
+    forked = threading.Event()
+    codes: list[int] = []
+
+    def fork() -> None:
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0 if not progress._WRITING.locked() else 1)
+        forked.set()
+        codes.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+
+    thread = threading.Thread(target=fork)
+    thread.start()
+    assert not forked.wait(0.3)  # the fork waits while the report is written
+    progress._WRITING.release()
+    thread.join(10)
+    assert forked.is_set() and not progress._WRITING.locked() and codes == [0]
