@@ -118,12 +118,7 @@ class Costs:
         if a == b:
             return 0
         x, y = self._char(a), self._char(b)
-        if x.meaning is None or y.meaning is None:
-            meaning = 4
-        elif x.meaning == y.meaning:
-            meaning = 0
-        else:
-            meaning = 2 * (3 - sum(p == q for p, q in zip(x.meaning, y.meaning, strict=True)))
+        meaning = _meaning_cost(a, b, self.tables)
         if not (x.chinese and y.chinese):
             form = 0.5
         else:
@@ -137,7 +132,7 @@ class Costs:
         if known is None:
             tables, chinese = self.tables, _all_chinese(ch)
             known = self.chars[ch] = _Char(
-                tables.classes.get(ch), chinese, readings(ch) if chinese else frozenset(),
+                chinese, readings(ch) if chinese else frozenset(),
                 ch in PUNCTUATION, frozenset(tables.confusions.get(ch, ())))
         return known
 
@@ -146,7 +141,6 @@ class Costs:
 class _Char:
     """What the costs read of one character."""
 
-    meaning: Any
     chinese: bool
     readings: frozenset[str]
     mark: bool

@@ -37,3 +37,16 @@ def in_order(submit: Callable[[Chunk], Any], chunks: Iterator[Chunk], window: in
             yield flight.popleft().result()
     while flight:
         yield flight.popleft().result()
+
+
+class Silent:
+    """Progress that reports nothing (`with Silent() as tick: tick.at(i)`)."""
+
+    def __enter__(self) -> Silent:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def at(self, index: int, line: int | None = None) -> None:
+        return None

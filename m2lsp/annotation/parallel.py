@@ -18,7 +18,7 @@ from typing import Any
 
 from m2lsp.annotation.annotators import Settings
 from m2lsp.annotation.chinese import ChineseSettings
-from m2lsp.annotation.chunks import CHUNK_ROWS, chunked
+from m2lsp.annotation.chunks import CHUNK_ROWS, Silent, chunked
 from m2lsp.annotation.english import EnglishSettings
 from m2lsp.errors import InputError, UsageError
 
@@ -159,24 +159,13 @@ def annotate_each(texts: Sequence[ParallelText], settings: Settings, jobs: int =
     total = sum(len(rows) for _, _, rows in chunks)
     jobs = min(max(1, jobs), len(chunks)) if chunks else 1
     results = run_chunks(chunks, settings, jobs, scheduler)
-    ticker = progress(total) if progress else _Silent()
+    ticker = progress(total) if progress else Silent()
     done = 0
     with ticker as tick:
         for (which, _, rows), blocks in zip(chunks, results, strict=True):
             done += len(rows)
             tick.at(done - 1)
             yield from ((which, b) for b in blocks if b is not None)
-
-
-class _Silent:
-    def __enter__(self) -> _Silent:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def at(self, index: int, line: int | None = None) -> None:
-        return None
 
 
 def default_jobs() -> int:

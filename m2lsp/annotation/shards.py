@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from m2lsp.annotation.chunks import CHUNK_ROWS, Blocks, Chunk, Row, chunked
+from m2lsp.annotation.chunks import CHUNK_ROWS, Blocks, Chunk, Row, Silent, chunked
 
 SHARD_ROWS = 16 * CHUNK_ROWS
 
@@ -138,21 +138,10 @@ def annotate_to(output: Path, rows: Callable[[], Iterable[Row]], count: int,
               f"stopped ({parts.folder})", file=sys.stderr)
     todo = chunks_to_do(rows(), parts.done)
     ticker = progress(count, done) if progress else None
-    with ticker or _Quiet() as tick:
+    with ticker or Silent() as tick:
         for shard, blocks, size in by_shard(
                 todo, lambda chunks: run_chunks(chunks, settings, jobs, scheduler, annotator)):
             parts.write(shard, blocks)
             done += size
             tick.at(done - 1)
     parts.join(output, shards, paths)
-
-
-class _Quiet:
-    def __enter__(self) -> _Quiet:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def at(self, index: int) -> None:
-        return None

@@ -31,7 +31,7 @@ ROWS = ("corpus_unweighted", "corpus_weighted", "sentence_unweighted", "sentence
 
 @dataclass(frozen=True)
 class Counts:
-    """One sentence against one reference: chunks counted, or weighed."""
+    """One sentence against one reference (or a sum of them): chunks counted, or weighed."""
 
     tp: float
     fp: float
@@ -40,26 +40,32 @@ class Counts:
     fp_ne: float
     fp_un: float
 
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn,
+                      self.tn + other.tn, self.fp_ne + other.fp_ne, self.fp_un + other.fp_un)
+
+    @property
+    def fields(self) -> tuple[float, ...]:
+        return self.tp, self.fp, self.fn, self.tn, self.fp_ne, self.fp_un
+
+    @property
+    def necessary(self) -> float:
+        return self.tp + self.fp_ne + self.fn
+
+
+NONE = Counts(0, 0, 0, 0, 0, 0)
+
 
 @dataclass(frozen=True)
 class Row:
-    """One line of the reference's table."""
+    """One line of the reference's table: the indicators, and the counts they come from."""
 
     com: float
     hit: float
     err: float
     und: float
     ove: float
-    tp: float
-    fp: float
-    fn: float
-    tn: float
-    fp_ne: float
-    fp_un: float
-
-    @property
-    def necessary(self) -> float:
-        return self.tp + self.fp_ne + self.fn
+    counts: Counts
 
 
 @dataclass(frozen=True)
@@ -149,11 +155,11 @@ def _weighed(kinds: Kinds, bias: float | None) -> Counts:
 def corpus(results: Sequence[Sequence[Counts]], factors: Sequence[float]
            ) -> tuple[Row, tuple[Counts, ...]]:
     """`score_corpus`: each sentence's reference by the COM of the running totals."""
-    total = Counts(0, 0, 0, 0, 0, 0)
+    total = NONE
     chosen = []
     for per_reference in results:
         best_key: tuple[float, ...] = (-1.0, 0, 0, 0, 0)
-        best = Counts(0, 0, 0, 0, 0, 0)
+        best = NONE
         for c in per_reference:
             com = indicators(factors, total.tp + c.tp, total.fn + c.fn,
                              total.fp_ne + c.fp_ne, total.fp_un + c.fp_un)[4]
@@ -161,32 +167,28 @@ def corpus(results: Sequence[Sequence[Counts]], factors: Sequence[float]
             if key > best_key:
                 best_key, best = key, c
         chosen.append(best)
-        total = Counts(*(a + b for a, b in zip(_fields(total), _fields(best), strict=True)))
+        total = total + best
     hit, err, und, ove, com = indicators(factors, total.tp, total.fn, total.fp_ne, total.fp_un)
-    return Row(com, hit, err, und, ove, *_fields(total)), tuple(chosen)
+    return Row(com, hit, err, und, ove, total), tuple(chosen)
 
 
 def sentence(results: Sequence[Sequence[Counts]], factors: Sequence[float]) -> Row:
     """`score_sentence`: each sentence's best reference by its own COM (then HIT, lower
     ERR, UND, OVE); the indicators averaged, the counts summed."""
-    total = Counts(0, 0, 0, 0, 0, 0)
+    total = NONE
     each: list[tuple[float, float, float, float, float]] = []
     for per_reference in results:
         best_key: tuple[float, ...] = (-1.0, -1.0, 1.0, 1.0, 1.0)
-        best, values = Counts(0, 0, 0, 0, 0, 0), (-1.0, -1.0, -1.0, -1.0, -1.0)
+        best, values = NONE, (-1.0, -1.0, -1.0, -1.0, -1.0)
         for c in per_reference:
             hit, err, und, ove, com = indicators(factors, c.tp, c.fn, c.fp_ne, c.fp_un)
             key = (com, hit, -err, -und, -ove)
             if key > best_key:
                 best_key, best, values = key, c, (com, hit, err, und, ove)
         each.append(values)
-        total = Counts(*(a + b for a, b in zip(_fields(total), _fields(best), strict=True)))
+        total = total + best
     com, hit, err, und, ove = (numpy_mean([e[k] for e in each]) for k in range(5))
-    return Row(com, hit, err, und, ove, *_fields(total))
-
-
-def _fields(c: Counts) -> tuple[float, ...]:
-    return c.tp, c.fp, c.fn, c.tn, c.fp_ne, c.fp_un
+    return Row(com, hit, err, und, ove, total)
 
 
 def bias_of(references: Sequence[Sequence[Sequence[Chunk]]]) -> float:

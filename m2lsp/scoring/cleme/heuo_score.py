@@ -77,8 +77,8 @@ class Cleme2Score(ScoreBase):
 
 
 def _values(row: Row) -> tuple[float, ...]:
-    return (row.com, row.hit, row.err, row.und, row.ove, row.tp, row.fp, row.fn, row.tn,
-            row.fp_ne, row.fp_un, row.necessary)
+    return (row.com, row.hit, row.err, row.und, row.ove, *row.counts.fields,
+            row.counts.necessary)
 
 
 def evaluate2(hypotheses: list[Any], references: list[Any], scorer: str, level: str,
