@@ -79,7 +79,9 @@ COMMANDS = {"check": "check", "rule": "rule", "score": "score", "compare": "scor
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole parser, or with `command` one that knows only that command's module."""
-    parser = argparse.ArgumentParser(
+    from m2lsp.cli.parser import Parser
+
+    parser = Parser(
         prog="m2lsp", description="Check, score and edit grammatical-error-correction data "
         "(M2, CGED).")
     parser.add_argument("--version", action="version", version=f"m2lsp {__version__}")

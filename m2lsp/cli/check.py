@@ -165,8 +165,10 @@ def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bo
     special = sum(1 for r in results if r.not_regular)
     skipped = len(results) - checked - failed - special
     if args.output_format == "text":
+        empty = sum(1 for r in results if r.empty and not r.error)
         sys.stdout.write(render(reports, checked=checked, unchecked=failed + had_errors,
-                                skipped=skipped, quiet=args.quiet, special=special))
+                                skipped=skipped, quiet=args.quiet, special=special,
+                                empty=empty))
     else:
         sys.stdout.write(render(reports))
     sys.stdout.flush()
@@ -178,8 +180,7 @@ def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bo
         if result.not_fixed:
             print(f"m2lsp: {result.path}: {result.not_fixed}", file=sys.stderr)
         if result.fixed and result.fixed.applied and not args.quiet:
-            print(f"m2lsp: {result.path}: fixed {result.fixed.applied} problem(s)",
-                  file=sys.stderr)
+            print(f"m2lsp: {result.path}: {result.fixed.describe()}", file=sys.stderr)
     if not args.quiet and args.output_format != "text":
         note = f"checked {checked} file(s)" + (f", skipped {skipped} (not M2 or CGED)"
                                               if skipped else "")

@@ -47,12 +47,17 @@ class Ticker:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="m2lsp-progress", daemon=True)
         self._printed = False
+        self._started = False  # no item yet: what runs is loading (a pipeline, a model)
 
     def at(self, index: int, line: int | None = None) -> None:
         """Work on item `index` (0-based; `line` is where it is in the input, 0-based)."""
         self._index, self._line, self._since = index, line, time.monotonic()
+        self._started = True
 
     def message(self, now: float) -> str:
+        if not self._started:
+            return (f"m2lsp: getting ready ({now - self._since:.0f} s: loading what the "
+                    f"work needs); 0 of {self.total} {self.what}s done")
         text = f"m2lsp: {self.what} {self._index + 1} of {self.total}"
         spent = now - self._since
         if self.stalls and spent >= self.after:

@@ -31,6 +31,7 @@ class CheckedFile:
     fixed: FixOutcome | None = None
     not_fixed: str | None = None  # why fixes were not written
     not_regular: bool = False  # inside a folder and not a regular file: skipped unread
+    empty: bool = False  # nothing but blanks: read, and nothing in it to check
     # what linting made (the parsed document with it), for a caller that would rather keep
     # it than free it: `m2lsp check` keeps the last file's to its exit
     linted: LintResult | None = field(default=None, compare=False, repr=False)
@@ -77,7 +78,8 @@ def check_file(path: Path, options: CheckOptions, explicit: bool = True) -> Chec
     known = _known_ids(path, options) if fmt is Format.TRUTH else None
     result = lint(source, fmt, options.settings, known_ids=known)
     if not options.fix:
-        return CheckedFile(path, fmt, result.diagnostics, linted=result)
+        return CheckedFile(path, fmt, result.diagnostics, linted=result,
+                           empty=not source.text.strip())
     return _fix(path, source, fmt, options, known, result.diagnostics, snapshot)
 
 
@@ -98,7 +100,8 @@ def _fix(path: Path, source: SourceText, fmt: Format, options: CheckOptions,
         except OSError as exc:
             return CheckedFile(path, fmt, found, error=f"cannot write: {exc.strerror or exc}")
     remaining = lint(outcome.source, fmt, options.settings, known_ids=known).diagnostics
-    return CheckedFile(path, fmt, remaining, fixed=outcome)
+    return CheckedFile(path, fmt, remaining, fixed=outcome,
+                       empty=not outcome.source.text.strip())
 
 
 def write_source(path: Path, source: SourceText, snapshot: Snapshot | None) -> None:

@@ -25,6 +25,14 @@ class FixOutcome:
     source: SourceText
     applied: int
     by_code: dict[str, int]
+    first_round: int = 0  # of `applied`, those of the first round (what `check` counted)
+
+    def describe(self) -> str:
+        """"fixed 3 problem(s)", and how many of them only the first fixes brought out."""
+        later = self.applied - self.first_round
+        return f"fixed {self.applied} problem(s)" + (
+            f" ({later} of them found only once the first fixes were made)"
+            if 0 < later < self.applied else "")
 
 
 def applicable(diagnostics: Iterable[Diagnostic],
@@ -32,6 +40,30 @@ def applicable(diagnostics: Iterable[Diagnostic],
     """(code, fix) for each diagnostic whose fix has an allowed applicability."""
     return [(d.code, d.fix) for d in diagnostics
             if d.fix is not None and d.fix.applicability in allowed]
+
+
+def fixable_at_once(diagnostics: Iterable[Diagnostic],
+                    allowed: frozenset[Applicability] = frozenset({Applicability.SAFE})
+                    ) -> int:
+    """How many of the diagnostics' allowed fixes one round of `--fix` applies, by the rule
+    `apply_once` follows: a fix that overlaps one taken before it is not counted (two
+    rules' fixes of the same CRLF line end are one fix, and `--fix` says "fixed 1")."""
+    taken = Taken()
+    count = 0
+    fixes = applicable(diagnostics, allowed)
+    for _, fix in sorted(fixes, key=lambda cf: _first_position(cf[1])):
+        ranges = [((e.span.line, e.span.col), (e.span.end_line, e.span.end_col), "")
+                  for e in fix.edits]
+        if any(taken.conflicts(r) for r in ranges):  # type: ignore[arg-type]
+            continue
+        for a, b, _ in ranges:
+            taken.add(a, b)  # type: ignore[arg-type]
+        count += 1
+    return count
+
+
+def _first_position(fix: Fix) -> tuple[int, int]:
+    return min(((e.span.line, e.span.col) for e in fix.edits), default=(-1, -1))
 
 
 def apply_once(source: SourceText, fixes: list[tuple[str, Fix]]
@@ -130,7 +162,8 @@ def fix_until_stable(source: SourceText, check: Callable[[SourceText], Iterable[
     text and its count: nothing is reported fixed that is not."""
     applied: dict[str, int] = {}
     seen = {(source.text, source.bom): dict(applied)}
-    for _ in range(MAX_ROUNDS):
+    first = 0
+    for round_ in range(MAX_ROUNDS):
         fixes = applicable(check(source), allowed)
         if not fixes:
             break
@@ -142,6 +175,8 @@ def fix_until_stable(source: SourceText, check: Callable[[SourceText], Iterable[
             break
         for code, _ in used:
             applied[code] = applied.get(code, 0) + 1
+        first = len(used) if round_ == 0 else first
         source = new
         seen[(source.text, source.bom)] = dict(applied)
-    return FixOutcome(source, sum(applied.values()), applied)
+    total = sum(applied.values())
+    return FixOutcome(source, total, applied, min(first, total))

@@ -175,8 +175,10 @@ class DuplicateEdit(Rule):
     line of the block (corrections compared as the NUS scorer reads them).
 
     ## Why is this bad?
-    The NUS scorer counts every gold line: a duplicate adds a gold edit that no system can
-    match twice, so recall is too low.
+    The NUS scorer counts every gold line, and one system edit that matches them is counted
+    correct once for each: a system that makes the edit of the example scores precision 2.0
+    and recall 1.0 (F0.5 1.6667), so precision rises above 1.  ERRANT's scorer counts the
+    pair as two true positives.
 
     ## Example
     ```

@@ -228,3 +228,45 @@ def test_a_2014_style_truth_and_input_pair(tmp_path, monkeypatch, capsys) -> Non
     assert main(["check", "NLPTEA14_TestTruth.txt"]) == 1
     out = capsys.readouterr().out
     assert "NLPTEA14_TestTruth.txt:3:1: T002 sentence id 'C1-9999-1' is not in the input" in out
+
+
+MIXED_ENDINGS = ("S The cat sat .\r\nA 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0 \n\n"
+                 "S A b .\nA 0 1|||R:X|||c|||REQUIRED|||-NONE-|||0\n\n")
+
+
+def test_fixable_counts_what_fix_fixes(files: Path, capsys) -> None:
+    """Two rules (M010, X003) flag the same CRLF line with the same fix: `check` counts it
+    once, as `--fix` does (it said "3 fixable", then "fixed 2")."""
+    Path("mixed.m2").write_bytes(MIXED_ENDINGS.encode())
+    assert main(["check", "mixed.m2"]) == 1
+    out = capsys.readouterr().out
+    assert "M010" in out and "X003" in out
+    assert out.splitlines()[-1] == "Found 3 problems in 1 file (2 fixable with `--fix`)."
+    assert main(["check", "mixed.m2", "--fix"]) == 0
+    assert capsys.readouterr().err == "m2lsp: mixed.m2: fixed 2 problem(s)\n"
+
+
+def test_fixes_only_the_first_fixes_bring_out_are_said(files: Path, capsys) -> None:
+    """A CRLF file is one block to the NUS scorer; once its endings are fixed, a duplicate
+    edit shows and is fixed too: the count says which were not in `check`'s."""
+    Path("crlf.m2").write_bytes(b"S The cat sat .\r\n" + 2 * (
+        b"A 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0\r\n") + b"\r\n")
+    assert main(["check", "crlf.m2"]) == 1
+    assert "(1 fixable with `--fix`)" in capsys.readouterr().out
+    assert main(["check", "crlf.m2", "--fix"]) == 0
+    assert capsys.readouterr().err == ("m2lsp: crlf.m2: fixed 2 problem(s) (1 of them found "
+                                       "only once the first fixes were made)\n")
+
+
+@pytest.mark.parametrize(("names", "last"), [
+    (["empty.m2"], "Nothing to check: the file is empty."),
+    (["empty.m2", "blank.m2"], "Nothing to check: all 2 files are empty."),
+    (["empty.m2", "good.m2"], "No problems found in 2 files; 1 of them empty (nothing in it "
+                              "to check)."),
+])
+def test_an_empty_file_is_not_said_to_pass(files: Path, capsys, names, last) -> None:
+    Path("empty.m2").write_text("", encoding="utf-8")
+    Path("blank.m2").write_text("\n\n", encoding="utf-8")
+    assert main(["check", *names]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == last and "No problems found in 1 file" not in out

@@ -65,3 +65,14 @@ def test_a_fork_waits_for_a_report_being_written() -> None:
     progress._WRITING.release()
     thread.join(10)
     assert forked.is_set() and not progress._WRITING.locked() and codes == [0]
+
+
+def test_before_the_first_item_it_says_it_is_getting_ready() -> None:
+    """While a pipeline loads no sentence is being worked on: the report says so, not
+    "sentence 1 of 1312: 2 s on it so far"."""
+    stream = io.StringIO()
+    with Ticker(1312, stream, after=0.05):
+        time.sleep(0.3)
+    text = stream.getvalue()
+    assert text.startswith("m2lsp: getting ready (") and "0 of 1312 sentences done" in text
+    assert "on it so far" not in text

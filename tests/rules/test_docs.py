@@ -60,3 +60,19 @@ def test_docs_rules_md_is_current() -> None:
     from tests.conftest import assert_snapshot
 
     assert_snapshot(Path(__file__).parents[2] / "docs" / "rules.md", rules_markdown())
+
+
+def test_m402_says_what_the_scorer_does(tmp_path, capsys) -> None:
+    """The duplicate rule's doc states the numbers its own example scores (not the 'recall
+    too low' it once said)."""
+    from m2lsp.rules.registry import rule_by_code
+
+    doc = rule_by_code("M402").doc()
+    example = doc.split("## Example", 1)[1].split("```")[1].strip("\n") + "\n\n"
+    (tmp_path / "gold.m2").write_text(example, encoding="utf-8")
+    (tmp_path / "system.txt").write_text("The dog sat .\n", encoding="utf-8")
+    assert main(["score", str(tmp_path / "system.txt"), str(tmp_path / "gold.m2")]) == 0
+    out = capsys.readouterr().out
+    assert "Precision   : 2.0000\nRecall      : 1.0000\nF_0.5       : 1.6667" in out
+    assert "precision 2.0" in doc and "recall 1.0" in doc and "F0.5 1.6667" in doc
+    assert "recall is too low" not in doc

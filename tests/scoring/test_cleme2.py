@@ -199,3 +199,40 @@ def test_text_bootstrap_and_misuse(capsys) -> None:
     assert main(["score", "--metric", "cleme", "--cleme-weigher", "none", str(system),
                  str(gold)]) == 2
     assert "--cleme-weigher" in capsys.readouterr().err
+
+
+def test_the_length_weight_needs_no_numpy() -> None:
+    """The LengthWeigher's weight (the reference computes it with numpy.exp and numpy.clip)
+    is computed with `math` in the core install: equal to NumPy's, bit for bit, for every
+    chunk length of the CoNLL-2014 runs with the bias each run uses, for a sweep of lengths
+    and biases, and where exp overflows (NumPy's inf) or the bias is NaN."""
+    import math
+
+    numpy = pytest.importorskip("numpy")
+    from m2lsp.scoring.cleme.heuo import LENGTH, _weight, bias_of
+    from m2lsp.scoring.cleme.heuo_score import chunked2
+    from m2lsp.scoring.cleme.reading import read_m2
+
+    def theirs(length: int, bias: float, reverse: bool) -> float:
+        alpha, low, high = LENGTH
+        x = length - bias if reverse else -length + bias
+        with numpy.errstate(over="ignore"):
+            weight = alpha * (1 / (1 + (alpha - 1) * numpy.exp(x)))
+        return float(numpy.clip(weight, low, high).item())
+
+    cases = set()
+    for system in ("AMU", "CAMB", "NTHU"):
+        hyps, refs_ = (read_m2(path.read_text(encoding="utf-8"), str(path)) for path in (
+            _example(f"conll14-{system}.errant"), _example("conll14.errant")))
+        chunked = [chunked2(h, r, i) for i, (h, r) in enumerate(zip(hyps, refs_, strict=True))]
+        bias = bias_of([refs for _, refs in chunked])
+        lengths = {c.length for hyp, refs in chunked for c in [*hyp, *(x for r in refs
+                                                                       for x in r)]}
+        cases |= {(length, bias) for length in lengths}
+    cases |= {(length, bias / 7) for length in range(200) for bias in range(1, 140)}
+    cases |= {(900, 1.5), (0, 900.25), (3, math.nan)}
+    for length, bias in sorted(cases):
+        for reverse in (False, True):
+            ours, expected = _weight(length, bias, reverse), theirs(length, bias, reverse)
+            assert ours == expected or (math.isnan(ours) and math.isnan(expected)), (
+                length, bias, reverse)
