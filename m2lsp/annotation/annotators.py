@@ -18,3 +18,23 @@ def make_annotator(settings: Settings, cached: bool) -> Annotator:
     if isinstance(settings, ChineseSettings):
         return ChineseAnnotator(settings, cache)
     return EnglishAnnotator(settings, cache)
+
+
+def script_problem(settings: Settings, text: str) -> str | None:
+    """A warning when the text's script is not the annotator's (Latin letters cut into
+    characters by ChERRANT's char level); Chinese given to ERRANT is a UsageError, for its
+    output would be whole sentences as R:NOUN edits."""
+    from m2lsp.errors import UsageError
+    from m2lsp.scripts import chinese_for_english, script
+
+    if isinstance(settings, ChineseSettings):
+        if script(text) == "Latin":
+            return ("warning: the text is not Chinese, but --lang zh annotates it as "
+                    "ChERRANT's char level does (every letter a token): for English use "
+                    "--lang en")
+        return None
+    problem = chinese_for_english({"text": text}, "--lang en (the default)",
+                                  "use --lang zh (ChERRANT's char level)")
+    if problem is not None:
+        raise UsageError(problem)
+    return None

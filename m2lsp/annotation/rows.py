@@ -138,18 +138,27 @@ class Checked:
 
     count: int
     bom: bool
+    sample: str = ""  # the first rows' texts (about SAMPLE characters): what script
+
+
+SAMPLE = 50_000
 
 
 def check(source: RowSource) -> Checked:
     """Read every row once (its errors come now, before anything is written), counting;
     a source without a sentence is an error, as errant_parallel would write nothing."""
     count, bom, sentences = 0, False, False
-    for text, _ in source.rows():
+    sample: list[str] = []
+    size = 0
+    for text, corrections in source.rows():
         bom = bom or (count == 0 and text.startswith("\ufeff"))
         sentences = sentences or bool(text.strip())
         count += 1
+        if size < SAMPLE:
+            sample.extend((text, *corrections))
+            size += len(text) + sum(map(len, corrections))
     if not sentences:
         where = source.paths[0]
         raise UsageError(f"the source {where} has no sentence: there is nothing to annotate "
                          "(errant_parallel would write an empty file)")
-    return Checked(count, bom)
+    return Checked(count, bom, "\n".join(sample))

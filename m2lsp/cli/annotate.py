@@ -128,6 +128,7 @@ def run_annotate(args: argparse.Namespace) -> int:
         return _each(args, settings)
     if args.parallel is not None:
         text = _read_cherrant(args.parallel, args.encoding)
+        _check_script(settings, _sample(text))
         _write(_started(text, settings, _jobs(args)), args.output, _inputs(args))
         return EXIT_CLEAN
     _stream(_row_source(args), settings, _jobs(args), args.output, _inputs(args),
@@ -161,6 +162,7 @@ def _stream(source: Any, settings: Any, jobs: int, output: Path | None, inputs: 
     from m2lsp.cli.progress import Rate
 
     checked = check(source)
+    _check_script(settings, checked.sample)
     jobs = min(jobs, -(-checked.count // CHUNK_ROWS))  # no more workers than chunks
     if checked.bom:
         _warn_bom(source.paths[0])
@@ -263,7 +265,7 @@ def _each(args: argparse.Namespace, settings: Any) -> int:
 
     for name in names:
         refuse_inputs(name, _inputs(args))
-    texts = [_read(args, [path]) for path in args.cor]
+    texts = [_read(args, [path], settings) for path in args.cor]
     blocks = annotate_each(texts, settings, _jobs(args),
                            lambda total: Ticker(total, what="line", stalls=False))
     outputs: dict[int, list[str]] = {i: [] for i in range(len(names))}
@@ -275,12 +277,26 @@ def _each(args: argparse.Namespace, settings: Any) -> int:
     return EXIT_CLEAN
 
 
-def _read(args: argparse.Namespace, cors: list[Path]) -> ParallelText:
+def _read(args: argparse.Namespace, cors: list[Path], settings: Any) -> ParallelText:
     from m2lsp.annotation.parallel import read_parallel
 
     text = read_parallel(args.orig, cors, args.encoding)
     _warn_about(args.orig, text)
+    _check_script(settings, _sample(text))
     return text
+
+
+def _sample(text: ParallelText) -> str:
+    return "\n".join(line for row in text.rows()[:2000] for line in (row[0], *row[1]))
+
+
+def _check_script(settings: Any, sample: str) -> None:
+    """Chinese for English is refused (a UsageError); another mismatch is a warning."""
+    from m2lsp.annotation.annotators import script_problem
+
+    warning = script_problem(settings, sample)
+    if warning is not None:
+        print(f"m2lsp: {warning}", file=sys.stderr)
 
 
 def _jobs(args: argparse.Namespace) -> int:

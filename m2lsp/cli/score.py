@@ -258,13 +258,15 @@ def _both(chosen: Chosen, args: argparse.Namespace) -> Sequence[Any]:
 
 
 def score_files(system_path: Path, gold_path: Path, settings: Any,
-                verbose_output: bool = False, encoding: str | None = None) -> str:
-    """The NUS scorer's output for one system (summary, or with -v the full report)."""
+                verbose_output: bool = False, encoding: str | None = None,
+                usage: str = "m2scorer [OPTIONS] SYSTEM GOLD") -> str:
+    """The NUS scorer's output for one system (summary, or with -v the full report);
+    `usage`: the command that asked, for a message about arguments in the wrong order."""
     from m2lsp.scoring.m2.maxmatch import choose, corpus_score
     from m2lsp.scoring.m2.metric import Scoring
     from m2lsp.scoring.m2.report import summary, verbose
 
-    results = Scoring(settings, encoding).results(system_path, gold_path)
+    results = Scoring(settings, encoding, usage=usage).results(system_path, gold_path)
     if verbose_output:
         return verbose(results, settings)[0]
     _, total = choose(results, settings.beta)

@@ -39,6 +39,23 @@ def _svg(figure: Any) -> str:
     return text[text.index("<svg"):]
 
 
+# matplotlib's default cycle (tab10): one colour a system, by its place among all the
+# report's systems, the same in every figure
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf")
+
+
+def colours(names: Sequence[str]) -> dict[str, str]:
+    """Each system's colour, from its place in the whole list: a figure that leaves a
+    system out (INPUT, which proposes nothing, from the P/R plot) shifts no other's."""
+    return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(names)}
+
+
+def system_id(name: str) -> str:
+    """The SVG id of a system's marks (`gid`), so a page or a test can find them."""
+    return "system-" + re.sub(r"[^A-Za-z0-9_-]", "_", name)
+
+
 def f_beta(p: float, r: float, beta: float) -> float:
     return (1 + beta * beta) * p * r / (beta * beta * p + r) if p + r else 0.0
 
@@ -55,18 +72,13 @@ def pr_scatter(data: dict[str, Any]) -> str | None:
     plt = _pyplot()
     beta = beta_of(data)
     figure, axes = plt.subplots(figsize=(5.2, 4.2))
-    grid = [i / 200 for i in range(1, 201)]
-    for level in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
-        curve = [(r, p) for p in grid for r in [_recall_for(level, p, beta)] if r is not None]
-        if curve:
-            axes.plot([x for x, _ in curve], [y for _, y in curve], color="#bbb", lw=0.7)
-            axes.annotate(f"{level:g}", curve[0], fontsize=7, color="#888",
-                          textcoords="offset points", xytext=(2, 2))
     points = [(s["name"], s["scores"]["recall"], s["scores"]["precision"])
               for s in data["systems"] if s.get("proposed") != 0]
     (x0, x1), (y0, y1) = zoomed([x for _, x, _ in points]), zoomed([y for _, _, y in points])
-    for _name, x, y in points:
-        axes.scatter([x], [y], s=28, zorder=3)
+    _equal_f_curves(axes, beta, (x0, x1), (y0, y1))
+    colour = colours([s["name"] for s in data["systems"]])
+    for name, x, y in points:
+        axes.scatter([x], [y], s=28, zorder=3, color=colour[name], gid=system_id(name))
     for (name, x, y), (dx, dy, align) in zip(points, placed(points, (x0, x1), (y0, y1)),
                                              strict=True):
         axes.annotate(name, (x, y), textcoords="offset points", xytext=(dx, dy), fontsize=8,
@@ -74,6 +86,30 @@ def pr_scatter(data: dict[str, Any]) -> str | None:
     axes.set(xlabel="recall", ylabel="precision", xlim=(x0, x1), ylim=(y0, y1))
     axes.set_title(f"Precision and recall ({metric_name(data)}), curves of equal F{beta:g}")
     return _svg(figure)
+
+
+def _equal_f_curves(axes: Any, beta: float, xs: tuple[float, float],
+                    ys: tuple[float, float]) -> None:
+    """Curves of equal F-beta every 0.05, each labelled "F0.5=0.3" where it leaves the
+    visible part of the plot (a label at a curve's far end would fall outside the axes,
+    where matplotlib does not draw it); a curve whose label would touch the last one drawn
+    is left out, so that every curve shown is labelled."""
+    grid = [i / 400 for i in range(1, 401)]
+    last: tuple[float, float] | None = None
+    for step in range(1, 20):
+        level = step / 20
+        curve = [(r, p) for p in grid for r in [_recall_for(level, p, beta)] if r is not None]
+        seen = [(r, p) for r, p in curve if xs[0] <= r <= xs[1] and ys[0] <= p <= ys[1]]
+        if len(seen) < 2:
+            continue
+        at = ((seen[-1][0] - xs[0]) / (xs[1] - xs[0]), (seen[-1][1] - ys[0]) / (ys[1] - ys[0]))
+        if last is not None and abs(at[0] - last[0]) < 0.16 and abs(at[1] - last[1]) < 0.06:
+            continue
+        last = at
+        axes.plot([x for x, _ in curve], [y for _, y in curve], color="#bbb", lw=0.7,
+                  gid=f"equal-f-{level:g}")
+        axes.annotate(f"F{beta:g}={level:g}", seen[-1], fontsize=6.5, color="#777",
+                      textcoords="offset points", xytext=(2, -8), gid=f"equal-f-label-{level:g}")
 
 
 def zoomed(values: Sequence[float], margin: float = 0.15, least: float = 0.1
@@ -211,6 +247,7 @@ def found_missed(data: dict[str, Any], rows: list[tuple[str, list[Any]]]) -> str
         return None
     plt = _pyplot()
     names = [s["name"] for s in data["systems"]]
+    colour = colours(names)
     figure, axes = plt.subplots(figsize=(max(5.0, 0.7 * len(rows) * max(1, len(names)) / 4),
                                          3.6))
     width = 0.8 / max(1, len(names))
@@ -218,8 +255,10 @@ def found_missed(data: dict[str, Any], rows: list[tuple[str, list[Any]]]) -> str
         xs = [i + k * width for i in range(len(rows))]
         found = [cells[k][0] if cells[k] else 0 for _, cells in rows]
         missed = [cells[k][2] if cells[k] else 0 for _, cells in rows]
-        bars = axes.bar(xs, found, width, label=name)
-        axes.bar(xs, missed, width, bottom=found, color=bars[0].get_facecolor(), alpha=0.3)
+        bars = axes.bar(xs, found, width, label=name, color=colour[name])
+        light = axes.bar(xs, missed, width, bottom=found, color=colour[name], alpha=0.3)
+        for bar in (*bars, *light):
+            bar.set_gid(system_id(name))
     axes.set_xticks([i + 0.4 - width / 2 for i in range(len(rows))], [k for k, _ in rows],
                     rotation=45, ha="right", fontsize=7)
     axes.set_ylabel("gold edits: found (solid), missed (light)")
@@ -236,11 +275,12 @@ def meta_eval_scatter(meta: dict[str, Any], metric: dict[str, Any]) -> str:
     figure, panels = plt.subplots(1, len(humans), figsize=(3.9 * len(humans), 3.4),
                                   squeeze=False, gridspec_kw={"wspace": 0.45})
     names = meta["system_names"]
+    colour = colours(names)
     human_scores = meta["human_scores"]
     for axes, human in zip(panels[0], humans, strict=True):
         points = [(name, metric["scores"][name], human_scores[human][name]) for name in names]
-        for _name, x, y in points:
-            axes.scatter([x], [y], s=20, zorder=3)
+        for name, x, y in points:
+            axes.scatter([x], [y], s=20, zorder=3, color=colour[name], gid=system_id(name))
         xs, ys = _span([x for _, x, _ in points]), _span([y for _, _, y in points])
         for (name, x, y), (dx, dy, align) in zip(points, placed(points, xs, ys), strict=True):
             axes.annotate(name, (x, y), textcoords="offset points", xytext=(dx, dy),

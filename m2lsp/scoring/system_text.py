@@ -44,15 +44,44 @@ def looks_like_m2(text: str) -> bool:
     return "S " in heads and "A " in heads and m2_lines >= 0.9 * len(lines)
 
 
+def swapped(system: Path, system_text: str, gold: Path, gold_text: str,
+            usage: str = "m2lsp score SYSTEM GOLD") -> str | None:
+    """One line when SYSTEM reads as an M2 gold and GOLD (not empty) as a system output,
+    the way every metric with an M2 gold says it; else None."""
+    if looks_like_m2(system_text) and gold_text.strip() and not looks_like_m2(gold_text):
+        return (f"{gold} looks like the system output and {system} like the gold: the "
+                f"arguments are swapped; the order is `{usage}`")
+    return None
+
+
+HEAD = 1 << 16  # bytes of a file that tell its shape (`looks_like_m2` reads 200 lines)
+
+
+def check_order(system: Path, gold: Path | None, usage: str) -> None:
+    """An InputError when the files were given the wrong way round (`swapped`), from the
+    first HEAD bytes of each: before a metric reads them whole and fails on the first line
+    that is not what it expected ("neither an S, A nor T line")."""
+    from m2lsp.errors import InputError
+
+    if gold is None:
+        return
+    try:
+        with open(system, "rb") as one, open(gold, "rb") as other:
+            heads = [f.read(HEAD).decode("utf-8", "replace") for f in (one, other)]
+    except (OSError, ValueError):
+        return  # not readable as files: the metric says why
+    problem = swapped(system, heads[0], gold, heads[1], usage)
+    if problem is not None:
+        raise InputError(problem)
+
+
 def argument_problem(system: Path, system_text: str, gold: Path, gold_text: str,
                      metric: str = "m2", usage: str = "m2lsp score SYSTEM GOLD") -> str | None:
     """Why these files were probably not meant as SYSTEM and GOLD of a metric that scores a
     plain-text system against M2, or None."""
+    if (problem := swapped(system, system_text, gold, gold_text, usage)) is not None:
+        return problem
     system_m2, gold_m2 = looks_like_m2(system_text), looks_like_m2(gold_text)
-    if system_m2 and not gold_m2:
-        return (f"{system} looks like an M2 gold file and {gold} like a system output (one "
-                f"sentence a line): the arguments are probably swapped; the order is "
-                f"`{usage}`")
     if system_m2:
         return (f"system file {system} is an M2 file, but --metric {metric} scores a system "
                 f"output with one sentence a line; an M2 hypothesis (edits) is scored with "

@@ -125,3 +125,36 @@ def test_a_progress_line_on_a_terminal_only() -> None:
         stages.done()
     assert "[------" in shown.getvalue() and "testing 28 pairs" in shown.getvalue()
     assert hidden.getvalue() == ""
+
+
+def _fills(svg: str) -> dict[str, set[str]]:
+    """Each system's fill colours in an SVG (its marks carry the id `system-NAME`)."""
+    found: dict[str, set[str]] = {}
+    for match in re.finditer(r'<g id="system-([^"]+)">(.*?)</g>', svg, re.S):
+        found.setdefault(match.group(1), set()).update(
+            re.findall(r"fill: (#[0-9a-f]{6})", match.group(2)))
+    return found
+
+
+def test_a_system_has_one_colour_in_every_figure(conll) -> None:
+    """The P/R plot leaves INPUT out (it proposes nothing); that shifts no other system's
+    colour: each system's fill is the same in the P/R plot and the bars."""
+    _, html = conll
+    svgs = re.findall(r"<svg.*?</svg>", html, re.S)
+    fills = [_fills(svg) for svg in svgs]
+    pr = next(f for f in fills if "AMU" in f and "INPUT" not in f)
+    bars = next(f for f in fills if "INPUT" in f)
+    assert set(pr) == set(CONLL) - {"INPUT"} and set(bars) == set(CONLL)
+    for name in pr:
+        assert len(pr[name]) == 1 and bars[name] >= pr[name], name
+    assert len({next(iter(pr[n])) for n in pr}) == len(pr)  # no two systems share one
+
+
+def test_the_equal_f_curves_are_labelled(conll) -> None:
+    _, html = conll
+    pr = next(svg for svg in re.findall(r"<svg.*?</svg>", html, re.S)
+              if 'id="system-AMU"' in svg and 'id="system-INPUT"' not in svg)
+    curves = re.findall(r'<g id="equal-f-(0\.\d+)">', pr)
+    labels = re.findall(r'<g id="equal-f-label-(0\.\d+)">.*?F0\.5=(0\.\d+)', pr, re.S)
+    assert len(curves) >= 3 and sorted(c for c, _ in labels) == sorted(curves)
+    assert all(a == b for a, b in labels)

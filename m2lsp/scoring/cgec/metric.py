@@ -115,7 +115,7 @@ class Cgec(MetricBase):
 def _check_language(system: str, gold: str, warn: Any) -> None:
     """Lin et al.'s metrics count Chinese characters (BLEU over characters, MaxMatch over
     char-level edits): on English their numbers are not the ones papers report."""
-    from m2lsp.scoring.language import script
+    from m2lsp.scripts import script
 
     if warn is not None and "Latin" in (script(system), script(gold)):
         warn("warning: the system or the gold is not Chinese, but --metric cgec's metrics "

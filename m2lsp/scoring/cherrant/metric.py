@@ -63,7 +63,7 @@ class Cherrant(Errant):
 
     def check_language(self, request: Request, system: str, gold: str) -> None:
         """ChERRANT annotates Chinese characters: English is --metric errant's."""
-        from m2lsp.scoring.language import script
+        from m2lsp.scripts import script
 
         if "Latin" in (script(system), script(gold)):
             raise UsageError("the hypothesis or the reference is not Chinese, but --metric "

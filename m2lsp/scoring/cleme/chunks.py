@@ -150,8 +150,19 @@ def check_pair(hypothesis: Sample, reference: Sample, index: int) -> None:
         raise InputError(f"hypothesis sentence {index + 1} has {len(hypothesis.targets)} "
                          "annotators; a system is one")
     if hypothesis.source != reference.source:
-        raise InputError(f"sentence {index + 1}: the hypothesis and the reference have "
-                         "different sources")
+        raise InputError(f"sentence {index + 1} (counted from 1): the hypothesis and the "
+                         f"reference have different sources, "
+                         f"{_first_difference(hypothesis.source, reference.source)}")
+
+
+def _first_difference(ours: str, theirs: str) -> str:
+    """Where two token sequences first differ: "token 9: '：' against ':'"."""
+    a, b = ours.split(), theirs.split()
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+              min(len(a), len(b)))
+    def shown(tokens: list[str]) -> str:
+        return repr(tokens[at]) if at < len(tokens) else "the end of the sentence"
+    return f"from token {at + 1}: {shown(a)} in the hypothesis, {shown(b)} in the reference"
 
 
 def chunked(hypothesis: Sample, reference: Sample, index: int

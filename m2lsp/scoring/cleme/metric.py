@@ -126,9 +126,11 @@ class Cleme(MetricBase):
     def run(self, request: Request) -> Score:
         from m2lsp.parsing.source import read_source
         from m2lsp.scoring.cleme.reading import read_m2
+        from m2lsp.scoring.system_text import check_order
 
         if request.gold is None:
             raise UsageError("--metric cleme needs GOLD (the reference M2 file)")
+        check_order(request.system, request.gold, request.usage)
         options: ClemeOptions = request.options
         gold = read_source(request.gold, "gold", request.encoding).text
         hypothesis = _hypothesis_m2(request, options, gold)
@@ -170,7 +172,14 @@ def _hypothesis_m2(request: Request, options: ClemeOptions, gold: str) -> str:
         return text
     from m2lsp.scoring.errant.inputs import read_blocks
     from m2lsp.scoring.errant.plain import annotate_hypothesis, reference_sources
+    from m2lsp.scripts import chinese_for_english
 
+    problem = chinese_for_english(
+        {"hypothesis": text, "reference": gold}, "--metric cleme (a plain-text hypothesis)",
+        "annotate it first with `m2lsp annotate --lang zh --orig SOURCE --cor SYSTEM -o "
+        "SYSTEM.m2` and score SYSTEM.m2, or use --metric cherrant")
+    if problem is not None:
+        raise UsageError(problem)
     hypotheses = text.splitlines()
     if options.source is not None:
         sources = read_source(options.source, "source", request.encoding).text.splitlines()

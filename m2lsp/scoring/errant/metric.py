@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from m2lsp.errors import UsageError
+from m2lsp.errors import InputError, UsageError
 from m2lsp.scoring.errant import DECLARATION
 from m2lsp.scoring.errant.options import errant_options
 from m2lsp.scoring.metric import (
@@ -27,14 +27,12 @@ from m2lsp.scoring.signature import signed
 def _check_arguments(request: Request, hyp: str, ref: str, name: str = "errant") -> None:
     """An error saying what probably happened when the files do not look like a hypothesis
     (M2 or plain text) and an M2 reference."""
-    from m2lsp.scoring.system_text import empty_problem, looks_like_m2
+    from m2lsp.scoring.system_text import empty_problem, looks_like_m2, swapped
 
-    hyp_m2, ref_m2 = looks_like_m2(hyp), looks_like_m2(ref)
-    if hyp_m2 and not ref_m2 and ref.strip():
-        raise UsageError(f"{request.system} looks like M2 and {request.gold} like a system "
-                         f"output: the arguments are probably swapped; the order is "
-                         f"`{request.usage}` (--metric {name}: the hypothesis, then the "
-                         f"reference M2)")
+    ref_m2 = looks_like_m2(ref)
+    if request.gold is not None and (
+            problem := swapped(request.system, hyp, request.gold, ref, request.usage)):
+        raise InputError(problem)
     if (empty := empty_problem(request.system, len(hyp.strip()), request.gold,
                                len(ref.strip()))):
         raise UsageError(empty)
@@ -197,16 +195,14 @@ class Errant(MetricBase):
     def check_language(self, request: Request, system: str, gold: str) -> None:
         """ERRANT annotates English: a Chinese plain-text hypothesis or gold would be
         aligned word by word as if it were English (TP 0 and a page of FPs)."""
-        from m2lsp.scoring.language import script
+        from m2lsp.scripts import chinese_for_english
 
-        found = {what: script(text) for what, text in (("hypothesis", system),
-                                                       ("reference", gold))}
-        chinese = [what for what, name in found.items() if name == "Chinese"]
-        if chinese:
-            which = " and the ".join(chinese) + (" is" if len(chinese) == 1 else " are")
-            raise UsageError(f"the {which} Chinese, but --metric errant annotates a "
-                             "plain-text hypothesis with ERRANT, which is English: for "
-                             "char-level Chinese use --metric cherrant")
+        problem = chinese_for_english(
+            {"hypothesis": system, "reference": gold},
+            "--metric errant (a plain-text hypothesis)", "for Chinese use --metric cherrant "
+            "(ChERRANT at char level), or annotate with `m2lsp annotate --lang zh`")
+        if problem is not None:
+            raise UsageError(problem)
 
     def check_reference(self, request: Request, text: str) -> None:
         """Warn where the reference was made for another scorer (ChERRANT's files)."""

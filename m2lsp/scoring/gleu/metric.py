@@ -75,6 +75,9 @@ class Gleu(MetricBase):
                                 request.encoding)
             names = tuple(str(p) for p in paths)
         elif request.gold is not None:
+            from m2lsp.scoring.system_text import check_order
+
+            check_order(request.system, request.gold, request.usage)
             source = request.options.source
             inputs = read_m2(request.system, request.gold,
                              None if source is None else Path(source),

@@ -171,6 +171,9 @@ def _inputs(request: Request, options: GreenOptions
         text = read_source(Path(path), what, request.encoding).text
         return lines(text), text
 
+    from m2lsp.scoring.system_text import check_order
+
+    check_order(request.system, request.gold, request.usage)
     hypotheses, _ = read(request.system, "system")
     if options.references and request.gold is not None:
         raise UsageError("--metric green takes the references from --ref or from GOLD (M2), "

@@ -22,6 +22,10 @@ DECLARATION = Declaration(
              "available)",
              {"type": arguments.MEBIBYTES, "default": defaults.MAX_LATTICE_MEMORY_MIB,
               "metavar": "MIB"}),
+        Flag(("--split-chars",), "m2: cut each system line into characters first (its "
+             "whitespace removed, every character a token, as ChERRANT's char level), for "
+             "a char-level Chinese gold such as MuCGEC's .char files",
+             {"action": "store_true"}),
     ),
     shared=frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta", "jobs",
                       "sentence_average"}),

@@ -43,6 +43,9 @@ class M2Settings:
     # memory_limit); it never changes a result, it only stops a sentence that would need
     # more (see SentenceTooLarge)
     max_lattice_memory: int = DEFAULT_MEMORY_LIMIT // 2**20
+    # m2lsp's own: the system's lines cut into characters first (ChERRANT's char level),
+    # for a char-level gold (MuCGEC's `.char` files) and a system written without spaces
+    split_chars: bool = False
 
     @property
     def memory_limit(self) -> int:
@@ -57,9 +60,11 @@ class M2Settings:
     def signature(self) -> Signature:
         """How the numbers were made, printed with them."""
         casing = "yes" if self.ignore_whitespace_casing else "no"
+        split = (("system", "split-chars"),) if self.split_chars else ()
         return Signature("M2", (("beta", f"{self.beta:g}"),
                                 ("max-unchanged", str(self.max_unchanged_words)),
-                                ("ignore-whitespace-casing", casing), ("scorer", "nus-m2-3.2")))
+                                ("ignore-whitespace-casing", casing), *split,
+                                ("scorer", "nus-m2-3.2")))
 
 
 @dataclass(frozen=True)

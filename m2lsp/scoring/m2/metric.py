@@ -185,14 +185,14 @@ class Scoring:
         from contextlib import nullcontext
 
         from m2lsp.parsing.source import read_source
-        from m2lsp.scoring.language import mismatch
         from m2lsp.scoring.m2.inputs import read_system
         from m2lsp.scoring.m2.maxmatch import score_all
         from m2lsp.scoring.system_text import empty_problem, system_notes
+        from m2lsp.scripts import mismatch
 
         system = read_source(system_path, "system", self.encoding)
         gold = self._checked_gold(system_path, system.text, gold_path)
-        hypotheses = read_system(system)
+        hypotheses = self._segmented(read_system(system), gold, system_path, gold_path)
         if (empty := empty_problem(system_path, len(hypotheses), gold_path, len(gold))):
             raise InputError(empty)
         if len(gold) != len(hypotheses):
@@ -208,6 +208,20 @@ class Scoring:
         with ticker as tick:
             return score_all(gold, hypotheses, self.settings, self.jobs, slow,
                              self.time_limit, tick.at if tick is not None else None)
+
+    def _segmented(self, hypotheses: list[str], gold: list, system_path: Path,
+                   gold_path: Path) -> list[str]:
+        """The hypotheses cut into characters with `split_chars`; else as they are, unless
+        their Chinese is cut otherwise than the gold's (an error saying how to cut it)."""
+        from m2lsp.scripts import segmentation_problem, split_chars
+
+        if self.settings.split_chars:
+            return [split_chars(h) for h in hypotheses]
+        problem = segmentation_problem(str(system_path), hypotheses, str(gold_path),
+                                       [g.source for g in gold])
+        if problem is not None:
+            raise InputError(problem)
+        return hypotheses
 
     def _checked_gold(self, system_path: Path, system_text: str, gold_path: Path) -> list:
         """The gold, unless the files look given the wrong way round or the gold is not

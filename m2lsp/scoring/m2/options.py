@@ -40,5 +40,6 @@ def m2_options(values: Mapping[str, Any], shared: Shared, config: Any) -> M2Opti
     if jobs < 1:
         raise UsageError("--jobs must be >= 1")
     ignore = given(values, "ignore_whitespace_casing", config.ignore_whitespace_casing)
-    return M2Options(M2Settings(unchanged, shared.beta, ignore, memory),
+    split = bool(values.get("split_chars"))
+    return M2Options(M2Settings(unchanged, shared.beta, ignore, memory, split),
                      bool(values.get("very_verbose")), jobs, given(values, "time_limit", 5.0))
