@@ -106,3 +106,13 @@ class Diagnostic:
 
 position_order = attrgetter("span.line", "span.col", "code")
 """A sort key putting diagnostics in position order (Diagnostic.sort_key, read in C)."""
+
+
+MESSAGE_CHARS = 1000  # a message's length at most (an editor shows it in a tooltip)
+
+
+def capped(message: str, most: int = MESSAGE_CHARS) -> str:
+    """The message, or its first `most` characters and how many more there were."""
+    if len(message) <= most:
+        return message
+    return f"{message[:most]}… ({len(message) - most:,} more characters)"

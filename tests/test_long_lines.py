@@ -82,3 +82,56 @@ def test_the_shapes_that_were_slow(motif: str) -> None:
     line = (motif * (SIZE // len(motif) + 1))[:SIZE]
     with watchdog(WATCHDOG):
         every_pass(f"S {line}\n{line}\nA {line}\n")
+
+
+# The language server's side: every position a feature sends is converted to the agreed
+# units (UTF-16 by default, UTF-8 where agreed).  Converting each token's column from the
+# line's start made semantic tokens and C010's quick fix quadratic on a line with non-ASCII
+# text and many tags (8,000 attributes: 8 s; the CGED-2018 training file on one line:
+# 25 s, the server answering nothing else).
+LSP_PIECES = [*PIECES, "我", "😀", 'a="1"', "<ERROR ", 'a="1"我']
+
+
+def every_lsp_conversion(text: str, encoding: str) -> None:
+    """What the server converts for a document, for each format: semantic tokens, every
+    diagnostic (hover and code action ranges) and every fix's workspace edit."""
+    from m2lsp.lsp import convert
+    from m2lsp.lsp.features.semantic_tokens import encoded
+
+    source = SourceText(text)
+    lines = source.lines
+    for fmt in Format:
+        encoded(lines, tokens(lines, fmt), encoding)
+        for found in lint(source, fmt, LintSettings()).diagnostics:
+            convert.diagnostic(found, lines, "file:///x", encoding)
+            if found.fix is not None:
+                convert.workspace_edit(found.fix, "file:///x", lines, encoding)
+    for line in lines:  # a client's positions back to columns, one at every 997th unit
+        for units in range(0, len(line), 997):
+            convert.to_col(line, units, encoding)
+
+
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(motif=st.lists(st.sampled_from(LSP_PIECES), min_size=1, max_size=4).map("".join),
+       prefix=st.sampled_from(PREFIXES), encoding=st.sampled_from(["utf-16", "utf-8"]))
+def test_the_servers_conversions_of_a_megabyte_line(motif: str, prefix: str,
+                                                    encoding: str) -> None:
+    line = prefix + (motif * (SIZE // len(motif) + 1))[:SIZE]
+    with watchdog(WATCHDOG):
+        every_lsp_conversion(line + "\n", encoding)
+
+
+def test_many_glued_attributes_after_chinese() -> None:
+    """The issue's line: a CGED <ERROR> with 100,000 glued attributes after a Chinese word:
+    its tokens and C010's fix of 100,000 edits, each position converted, in linear time;
+    the message names ten attributes and counts the rest."""
+    from m2lsp.rules.registry import rule_by_code
+
+    text = '<DOC><TEXT id="1">我</TEXT><ERROR ' + 'a="1"' * 100_000 + "></ERROR></DOC>\n"
+    with watchdog(WATCHDOG):
+        every_lsp_conversion(text, "utf-16")
+    c010 = [d for d in lint(SourceText(text), Format.CGED, LintSettings()).diagnostics
+            if d.code == "C010"]
+    assert len(c010) == 1 and rule_by_code("C010") is not None
+    assert c010[0].message.endswith("a, a, … and 99,989 more") and len(c010[0].message) < 200

@@ -7,39 +7,84 @@ conversion (the common case, checked first).
 
 from __future__ import annotations
 
+import bisect
+import re
+from functools import lru_cache
+
 from lsprotocol import types
 
-from m2lsp.diagnostic import Diagnostic, Fix
+from m2lsp.diagnostic import Diagnostic, Fix, capped
 from m2lsp.model import Span
 
 RULES_URL = "https://github.com/m2lsp/m2lsp/blob/main/docs/rules.md#{anchor}"
 
 
-def _width(text: str, encoding: str) -> int:
-    if encoding == "utf-32" or text.isascii():
-        return len(text)
-    if encoding == "utf-8":
-        return len(text.encode("utf-8", "surrogatepass"))
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+class Units:
+    """A line's code-point columns and the agreed units, converted by bisection over the
+    characters wider than one unit (found once: a feature that converts every token of a
+    line converts in time linear in the line, not quadratic in it).  Built by `units`,
+    which keeps the last few lines' tables."""
+
+    __slots__ = ("cols", "ends", "length")
+
+    def __init__(self, line: str, encoding: str) -> None:
+        wide = _WIDE[encoding]
+        self.length = len(line)
+        self.cols: list[int] = []  # the columns of the wide characters
+        self.ends: list[int] = []  # the extra units up to and including each
+        extra = 0
+        for match in wide.finditer(line):
+            for offset, ch in enumerate(match.group()):
+                extra += (len(ch.encode("utf-8", "surrogatepass")) - 1 if encoding == "utf-8"
+                          else 1)
+                self.cols.append(match.start() + offset)
+                self.ends.append(extra)
+
+    def to_units(self, col: int) -> int:
+        k = bisect.bisect_left(self.cols, col)  # wide characters before `col`
+        return col + (self.ends[k - 1] if k else 0)
+
+    def to_col(self, units: int) -> int:
+        low, high = 0, len(self.cols)  # the wide characters that start before `units`
+        while low < high:
+            mid = (low + high) // 2
+            start = self.cols[mid] + (self.ends[mid - 1] if mid else 0)
+            if start < units:
+                low = mid + 1
+            else:
+                high = mid
+        col = units - (self.ends[low - 1] if low else 0)
+        if low and col <= self.cols[low - 1]:  # inside the last wide character: after it
+            col = self.cols[low - 1] + 1
+        return min(col, self.length)
+
+
+# the characters wider than one unit: beyond ASCII in UTF-8, beyond the BMP in UTF-16
+_WIDE = {"utf-8": re.compile("[^\x00-\x7f]+"), "utf-16": re.compile("[\U00010000-\U0010ffff]+")}
+
+
+@lru_cache(maxsize=8)
+def units(line: str, encoding: str) -> Units | None:
+    """The line's table, or None where columns are units (UTF-32, ASCII).  The same string
+    object is found again without hashing or comparing its text (a str keeps its hash, and
+    a dict compares by identity first)."""
+    if encoding == "utf-32" or encoding not in _WIDE or line.isascii():
+        return None
+    table = Units(line, encoding)
+    return table if table.cols else None
 
 
 def to_units(line: str, col: int, encoding: str) -> int:
-    """A code-point column of `line` in the agreed units."""
-    if encoding == "utf-32" or line.isascii():
-        return col
-    return _width(line[:col], encoding) + max(0, col - len(line))  # past the end: as is
+    """A code-point column of `line` in the agreed units (past the end: counted on)."""
+    table = units(line, encoding)
+    return col if table is None else table.to_units(col)
 
 
-def to_col(line: str, units: int, encoding: str) -> int:
-    """Units of the agreed encoding to a code-point column of `line` (clamped)."""
-    if encoding == "utf-32" or line.isascii():
-        return min(units, len(line))
-    used = 0
-    for index, ch in enumerate(line):
-        if used >= units:
-            return index
-        used += _width(ch, encoding)
-    return len(line)
+def to_col(line: str, units_: int, encoding: str) -> int:
+    """Units of the agreed encoding to a code-point column of `line` (clamped; a position
+    inside a character is the column after it)."""
+    table = units(line, encoding)
+    return min(units_, len(line)) if table is None else table.to_col(units_)
 
 
 def _line(lines: list[str], row: int) -> str:
@@ -74,7 +119,7 @@ def diagnostic(found: Diagnostic, lines: list[str], uri: str, encoding: str,
     if source == "m2lsp":
         description = types.CodeDescription(href=rule_url(found.code))
     return types.Diagnostic(
-        range=range_of(found.span, lines, encoding), message=found.message,
+        range=range_of(found.span, lines, encoding), message=capped(found.message),
         severity=types.DiagnosticSeverity(int(found.severity)), code=found.code,
         code_description=description, source=source, related_information=related,
         data={"fix": found.fix is not None})

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from m2lsp.cged_model import TruthDocument
 from m2lsp.config import LintSettings
-from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity
+from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity, capped
 from m2lsp.model import Block, Edit, Format, LineProblem, M2Document, Span
 from m2lsp.parsing.source import SourceText
 
@@ -136,9 +136,11 @@ class Rule:
 
     def report(self, span: Span, fix: Fix | None = None, related: tuple[Related, ...] = (),
                **values: Any) -> Diagnostic:
-        """A diagnostic of this rule at `span`; `values` fill the message template."""
-        return Diagnostic(self.code, self.message.format(**values), span, self.severity, fix,
-                          related)
+        """A diagnostic of this rule at `span`; `values` fill the message template (a
+        message is at most `diagnostic.MESSAGE_CHARS` long: a value read from the input may
+        be long)."""
+        return Diagnostic(self.code, capped(self.message.format(**values)), span,
+                          self.severity, fix, related)
 
     @classmethod
     def doc(cls) -> str:
@@ -155,6 +157,15 @@ class Rule:
         if cls.fix_title is None:
             return None
         return re.sub(r"\{(\w+)\}", r"<\1>", cls.fix_title)
+
+
+LISTED = 10  # items a message names before "... and N more"
+
+
+def listed(items: Sequence[str], most: int = LISTED) -> str:
+    """Items joined by commas, the first `most` of them: "a, b, c, ... and 99,990 more"."""
+    shown = ", ".join(items[:most])
+    return shown + (f", … and {len(items) - most:,} more" if len(items) > most else "")
 
 
 RULES: dict[str, Rule] = {}

@@ -8,7 +8,7 @@ from m2lsp.cged_model import CgedDoc, CgedDocument, CgedError, CgedType
 from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity, TextEdit
 from m2lsp.model import Span
 from m2lsp.parsing.cged import MISSING_DOC_START
-from m2lsp.rules.base import Context, Rule, Scope
+from m2lsp.rules.base import Context, Rule, Scope, listed
 
 _TYPE_WORDS = "R, M, S, W (or Redundant, Missing, Selection, Disorder)"
 
@@ -408,7 +408,7 @@ class GluedAttributes(Rule):
                     yield self.report(Span.on_line(first.line, first.col,
                                                    first.col + len(glued[0].name)),
                                       fix=Fix(self.fix_title, edits),
-                                      name=", ".join(a.name for a in glued))
+                                      name=listed([a.name for a in glued]))
 
 
 class MissingAttribute(Rule):

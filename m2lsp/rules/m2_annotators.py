@@ -19,7 +19,7 @@ from m2lsp.model import (
     shortened,
 )
 from m2lsp.parsing.suspects import Suspect
-from m2lsp.rules.base import BlockSet, Context, Found, Rule, Scope
+from m2lsp.rules.base import BlockSet, Context, Found, Rule, Scope, listed
 
 NOOP_LINE = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}"
 
@@ -403,8 +403,8 @@ class NonContiguousAnnotators(Rule):
             for edit in block.edits:
                 if edit.annotator_id == first_bad:
                     yield self.report(edit.span(EditField.ANNOTATOR).shifted(start),
-                                      ids=", ".join(map(str, ids)),
-                                      missing=", ".join(map(_range_text, gaps)))
+                                      ids=listed(list(map(str, ids))),
+                                      missing=listed(list(map(_range_text, gaps))))
                     return
 
 

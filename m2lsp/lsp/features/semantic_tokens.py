@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from lsprotocol import types
 
 from m2lsp.editor import highlighting
@@ -33,13 +35,21 @@ def _tokens(ls: M2Server, uri: str, first: int, last: int | None) -> types.Seman
     doc = ls.checked_document(uri)
     if doc is None:
         return types.SemanticTokens(data=[])
+    found = highlighting.tokens(doc.lines, doc.live.format, first, last)
+    return types.SemanticTokens(data=encoded(doc.lines, found, ls.encoding))
+
+
+def encoded(lines: list[str], found: Iterable[highlighting.Token], encoding: str
+            ) -> list[int]:
+    """LSP's relative encoding (line delta, start delta, length, type, modifiers), the
+    columns in the agreed units (`convert` keeps each line's table: linear in the line)."""
     data: list[int] = []
     line = col = 0
-    for token in highlighting.tokens(doc.lines, doc.live.format, first, last):
-        text = doc.lines[token.line]
-        start = convert.to_units(text, token.col, ls.encoding)
-        length = convert.to_units(text, token.col + token.length, ls.encoding) - start
+    for token in found:
+        text = lines[token.line]
+        start = convert.to_units(text, token.col, encoding)
+        length = convert.to_units(text, token.col + token.length, encoding) - start
         data += [token.line - line, start - col if token.line == line else start, length,
                  int(token.kind), 0]
         line, col = token.line, start
-    return types.SemanticTokens(data=data)
+    return data
