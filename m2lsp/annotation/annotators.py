@@ -3,6 +3,8 @@ ChERRANT's char level (Chinese)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from m2lsp.annotation.chinese import ChineseAnnotator, ChineseSettings
 from m2lsp.annotation.english import EnglishAnnotator, EnglishSettings
 
@@ -38,3 +40,21 @@ def script_problem(settings: Settings, text: str) -> str | None:
     if problem is not None:
         raise UsageError(problem)
     return None
+
+
+def length_problem(settings: Settings, source: str, corrections: Sequence[str]) -> str | None:
+    """Why a row cannot be annotated within the bounds on one alignment table (and, for
+    English, on one parse), told from its text before anything is parsed; else None."""
+    if isinstance(settings, ChineseSettings):
+        from m2lsp.annotation.chinese_align import MAX_CELLS
+
+        chars = len("".join(source.split()))
+        for target in corrections:
+            theirs = len("".join(target.split()))
+            if (chars + 1) * (theirs + 1) > MAX_CELLS:
+                return (f"a sentence of {chars:,} characters and its target of {theirs:,} "
+                        f"are too long to align (a table of more than {MAX_CELLS:,} cells)")
+        return None
+    from m2lsp.annotation.english import length_problem as english
+
+    return english(settings, source, corrections)

@@ -27,6 +27,63 @@ class Scheduler:
     address: str
     timeout: float = 30.0
 
+    @property
+    def where(self) -> tuple[str, str, int]:
+        """(scheme, host, port) of the address, or a UsageError saying what it should be
+        (`tcp://HOST:PORT`, `tls://HOST:PORT`, or `HOST:PORT`, which Dask reads as tcp)."""
+        scheme, found, rest = self.address.partition("://")
+        if not found:
+            scheme, rest = "tcp", self.address
+        host, colon, port = rest.rpartition(":")
+        host = host.strip("[]")
+        if scheme not in SCHEMES or not colon or not host or not port.isdigit() or not (
+                0 < int(port) < 65536) or "/" in rest:
+            raise UsageError(f"--scheduler {self.address!r} is not a scheduler address: "
+                             f"give tcp://HOST:PORT (or tls://HOST:PORT)")
+        return scheme, host, int(port)
+
+
+SCHEMES = ("tcp", "tls")
+# what a Dask scheduler says first (its handshake): an 8-byte size, then that many bytes;
+# a handshake is a few hundred bytes, a size beyond this is another protocol's bytes
+HANDSHAKE_MOST = 1 << 24
+
+
+def check(scheduler: Scheduler) -> None:
+    """That the address is one, and (tcp) that a Dask scheduler answers there: its first 8
+    bytes, read within the timeout, are the size of a handshake.  Else a UsageError within
+    the timeout: an HTTP server or a silent port says nothing (Dask's own handshake then
+    waits without end), and a banner (SSH's) would be read as a frame size of exabytes."""
+    import socket
+    import struct
+    import time
+
+    scheme, host, port = scheduler.where
+    if scheme != "tcp":
+        return  # a TLS handshake first: left to Dask's client (and its timeout)
+    deadline = time.monotonic() + scheduler.timeout
+    try:
+        with socket.create_connection((host, port), timeout=scheduler.timeout) as link:
+            head = b""
+            while len(head) < 8:
+                link.settimeout(max(0.001, deadline - time.monotonic()))
+                more = link.recv(8 - len(head))
+                if not more:
+                    raise UsageError(f"{scheduler.address} closed the connection before any "
+                                     "Dask handshake: it is not a Dask scheduler")
+                head += more
+    except TimeoutError:
+        raise UsageError(f"no Dask scheduler answered at {scheduler.address} within "
+                         f"{scheduler.timeout:g} s (a scheduler speaks first; "
+                         "--scheduler-timeout sets the wait)") from None
+    except OSError as exc:
+        raise UsageError(f"cannot reach the Dask scheduler at {scheduler.address} within "
+                         f"{scheduler.timeout:g} s: {exc.strerror or exc}") from None
+    (size,) = struct.unpack("<Q", head)
+    if not 0 < size <= HANDSHAKE_MOST:
+        raise UsageError(f"{scheduler.address} answered, but not as a Dask scheduler (it "
+                         f"began {head!r})")
+
 
 _ANNOTATORS: dict[Any, Any] = {}
 _LOCK = threading.Lock()
@@ -51,7 +108,7 @@ def connect(scheduler: Scheduler) -> Any:
         raise UsageError(f"--scheduler needs Dask's distributed scheduler: {INSTALL}") from None
     try:
         return Client(scheduler.address, timeout=scheduler.timeout, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
+    except Exception as exc:  # Dask's own errors too: said, never a traceback
         raise UsageError(f"cannot reach the Dask scheduler at {scheduler.address} within "
                          f"{scheduler.timeout:g} s: {exc}") from None
 

@@ -201,6 +201,9 @@ class EnglishAnnotator:
         return stored_blocks(self.cache, self.edit_namespace, lines)
 
     def _fresh(self, lines: Sequence[tuple[str, Sequence[str]]]) -> list[str | None]:
+        for orig, cors in lines:  # before anything of the chunk is parsed
+            if (problem := length_problem(self.settings, orig, cors)) is not None:
+                raise InputError(problem)
         origs = [orig.strip() for orig, _ in lines]
         parsed = self.parse([o for o in origs if o])
         orig_docs = iter(parsed)
@@ -228,6 +231,45 @@ except ImportError:  # pragma: no cover - exercised where no compiler is install
 
 
 MAX_CELLS = 25_000_000  # of one alignment table (about 300 MB in C, gigabytes in errant's)
+# tokens of one side at most: spaCy holds about 8 KB a token while it parses (1M tokens a
+# side took 15.9 GB), so 50,000 is about 400 MB, as much as the largest table allowed
+MAX_SIDE_TOKENS = MAX_CELLS // 500
+
+
+def length_problem(settings: EnglishSettings, orig: str, cors: Sequence[str]) -> str | None:
+    """Why a line cannot be annotated within the bounds, told from its text before any
+    parse (so the memory a parse would take is never spent on it), or None.  Without
+    `tokenise` a side's tokens are its whitespace-separated words, exactly; with it spaCy
+    may cut them further, never into more tokens than the text has characters: each side
+    is bounded by that upper count, and the table by the words (a lower count; the
+    parsed table is checked again before it is filled)."""
+    orig = orig.strip()
+    words = len(orig.split())
+    if _most_tokens(settings, orig) > MAX_SIDE_TOKENS:
+        return _too_long("sentence", orig, settings)
+    for cor in cors:
+        cor = cor.strip()
+        if cor == orig:
+            continue
+        if _most_tokens(settings, cor) > MAX_SIDE_TOKENS:
+            return _too_long("correction", cor, settings)
+        theirs = len(cor.split())
+        if (words + 1) * (theirs + 1) > MAX_CELLS:
+            return (f"a sentence of {words:,} tokens and its correction of {theirs:,} are "
+                    f"too long to align (a table of more than {MAX_CELLS:,} cells); the "
+                    f"sentence starts {orig[:60]!r}")
+    return None
+
+
+def _most_tokens(settings: EnglishSettings, text: str) -> int:
+    return len(text) if settings.tokenise else len(text.split())
+
+
+def _too_long(what: str, text: str, settings: EnglishSettings) -> str:
+    size = (f"{len(text):,} characters (spaCy may make a token of each)" if settings.tokenise
+            else f"{len(text.split()):,} tokens")
+    return (f"a {what} of {size} is longer than the {MAX_SIDE_TOKENS:,} tokens a side may "
+            f"have (parsing it would take gigabytes); it starts {text[:60]!r}")
 
 
 def aligned(orig: Any, cor: Any, lev: bool, use_compiled: bool = True) -> Any:

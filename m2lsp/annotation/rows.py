@@ -13,7 +13,7 @@ a regular one (a pipe) is read once into memory instead, as `read_lines` reads i
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
@@ -139,26 +139,45 @@ class Checked:
     count: int
     bom: bool
     sample: str = ""  # the first rows' texts (about SAMPLE characters): what script
+    digests: tuple[str, ...] = ()  # of each group of `group` rows, what they say
+    content: str = ""  # of all the rows: what the input says, whatever its name and time
 
 
 SAMPLE = 50_000
 
 
-def check(source: RowSource) -> Checked:
-    """Read every row once (its errors come now, before anything is written), counting;
-    a source without a sentence is an error, as errant_parallel would write nothing."""
+def check(source: RowSource, group: int = 1 << 62,
+          refuse: Callable[[str, tuple[str, ...]], str | None] | None = None) -> Checked:
+    """Read every row once (its errors come now, before anything is written), counting and
+    hashing them (all of them, and each `group` of them: a shard's); a source without a
+    sentence is an error, as errant_parallel would write nothing, and so is a row that
+    `refuse` has a reason for (too long to annotate: said before any parse)."""
+    import hashlib
+
     count, bom, sentences = 0, False, False
     sample: list[str] = []
     size = 0
+    whole, part = hashlib.blake2b(digest_size=16), hashlib.blake2b(digest_size=16)
+    digests = []
     for text, corrections in source.rows():
         bom = bom or (count == 0 and text.startswith("\ufeff"))
         sentences = sentences or bool(text.strip())
         count += 1
+        if refuse is not None and (problem := refuse(text, corrections)) is not None:
+            raise InputError(f"{source.paths[0]}: line {count}: {problem}")
+        row = "\x1e".join((text, *corrections)).encode("utf-8", "surrogatepass") + b"\x1d"
+        whole.update(row)
+        part.update(row)
+        if count % group == 0:
+            digests.append(part.hexdigest())
+            part = hashlib.blake2b(digest_size=16)
         if size < SAMPLE:
             sample.extend((text, *corrections))
             size += len(text) + sum(map(len, corrections))
+    if count % group:
+        digests.append(part.hexdigest())
     if not sentences:
         where = source.paths[0]
         raise UsageError(f"the source {where} has no sentence: there is nothing to annotate "
                          "(errant_parallel would write an empty file)")
-    return Checked(count, bom, "\n".join(sample))
+    return Checked(count, bom, "\n".join(sample), tuple(digests), whole.hexdigest())

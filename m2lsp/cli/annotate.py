@@ -137,11 +137,15 @@ def run_annotate(args: argparse.Namespace) -> int:
 
 
 def _scheduler(args: argparse.Namespace) -> Any:
+    """The scheduler, its address checked and its answer heard now: before the cache is
+    read (a run whose every block is cached would never ask it), within the timeout."""
     if args.scheduler is None:
         return None
-    from m2lsp.annotation.distributed import Scheduler
+    from m2lsp.annotation.distributed import Scheduler, check
 
-    return Scheduler(args.scheduler, args.scheduler_timeout)
+    scheduler = Scheduler(args.scheduler, args.scheduler_timeout)
+    check(scheduler)
+    return scheduler
 
 
 def _row_source(args: argparse.Namespace) -> Any:
@@ -156,12 +160,13 @@ def _stream(source: Any, settings: Any, jobs: int, output: Path | None, inputs: 
             scheduler: Any = None, announce: bool = False) -> None:
     """The rows read once to check them, then annotated as a stream: into `output` in
     shards (a stopped run resumes), or to stdout."""
+    from m2lsp.annotation.annotators import length_problem
     from m2lsp.annotation.chunks import CHUNK_ROWS
     from m2lsp.annotation.rows import check
-    from m2lsp.annotation.shards import annotate_to
+    from m2lsp.annotation.shards import SHARD_ROWS, annotate_to
     from m2lsp.cli.progress import Rate
 
-    checked = check(source)
+    checked = check(source, SHARD_ROWS, lambda text, cors: length_problem(settings, text, cors))
     _check_script(settings, checked.sample)
     jobs = min(jobs, -(-checked.count // CHUNK_ROWS))  # no more workers than chunks
     if checked.bom:
@@ -172,7 +177,7 @@ def _stream(source: Any, settings: Any, jobs: int, output: Path | None, inputs: 
         _to_stdout(source, settings, jobs, scheduler, checked.count)
         return
     try:
-        annotate_to(output, source.rows, checked.count, [*inputs], settings, jobs,
+        annotate_to(output, source.rows, checked, [*inputs], settings, jobs,
                     kind=type(source).__name__, scheduler=scheduler,
                     progress=lambda total, start: Rate(total, start=start))
     except OSError as exc:

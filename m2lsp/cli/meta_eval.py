@@ -85,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         Settings(args.bootstrap, args.seed, args.window), _setting(args))
     found = meta_eval(request, progress=_progress, warn=_warn)
     if args.format == "json":
-        print(json.dumps(render.to_dict(found), indent=1, ensure_ascii=False))
+        print(json.dumps(render.to_dict(found), indent=1, ensure_ascii=False,
+                         allow_nan=False))
     else:
         shown = {"text": render.text, "md": render.markdown, "latex": render.latex}
         sys.stdout.write(shown[args.format](found, args.digits))
@@ -96,7 +97,7 @@ def _ranking(found: list[tuple[str, float, float | None]], args: argparse.Namesp
     if args.format == "json":
         print(json.dumps([{"system": s, "expected_wins": v}
                           | ({"trueskill": t} if t is not None else {})
-                          for s, v, t in found], indent=1))
+                          for s, v, t in found], indent=1, allow_nan=False))
     else:
         width = max(len(s) for s, _, _ in found)
         sys.stdout.write("".join(

@@ -237,7 +237,7 @@ def _comparisons(dataset: Dataset, results: Sequence[MetricResult]
 
 def read_system_scores(path: Path) -> dict[str, float]:
     """`SYSTEM<TAB>SCORE` lines (any whitespace between; blank lines and # comments
-    skipped)."""
+    skipped); a score that is not a finite number is an InputError naming its line."""
     from m2lsp.parsing.source import read_source
 
     found: dict[str, float] = {}
@@ -252,15 +252,21 @@ def read_system_scores(path: Path) -> dict[str, float]:
                              f"{line!r}") from None
         if len(parts) != 2:
             raise InputError(f"{path}:{number}: expected SYSTEM<TAB>SCORE, not {line!r}")
+        if not math.isfinite(value):
+            raise InputError(f"{path}:{number}: {name}'s score {parts[-1]!r} is not a finite "
+                             f"number (a NaN or an infinity has no correlation)")
         if name in found:
             raise InputError(f"{path}:{number}: a second score for {name}")
         found[name] = value
     return found
 
 
-def read_sentence_scores(folder: Path, systems: Sequence[str]) -> dict[str, list[float]]:
+def read_sentence_scores(folder: Path, systems: Sequence[str],
+                         expected: Mapping[str, int] | None = None) -> dict[str, list[float]]:
     """SEEDA's layout: `folder/SYSTEM.txt`, one score a line in the order of the
-    dataset's outputs."""
+    dataset's outputs (`expected`: each system's number of output sentences).  A blank
+    line, a line that is not a finite number, and a file with fewer or more lines than its
+    output are each an InputError of their own, naming the file and line."""
     from m2lsp.parsing.source import read_source
 
     found = {}
@@ -269,8 +275,26 @@ def read_sentence_scores(folder: Path, systems: Sequence[str]) -> dict[str, list
         if not path.is_file():
             raise InputError(f"{path}: no such file (sentence scores are DIR/SYSTEM.txt, one "
                              "score a line)")
-        try:
-            found[system] = [float(v) for v in read_source(path, "scores").text.split()]
-        except ValueError as exc:
-            raise InputError(f"{path}: not one number a line ({exc})") from None
+        lines = read_source(path, "scores").text.rstrip().splitlines()
+        found[system] = [_sentence_score(path, number, line)
+                         for number, line in enumerate(lines, 1)]
+        wanted = (expected or {}).get(system)
+        if wanted is not None and len(lines) != wanted:
+            which = "fewer" if len(lines) < wanted else "more"
+            raise InputError(f"{path}: {len(lines)} sentence scores, {which} than the "
+                             f"{wanted} sentences of {system}'s output (one score a line)")
     return found
+
+
+def _sentence_score(path: Path, number: int, line: str) -> float:
+    if not line.strip():
+        raise InputError(f"{path}:{number}: a blank line; sentence scores are one number "
+                         "a line, with no line between them")
+    try:
+        value = float(line)
+    except ValueError:
+        raise InputError(f"{path}:{number}: not a number: {line[:40]!r}") from None
+    if not math.isfinite(value):
+        raise InputError(f"{path}:{number}: {line.strip()!r} is not a finite number (a NaN "
+                         f"or an infinity has no correlation)")
+    return value

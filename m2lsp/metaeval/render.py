@@ -9,9 +9,10 @@ from m2lsp.metaeval.evaluate import MetaEvalResult, MetricResult
 
 
 def to_dict(result: MetaEvalResult) -> dict[str, Any]:
-    """Everything, JSON-ready (a correlation that cannot be computed is null)."""
+    """Everything, JSON-ready (a number that is not finite -- a correlation that cannot
+    be computed, a metric's NaN -- is null: `json.dumps(..., allow_nan=False)` holds)."""
     dataset = result.dataset
-    return {
+    return finite({
         "dataset": dataset.name, "systems": dataset.subset,
         "system_names": list(dataset.systems), "signature": result.signature,
         "human": {k: dataset.human_names.get(k, k) for k in dataset.human},
@@ -20,7 +21,18 @@ def to_dict(result: MetaEvalResult) -> dict[str, Any]:
         "metrics": [_metric(m) for m in result.results],
         "williams": [{"a": c.a, "b": c.b, "human": c.human, "t": _number(c.t),
                       "p": _number(c.p)} for c in result.comparisons],
-    }
+    })
+
+
+def finite(data: Any) -> Any:
+    """`data` with every float that is not finite made None (JSON has no NaN)."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {key: finite(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [finite(value) for value in data]
+    return data
 
 
 def _metric(m: MetricResult) -> dict[str, Any]:
@@ -46,7 +58,7 @@ def _metric(m: MetricResult) -> dict[str, Any]:
 
 
 def _number(value: float) -> float | None:
-    return None if math.isnan(value) else value
+    return value if math.isfinite(value) else None
 
 
 def _f(value: float, digits: int) -> str:

@@ -72,7 +72,8 @@ def _given(dataset: Dataset, request: MetaEvalRequest) -> list[MetricScores]:
     higher = request.order == "higher"
     found = []
     for name in dict.fromkeys([*systems, *sentences]):
-        per_sentence = (read_sentence_scores(sentences[name], dataset.systems)
+        per_sentence = (read_sentence_scores(sentences[name], dataset.systems,
+                                             _output_sizes(dataset))
                         if name in sentences else None)
         if name in systems:
             system = read_system_scores(systems[name])
@@ -82,6 +83,17 @@ def _given(dataset: Dataset, request: MetaEvalRequest) -> list[MetricScores]:
         found.append(MetricScores(name, system, per_sentence, higher,
                                   f"{name}|given|order:{request.order}"))
     return found
+
+
+def _output_sizes(dataset: Dataset) -> dict[str, int]:
+    """Each system's number of output sentences (lines), where its output is there."""
+    sizes = {}
+    for system in dataset.systems:
+        path = dataset.output(system)
+        if path.is_file():
+            with open(path, "rb") as handle:
+                sizes[system] = sum(1 for _ in handle)
+    return sizes
 
 
 def _scored(dataset: Dataset, folder: Path, request: MetaEvalRequest,

@@ -15,10 +15,13 @@ from dataclasses import dataclass
 
 
 def pearson(x: Sequence[float], y: Sequence[float]) -> float:
-    """Pearson's r; nan when either side is constant or has fewer than 2 values."""
+    """Pearson's r; nan when either side is constant, has fewer than 2 values, or holds a
+    value that is not finite (NaN compares false, so a NaN once made r 1.0)."""
     n = len(x)
     if n != len(y):
         raise ValueError(f"{n} values against {len(y)}")
+    if not all(map(math.isfinite, x)) or not all(map(math.isfinite, y)):
+        return math.nan
     if n < 2 or min(x) == max(x) or min(y) == max(y):
         return math.nan  # a constant side has no correlation (SciPy says nan too)
     dx, dy = _centred(x), _centred(y)
@@ -56,7 +59,10 @@ def ranks(values: Sequence[float]) -> list[float]:
 
 
 def spearman(x: Sequence[float], y: Sequence[float]) -> float:
-    """Spearman's rho: Pearson's r of the average ranks."""
+    """Spearman's rho: Pearson's r of the average ranks (nan where a value is not finite:
+    a NaN has no rank)."""
+    if not all(map(math.isfinite, x)) or not all(map(math.isfinite, y)):
+        return math.nan
     return pearson(ranks(x), ranks(y))
 
 
@@ -93,7 +99,10 @@ def agreement(human: Sequence[Sequence[float | None]], metric: Sequence[Sequence
     judgment does not tie counts once; a metric tie counts as the metric preferring the
     second system of the pair (systems in their dataset order) when higher scores are
     better, the first when lower are, as SEEDA's `corr_sentence.py` counts it (and
-    gec-metrics, which has only the first)."""
+    gec-metrics, which has only the first).  A metric score that is not finite leaves
+    nothing to count (accuracy and Kendall nan): NaN compares false either way."""
+    if not all(math.isfinite(v) for scores in metric for v in scores):
+        return Agreement(0, 0)
     agree = disagree = 0
     for judged, scores in zip(human, metric, strict=True):
         ranked = [i for i, h in enumerate(judged) if h is not None]

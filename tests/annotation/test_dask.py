@@ -62,3 +62,85 @@ def test_no_scheduler(tmp_path) -> None:
                  env={**os.environ, "M2LSP_CACHE_DIR": str(tmp_path / "cache")})
     assert done.returncode == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in done.stderr
+
+
+class Peer:
+    """A TCP service on loopback that is not a Dask scheduler: `http` (answers only when
+    asked, as an HTTP server does), `silent` (accepts and says nothing) or `banner` (speaks
+    first, as SSH does)."""
+
+    def __init__(self, kind: str) -> None:
+        import socket
+        import threading
+
+        self.kind = kind
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.held: list = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                link, _ = self.server.accept()
+            except OSError:
+                return
+            self.held.append(link)
+            if self.kind == "banner":
+                link.sendall(b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n")
+            elif self.kind == "http":
+                link.settimeout(60)
+                try:
+                    if link.recv(4096):  # a request: an answer
+                        link.sendall(b"HTTP/1.0 400 Bad Request\r\n\r\n")
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self.server.close()
+        for link in self.held:
+            link.close()
+
+
+@pytest.mark.parametrize(("kind", "said"), [
+    ("http", "no Dask scheduler answered at tcp://127.0.0.1:{port} within 3 s"),
+    ("silent", "no Dask scheduler answered at tcp://127.0.0.1:{port} within 3 s"),
+    ("banner", "tcp://127.0.0.1:{port} answered, but not as a Dask scheduler (it began "
+               "b'SSH-2.0-'"),
+])
+def test_the_timeout_bounds_the_handshake(tmp_path, kind, said) -> None:
+    """Against an HTTP server it printed nothing and still ran after 200 s; a banner gave
+    a traceback (2.82 EiB to allocate).  Now: exit 2 within the timeout, one line."""
+    import time
+
+    peer = Peer(kind)
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("a b\ta c\n", encoding="utf-8")
+    began = time.monotonic()
+    try:
+        done = m2lsp("annotate", "--pairs", str(pairs), "--scheduler",
+                     f"tcp://127.0.0.1:{peer.port}", "--scheduler-timeout", "3",
+                     env={**os.environ, "M2LSP_CACHE_DIR": str(tmp_path / "cache")})
+    finally:
+        peer.close()
+    assert time.monotonic() - began < 3 + 30  # the timeout, and the command's start-up
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1
+    assert said.format(port=peer.port) in done.stderr
+
+
+@pytest.mark.parametrize("address", ["garbage://x", "tcp://", "tcp://host", "tcp://h:99999",
+                                     "http://127.0.0.1:8787/status"])
+def test_the_address_is_checked_before_the_cache(tmp_path, address) -> None:
+    """A run whose every block is cached never asked the scheduler: `garbage://x` exited
+    0.  The address is checked first."""
+    cache = {**os.environ, "M2LSP_CACHE_DIR": str(tmp_path / "cache")}
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("a b\ta c\n", encoding="utf-8")
+    model = spacy_model()
+    assert m2lsp("annotate", "--pairs", str(pairs), "--spacy-model", model,
+                 env=cache).returncode == 0  # now every block is cached
+    done = m2lsp("annotate", "--pairs", str(pairs), "--spacy-model", model, "--scheduler",
+                 address, env=cache)
+    assert done.returncode == 2, done.stderr
+    assert "is not a scheduler address: give tcp://HOST:PORT" in done.stderr

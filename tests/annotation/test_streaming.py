@@ -273,3 +273,143 @@ def test_a_pair_too_long_to_align_says_so(conll, tmp_path) -> None:
                  env={**conll["env"], "M2LSP_CACHE_DIR": str(tmp_path / "cache")})
     assert done.returncode == 2
     assert "a sentence of 6,000 tokens and its correction of 6,000 are too long" in done.stderr
+
+
+@pytest.fixture
+def stopped(conll, tmp_path, monkeypatch) -> dict:
+    """A run of two shards (the CoNLL rows again and again: from the cache) stopped after
+    writing both and before joining them (its join interrupted), and the file the
+    uninterrupted run writes."""
+    from m2lsp.annotation import shards
+    from m2lsp.cli import main
+
+    copies = SHARD_ROWS // LINES + 1
+    paths = []
+    for path in conll["paths"]:
+        paths.append(tmp_path / path.name)
+        paths[-1].write_text(path.read_text("utf-8") * copies, encoding="utf-8")
+    monkeypatch.setenv("M2LSP_CACHE_DIR", conll["env"]["M2LSP_CACHE_DIR"])
+    argv = ["annotate", "--orig", str(paths[0]), "--cor", *map(str, paths[1:]),
+            "--spacy-model", conll["model"], "--jobs", "1", "-o", str(tmp_path / "out.m2")]
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(shards.Parts, "join", interrupted)
+        assert main(argv) != 0
+    parts = tmp_path / ".out.m2.m2lsp-parts"
+    assert sorted(p.name for p in parts.iterdir()) == [
+        "00000000.m2", "00000000.sum", "00000001.m2", "00000001.sum", "manifest.json"]
+    return {"argv": argv, "parts": parts, "out": tmp_path / "out.m2", "paths": paths,
+            "expected": conll["expected"] * copies}
+
+
+def _damage_first(parts: Path, how: str) -> None:
+    shard = parts / "00000000.m2"
+    data = shard.read_bytes()
+    if how == "emptied":
+        shard.write_bytes(b"")
+    elif how == "truncated":
+        shard.write_bytes(data[:len(data) // 2])
+    elif how == "overwritten":  # 10 bytes in the middle, the size kept
+        middle = len(data) // 2
+        shard.write_bytes(data[:middle] + b"X" * 10 + data[middle + 10:])
+    elif how == "deleted":
+        shard.unlink()
+    elif how == "sum lost":
+        (parts / "00000000.sum").unlink()
+
+
+@pytest.mark.parametrize(("how", "said"), [
+    ("emptied", "resuming: 1 of 2 shards were written by a run that stopped"),
+    ("truncated", "resuming: 1 of 2 shards were written by a run that stopped"),
+    ("overwritten", "resuming: 1 of 2 shards were written by a run that stopped"),
+    ("deleted", "resuming: 1 of 2 shards were written by a run that stopped"),
+    ("sum lost", "resuming: 1 of 2 shards were written by a run that stopped"),
+])
+def test_a_damaged_shard_is_redone(stopped, capsys, how, said) -> None:
+    """An emptied, cut or overwritten shard is found by its digest and redone (it was
+    joined as it was, exit 0: 5,088 sentences of 9,184); a deleted one, or one whose sum
+    was never written, is redone as unfinished."""
+    from m2lsp.cli import main
+
+    _damage_first(stopped["parts"], how)
+    capsys.readouterr()
+    assert main(stopped["argv"]) == 0
+    err = capsys.readouterr().err
+    assert said in err
+    damaged = how in ("emptied", "truncated", "overwritten")
+    assert ("; 1 damaged, redone" in err) == damaged
+    assert stopped["out"].read_text("utf-8") == stopped["expected"]
+    assert not stopped["parts"].exists()
+
+
+def test_a_same_size_edit_with_its_time_restored_starts_over(stopped, capsys) -> None:
+    """The manifest knows the inputs by what they say: an edit that keeps the size and
+    the modification time (as `touch -r`, `cp -p`, `rsync -t` and `tar x` leave it) is
+    another input, and no shard of the old one is used."""
+    from m2lsp.cli import main
+
+    source = stopped["paths"][0]
+    before = source.stat()
+    text = source.read_text("utf-8")
+    lines = text.split("\n")
+    index = next(i for i, line in enumerate(lines) if " the " in line)
+    lines[index] = lines[index].replace(" the ", " THE ", 1)
+    source.write_text("\n".join(lines), encoding="utf-8")
+    os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert source.stat().st_size == before.st_size
+    assert source.stat().st_mtime_ns == before.st_mtime_ns
+    capsys.readouterr()
+    assert main(stopped["argv"]) == 0
+    assert "resuming" not in capsys.readouterr().err
+    out = stopped["out"].read_text("utf-8")
+    assert f"S {lines[index]}\n" in out and out != stopped["expected"]
+
+
+def _limited(gigabytes: float):
+    import resource
+
+    def limit() -> None:
+        size = int(gigabytes * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    return limit
+
+
+@pytest.mark.parametrize("form", ["pairs", "files", "files -tok"])
+def test_a_million_token_pair_is_refused_before_any_parse(conll, tmp_path, form) -> None:
+    """A pair of 1M tokens each ran 223 s at 15.9 GB, then failed "too long to align": the
+    bound is now checked on the text, before spaCy is even loaded, and the command ends
+    within 1 GB of address space."""
+    words = " ".join(f"w{k}" for k in range(1_000_000))
+    other = words.replace("w1 ", "x1 ", 1)
+    if form == "pairs":
+        (tmp_path / "pairs.tsv").write_text(f"{words}\t{other}\n", encoding="utf-8")
+        args = ["--pairs", str(tmp_path / "pairs.tsv")]
+    else:
+        (tmp_path / "orig.txt").write_text(words + "\n", encoding="utf-8")
+        (tmp_path / "cor.txt").write_text(other + "\n", encoding="utf-8")
+        args = ["--orig", str(tmp_path / "orig.txt"), "--cor", str(tmp_path / "cor.txt"),
+                *(["--tok"] if "tok" in form else [])]
+    done = subprocess.run([sys.executable, "-m", "m2lsp", "annotate", *args, "--spacy-model",
+                           conll["model"], "-o", str(tmp_path / "out.m2")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300,
+                          env={**conll["env"], "M2LSP_CACHE_DIR": str(tmp_path / "cache")},
+                          preexec_fn=_limited(1.0))
+    assert done.returncode == 2, done.stderr
+    assert "is longer than the 50,000 tokens a side may have" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "out.m2").exists()
+
+
+def test_the_bound_is_kept_where_text_is_annotated_without_the_command(conll) -> None:
+    """The same bound in the annotator (score --metric errant on plain text, the editor,
+    the API): refused before its chunk is parsed."""
+    from m2lsp.annotation.english import EnglishAnnotator, EnglishSettings
+    from m2lsp.errors import InputError
+
+    annotator = EnglishAnnotator(EnglishSettings(model=conll["model"]))
+    words = " ".join(f"w{k}" for k in range(60_000))
+    with pytest.raises(InputError, match="a sentence of 60,000 tokens is longer than"):
+        annotator.blocks([("a b", ["a c"]), (words, ["x"])])
+    assert annotator._loaded is None  # nothing was parsed, not even the first row

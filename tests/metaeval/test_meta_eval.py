@@ -324,3 +324,62 @@ def test_judgments_add_their_expected_wins_as_a_human_score(data, tmp_path, caps
     # computed Expected Wins round to Table 3(b): nearly the published correlation
     assert level["EW:judgments.xml"]["pearson"] == pytest.approx(level["EW"]["pearson"],
                                                                  abs=5e-3)
+
+
+# --- D5: NaN made a perfect correlation -----------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e309", "NaN"])
+def test_a_score_that_is_not_finite_is_refused(data, tmp_path, capsys, value) -> None:
+    """One system's score NaN gave Pearson 1.0000 in all four columns and exit 0."""
+    scores, _ = length_files(data, "seeda", tmp_path)
+    rows = scores.read_text("utf-8").splitlines()
+    rows[3] = rows[3].split("\t")[0] + "\t" + value
+    scores.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert main(["meta-eval", "--data", str(data), "--scores", f"x={scores}"]) == 2
+    err = capsys.readouterr().err
+    assert f"seeda.tsv:4: {rows[3].split()[0]}'s score {value!r} is not a finite number" in err
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda v: [*v[:5], "nan", *v[6:]], "B.txt:6: 'nan' is not a finite number"),
+    (lambda v: [*v[:5], "inf", *v[6:]], "B.txt:6: 'inf' is not a finite number"),
+    (lambda v: [*v[:5], "", *v[6:]], "B.txt:6: a blank line"),
+    (lambda v: [*v, "0.5"], "B.txt: N+1 sentence scores, more than the N sentences"),
+    (lambda v: v[:-1], "B.txt: N-1 sentence scores, fewer than the N sentences"),
+    (lambda v: ["nan"] * len(v), "B.txt:1: 'nan' is not a finite number"),
+])
+def test_sentence_scores_are_finite_and_one_a_line(data, tmp_path, capsys, change,
+                                                   message) -> None:
+    _, folder = length_files(data, "seeda", tmp_path)
+    name = sorted(p.name for p in folder.iterdir())[1]
+    path = folder / name
+    values = path.read_text("utf-8").splitlines()
+    path.write_text("\n".join(change(values)) + "\n", encoding="utf-8")
+    assert main(["meta-eval", "--data", str(data), "--sentence-scores", f"x={folder}"]) == 2
+    n = len(values)
+    expected = message.replace("B.txt", name).replace("N+1", str(n + 1)).replace(
+        "N-1", str(n - 1)).replace("the N ", f"the {n} ")
+    assert expected in capsys.readouterr().err
+
+
+def test_no_correlation_is_computed_over_values_that_are_not_finite() -> None:
+    from m2lsp.metaeval.statistics import agreement, pearson, spearman
+
+    for bad in (float("nan"), float("inf")):
+        assert str(pearson([0.1, 0.2, bad, 0.4], [1, 2, 3, 4])) == "nan"
+        assert str(spearman([0.1, 0.2, bad, 0.4], [1, 2, 3, 4])) == "nan"
+        assert str(agreement([[1.0, 2.0]], [[0.5, bad]]).accuracy) == "nan"
+
+
+def test_json_is_json_whatever_the_numbers(data, tmp_path, capsys) -> None:
+    """A constant metric has no correlation: null in JSON, never a bare NaN."""
+    scores, _ = length_files(data, "seeda", tmp_path)
+    rows = [row.split("\t")[0] + "\t1.0" for row in scores.read_text("utf-8").splitlines()]
+    scores.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert main(["meta-eval", "--data", str(data), "--scores", f"x={scores}",
+                 "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    assert "NaN" not in out and "Infinity" not in out
+    data_ = json.loads(out)
+    assert data_["metrics"][0]["system_level"]["EW_edit"]["pearson"] is None
