@@ -75,8 +75,9 @@ class ScoreSettings:
     """Drop system edits that only change whitespace or case."""
     metric: str = defaults.METRIC
     """Default metric: m2, errant, cherrant, cged, cgec, gleu, green or cleme."""
-    spacy_model: str = defaults.SPACY_MODEL
-    """The spaCy pipeline ERRANT annotates plain-text English with."""
+    spacy_model: str | None = None
+    """The spaCy pipeline ERRANT annotates plain-text English with (None: not named, so
+    en_core_web_sm, or the one English pipeline installed when it is not)."""
     cherrant_data: str | None = None
     """The data/ folder of a ChERRANT checkout (its tables) for Chinese annotation."""
     meta_eval_data: str | None = None
@@ -363,9 +364,9 @@ def _unreadable(where: Path | str, why: str, strict: bool, exc: Exception) -> No
 
 
 def _log_warning(*args: Any) -> None:
-    import logging  # only when there is something to say (a command starts faster)
+    from m2lsp.logs import logger  # only when there is something to say
 
-    logging.getLogger(__name__).warning(*args)
+    logger(__name__).warning(*args)
 
 
 def load_config(start: Path | None = None, explicit: Path | None = None,

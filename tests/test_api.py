@@ -15,9 +15,13 @@ from m2lsp.cli import main
 from tests.conftest import ROOT, SHARED_DATA, shared
 
 
-def test_the_documented_examples_run() -> None:
+def test_the_documented_examples_run(monkeypatch, tmp_path) -> None:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"real data not available: {SHARED_DATA}")
+    pytest.importorskip("evaluate", reason="the tutorial loads an `evaluate` module")
+    for variable in ("HF_HUB_OFFLINE", "HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE"):
+        monkeypatch.setenv(variable, "1")  # what `evaluate` loads comes from the package
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     failures, tried = doctest.testfile(str(ROOT / "docs" / "api.md"), module_relative=False,
                                        globs={"DATA": SHARED_DATA},
                                        optionflags=doctest.ELLIPSIS)

@@ -84,3 +84,11 @@ def test_a_deliberate_mismatch_is_caught() -> None:
     assert sorted(listed(text, EVERY_METRIC[0][2])) != sorted(names())
     text = '"""Default metric: m2, errant, cged or cgec.'
     assert sorted(listed(text, EVERY_METRIC[0][2])) != sorted(names())
+
+
+def test_every_metric_has_its_sacrebleu_style_class() -> None:
+    from m2lsp import metrics
+
+    assert sorted(metrics.CLASSES) == sorted(names())
+    for name, cls in metrics.CLASSES.items():
+        assert getattr(metrics, cls).name == name

@@ -31,7 +31,7 @@ class EnglishSettings:
     tokenise: bool = False  # -tok: spaCy tokenises (else the text is split at whitespace)
     lev: bool = False  # -lev: standard Levenshtein alignment
     merge: str = defaults.MERGES[0]  # -merge
-    model: str = defaults.SPACY_MODEL
+    model: str | None = None  # None: not named (en_core_web_sm, or the one installed)
 
 
 def load_errant() -> Any:

@@ -39,7 +39,7 @@ def settings_for(lang: str, config: Any, *, spacy_model: str | None = None,
                                *(chinese or ()))
     if lang != "en":
         raise UsageError(f"lang: en or zh, not {lang!r}")
-    model = spacy_model or config.spacy_model or defaults.SPACY_MODEL
+    model = spacy_model or config.spacy_model  # None: not named (see pipelines.resolve)
     tok, lev, merge = english or (False, False, defaults.MERGES[0])
     return EnglishSettings(tok, lev, merge, model)
 
@@ -135,7 +135,7 @@ def check_lengths(source: Path | str, sources: int, other: Path | str, lines: in
     if sources == lines:
         return
     short, long = (other, source) if lines < sources else (source, other)
-    raise UsageError(f"{other} has {lines} lines and {source} {sources}: line "
+    raise InputError(f"{other} has {lines} lines and {source} {sources}: line "
                      f"{min(lines, sources) + 1} of {long} has no counterpart in {short}")
 
 

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from m2lsp import defaults
 from m2lsp.errors import UsageError
+from m2lsp.logs import logger
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 HOW = ("see the README's 'Getting a spaCy model': `python -m spacy download "
        "en_core_web_sm` with internet, else `pip install` a pipeline's wheel or package; "
@@ -66,9 +66,13 @@ def installed() -> list[Pipeline]:
     return found
 
 
-def resolve(model: str, language: str = "en") -> str:
-    """The pipeline to load for `model`; UsageError naming the installed ones when it is
-    missing or is no pipeline (`numpy`)."""
+def resolve(model: str | None, language: str = "en") -> str:
+    """The pipeline to load for `model`: the one named, exactly (a UsageError naming the
+    installed ones when it is missing or is no pipeline, `numpy`); or, when none is named,
+    the default, else the one pipeline of the language installed (a note on the `m2lsp`
+    logger says which)."""
+    named = model is not None
+    model = model or defaults.SPACY_MODEL
     if Path(model).is_dir() and meta_of(model) is not None:
         return model
     if _importable(model):
@@ -77,8 +81,8 @@ def resolve(model: str, language: str = "en") -> str:
                              + _choices())
         return model
     ours = [p for p in installed() if p.lang == language]
-    if model == defaults.SPACY_MODEL and len(ours) == 1:
-        log.warning("m2lsp: note: %s is not installed; using %s, the one %s spaCy pipeline "
+    if not named and len(ours) == 1:
+        log.warning("note: %s is not installed; using %s, the one %s spaCy pipeline "
                     "that is (--spacy-model or the setting spacy-model names another)",
                     model, ours[0].name, "English" if language == "en" else language)
         return ours[0].name

@@ -23,13 +23,22 @@ from m2lsp.errors import M2lspError
 def main(argv: Sequence[str] | None = None) -> int:
     # A short-lived process over acyclic data: the cycle collector only costs time here.
     # (Turned back on at the end for callers that run commands in their own process.)
+    from m2lsp.logs import collected
+
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _run(sys.argv[1:] if argv is None else list(argv))
+        with collected(_said, once=True):  # each distinct note once per run
+            return _run(sys.argv[1:] if argv is None else list(argv))
     finally:
         if collecting:
             gc.enable()
+
+
+def _said(message: str) -> None:
+    """A note or warning of the `m2lsp` loggers, on stderr."""
+    kind = "" if message.startswith(("note:", "warning:")) else "warning: "
+    print(f"m2lsp: {kind}{message}", file=sys.stderr)
 
 
 def entry() -> NoReturn:

@@ -93,7 +93,7 @@ def _add_errant_parallel(commands: argparse._SubParsersAction) -> None:
                         help="The paths to >= 1 corrected text files.")
     parser.add_argument("-out", required=True, help="The output filepath.")
     _add_errant_flags(parser, "-tok", "-lev", "-merge")
-    parser.add_argument("--spacy-model", default=defaults.SPACY_MODEL,
+    parser.add_argument("--spacy-model", default=None,
                         help=f"the spaCy pipeline (default: {defaults.SPACY_MODEL})")
     parser.add_argument("--jobs", type=arguments.JOBS, help="processes that annotate in parallel "
                         "(default: the cores this process may use)")

@@ -61,7 +61,46 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     meta.add_argument("--format", choices=FORMATS, default="text")
     meta.add_argument("--digits", type=arguments.DIGITS, default=4,
                       help="decimals of the tables (default 4; JSON has every digit)")
+    _metric_options(meta)
     meta.set_defaults(handler=run, command="meta-eval")
+
+
+# a metric's options that mean nothing here: the references come from the dataset's gold
+NOT_HERE = {"gleu_references", "gleu_digits", "source"}
+
+
+def _metric_options(parser: argparse.ArgumentParser) -> None:
+    """The registry metrics' own options (as `score` takes them) and --beta, --jobs, for
+    the metrics scored here: each applies to the metrics that take it."""
+    from m2lsp.scoring.metric import declared
+
+    group = parser.add_argument_group("options of the --metric scored (as m2lsp score)")
+    group.add_argument("--beta", type=arguments.BETA, default=None, metavar="B",
+                       help="weight of recall in the F-score (default: [tool.m2lsp] beta, "
+                       "else 0.5)")
+    group.add_argument("--jobs", type=arguments.JOBS, default=None, metavar="N",
+                       help="processes scoring or annotating")
+    known = set(parser._option_string_actions)
+    for name in names():
+        for flag in declared(name).flags:
+            if flag.dest in NOT_HERE or any(n in known for n in flag.names):
+                continue
+            group.add_argument(*flag.names, help=flag.help, **flag.spec)
+            known.update(flag.names)
+
+
+def _given_options(args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
+    """The metric options given on the command line (those left at their default are
+    not: the configuration and the metric fill them)."""
+    from m2lsp.scoring.metric import declared
+
+    flags = {f.dest: f for name in names() for f in declared(name).flags
+             if f.dest not in NOT_HERE}
+    given = [(dest, getattr(args, dest)) for dest, flag in flags.items()
+             if hasattr(args, dest) and getattr(args, dest) != flag.default]
+    given += [(dest, getattr(args, dest)) for dest in ("beta", "jobs")
+              if getattr(args, dest) is not None]
+    return tuple(given)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
         args.dataset, args.data, args.systems, tuple(args.metric), args.gold,
         pairs(args.scores, "--scores"), pairs(args.sentence_scores, "--sentence-scores"),
         args.order, args.judgments, args.trueskill_runs or 0,
-        Settings(args.bootstrap, args.seed, args.window), _setting(args))
+        Settings(args.bootstrap, args.seed, args.window), _setting(args),
+        _given_options(args), _config(args).score)
     found = meta_eval(request, progress=_progress, warn=_warn)
     if args.format == "json":
         print(json.dumps(render.to_dict(found), indent=1, ensure_ascii=False,
@@ -107,10 +147,15 @@ def _ranking(found: list[tuple[str, float, float | None]], args: argparse.Namesp
     return EXIT_CLEAN
 
 
-def _setting(args: argparse.Namespace) -> str | None:
+def _config(args: argparse.Namespace) -> Any:
+    """[tool.m2lsp] of the nearest pyproject.toml (of the data, the gold, else here)."""
     from m2lsp.config import config_for
 
-    return config_for([p for p in (args.data, args.gold) if p is not None]).score.meta_eval_data
+    return config_for([p for p in (args.data, args.gold) if p is not None])
+
+
+def _setting(args: argparse.Namespace) -> str | None:
+    return _config(args).score.meta_eval_data
 
 
 def _progress(total: int) -> Any:
@@ -119,11 +164,9 @@ def _progress(total: int) -> Any:
     return Ticker(total, what="system")
 
 
-_SAID: set[str] = set()
-
-
 def _warn(message: str) -> None:
-    """Say it once: the same note comes from each system scored."""
-    if message not in _SAID:
-        _SAID.add(message)
-        print(f"m2lsp: {message}", file=sys.stderr)
+    """Said once a run: the same note comes from each system scored (the `m2lsp` logger's
+    handler of the command line keeps each distinct message once)."""
+    from m2lsp.logs import logger
+
+    logger(__name__).warning(message)

@@ -63,14 +63,22 @@ class Units:
 _WIDE = {"utf-8": re.compile("[^\x00-\x7f]+"), "utf-16": re.compile("[\U00010000-\U0010ffff]+")}
 
 
-@lru_cache(maxsize=8)
 def units(line: str, encoding: str) -> Units | None:
-    """The line's table, or None where columns are units (UTF-32, ASCII).  The same string
-    object is found again without hashing or comparing its text (a str keeps its hash, and
-    a dict compares by identity first)."""
-    if encoding == "utf-32" or encoding not in _WIDE or line.isascii():
+    """The line's table, or None where columns are units (UTF-32, ASCII).  `encoding` is
+    the agreed one, compared by value: lsprotocol's PositionEncodingKind equals its str
+    but does not hash as it."""
+    kind = "utf-32" if encoding == "utf-32" else "utf-8" if encoding == "utf-8" else "utf-16"
+    return None if kind == "utf-32" else _table(line, kind)
+
+
+@lru_cache(maxsize=8)
+def _table(line: str, kind: str) -> Units | None:
+    """The table of a line that is not ASCII (kept for the last few lines: the same string
+    object is found again without hashing or comparing its text, for a str keeps its hash
+    and a dict compares by identity first)."""
+    if line.isascii():
         return None
-    table = Units(line, encoding)
+    table = Units(line, kind)
     return table if table.cols else None
 
 

@@ -7,6 +7,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from m2lsp.errors import InputError, UsageError
 from m2lsp.metaeval.datasets import Dataset, data_folder, load
@@ -40,6 +41,8 @@ class MetaEvalRequest:
     trueskill_runs: int = 0  # with judgments: also their TrueSkill, the mean of this many
     settings: Settings = field(default_factory=Settings)
     setting_data: str | None = None  # the configuration's meta-eval-data
+    options: tuple[tuple[str, Any], ...] = ()  # the metrics' options given, by dest
+    config: Any = None  # config.ScoreSettings: [tool.m2lsp] (None: the defaults)
 
 
 def run(request: MetaEvalRequest, progress: Progress | None = None,
@@ -107,11 +110,25 @@ def _scored(dataset: Dataset, folder: Path, request: MetaEvalRequest,
     unknown = [m for m in request.metrics if m not in names()]
     if unknown:
         raise UsageError(f"no metric {unknown[0]!r}; the metrics are {', '.join(names())}")
+    values = dict(request.options)
+    _refuse_unused(values, request.metrics)
     gold = request.gold or _gold_beside(folder)
     with tempfile.TemporaryDirectory(prefix="m2lsp-meta-eval-") as scratch:
         references = gold_for(dataset, gold, Path(scratch))
-        return [metric_scores(dataset, name, references, progress, warn)
+        return [metric_scores(dataset, name, references, progress, warn, values,
+                              request.config)
                 for name in request.metrics]
+
+
+def _refuse_unused(values: dict[str, Any], metrics: Sequence[str]) -> None:
+    """A UsageError naming each option given that none of the metrics takes."""
+    from m2lsp.metaeval.scores import taken_by
+
+    taken = set().union(*(taken_by(m) for m in metrics))
+    unused = sorted(k for k in values if k not in taken)
+    if unused:
+        raise UsageError(f"{', '.join(unused)}: no metric of this meta-evaluation "
+                         f"({', '.join(metrics)}) takes {'it' if len(unused) == 1 else 'them'}")
 
 
 def _gold_beside(folder: Path) -> Path:

@@ -6,7 +6,7 @@ sentence's own (SentM2, SentERRANT, sentence GLEU)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
@@ -42,21 +42,27 @@ def gold_for(dataset: Dataset, gold: Path, folder: Path) -> Path:
 
 
 def metric_scores(dataset: Dataset, name: str, gold: Path, progress: Progress | None = None,
-                  warn: Callable[[str], None] | None = None) -> MetricScores:
-    """Every system of `dataset` scored with registry metric `name` (its default options)
-    against `gold` (the M2 file of the outputs' sentences)."""
+                  warn: Callable[[str], None] | None = None,
+                  values: Mapping[str, Any] | None = None, config: Any = None
+                  ) -> MetricScores:
+    """Every system of `dataset` scored with registry metric `name` against `gold` (the
+    M2 file of the outputs' sentences), with the option `values` (by dest) it takes and
+    the [tool.m2lsp] settings `config` (`config.ScoreSettings`; default: the defaults)."""
     from m2lsp.config import ScoreSettings
     from m2lsp.scoring.metric import Request, Shared, metric
 
     chosen = metric(name)
-    options = chosen.options({}, Shared(), ScoreSettings())
+    config = config if config is not None else ScoreSettings()
+    mine = {k: v for k, v in (values or {}).items() if k in taken_by(name)}
+    shared = Shared.settled(mine, config)
+    options = chosen.options(mine, shared, config)
     found, sentences, stats = {}, {}, {}
     ticker = progress(len(dataset.systems)) if progress else nullcontext(None)
     with ticker as tick:
         for index, system in enumerate(dataset.systems):
             if tick is not None:
                 tick.at(index)
-            request = Request(dataset.output(system), gold, Shared(), options, warn=warn)
+            request = Request(dataset.output(system), gold, shared, options, warn=warn)
             score = chosen.run(request)
             main = score.main(score.json(request))
             if main is None:
@@ -67,6 +73,19 @@ def metric_scores(dataset: Dataset, name: str, gold: Path, progress: Progress | 
     signature = str(score.signature)
     return MetricScores(name, found, _complete(sentences), signature=signature,
                         resample=_resampler(stats), sentence_count=_count(stats))
+
+
+SHARED_OPTIONS = ("beta", "jobs")  # what a metric's shared options may be given here
+
+
+def taken_by(name: str) -> set[str]:
+    """The option dests metric `name` takes in a meta-evaluation: its own flags (and those
+    it shares with another metric), and the shared beta and jobs where it has them."""
+    from m2lsp.scoring.metric import declared
+
+    chosen = declared(name)
+    return ({f.dest for f in (*chosen.flags, *chosen.also)}
+            | {s for s in SHARED_OPTIONS if s in chosen.shared})
 
 
 def _complete(sentences: dict[str, Any]) -> dict[str, Sequence[float]] | None:

@@ -151,6 +151,21 @@ class SentenceStats:
     main: int = -1  # which headline number a comparison of systems compares
 
 
+COUNT_KEYS = ("tp", "fp", "fn", "tn")
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """A score's headline numbers at full precision (what the reference tool prints may be
+    rounded; printing rounds, not the score), and its edit counts under the same keys for
+    every counting metric: tp, fp, fn, and tn where the metric has true negatives."""
+
+    precision: float | None = None
+    recall: float | None = None
+    f: float | None = None
+    counts: Mapping[str, float] = field(default_factory=dict)
+
+
 class Score(Protocol):
     """A metric's result.  Its optional capabilities are declared here, each with the
     default `ScoreBase` gives (nothing is found by probing for an attribute)."""
@@ -187,6 +202,10 @@ class Score(Protocol):
         """Each sentence's own score, in input order, for sentence-level meta-evaluation
         (default: none)."""
 
+    def unrounded(self, data: dict[str, Any]) -> Numbers:
+        """Precision, recall, F at full precision and the counts as `Numbers` (default:
+        the JSON's `precision`, `recall` and `f`, no counts)."""
+
 
 class ScoreBase:
     """The defaults of `Score`'s optional capabilities; every metric's score derives from
@@ -214,6 +233,13 @@ class ScoreBase:
 
     def sentence_scores(self) -> list[float | None] | None:
         return None
+
+    def unrounded(self, data: dict[str, Any]) -> Numbers:
+        def number(key: str) -> float | None:
+            value = data.get(key)
+            return float(value) if isinstance(value, int | float) and not isinstance(
+                value, bool) else None
+        return Numbers(number("precision"), number("recall"), number("f"))
 
 
 @dataclass(frozen=True)

@@ -46,12 +46,19 @@ def looks_like_m2(text: str) -> bool:
 
 def swapped(system: Path, system_text: str, gold: Path, gold_text: str,
             usage: str = "m2lsp score SYSTEM GOLD") -> str | None:
-    """One line when SYSTEM reads as an M2 gold and GOLD (not empty) as a system output,
-    the way every metric with an M2 gold says it; else None."""
-    if looks_like_m2(system_text) and gold_text.strip() and not looks_like_m2(gold_text):
+    """One line when SYSTEM reads as an M2 gold and GOLD (not empty) as a system output
+    (no line of it an S line: a broken M2 file is not a system output), the way every
+    metric with an M2 gold says it; else None."""
+    if looks_like_m2(system_text) and gold_text.strip() and not looks_like_m2(gold_text) \
+            and not _s_lines(gold_text):
         return (f"{gold} looks like the system output and {system} like the gold: the "
                 f"arguments are swapped; the order is `{usage}`")
     return None
+
+
+def _s_lines(text: str) -> bool:
+    head = text[:HEAD]
+    return head.startswith("S ") or "\nS " in head
 
 
 HEAD = 1 << 16  # bytes of a file that tell its shape (`looks_like_m2` reads 200 lines)

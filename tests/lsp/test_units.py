@@ -40,3 +40,16 @@ def test_tables_agree_with_counting(line: str, encoding: str) -> None:
         assert convert.to_units(line, col, encoding) == units_by_counting(line, col, encoding)
     for units in range(_width(line, encoding) + 3):
         assert convert.to_col(line, units, encoding) == col_by_counting(line, units, encoding)
+
+
+def test_the_protocols_encoding_kinds_are_taken_by_value() -> None:
+    """The server holds lsprotocol's PositionEncodingKind, which equals its str but does
+    not hash as it: a table keyed by the str alone took UTF-16 for code points."""
+    from lsprotocol import types
+
+    line = "A 1 2|||S|||𠮷|||REQUIRED"
+    for kind, text in ((types.PositionEncodingKind.Utf16, "utf-16"),
+                       (types.PositionEncodingKind.Utf8, "utf-8"),
+                       (types.PositionEncodingKind.Utf32, "utf-32")):
+        for col in range(len(line) + 1):
+            assert convert.to_units(line, col, kind) == units_by_counting(line, col, text)

@@ -44,17 +44,17 @@ def small(tmp_path, monkeypatch) -> Path:
 
 # (argv, what stderr says) with exit 2
 WRONG_INPUTS = [
-    (["score", "gold.m2", "sys.txt"], "the arguments are probably swapped"),
+    (["score", "gold.m2", "sys.txt"], "the arguments are swapped"),
     (["score", "gold.m2", "gold.m2"], "system file gold.m2 is an M2 file, but --metric m2"),
     (["score", "sys.txt", "sys.txt"], "gold file sys.txt is not an M2 file"),
     (["score", "empty", "empty"], "gold file empty has no sentence: there is nothing to score"),
     (["score", "empty", "gold.m2"], "system file empty is empty"),
-    (["score", "--metric", "cgec", "gold.m2", "sys.txt"], "probably swapped"),
+    (["score", "--metric", "cgec", "gold.m2", "sys.txt"], "the arguments are swapped"),
     (["score", "--metric", "cgec", "empty", "empty"], "has no sentence"),
     (["score", "--metric", "errant", "sys.txt", "sys.txt"], "the reference sys.txt is not M2"),
-    (["score", "--metric", "errant", "gold.m2", "sys.txt"], "probably swapped"),
+    (["score", "--metric", "errant", "gold.m2", "sys.txt"], "the arguments are swapped"),
     (["score", "--metric", "errant", "empty", "empty"], "has no sentence"),
-    (["compare", "gold.m2", "gold.m2", "sys.txt"], "probably swapped"),
+    (["compare", "gold.m2", "gold.m2", "sys.txt"], "the arguments are swapped"),
 ]
 
 

@@ -29,4 +29,4 @@ DECLARATION = Declaration(
              {"choices": ["length", "none"], "default": "length", "dest": "cleme_weigher"}),
     ),
     also=errant.PARALLEL_FLAGS,  # a plain-text hypothesis is annotated as errant's is
-    shared=frozenset({"source", "jobs", "bootstrap"}), per_sentence=True)
+    shared=frozenset({"source", "jobs", "bootstrap"}), per_sentence=True, annotates="en")

@@ -110,10 +110,16 @@ def independent(hypothesis: Sequence[Chunk], references: Sequence[Sequence[Chunk
 def prf(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
     """P, R, F0.5 as the reference rounds them (P is 1 without false positives, R 1
     without false negatives)."""
+    p, r, f = prf_exact(tp, fp, fn)
+    return round(p, 4), round(r, 4), round(f, 4)
+
+
+def prf_exact(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
+    """P, R, F0.5 before the reference rounds them."""
     p = tp / (tp + fp) if fp else 1.0
     r = tp / (tp + fn) if fn else 1.0
     f = (1 + BETA ** 2) * p * r / (BETA ** 2 * p + r) if p + r else 0.0
-    return round(p, 4), round(r, 4), round(f, 4)
+    return p, r, f
 
 
 def accuracy(tp: float, fp: float, fn: float, tn: float) -> float:
@@ -134,6 +140,7 @@ class CorpusScore:
     tn: float
     chosen: tuple[Counts, ...]  # each sentence's counts against its chosen reference
     references: tuple[int, ...] = ()  # and which reference that is (independent: 0, all)
+    totals: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # TP FP FN TN unrounded
 
 
 def corpus(results: Sequence[Sequence[Counts]]) -> CorpusScore:
@@ -156,7 +163,7 @@ def corpus(results: Sequence[Sequence[Counts]]) -> CorpusScore:
     p, r, f = prf(total[0], total[1], total[2])
     tp, fp, fn, tn = (round(t, 2) for t in total)
     return CorpusScore(len(results), f, accuracy(*total), p, r, tp, fp, fn, tn, tuple(chosen),
-                       tuple(which))
+                       tuple(which), (total[0], total[1], total[2], total[3]))
 
 
 @dataclass(frozen=True)
@@ -168,6 +175,7 @@ class SentenceScore:
     acc: float
     each: tuple[tuple[float, float, float, float], ...]  # each sentence's best (F, P, R, Acc)
     references: tuple[int, ...] = ()  # which reference gave it (independent: 0, all)
+    means: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # F P R Acc unrounded
 
 
 def sentence(results: Sequence[Sequence[Counts]]) -> SentenceScore:
@@ -183,8 +191,10 @@ def sentence(results: Sequence[Sequence[Counts]]) -> SentenceScore:
                 best, index = (f, p, r, acc), k
         each.append(best)
         which.append(index)
-    f, p, r, acc = (numpy_round(numpy_mean([e[k] for e in each]), 4) for k in range(4))
-    return SentenceScore(len(results), f, p, r, acc, tuple(each), tuple(which))
+    means = [numpy_mean([e[k] for e in each]) for k in range(4)]
+    f, p, r, acc = (numpy_round(m, 4) for m in means)
+    return SentenceScore(len(results), f, p, r, acc, tuple(each), tuple(which),
+                         (means[0], means[1], means[2], means[3]))
 
 
 def numpy_round(value: float, digits: int) -> float:

@@ -14,6 +14,7 @@ from m2lsp.scoring.cleme import DECLARATION
 from m2lsp.scoring.cleme.live import ClemeLive
 from m2lsp.scoring.metric import (
     MetricBase,
+    Numbers,
     Request,
     Score,
     ScoreBase,
@@ -79,6 +80,20 @@ class ClemeScore(ScoreBase):
 
     def headline(self, data: dict[str, Any]) -> dict[str, float]:
         return {k: float(data[k]) for k in ("precision", "recall", "f")}
+
+    def unrounded(self, data: dict[str, Any]) -> Numbers:
+        """Corpus level: P, R, F of the unrounded totals, and those totals (TP, FP, FN
+        and TN: chunk counts, weighted, so not whole); sentence level: the means before
+        they are rounded (no counts: each sentence is its own)."""
+        from m2lsp.scoring.cleme.counting import prf_exact
+
+        r = self.result
+        if self.level == "corpus":
+            tp, fp, fn, tn = r.totals
+            p, rec, f = prf_exact(tp, fp, fn)
+            return Numbers(p, rec, f, {"tp": tp, "fp": fp, "fn": fn, "tn": tn})
+        f, p, rec, _ = r.means
+        return Numbers(p, rec, f)
 
     def main(self, data: dict[str, Any]) -> float | None:
         return float(data["f"])

@@ -226,10 +226,17 @@ def _count(categories: Categories, types: list[str], slot: int) -> None:
 
 def f_score(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:
     """errant_compare's P, R, F, each rounded to 4 places."""
+    p, r, f = f_exact(tp, fp, fn, beta)
+    return round(p, 4), round(r, 4), round(f, 4)
+
+
+def f_exact(tp: float, fp: float, fn: float, beta: float) -> tuple[float, float, float]:
+    """errant_compare's P, R, F before it rounds them (P is 1 without false positives, R
+    1 without false negatives, F 0 when both are 0)."""
     p = float(tp) / (tp + fp) if fp else 1.0
     r = float(tp) / (tp + fn) if fn else 1.0
     f = float((1 + (beta ** 2)) * p * r) / (((beta ** 2) * p) + r) if p + r else 0.0
-    return round(p, 4), round(r, 4), round(f, 4)
+    return p, r, f
 
 
 _NOBODY = CoderEdits(0, {}, {})

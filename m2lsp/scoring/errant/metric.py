@@ -15,6 +15,7 @@ from m2lsp.scoring.metric import (
     EditorJob,
     EditorScore,
     MetricBase,
+    Numbers,
     Request,
     ScoreBase,
     SentenceStats,
@@ -91,6 +92,14 @@ class ErrantScore(ScoreBase):
         if request.shared.sentence_average:
             data["sentence_average"] = self.sentence_average().data()
         return data
+
+    def unrounded(self, data: dict[str, Any]) -> Numbers:
+        """The corpus P, R, F before errant_compare rounds them, and TP, FP, FN."""
+        from m2lsp.scoring.errant.compare import f_exact
+
+        r = self.result
+        p, rec, f = f_exact(r.tp, r.fp, r.fn, r.settings.beta)
+        return Numbers(p, rec, f, {"tp": r.tp, "fp": r.fp, "fn": r.fn})
 
     def sentence_average(self) -> Any:
         """SentERRANT: each sentence's best F over the annotators' comparisons."""

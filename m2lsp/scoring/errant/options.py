@@ -48,7 +48,7 @@ def compare_settings(values: Mapping[str, Any], shared: Shared, **more: Any
 
 def errant_options(values: Mapping[str, Any], shared: Shared, config: Any) -> ErrantOptions:
     settings, category = compare_settings(values, shared)
-    model = str(values.get("spacy_model") or config.spacy_model)
+    model = values.get("spacy_model") or config.spacy_model  # None: not named
     from m2lsp.annotation.english import EnglishSettings
 
     annotation = EnglishSettings(bool(values.get("errant_tok")), bool(values.get("errant_lev")),

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from m2lsp.errors import UsageError
+from m2lsp.errors import InputError, UsageError
 from m2lsp.scoring.gleu import DECLARATION
 from m2lsp.scoring.metric import (
     EditorJob,
@@ -110,7 +110,7 @@ class Gleu(MetricBase):
         refs, texts = _editor_references(job.options.get("references"), len(sources),
                                          job.uri)
         if len(hypotheses) != len(sources):
-            raise UsageError(f"gleu: the hypothesis has {len(hypotheses)} lines but the "
+            raise InputError(f"gleu: the hypothesis has {len(hypotheses)} lines but the "
                              f"source {len(sources)}")
         yield 0
         settings = GleuSettings()

@@ -15,6 +15,7 @@ from m2lsp.scoring.m2.options import M2Options, m2_options
 from m2lsp.scoring.metric import (
     Agreement,
     MetricBase,
+    Numbers,
     Request,
     ScoreBase,
     SentenceStats,
@@ -133,6 +134,16 @@ class M2Score(ScoreBase):
         chosen, _ = self.chosen
         return [(r.type, r.true_positives, r.false_positives, r.false_negatives,
                  r.scores(self.settings.beta)[2]) for r in per_type(chosen)]
+
+    def unrounded(self, data: dict[str, Any]) -> Numbers:
+        """The corpus P, R, F (full floats) and the counts as TP, FP, FN: the correct
+        edits, the proposed ones not correct, the gold ones not matched."""
+        _, score = self.chosen
+        counts = score.counts
+        correct = int(counts.correct)
+        return Numbers(score.precision, score.recall, score.f,
+                       {"tp": correct, "fp": int(counts.proposed) - correct,
+                        "fn": int(counts.gold) - correct})
 
     def sentence_stats(self) -> SentenceStats:
         chosen, _ = self.chosen

