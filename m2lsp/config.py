@@ -78,6 +78,8 @@ class ScoreSettings:
     spacy_model: str | None = None
     """The spaCy pipeline ERRANT annotates plain-text English with (None: not named, so
     en_core_web_sm, or the one English pipeline installed when it is not)."""
+    spacy_models: tuple[tuple[str, str], ...] = ()
+    """The spaCy pipeline of each other language ERRANT annotates (`--lang`), by code."""
     cherrant_data: str | None = None
     """The data/ folder of a ChERRANT checkout (its tables) for Chinese annotation."""
     meta_eval_data: str | None = None
@@ -160,6 +162,19 @@ def _positive_int(value: Any) -> int:
     return value
 
 
+def _pipelines(value: Any) -> tuple[tuple[str, str], ...]:
+    """{fr = "fr_core_news_sm", es = "es_core_news_sm"}: a pipeline's name by language."""
+    if not isinstance(value, Mapping):
+        raise ValueError('expected a table of language = "pipeline name"')
+    found = []
+    for lang, model in value.items():
+        if not isinstance(lang, str) or not (lang.isalpha() and lang.islower()
+                                             and 2 <= len(lang) <= 3):
+            raise ValueError(f"{lang!r} is not a language code (fr, es, cs, ...)")
+        found.append((lang, _name(model)))
+    return tuple(found)
+
+
 def _boolean(value: Any) -> bool:
     if not isinstance(value, bool):
         raise ValueError("expected true or false")
@@ -222,6 +237,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("spacy-model", "score", "spacy_model", _name,
            "The spaCy pipeline ERRANT annotates plain-text English with (default: "
            "en_core_web_sm; any installed pipeline's name)."),
+    Option("spacy-models", "score", "spacy_models", _pipelines,
+           "The spaCy pipeline of each other language `--lang` annotates, a table by "
+           'language code: {fr = "fr_core_news_sm", es = "es_core_news_sm"}.'),
     Option("cherrant-data", "score", "cherrant_data", _name,
            "The data/ folder of a ChERRANT checkout, whose tables (cilin.txt, "
            "confusion_dict.txt) Chinese char-level annotation reads; relative to the "

@@ -36,16 +36,25 @@ class _Collect(logging.Handler):
 
 @contextmanager
 def collected(sink: Callable[[str], None], once: bool = False) -> Iterator[None]:
-    """While the block runs, every message of the `m2lsp` loggers (INFO and up) also goes
-    to `sink` (`once`: each distinct message once)."""
+    """While the block runs, every message of the `m2lsp` loggers (INFO and up), and every
+    Python warning a library below shows (spaCy's about a pipeline's version), also goes
+    to `sink` (`once`: each distinct message once) instead of stderr."""
+    import warnings
+
     package = logger(ROOT)
     handler = _Collect(sink, once)
     level = package.level
     package.addHandler(handler)
     if package.getEffectiveLevel() > logging.INFO:
         package.setLevel(logging.INFO)
+
+    def shown(message: Warning | str, *_args: object, **_kwargs: object) -> None:
+        handler.emit(logging.makeLogRecord({"msg": f"warning: {message}"}))
+
     try:
-        yield
+        with warnings.catch_warnings():
+            warnings.showwarning = shown
+            yield
     finally:
         package.removeHandler(handler)
         package.setLevel(level)

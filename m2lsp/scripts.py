@@ -24,17 +24,33 @@ def han_share(text: str) -> tuple[float, int]:
 _HAN = re.compile("[\u3400-\u9fff\uf900-\ufaff]+")
 
 
+# other scripts, by the letters that make most of a text (the first that holds at least
+# SHARE of the letters names it; Latin is what is left)
+_OTHER = {"Cyrillic": re.compile("[\u0400-\u04ff]+"), "Greek": re.compile("[\u0370-\u03ff]+"),
+          "Arabic": re.compile("[\u0600-\u06ff]+"), "Hebrew": re.compile("[\u0590-\u05ff]+"),
+          "Devanagari": re.compile("[\u0900-\u097f]+"), "Thai": re.compile("[\u0e00-\u0e7f]+"),
+          "Armenian": re.compile("[\u0530-\u058f]+"), "Georgian": re.compile("[\u10a0-\u10ff]+"),
+          "Korean": re.compile("[\uac00-\ud7af]+"),
+          "Japanese": re.compile("[\u3040-\u30ff]+")}
+
+
 @lru_cache(maxsize=16)  # the same gold against one system after another
 def script(text: str) -> str | None:
-    """'Chinese', 'Latin' (any other letters), or None: too few letters to tell.  Of an M2
-    text, its S lines (its edit lines are full of REQUIRED and -NONE-)."""
+    """'Chinese', 'Cyrillic', 'Greek', ... (`_OTHER`), 'Latin' (any other letters), or
+    None: too few letters to tell.  Of an M2 text, its S lines (its edit lines are full
+    of REQUIRED and -NONE-)."""
     head = text[:SAMPLE]
     if head.startswith("S ") or "\nS " in head:
         head = "\n".join(line for line in head.splitlines() if line.startswith("S "))
     share, letters = han_share(head)
     if letters < 5:
         return None
-    return "Chinese" if share >= SHARE else "Latin"
+    if share >= SHARE:
+        return "Chinese"
+    for name, pattern in _OTHER.items():
+        if sum(map(str.isalpha, "".join(pattern.findall(head)))) >= SHARE * letters:
+            return name
+    return "Latin"
 
 
 def mismatch(system: str, gold: str) -> str | None:

@@ -29,16 +29,25 @@ def script_problem(settings: Settings, text: str) -> str | None:
     from m2lsp.errors import UsageError
     from m2lsp.scripts import chinese_for_english, script
 
+    found = script(text)
     if isinstance(settings, ChineseSettings):
-        if script(text) == "Latin":
+        if found not in (None, "Chinese"):
             return ("warning: the text is not Chinese, but --lang zh annotates it as "
                     "ChERRANT's char level does (every letter a token): for English use "
                     "--lang en")
         return None
-    problem = chinese_for_english({"text": text}, "--lang en (the default)",
-                                  "use --lang zh (ChERRANT's char level)")
-    if problem is not None:
-        raise UsageError(problem)
+    if settings.lang == "en":
+        problem = chinese_for_english({"text": text}, "--lang en (the default)",
+                                      "use --lang zh (ChERRANT's char level)")
+        if problem is not None:
+            raise UsageError(problem)
+        return None
+    from m2lsp.annotation.languages import script_of
+
+    expected = script_of(settings.lang)
+    if found is not None and found != expected:
+        return (f"warning: the text is in {found} script, but --lang {settings.lang} is "
+                f"written in {expected} script: is --lang right?")
     return None
 
 

@@ -1,5 +1,7 @@
-"""English annotation with ERRANT: errant_parallel's output for a source and its corrections,
-computed with the `errant` package itself over a spaCy pipeline.
+"""Annotation with ERRANT: errant_parallel's output for a source and its corrections,
+computed with the `errant` package itself over a spaCy pipeline -- for English as errant
+3.0.2 does it, for any other language as MultiGEC-2025's fork does it (`languages`: the
+English merger and classifier over a UD parse, from a pipeline or from CoNLL-U files).
 
 What m2lsp adds is speed, not edits: parses come from the parse cache or from spaCy's batched
 `nlp.pipe` (the same parses as one at a time), and ERRANT's alignment is handed the tokens as a
@@ -13,6 +15,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from m2lsp import defaults
@@ -26,12 +29,15 @@ FORMAT = "1"  # of the cached parses: text, spaces, lemmas, tags, POS, dependenc
 
 @dataclass(frozen=True)
 class EnglishSettings:
-    """errant_parallel's flags, and the spaCy pipeline."""
+    """errant_parallel's flags, the spaCy pipeline, and the language (ERRANT's settings:
+    English by errant 3.0.2, another language by the MultiGEC route)."""
 
     tokenise: bool = False  # -tok: spaCy tokenises (else the text is split at whitespace)
     lev: bool = False  # -lev: standard Levenshtein alignment
     merge: str = defaults.MERGES[0]  # -merge
     model: str | None = None  # None: not named (en_core_web_sm, or the one installed)
+    lang: str = "en"
+    conllu: tuple[str, ...] = ()  # CoNLL-U files whose sentences are the parses (no model)
 
 
 def load_errant() -> Any:
@@ -77,9 +83,10 @@ def check_errant() -> None:
 
 
 @cache
-def pipeline(model: str) -> tuple[Any, Any]:
+def pipeline(model: str, lang: str = "en") -> tuple[Any, Any]:
     """The spaCy pipeline `model` (without its entity recogniser, as errant loads it) and
-    an ERRANT annotator over it, loaded once per process."""
+    an ERRANT annotator over it (for a language other than English, the MultiGEC one),
+    loaded once per process."""
     errant = load_errant()
     import spacy
 
@@ -90,7 +97,33 @@ def pipeline(model: str) -> tuple[Any, Any]:
 
         raise UsageError(f"the spaCy pipeline {model!r} cannot be loaded ({exc}); {HOW}"
                          ) from None
-    return nlp, errant.load("en", nlp)
+    if lang == "en":
+        return nlp, errant.load("en", nlp)
+    from m2lsp.annotation.languages import ud_annotator
+
+    return nlp, ud_annotator(lang, nlp)
+
+
+@cache
+def conllu_parses(lang: str, paths: tuple[str, ...]) -> tuple[Any, Any]:
+    """A blank pipeline of the language (its vocabulary: no model), with the sentences of
+    the CoNLL-U files by their words (`nlp.m2lsp_conllu`), and the MultiGEC annotator."""
+    load_errant()
+    import spacy
+
+    from m2lsp.annotation import conllu
+    from m2lsp.annotation.languages import ud_annotator
+
+    try:
+        nlp = spacy.blank(lang)
+    except (ImportError, KeyError, ValueError):
+        nlp = spacy.blank("xx")
+    table: dict[str, Any] = {}
+    for path in paths:
+        for words in conllu.sentences(Path(path)):
+            table.setdefault("".join(w.form for w in words), words)
+    setattr(nlp, "m2lsp_conllu", table)  # noqa: B010 (kept with the pipeline it makes Docs of)
+    return nlp, ud_annotator(lang, nlp)
 
 
 class EnglishAnnotator:
@@ -103,18 +136,27 @@ class EnglishAnnotator:
         self._loaded: tuple[Any, Any] | None = None
         self.cache = cache if cache is not None else ParseCache(None)
         check_errant()
-        self.model = resolve(settings.model)
-        meta = meta_of(self.model)
-        if meta is None:  # no meta.json where the pipeline is: its own, once loaded
-            meta = self.nlp.meta
-        self.model_id = f"{meta.get('lang', '')}_{meta.get('name', '')}-{meta.get('version', '')}"
+        if settings.conllu:
+            from m2lsp.annotation.conllu import digest
+
+            self.model = ""
+            self.model_id = f"conllu-{digest(tuple(Path(p) for p in settings.conllu))}"
+        else:
+            self.model = resolve(settings.model, settings.lang)
+            meta = meta_of(self.model)
+            if meta is None:  # no meta.json where the pipeline is: its own, once loaded
+                meta = self.nlp.meta
+            self.model_id = (f"{meta.get('lang', '')}_{meta.get('name', '')}-"
+                             f"{meta.get('version', '')}")
         self.namespace = (f"{self.model_id}|spacy-{_version('spacy')}|"
-                          f"tok-{int(settings.tokenise)}|format-{FORMAT}")
+                          f"tok-{int(settings.tokenise)}|lang-{settings.lang}|format-{FORMAT}")
 
     def load(self) -> None:
         """Load the pipeline now (before forking workers, which then share it)."""
         if self._loaded is None:
-            self._loaded = pipeline(self.model)
+            self._loaded = (conllu_parses(self.settings.lang, self.settings.conllu)
+                            if self.settings.conllu
+                            else pipeline(self.model, self.settings.lang))
 
     @property
     def nlp(self) -> Any:
@@ -130,9 +172,13 @@ class EnglishAnnotator:
 
     @property
     def versions(self) -> dict[str, str]:
-        """What made the edits: errant's version and the pipeline's name and version."""
+        """What made the edits: errant's version and the pipeline's name and version (or
+        the CoNLL-U files' digest); another language than English says the MultiGEC
+        route (the English merger and classifier over UD tags)."""
         settings = self.settings
-        chosen = {"annotator": f"errant-{_version('errant')}", "spacy-model": self.model_id}
+        route = "" if settings.lang == "en" else f"-ud-{settings.lang}"
+        chosen = {"annotator": f"errant-{_version('errant')}{route}",
+                  "spacy-model": self.model_id}
         chosen.update({"tok": "yes"} if settings.tokenise else {})
         chosen.update({"lev": "yes"} if settings.lev else {})
         if settings.merge != defaults.MERGES[0]:
@@ -141,7 +187,6 @@ class EnglishAnnotator:
 
     def parse(self, texts: Sequence[str]) -> list[Any]:
         """Parses of `texts`, as errant's `Annotator.parse(text, tok)` makes them."""
-        from spacy.tokens import Doc
 
         unique = list(dict.fromkeys(texts))
         keys = {t: ParseCache.key(self.namespace, t) for t in unique}
@@ -152,15 +197,39 @@ class EnglishAnnotator:
                 with contextlib.suppress(ValueError, TypeError):  # unreadable: parse again
                     docs[text] = unpacked(self.nlp.vocab, data)
         fresh = [t for t in unique if t not in docs]
-        nlp = self.nlp
-        inputs = [nlp.make_doc(t) if self.settings.tokenise else Doc(nlp.vocab, t.split())
-                  for t in fresh]
         new = []
-        for text, doc in zip(fresh, piped(nlp, inputs), strict=True):
+        for text, doc in zip(fresh, self._parsed(fresh), strict=True):
             docs[text] = doc
             new.append((keys[text], packed(doc)))
         self.cache.put(new)
         return [docs[t] for t in texts]
+
+    def _parsed(self, texts: list[str]) -> list[Any]:
+        """New parses: errant 3.0.2's (English: split at whitespace, or -tok), the fork's
+        (another language: its whitespace tokenizer), or the CoNLL-U files' sentences."""
+        from spacy.tokens import Doc
+
+        nlp = self.nlp
+        if self.settings.conllu:
+            return [self._from_conllu(nlp, t) for t in texts]
+        if self.settings.lang != "en":
+            from m2lsp.annotation.languages import whitespace_doc
+
+            inputs = [whitespace_doc(nlp.vocab, t) for t in texts]
+        else:
+            inputs = [nlp.make_doc(t) if self.settings.tokenise else Doc(nlp.vocab, t.split())
+                      for t in texts]
+        return piped(nlp, inputs)
+
+    def _from_conllu(self, nlp: Any, text: str) -> Any:
+        from m2lsp.annotation.conllu import doc_of
+
+        words = nlp.m2lsp_conllu.get("".join(text.split()))
+        if words is None:
+            raise InputError(f"no sentence of the CoNLL-U files ({', '.join(self.settings.conllu)})"
+                             f" has the words of {text[:60]!r}: give one parse per line of "
+                             "the text, in order")
+        return doc_of(nlp.vocab, words)
 
     def edits(self, orig: Any, cor: Any) -> list[Any]:
         """errant's `Annotator.annotate(orig, cor, lev, merge)`, the alignment compiled

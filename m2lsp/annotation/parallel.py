@@ -25,11 +25,12 @@ from m2lsp.errors import InputError, UsageError
 
 def settings_for(lang: str, config: Any, *, spacy_model: str | None = None,
                  cherrant_data: Path | str | None = None, english: Any = None,
-                 chinese: Any = None) -> Settings:
-    """The annotator's settings for `lang` (en: ERRANT, zh: ChERRANT at char level): the
-    given pipeline or tables, else the configuration's (`config.ScoreSettings`);
-    `english` / `chinese`: the other options, as (tok, lev, merge) / (simplified,
-    strategy)."""
+                 chinese: Any = None, conllu: Sequence[Path | str] = ()) -> Settings:
+    """The annotator's settings for `lang` (en: ERRANT; zh: ChERRANT at char level; any
+    other language: ERRANT by the MultiGEC route): the given pipeline, CoNLL-U files or
+    tables, else the configuration's (`config.ScoreSettings`: spacy-model for English,
+    spacy-models for the others); `english` / `chinese`: the other options, as (tok, lev,
+    merge) / (simplified, strategy)."""
     from m2lsp import defaults
 
     if lang == "zh":
@@ -37,11 +38,14 @@ def settings_for(lang: str, config: Any, *, spacy_model: str | None = None,
 
         return ChineseSettings(data_folder(cherrant_data, config.cherrant_data),
                                *(chinese or ()))
-    if lang != "en":
-        raise UsageError(f"lang: en or zh, not {lang!r}")
-    model = spacy_model or config.spacy_model  # None: not named (see pipelines.resolve)
+    if not (isinstance(lang, str) and lang.isalpha() and lang.islower()
+            and 2 <= len(lang) <= 3):
+        raise UsageError(f"lang: a language code (en, zh, fr, es, cs, ...), not {lang!r}")
+    configured = (config.spacy_model if lang == "en"
+                  else dict(getattr(config, "spacy_models", ())).get(lang))
+    model = spacy_model or configured  # None: not named (see pipelines.resolve)
     tok, lev, merge = english or (False, False, defaults.MERGES[0])
-    return EnglishSettings(tok, lev, merge, model)
+    return EnglishSettings(tok, lev, merge, model, lang, tuple(str(p) for p in conllu))
 
 CHUNK = CHUNK_ROWS
 _BREAK = re.compile(r"\r\n|\r|\n")

@@ -72,6 +72,8 @@ def resolve(model: str | None, language: str = "en") -> str:
     the default, else the one pipeline of the language installed (a note on the `m2lsp`
     logger says which)."""
     named = model is not None
+    if model is None and language != "en":
+        return _only_one(language)
     model = model or defaults.SPACY_MODEL
     if Path(model).is_dir() and meta_of(model) is not None:
         return model
@@ -88,6 +90,23 @@ def resolve(model: str | None, language: str = "en") -> str:
         return ours[0].name
     raise UsageError(f"the spaCy pipeline {model!r} is not installed; ERRANT needs one: "
                      + _choices())
+
+
+def _only_one(language: str) -> str:
+    """The one installed pipeline of a language other than English, or a UsageError
+    naming the two ways to give a parse and the pipelines there are."""
+    ours = [p for p in installed() if p.lang == language]
+    if len(ours) == 1:
+        log.warning("note: using %s, the one spaCy pipeline of %r installed (--spacy-model "
+                    "or the setting spacy-models names another)", ours[0].name, language)
+        return ours[0].name
+    which = (f"{len(ours)} are installed ({', '.join(p.name for p in ours)}): name one"
+             if ours else "none is installed")
+    raise UsageError(f"--lang {language} needs a parse, and no spaCy pipeline was named "
+                     f"({which}): name an installed pipeline with --spacy-model (or the "
+                     f"setting spacy-models = {{{language} = \"NAME\"}}), or give CoNLL-U "
+                     f"files made with Stanza, UDPipe or Trankit with --orig-conllu and "
+                     f"--cor-conllu; " + _choices())
 
 
 def _importable(model: str) -> bool:

@@ -28,8 +28,11 @@ def _add_annotate(commands: argparse._SubParsersAction) -> None:
         description="A source file and one or more corrected files (one sentence a line) "
         "to M2: English as errant_parallel writes it, with ERRANT (needs m2lsp[errant] "
         "and a spaCy pipeline); Chinese (--lang zh) as ChERRANT's parallel_to_m2.py -g "
-        "char writes it (needs m2lsp[zh] and ChERRANT's tables, --cherrant-data). Each "
-        "corrected file is one annotator (0, 1, ...).")
+        "char writes it (needs m2lsp[zh] and ChERRANT's tables, --cherrant-data); any "
+        "other language (--lang fr, es, cs, ...) as MultiGEC-2025 annotated it, ERRANT's "
+        "English merger and classifier over a UD parse from an installed spaCy pipeline "
+        "(--spacy-model, or the setting spacy-models) or from CoNLL-U files "
+        "(--orig-conllu, --cor-conllu). Each corrected file is one annotator (0, 1, ...).")
     parser.add_argument("--orig", type=Path, help="the source text file")
     parser.add_argument("--cor", nargs="+", type=Path,
                         help="one or more corrected text files (system outputs or references)")
@@ -57,8 +60,14 @@ def _add_annotate(commands: argparse._SubParsersAction) -> None:
                         help="one M2 file per corrected file, as errant_parallel run on each "
                         "(written into the folder -o as NAME.m2), in one run: the sources "
                         "are parsed once")
-    parser.add_argument("--lang", choices=["en", "zh"], default="en",
-                        help="the language (en: ERRANT; zh: ChERRANT at char level)")
+    parser.add_argument("--lang", type=_language, default="en", metavar="CODE",
+                        help="the language (en: ERRANT; zh: ChERRANT at char level; any "
+                        "other code, fr, es, cs...: ERRANT over a UD parse, as MultiGEC-2025)")
+    parser.add_argument("--orig-conllu", type=Path, metavar="FILE",
+                        help="the source's parse, CoNLL-U (Stanza, UDPipe, Trankit), one "
+                        "sentence per line of --orig, in order: no pipeline is loaded")
+    parser.add_argument("--cor-conllu", nargs="+", type=Path, metavar="FILE",
+                        help="the corrected files' parses, CoNLL-U, as --orig-conllu")
     _add_errant_flags(parser, "--tok", "--lev", "--merge")
     parser.add_argument("--cherrant-data", type=Path, metavar="DIR",
                         help="--lang zh: the data/ folder of a ChERRANT checkout (default: "
@@ -72,7 +81,9 @@ def _add_annotate(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--granularity", choices=["char", "word"], default="char",
                         help="--lang zh: char (word level, with LTP, is not reproduced)")
     parser.add_argument("--spacy-model", help="the spaCy pipeline (default: the setting "
-                        f"spacy-model, else {defaults.SPACY_MODEL})")
+                        f"spacy-model, else {defaults.SPACY_MODEL}; another --lang: the "
+                        "setting spacy-models, else the one pipeline of the language "
+                        "installed)")
     parser.add_argument("--jobs", type=arguments.JOBS, help="processes that annotate in parallel "
                         "(default: the cores this process may use; 1: this process only)")
     parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.m2lsp] "
@@ -113,6 +124,13 @@ def _add_errant_flags(parser: argparse.ArgumentParser, tok: str, lev: str,
                         "all-split: Merge nothing: MSSDI -> M, S, S, D, I\n"
                         "all-merge: Merge adjacent non-matches: MSSDI -> M, SSDI\n"
                         "all-equal: Merge adjacent same-type non-matches: MSSDI -> M, SS, D, I")
+
+
+def _language(text: str) -> str:
+    if not (text.isalpha() and text.islower() and 2 <= len(text) <= 3):
+        raise argparse.ArgumentTypeError(f"a language code (en, zh, fr, es, cs, ...), not "
+                                         f"{text!r}")
+    return text
 
 
 def run_annotate(args: argparse.Namespace) -> int:
@@ -234,6 +252,7 @@ def _check_inputs(args: argparse.Namespace) -> None:
                                      ("--granularity", args.granularity != "char")) if on]
     if args.lang == "zh" and english:
         raise UsageError(f"{', '.join(english)}: ERRANT's options, not for --lang zh")
+    _check_conllu(args)
     if args.lang == "en" and chinese:
         raise UsageError(f"{', '.join(chinese)}: ChERRANT's options, for --lang zh")
     if args.granularity == "word":
@@ -241,13 +260,32 @@ def _check_inputs(args: argparse.Namespace) -> None:
                          "m2lsp does not reproduce; char level is the default")
 
 
+def _check_conllu(args: argparse.Namespace) -> None:
+    """CoNLL-U files go together, with --orig and --cor, one per file, and replace a
+    pipeline."""
+    given = args.orig_conllu is not None or args.cor_conllu
+    if not given:
+        return
+    if args.lang in ("en", "zh"):
+        raise UsageError("--orig-conllu and --cor-conllu parse another language than en "
+                         "and zh (--lang fr, es, cs, ...): ERRANT's English and ChERRANT "
+                         "parse their own")
+    if args.spacy_model:
+        raise UsageError("--spacy-model or CoNLL-U files: the parse comes from one of them")
+    if args.orig_conllu is None or not args.cor_conllu or args.orig is None or not args.cor \
+            or len(args.cor_conllu) != len(args.cor):
+        raise UsageError("CoNLL-U parses: --orig-conllu for --orig and one --cor-conllu "
+                         "for each --cor file, in the same order")
+
+
 def _settings(args: argparse.Namespace, config: Any) -> Any:
     from m2lsp.annotation.parallel import settings_for
 
+    conllu = [*([args.orig_conllu] if args.orig_conllu else []), *(args.cor_conllu or [])]
     return settings_for(args.lang, config.score, spacy_model=args.spacy_model,
                         cherrant_data=args.cherrant_data,
                         english=(args.tok, args.lev, args.merge),
-                        chinese=(not args.no_simplified, args.strategy))
+                        chinese=(not args.no_simplified, args.strategy), conllu=conllu)
 
 
 def _read_cherrant(path: Path, encoding: str | None) -> ParallelText:

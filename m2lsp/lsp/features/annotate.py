@@ -149,7 +149,7 @@ def _engine(language: str, setting: str | None) -> Any:
         if language == "en":
             from m2lsp.annotation.english import EnglishAnnotator, EnglishSettings
 
-            _engines[key] = EnglishAnnotator(EnglishSettings(model=setting or "en_core_web_sm"),
+            _engines[key] = EnglishAnnotator(EnglishSettings(model=setting or None),
                                              default_cache())
         else:
             from m2lsp.annotation.cherrant_data import data_folder

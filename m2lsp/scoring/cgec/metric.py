@@ -117,7 +117,7 @@ def _check_language(system: str, gold: str, warn: Any) -> None:
     char-level edits): on English their numbers are not the ones papers report."""
     from m2lsp.scripts import script
 
-    if warn is not None and "Latin" in (script(system), script(gold)):
+    if warn is not None and {script(system), script(gold)} - {None, "Chinese"}:
         warn("warning: the system or the gold is not Chinese, but --metric cgec's metrics "
              "are Chinese char level (BLEU over characters): for English use --metric m2, "
              "errant or gleu")

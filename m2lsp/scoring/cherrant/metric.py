@@ -65,7 +65,7 @@ class Cherrant(Errant):
         """ChERRANT annotates Chinese characters: English is --metric errant's."""
         from m2lsp.scripts import script
 
-        if "Latin" in (script(system), script(gold)):
+        if {script(system), script(gold)} - {None, "Chinese"}:
             raise UsageError("the hypothesis or the reference is not Chinese, but --metric "
                              "cherrant annotates a plain-text hypothesis at char level as "
                              "ChERRANT does: for English use --metric errant")

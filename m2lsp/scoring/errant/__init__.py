@@ -33,8 +33,12 @@ PARALLEL_FLAGS = (
          "-merge; default rules)",
          {"choices": defaults.MERGES, "default": None, "dest": "errant_merge"}),
     Flag(("--spacy-model",), "errant: the spaCy pipeline that annotates a plain-text "
-         f"hypothesis (default: [tool.m2lsp] spacy-model, else {defaults.SPACY_MODEL})",
+         f"hypothesis (default: [tool.m2lsp] spacy-model, else {defaults.SPACY_MODEL}; "
+         "another --lang: spacy-models, else its one pipeline installed)",
          {"default": None, "metavar": "NAME", "dest": "spacy_model"}),
+    Flag(("--lang",), "errant: the language of a plain-text hypothesis (default en; any other "
+         "code is annotated as MultiGEC-2025 did, ERRANT's English merger and classifier "
+         "over a UD parse)", {"default": None, "metavar": "CODE", "dest": "errant_lang"}),
 )
 FLAGS = COMPARE_FLAGS + PARALLEL_FLAGS
 

@@ -206,6 +206,14 @@ class Errant(MetricBase):
         aligned word by word as if it were English (TP 0 and a page of FPs)."""
         from m2lsp.scripts import chinese_for_english
 
+        lang = getattr(request.options.annotation, "lang", "en")
+        if lang != "en":  # another language: a warning if the script is not its own
+            from m2lsp.annotation.annotators import script_problem
+
+            warning = script_problem(request.options.annotation, system)
+            if warning is not None and request.warn is not None:
+                request.warn(warning)
+            return
         problem = chinese_for_english(
             {"hypothesis": system, "reference": gold},
             "--metric errant (a plain-text hypothesis)", "for Chinese use --metric cherrant "

@@ -48,9 +48,17 @@ def compare_settings(values: Mapping[str, Any], shared: Shared, **more: Any
 
 def errant_options(values: Mapping[str, Any], shared: Shared, config: Any) -> ErrantOptions:
     settings, category = compare_settings(values, shared)
-    model = values.get("spacy_model") or config.spacy_model  # None: not named
     from m2lsp.annotation.english import EnglishSettings
+    from m2lsp.annotation.parallel import settings_for
 
-    annotation = EnglishSettings(bool(values.get("errant_tok")), bool(values.get("errant_lev")),
-                                 values.get("errant_merge") or defaults.MERGES[0], model)
+    lang = values.get("errant_lang") or "en"
+    if lang == "zh":
+        raise UsageError("--metric errant --lang zh: Chinese is --metric cherrant's (ChERRANT "
+                         "at char level)")
+    annotation = settings_for(lang, config,
+                              spacy_model=values.get("spacy_model"),
+                              english=(bool(values.get("errant_tok")),
+                                       bool(values.get("errant_lev")),
+                                       values.get("errant_merge") or defaults.MERGES[0]))
+    assert isinstance(annotation, EnglishSettings)  # (zh was refused above)
     return ErrantOptions(settings, category, annotation, shared.jobs)
