@@ -56,6 +56,8 @@ class Format(StrEnum):
     CGED = "cged"  # NLP-TEA CGED SGML/XML
     TRUTH = "cged-truth"  # NLP-TEA truth / result lines
     INPUT = "cged-input"  # NLP-TEA test input: `sid<TAB>sentence` lines
+    MULTIGEC = "multigec"  # MultiGEC-2025 essays: `### essay_id = N` Markdown
+    ANN = "ua-gec"  # UA-GEC annotated texts: `{source=>target:::error_type=T}`
 
 
 # ---------------------------------------------------------------------------------------

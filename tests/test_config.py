@@ -35,7 +35,7 @@ def test_the_client_settings_list_every_metric_and_the_defaults_once():
         camel = "m2lsp." + "".join(w if i == 0 else w.capitalize()
                                    for i, w in enumerate(option.key.split("-")))
         default = default_value(option)
-        if option.key in ("severity", "score-marks"):  # tables in the client, pairs here
+        if option.key in ("severity", "score-marks", "spacy-models"):  # tables in the client
             default = {k: v.label if v is not None else "off" for k, v in default}
         elif isinstance(default, tuple):
             default = list(default)

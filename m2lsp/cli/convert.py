@@ -21,8 +21,11 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "parallel text (source, then each annotator's correction, tab separated); parallel "
         "text -> M2, annotated as `m2lsp annotate` does (English with ERRANT, Chinese at char "
         "level as ChERRANT). Offsets: CGED start_off..end_off (1-based) is the M2 span "
-        "start-1 end; an M error at k is the insertion point k-1.")
-    convert.add_argument("input", type=Path, help="a CGED SGML/XML, M2 or parallel text file")
+        "start-1 end; an M error at k is the insertion point k-1. UA-GEC's annotated texts "
+        "(DOC.aN.ann, or its annotated/ folder: every document, its annotators together) -> "
+        "M2 or parallel text, over the corpus's tokenised sentences beside annotated/.")
+    convert.add_argument("input", type=Path, help="a CGED SGML/XML, M2, parallel text or "
+                         "UA-GEC .ann file (or UA-GEC's annotated/ folder)")
     convert.add_argument("--to", required=True, choices=sorted(TARGETS),
                          help="what to write")
     convert.add_argument("-o", "--output", type=Path, help="write here (default: stdout)")
@@ -68,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.output is not None:
         refuse_inputs(args.output, input_paths(args, "output"))
+    if args.input.is_dir() or args.input.suffix.lower() == ".ann":
+        return _from_annotated(args)
     source = read_text(args.input, "input", args.encoding)
     problems: list[conversion.Unconverted] = []
     kind = detect_format(args.input, source.text)
@@ -96,6 +101,28 @@ def run(args: argparse.Namespace) -> int:
         ids = [x.strip() for x in read_text(args.ids, "ids", args.encoding).text.splitlines()
                if x.strip()]
     return _write(args, conversion.to_cged(sentences, ids), problems)
+
+
+def _from_annotated(args: argparse.Namespace) -> int:
+    """UA-GEC's annotated texts (a .ann file, or the annotated/ folder: every document, its
+    annotators in one M2) as M2 or as parallel text (the tokenised sentences)."""
+    from m2lsp.conversion_ann import Annotated, documents
+
+    if args.to not in ("m2", "parallel"):
+        raise UsageError(f"UA-GEC's annotated texts convert to m2 or parallel, not {args.to}")
+    found: list[Annotated] = documents(args.input, args.encoding)
+    if args.to == "m2":
+        from m2lsp.conversion_ann import m2_blocks
+
+        return _write(args, "".join(m2_blocks(d.doc_id, d.annotators) for d in found), [])
+    rows = []
+    for document in found:
+        source = document.annotators[0][2].sentences
+        for index, tokens in enumerate(source):
+            rows.append("\t".join([" ".join(tokens), *(" ".join(tgt.sentences[index]) if
+                                                      index < len(tgt.sentences) else ""
+                                                      for _, _, _, tgt in document.annotators)]))
+    return _write(args, "".join(f"{row}\n" for row in rows), [])
 
 
 def _is_parallel(text: str) -> bool:

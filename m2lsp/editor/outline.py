@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from m2lsp.editor.hover import covered_text
 from m2lsp.model import EditField, M2Document, Span
+from m2lsp.multigec_model import EssayDocument
 
 
 @dataclass(frozen=True)
@@ -72,3 +73,22 @@ def folding_ranges(doc: M2Document) -> list[tuple[int, int]]:
     return [(start, start + len(block.lines) - 1)
             for start, block in zip(doc.starts, doc.blocks, strict=True)
             if len(block.lines) > 1]
+
+
+def essay_symbols(document: EssayDocument, lines: list[str], words: int = 6) -> list[Symbol]:
+    """One symbol per essay of a MultiGEC file: its id and first words."""
+    out = []
+    for essay in document.essays:
+        tokens = essay.text.split()
+        name = " ".join(tokens[:words]) + (" …" if len(tokens) > words else "")
+        last = max(essay.header, essay.last - 1)
+        span = Span(essay.header, 0, last, len(lines[last]) if last < len(lines) else 0)
+        selection = essay.id_span
+        out.append(Symbol(f"essay {essay.id}: {name or '(empty)'}", f"{len(tokens)} words",
+                          span, selection))
+    return out
+
+
+def essay_folding(document: EssayDocument) -> list[tuple[int, int]]:
+    """(header line, last text line) of each essay with text."""
+    return [(e.header, e.last - 1) for e in document.essays if e.last - 1 > e.header]

@@ -12,7 +12,7 @@ from m2lsp.diagnostic import Applicability, Diagnostic
 from m2lsp.files import reading
 from m2lsp.files.writing import TEMP_SUFFIX, Snapshot, WriteRefused, write_atomic
 from m2lsp.linting.fixes import FixOutcome, fix_until_stable
-from m2lsp.linting.run import LintResult, lint
+from m2lsp.linting.run import Corpus, LintResult, lint
 from m2lsp.model import Format
 from m2lsp.parsing.detect import detect_format
 from m2lsp.parsing.source import SourceText, decode
@@ -76,21 +76,23 @@ def check_file(path: Path, options: CheckOptions, explicit: bool = True) -> Chec
     if fmt is None:
         return CheckedFile(path, None)
     known = _known_ids(path, options) if fmt is Format.TRUTH else None
-    result = lint(source, fmt, options.settings, known_ids=known)
+    corpus = corpus_of(path, options.encoding) if fmt is Format.MULTIGEC else None
+    result = lint(source, fmt, options.settings, known_ids=known, corpus=corpus)
     if not options.fix:
         return CheckedFile(path, fmt, result.diagnostics, linted=result,
                            empty=not source.text.strip())
-    return _fix(path, source, fmt, options, known, result.diagnostics, snapshot)
+    return _fix(path, source, fmt, options, known, result.diagnostics, snapshot, corpus)
 
 
 def _fix(path: Path, source: SourceText, fmt: Format, options: CheckOptions,
          known: frozenset[str] | None, found: tuple[Diagnostic, ...],
-         snapshot: Snapshot | None) -> CheckedFile:
+         snapshot: Snapshot | None, corpus: Corpus | None = None) -> CheckedFile:
     if source.problem is not None:
         return CheckedFile(path, fmt, found, not_fixed="not fixed: the file does not decode "
                            "cleanly; fixing would change bytes it could not read")
     outcome = fix_until_stable(
-        source, lambda s: lint(s, fmt, options.settings, known_ids=known).diagnostics,
+        source, lambda s: lint(s, fmt, options.settings, known_ids=known,
+                               corpus=corpus).diagnostics,
         options.fix)
     if outcome.applied:
         try:
@@ -99,7 +101,8 @@ def _fix(path: Path, source: SourceText, fmt: Format, options: CheckOptions,
             return CheckedFile(path, fmt, found, error=str(exc))
         except OSError as exc:
             return CheckedFile(path, fmt, found, error=f"cannot write: {exc.strerror or exc}")
-    remaining = lint(outcome.source, fmt, options.settings, known_ids=known).diagnostics
+    remaining = lint(outcome.source, fmt, options.settings, known_ids=known,
+                     corpus=corpus).diagnostics
     return CheckedFile(path, fmt, remaining, fixed=outcome,
                        empty=not outcome.source.text.strip())
 
@@ -111,6 +114,26 @@ def write_source(path: Path, source: SourceText, snapshot: Snapshot | None) -> N
     if source.bom:
         data = b"\xef\xbb\xbf" + data
     write_atomic(path, data, expect=snapshot)
+
+
+def corpus_of(path: Path, encoding: str | None = None) -> Corpus:
+    """A MultiGEC file's place in its corpus, by the shared task's naming
+    (`LANG-CORPUS-orig|refN|...-SPLIT.md`): its role, and the essay ids of the original
+    file beside it (None where there is none)."""
+    from m2lsp.parsing.multigec import original_of, role_of
+
+    role = role_of(path.name)
+    original = original_of(path)
+    if role == "orig" or original is None or not original.is_file():
+        return Corpus(role)
+    try:
+        text = decode(reading.read_bytes(original), encoding).text
+    except OSError:
+        return Corpus(role)
+    from m2lsp.parsing.multigec import parse_essays
+
+    ids = frozenset(e.id for e in parse_essays(text).essays)
+    return Corpus(role, ids, original.name)
 
 
 def read_ids(path: Path, encoding: str | None = None) -> frozenset[str]:

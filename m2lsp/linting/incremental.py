@@ -80,10 +80,11 @@ class LiveDocument:
     """The text of an open document and its diagnostics, kept current change by change."""
 
     def __init__(self, text: str, fmt: Format, settings: LintSettings | None = None,
-                 known_ids: frozenset[str] | None = None) -> None:
+                 known_ids: frozenset[str] | None = None, corpus: Any = None) -> None:
         self.format = fmt
         self.settings = settings or LintSettings()
         self.known_ids = known_ids
+        self.corpus = corpus  # MultiGEC: the file's place in its corpus (run.Corpus)
         self.lines, self.breaks = split_lines(text)
         self._text: str | None = text
         self._result: LintResult | None = None
@@ -119,7 +120,7 @@ class LiveDocument:
                 self._result = self._m2.result(lambda: self.text)
             else:
                 self._result = lint(SourceText(self.text), self.format, self.settings,
-                                    known_ids=self.known_ids)
+                                    known_ids=self.known_ids, corpus=self.corpus)
         return self._result
 
     def select(self, limit: int, focus: int = 0) -> Selection:

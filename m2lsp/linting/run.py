@@ -40,18 +40,29 @@ def selected_rules(fmt: Format, settings: LintSettings) -> dict[Scope, list[Rule
     return out
 
 
+@dataclass(frozen=True)
+class Corpus:
+    """Where a MultiGEC file stands among its corpus's files: its role, and the essay ids
+    and name of the corpus's original file (None: not found)."""
+
+    role: str | None = None
+    original_ids: frozenset[str] | None = None
+    original: str | None = None
+
+
 def lint(source: SourceText, fmt: Format, settings: LintSettings | None = None,
-         cache: BlockCache | None = None, known_ids: frozenset[str] | None = None) -> LintResult:
+         cache: BlockCache | None = None, known_ids: frozenset[str] | None = None,
+         corpus: Corpus | None = None) -> LintResult:
     """Every selected rule's diagnostics for `source` read as `fmt`."""
     settings = settings or LintSettings()
     with paused_gc():
-        return _lint(source, fmt, settings, cache, known_ids)
+        return _lint(source, fmt, settings, cache, known_ids, corpus)
 
 
 def _lint(source: SourceText, fmt: Format, settings: LintSettings, cache: BlockCache | None,
-          known_ids: frozenset[str] | None) -> LintResult:
+          known_ids: frozenset[str] | None, corpus: Corpus | None = None) -> LintResult:
     rules = selected_rules(fmt, settings)
-    document, ctx = _parse(source, fmt, settings, cache, known_ids)
+    document, ctx = _parse(source, fmt, settings, cache, known_ids, corpus)
     found: list[Diagnostic] = []
     for rule in rules[Scope.TEXT]:
         found.extend(rule.check(source, ctx))
@@ -61,7 +72,7 @@ def _lint(source: SourceText, fmt: Format, settings: LintSettings, cache: BlockC
         found.extend(_m2_block_diagnostics(document, rules[Scope.M2_BLOCK], ctx))
         for rule in rules[Scope.M2_DOCUMENT]:
             found.extend(rule.check(document, ctx))
-    for scope in (Scope.CGED, Scope.TRUTH, Scope.INPUT):
+    for scope in (Scope.CGED, Scope.TRUTH, Scope.INPUT, Scope.ESSAYS, Scope.ANNOTATED):
         for rule in rules[scope]:
             found.extend(rule.check(document, ctx))
     found = with_severities(found, settings)
@@ -70,7 +81,8 @@ def _lint(source: SourceText, fmt: Format, settings: LintSettings, cache: BlockC
 
 
 def _parse(source: SourceText, fmt: Format, settings: LintSettings,
-           cache: BlockCache | None, known_ids: frozenset[str] | None) -> tuple[Any, Context]:
+           cache: BlockCache | None, known_ids: frozenset[str] | None,
+           corpus: Corpus | None = None) -> tuple[Any, Context]:
     if fmt is Format.M2:
         m2 = parse_m2(source, cache)
         return m2, m2_context(source, m2, settings)
@@ -85,6 +97,18 @@ def _parse(source: SourceText, fmt: Format, settings: LintSettings,
 
         document = parse_input(source)
         return document, Context(source, fmt, settings)
+    if fmt is Format.MULTIGEC:
+        from m2lsp.parsing.multigec import parse_essays
+
+        corpus = corpus or Corpus()
+        return parse_essays(source), Context(source, fmt, settings,
+                                             known_ids=corpus.original_ids,
+                                             essay_role=corpus.role,
+                                             essay_original=corpus.original)
+    if fmt is Format.ANN:
+        from m2lsp.parsing.uagec import parse_ann
+
+        return parse_ann(source), Context(source, fmt, settings)
     from m2lsp.parsing.cged_truth import parse_truth
 
     document = parse_truth(source)

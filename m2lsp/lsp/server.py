@@ -17,6 +17,7 @@ import logging
 import sys
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, BinaryIO
 
 from lsprotocol import types
@@ -38,7 +39,8 @@ from m2lsp.scoring.metric import names
 log = logging.getLogger(__name__)
 
 LANGUAGE_FORMATS = {"gec-m2": Format.M2, "gec-cged": Format.CGED,
-                    "gec-cged-truth": Format.TRUTH, "gec-cged-input": Format.INPUT}
+                    "gec-cged-truth": Format.TRUTH, "gec-cged-input": Format.INPUT,
+                    "gec-multigec": Format.MULTIGEC, "gec-ua-gec": Format.ANN}
 
 
 class M2Protocol(LanguageServerProtocol):
@@ -160,9 +162,15 @@ class M2Server(LanguageServer):
 
     def open_document(self, item: types.TextDocumentItem) -> None:
         fmt = document_format(item.uri, item.language_id, item.text)
+        corpus = None
+        if fmt is Format.MULTIGEC and item.uri.startswith("file:"):
+            from m2lsp.linting.files import corpus_of
+
+            corpus = corpus_of(Path(to_fs_path(item.uri) or ""))  # its original, from disk
         with settled_gc():
             # a document of no known format is kept for m2lsp.scoreAgainst; TRUTH lints lazily
-            live = LiveDocument(item.text, fmt or Format.TRUTH, self.config.lint)
+            live = LiveDocument(item.text, fmt or Format.TRUTH, self.config.lint,
+                                corpus=corpus)
         self.documents[item.uri] = OpenDocument(item.uri, item.version, live, fmt is not None)
         self.schedule(item.uri)
         self.systems_changed(item.uri)

@@ -25,6 +25,10 @@ def detect_format(path: Path | str | None, text: str) -> Format | None:
     suffix = Path(path).suffix.lower() if path else ""
     if suffix == ".m2":
         return Format.M2
+    if suffix == ".ann":
+        return Format.ANN
+    if suffix == ".md" and "### essay_id" in text[:1 << 16]:
+        return Format.MULTIGEC  # (text before its first header is G002's to report)
     return sniff(text)
 
 
@@ -40,6 +44,8 @@ def sniff(text: str) -> Format | None:
             continue
         if stripped.startswith("<"):
             return Format.CGED if cged_markup(head) else None
+        if line.startswith("### essay_id"):
+            return Format.MULTIGEC
         if stripped.startswith("S ") or stripped == "S":
             return Format.M2
         if _TRUTH_LINE.match(stripped):

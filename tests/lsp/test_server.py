@@ -438,3 +438,26 @@ async def test_green_on_an_open_m2_gold(client: LanguageClient):
                                                        for d in ds) == 1312)
     hints = [d for d in found if d.source == "m2lsp-score"]
     assert hints[0].range.start.line == 0 and hints[0].message.startswith("GREEN ")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_multigec_file_is_linted_and_outlined_by_essay(client: LanguageClient,
+                                                                tmp_path):
+    """A MultiGEC reference opened as Markdown: its essays in the outline, folded, and its
+    ids checked against the corpus's original file beside it on disk."""
+    (tmp_path / "sv-swell-orig-dev.md").write_text(
+        "### essay_id = 1\nHej, jag heter Anna.\n\n### essay_id = 2\nJag bor här.\n",
+        encoding="utf-8")
+    text = ("### essay_id = 1\nHej! Jag heter Anna.\nOch du?\n\n"
+            "### essay_id = 3\nEn uppsats till.\n")
+    uri = (tmp_path / "sv-swell-ref1-dev.md").as_uri()
+    found = await open_doc(client, text, uri=uri, language="markdown")
+    assert [(d.code, d.range.start.line) for d in found] == [("G006", 4)]
+    doc = types.TextDocumentIdentifier(uri=uri)
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=doc))
+    assert [s.name for s in symbols] == ["essay 1: Hej! Jag heter Anna. Och du?",
+                                         "essay 3: En uppsats till."]
+    folds = await client.text_document_folding_range_async(
+        types.FoldingRangeParams(text_document=doc))
+    assert [(f.start_line, f.end_line) for f in folds] == [(0, 2), (4, 5)]

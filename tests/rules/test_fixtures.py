@@ -10,7 +10,7 @@ import pytest
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Applicability
 from m2lsp.linting.fixes import apply_once
-from m2lsp.linting.run import lint
+from m2lsp.linting.run import Corpus, lint
 from m2lsp.model import Format
 from m2lsp.parsing.source import decode
 from m2lsp.rules.registry import all_rules
@@ -18,8 +18,12 @@ from tests.conftest import assert_snapshot
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FORMATS = {".m2": Format.M2, ".sgml": Format.CGED, ".truth": Format.TRUTH,
-           ".input": Format.INPUT}
+           ".input": Format.INPUT, ".md": Format.MULTIGEC, ".ann": Format.ANN}
 KNOWN_IDS = {"T002": frozenset({"A2-0001", "A2-0002"})}
+# MultiGEC: the fixture as a reference (G006) or hypothesis (G007) of an original with
+# essays 1 and 2
+CORPUS = {"G006": Corpus("ref", frozenset({"1", "2"}), "xx-corpus-orig-dev.md"),
+          "G007": Corpus("hyp", frozenset({"1", "2"}), "xx-corpus-orig-dev.md")}
 CODES = [rule.code for rule in all_rules()]
 
 
@@ -31,7 +35,8 @@ def fixture_of(code: str) -> Path:
 
 def render(path: Path, code: str) -> tuple[str, list]:
     source = decode(path.read_bytes())
-    result = lint(source, FORMATS[path.suffix], _settings(code), known_ids=KNOWN_IDS.get(code))
+    result = lint(source, FORMATS[path.suffix], _settings(code), known_ids=KNOWN_IDS.get(code),
+                  corpus=CORPUS.get(code))
     own = [d for d in result.diagnostics if d.code == code]
     lines = [f"{d.span.line + 1}:{d.span.col + 1}-{d.span.end_line + 1}:{d.span.end_col + 1} "
              f"{d.code} {d.severity.label}: {d.message}"

@@ -13,3 +13,12 @@ def m2_document(ls: M2Server, uri: str) -> tuple[OpenDocument, Any] | None:
     if doc is None or doc.live.format is not Format.M2:
         return None
     return doc, doc.live.m2
+
+
+def essay_document(ls: M2Server, uri: str) -> tuple[OpenDocument, Any] | None:
+    """An open MultiGEC file and its essays (parsed from the linted document)."""
+    doc = ls.checked_document(uri)
+    if doc is None or doc.live.format is not Format.MULTIGEC:
+        return None
+    document = doc.live.lint().document
+    return (doc, document) if document is not None else None

@@ -6,7 +6,7 @@ from lsprotocol import types
 
 from m2lsp.editor import outline
 from m2lsp.lsp import convert
-from m2lsp.lsp.features.documents import m2_document
+from m2lsp.lsp.features.documents import essay_document, m2_document
 from m2lsp.lsp.server import M2Server
 
 
@@ -27,20 +27,29 @@ def inlay_hints(ls: M2Server, params: types.InlayHintParams) -> list[types.Inlay
 
 
 def symbols(ls: M2Server, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    """One symbol a sentence of an M2 file, one an essay of a MultiGEC file."""
     found = m2_document(ls, params.text_document.uri)
-    if found is None:
+    if found is not None:
+        doc, m2 = found
+        listed = outline.symbols(m2)
+    elif (essays := essay_document(ls, params.text_document.uri)) is not None:
+        doc, document = essays
+        listed = outline.essay_symbols(document, doc.lines)
+    else:
         return []
-    doc, m2 = found
     return [types.DocumentSymbol(
         name=s.name, detail=s.detail, kind=types.SymbolKind.String,
         range=convert.range_of(s.span, doc.lines, ls.encoding),
         selection_range=convert.range_of(s.selection, doc.lines, ls.encoding))
-        for s in outline.symbols(m2)]
+        for s in listed]
 
 
 def folding(ls: M2Server, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
     found = m2_document(ls, params.text_document.uri)
-    if found is None:
+    if found is not None:
+        ranges = outline.folding_ranges(found[1])
+    elif (essays := essay_document(ls, params.text_document.uri)) is not None:
+        ranges = outline.essay_folding(essays[1])
+    else:
         return []
-    return [types.FoldingRange(start_line=a, end_line=b)
-            for a, b in outline.folding_ranges(found[1])]
+    return [types.FoldingRange(start_line=a, end_line=b) for a, b in ranges]

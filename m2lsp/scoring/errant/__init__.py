@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from m2lsp import defaults
+from m2lsp.scoring import gleu
 from m2lsp.scoring.metric import Declaration, Flag
 
 COMPARE_FLAGS = (
@@ -46,6 +47,9 @@ DECLARATION = Declaration(
     "errant", "errant (span-based, as errant_compare 3.0.2; SYSTEM hypothesis M2, or plain "
     "text annotated as errant_parallel would, GOLD M2)",
     flags=FLAGS,
+    # --ref with --source: plain-text references (or MultiGEC-2025's essay files),
+    # annotated into the gold as errant_parallel annotates them
+    also=tuple(f for f in gleu.DECLARATION.flags if f.dest == "gleu_references"),
     shared=frozenset({"verbose", "per_type", "sentence_level", "bootstrap", "beta", "jobs",
                       "source", "sentence_average"}),
     per_sentence=True, agrees=True, annotates="en")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
@@ -182,10 +183,22 @@ class Errant(MetricBase):
         from m2lsp.scoring.errant.inputs import read_blocks
         from m2lsp.scoring.system_text import looks_like_m2
 
-        if request.gold is None:
-            raise UsageError(f"--metric {self.name} needs GOLD (the reference M2 file)")
-        hyp = read_source(request.system, "hypothesis", request.encoding)
-        ref = read_source(request.gold, "reference", request.encoding)
+        references = getattr(request.options, "references", ())
+        if request.gold is None and not references:
+            raise UsageError(f"--metric {self.name} needs GOLD (the reference M2 file), or "
+                             "plain-text references: --source SRC --ref REF ...")
+        if references:
+            if request.gold is not None:
+                raise UsageError(f"--metric {self.name} takes the references from --ref or "
+                                 "from GOLD (M2), not both")
+            hyp, ref, gold_name = _from_references(request, references)
+            # the hypothesis is annotated against the gold's S lines: the sources read
+            request = replace(request, gold=Path(gold_name),
+                              shared=replace(request.shared, source=None))
+        else:
+            assert request.gold is not None
+            hyp = read_source(request.system, "hypothesis", request.encoding)
+            ref = read_source(request.gold, "reference", request.encoding)
         _check_arguments(request, hyp.text, ref.text, self.name)
         self.check_reference(request, ref.text)
         annotated: tuple[tuple[str, str], ...] = ()
@@ -270,6 +283,37 @@ class Errant(MetricBase):
             {"precision": p, "recall": r, "f": f, "signature": signature,
              "true_positives": result.tp, "false_positives": result.fp,
              "false_negatives": result.fn})
+
+
+def _from_references(request: Request, references: Sequence[str]) -> tuple[Any, Any, str]:
+    """(hypothesis, gold, the gold's name) from plain-text references of --source: the
+    references annotated into the gold as errant_parallel annotates them (MultiGEC-2025's
+    essay files one essay a line, as the shared task made them)."""
+    from m2lsp.annotation.parallel import ParallelText, annotate, default_jobs, read_lines
+    from m2lsp.parsing.multigec import aligned, is_essays
+    from m2lsp.parsing.source import SourceText, read_source
+
+    source = request.shared.source
+    if source is None:
+        raise UsageError("--ref needs --source (the sentences the references correct)")
+    orig = read_source(source, "source", request.encoding).text
+    paths = [Path(r) for r in references]
+    if is_essays(orig):
+        texts = [read_source(p, "reference", request.encoding).text for p in paths]
+        hyp_text = read_source(request.system, "hypothesis", request.encoding).text
+        _, sources, hyps, columns, notes = aligned(orig, hyp_text, texts)
+        for note in notes:
+            if request.warn is not None:
+                request.warn(f"warning: {request.system}: {note}")
+        hyp = SourceText("".join(f"{h}\n" for h in hyps))
+    else:
+        sources = read_lines(source, "source", request.encoding)
+        columns = [read_lines(p, "reference", request.encoding) for p in paths]
+        hyp = read_source(request.system, "hypothesis", request.encoding)
+    options = request.options
+    gold = "".join(annotate(ParallelText(list(sources), [list(c) for c in columns]),
+                            options.annotation, options.jobs or default_jobs()))
+    return hyp, SourceText(gold), " ".join(map(str, paths))
 
 
 def _annotated(request: Request, refs: Any, hyp: Any) -> Any:

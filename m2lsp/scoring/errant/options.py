@@ -24,6 +24,7 @@ class ErrantOptions:
     category: int | None  # -cat
     annotation: EnglishSettings  # for a plain-text hypothesis
     jobs: int | None = None
+    references: tuple[str, ...] = ()  # --ref: plain-text references (with --source)
 
 
 def compare_settings(values: Mapping[str, Any], shared: Shared, **more: Any
@@ -61,4 +62,5 @@ def errant_options(values: Mapping[str, Any], shared: Shared, config: Any) -> Er
                                        bool(values.get("errant_lev")),
                                        values.get("errant_merge") or defaults.MERGES[0]))
     assert isinstance(annotation, EnglishSettings)  # (zh was refused above)
-    return ErrantOptions(settings, category, annotation, shared.jobs)
+    return ErrantOptions(settings, category, annotation, shared.jobs,
+                         tuple(str(r) for r in values.get("gleu_references") or ()))

@@ -8,7 +8,7 @@ and split on whitespace.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,13 +46,44 @@ def _tokens(path: Path, what: str, encoding: str | None) -> tuple[list[tuple[str
 
 
 def read_plain(hypothesis: Path, source: Path, references: Sequence[Path],
-               encoding: str | None = None) -> GleuInputs:
-    """Hypothesis, source and reference files of one sentence a line, the same count each."""
+               encoding: str | None = None, warn: Callable[[str], None] | None = None
+               ) -> GleuInputs:
+    """Hypothesis, source and reference files of one sentence a line, the same count each;
+    or MultiGEC-2025's essay files (recognised by content), one essay a line as the shared
+    task made them (`parsing.multigec.aligned`)."""
+    essays = read_essays(hypothesis, source, references, encoding, warn)
+    if essays is not None:
+        return essays
     hyp, _ = _tokens(hypothesis, "hypothesis", encoding)
     src, _ = _tokens(source, "source", encoding)
     refs, texts = read_references(references, source, len(src), encoding)
     _same_count(hypothesis, len(hyp), source, len(src))
     return GleuInputs(tuple(src), refs, tuple(hyp), texts)
+
+
+def read_essays(hypothesis: Path, source: Path, references: Sequence[Path],
+                encoding: str | None = None, warn: Callable[[str], None] | None = None
+                ) -> GleuInputs | None:
+    """MultiGEC essay files as GLEU's lines (None: the source is not one); what the
+    shared task's evaluation would fill in (a missing essay) is said through `warn`."""
+    from m2lsp.parsing.multigec import aligned, is_essays
+
+    orig = read_source(source, "source", encoding).text
+    if not is_essays(orig):
+        return None
+    texts = [read_source(p, "reference", encoding).text for p in references]
+    hyp_text = read_source(hypothesis, "hypothesis", encoding).text
+    for path, text in ((hypothesis, hyp_text), *zip(references, texts, strict=True)):
+        if not is_essays(text):
+            raise InputError(f"{path} is not in MultiGEC's essay format, but the source "
+                             f"{source} is: give every file in it (### essay_id = N)")
+    _, src, hyp, columns, notes = aligned(orig, hyp_text, texts)
+    for note in notes:
+        if warn is not None:
+            warn(f"warning: {hypothesis}: {note}")
+    refs = tuple(zip(*(tuple(tuple(line.split()) for line in c) for c in columns), strict=True))
+    return GleuInputs(tuple(tuple(s.split()) for s in src), refs,
+                      tuple(tuple(h.split()) for h in hyp), tuple(texts))
 
 
 def read_references(paths: Sequence[Path], source: Path | str, count: int,

@@ -72,7 +72,7 @@ class Gleu(MetricBase):
                 raise UsageError("--metric gleu with --ref needs --source")
             paths = tuple(Path(r) for r in refs)
             inputs = read_plain(request.system, Path(request.options.source), paths,
-                                request.encoding)
+                                request.encoding, request.warn)
             names = tuple(str(p) for p in paths)
         elif request.gold is not None:
             from m2lsp.scoring.system_text import check_order
