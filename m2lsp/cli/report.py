@@ -25,7 +25,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "bootstrap and approximate randomisation tests of every pair with Holm's "
         "correction, per-type heatmaps, precision-recall plot, every sentence with each "
         "system's edits), or the tables for a paper. The page needs the extra "
-        "m2lsp[report] (Jinja2, matplotlib).")
+        "m2lsp[report] (Jinja2, matplotlib). With GOLD a folder of MultiGEC-2025 orig and "
+        "refN files and each system a folder of its hypotheses: the shared task's tables "
+        "(GLEU, ERRANT P, R, F0.5), one per language, corpus and track, systems ranked.")
     report.add_argument("gold", type=Path, help="the gold (as the metric reads it)")
     report.add_argument("systems", type=Path, nargs="+", help="the systems' outputs")
     report.add_argument("--metric", choices=names(), default=None,
@@ -78,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.systems) < 1:
         raise UsageError("give at least one system")
+    if _multigec_folders(args):
+        return _multigec(args)
     if (target := _target(args)) is not None:
         refuse_inputs(target, input_paths(args, "output"))
     chosen = _configured(args, args.gold, *args.systems)
@@ -95,6 +99,42 @@ def run(args: argparse.Namespace) -> int:
         stages(f"drawing the {args.format} page" if args.format == "html"
                else f"writing {args.format}")
         text = rendered(data, args.format, args.title) + _meta_eval_table(meta, args.format)
+    finally:
+        stages.done()
+    _write(args, text)
+    return EXIT_CLEAN
+
+
+def _multigec_folders(args: argparse.Namespace) -> bool:
+    """Whether GOLD is a folder and every system a folder of MultiGEC hypotheses."""
+    from m2lsp.scoring.multigec import is_folder_table
+
+    return args.gold.is_dir() and all(is_folder_table(s) for s in args.systems)
+
+
+def _multigec(args: argparse.Namespace) -> int:
+    """Each system's folder scored as MultiGEC-2025 did, one table per language, corpus and
+    track (`m2lsp.reporting.multigec`)."""
+    from m2lsp.cli.multigec_table import pipelines, refuse_options, warn
+    from m2lsp.cli.progress import Stages
+    from m2lsp.reporting import multigec as report
+    from m2lsp.scoring import multigec
+
+    refuse_options(args)
+    if args.meta_eval:
+        raise UsageError("--meta-eval is for one metric's report, not a MultiGEC table")
+    metrics = multigec.chosen(args.metric)
+    found = [multigec.submissions(folder, args.gold) for folder in args.systems]
+    settings = multigec.Settings(metrics, pipelines(args, [s for f in found for s in f]),
+                                 args.encoding, args.jobs, warn)
+    stages = Stages(len(found) + 1, what="m2lsp report")
+    systems = []
+    try:
+        for name, submissions in zip(system_names(args), found, strict=True):
+            stages(f"scoring {name}")
+            systems.append((name, [multigec.scored(s, settings) for s in submissions]))
+        stages(f"writing {args.format}")
+        text = report.rendered(report.report_data(systems, metrics), args.format, args.title)
     finally:
         stages.done()
     _write(args, text)

@@ -35,15 +35,21 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         description="Score a system's output with one of the registered metrics: "
         + "; ".join(m.help for m in metrics) + ". Defaults come from [tool.m2lsp] in the "
         "nearest pyproject.toml, flags win.")
-    score.add_argument("system", type=Path, help="system output (see --metric)")
+    score.add_argument("system", type=Path, help="system output (see --metric); or a folder "
+                       "of MultiGEC-2025 hypotheses (LANG-CORPUS-hyp-SPLIT.md), scored into "
+                       "the shared task's table")
     score.add_argument("gold", type=Path, nargs="?",
-                       help="gold: what the metric compares with (see --metric)")
+                       help="gold: what the metric compares with (see --metric); for a "
+                       "folder of hypotheses, the folder of their orig and refN files "
+                       "(default: beside each hypothesis)")
     score.add_argument("--metric", choices=names(), default=None,
                        help="; ".join(m.help for m in metrics)
                        + f" (default: [tool.m2lsp] metric, else {defaults.METRIC})")
     _shared_options(score)
-    score.add_argument("--format", choices=["text", "json"], default="text",
-                       help="text (the reference tool's output) or json")
+    score.add_argument("--format", choices=["text", "json", "csv"], default="text",
+                       help="text (the reference tool's output) or json; for a folder of "
+                       "MultiGEC-2025 hypotheses (SYSTEM a folder), its results table as "
+                       "text, json or csv")
     for flag in SHARED_FLAGS + WORK_FLAGS:
         score.add_argument(*flag.names, help=flag.help, **flag.spec)
     score.add_argument("--seed", type=arguments.SEED, default=12345,
@@ -180,6 +186,15 @@ def request_of(args: argparse.Namespace, chosen: Chosen, system: Path,
 
 
 def run_score(args: argparse.Namespace) -> int:
+    from m2lsp.scoring.multigec import is_folder_table
+
+    if is_folder_table(args.system):
+        from m2lsp.cli import multigec_table
+
+        return multigec_table.run(args)
+    if args.format == "csv":
+        raise UsageError("--format csv is the table of a folder of MultiGEC hypotheses; "
+                         f"{args.system} is not one (one system: text or json)")
     chosen = _configured(args, *(p for p in (args.system, args.gold) if p is not None))
     request = request_of(args, chosen, args.system, args.gold)
     score = chosen.metric.run(request)

@@ -131,8 +131,7 @@ def test_the_m2_is_the_forks(case, tmp_path) -> None:
     rows = make()
     orig, cor = _write(tmp_path, rows)
     done = m2lsp("annotate", "--lang", lang, "--spacy-model", model, "--orig", str(orig),
-                 "--cor", str(cor), "--jobs", "1",
-                 env={**os.environ, "M2LSP_CACHE_DIR": str(tmp_path / "cache")})
+                 "--cor", str(cor), "--jobs", "1", env=_tripwires(tmp_path))
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("\nA ") >= len(rows) // 2  # edits were found
     _check(case, done.stdout, [model, str(orig), str(cor), str(tmp_path / "fork.m2")])
@@ -154,9 +153,33 @@ def _conllu(nlp, text: str) -> str:
     return "\n".join(rows) + "\n\n"
 
 
+TRIPWIRE = """import sys
+frame = sys._getframe(1)
+while frame is not None and frame.f_code.co_filename.startswith("<frozen"):
+    frame = frame.f_back
+importer = frame.f_globals.get("__name__", "") if frame is not None else ""
+if importer == "m2lsp" or importer.startswith("m2lsp."):
+    raise SystemExit("m2lsp imported " + __name__ + " in " + importer)
+raise ImportError("no " + __name__ + " here")
+"""
+
+
+def _tripwires(folder: Path) -> dict[str, str]:
+    """An environment in which m2lsp's importing stanza or spacy_udpipe ends the process:
+    it must not import a parser it was not told to use.  (Another package's optional
+    import of them -- spacy-conll's, which spaCy loads with its factories -- finds none.)"""
+    wires = folder / "tripwires"
+    wires.mkdir()
+    for name in ("stanza", "spacy_udpipe"):
+        (wires / f"{name}.py").write_text(TRIPWIRE, encoding="utf-8")
+    path = os.pathsep.join(filter(None, [str(wires), os.environ.get("PYTHONPATH")]))
+    return {**os.environ, "PYTHONPATH": path, "M2LSP_CACHE_DIR": str(folder / "cache")}
+
+
 def test_conllu_parses_give_the_forks_m2(tmp_path) -> None:
     """Czech parsed elsewhere (CoNLL-U with XPOS `_`, as UD treebanks often have it):
-    m2lsp reads the files (no pipeline is loaded), the fork reads them with spacy-conll."""
+    m2lsp reads the files (no pipeline is loaded; stanza and spacy-udpipe are not
+    imported), the fork reads them with spacy-conll."""
     _need("cs_core_news_sm")
     pytest.importorskip("spacy_conll")
     import spacy
@@ -169,8 +192,7 @@ def test_conllu_parses_give_the_forks_m2(tmp_path) -> None:
                                                encoding="utf-8")
     done = m2lsp("annotate", "--lang", "cs", "--orig", str(orig), "--cor", str(cor),
                  "--orig-conllu", str(orig.with_suffix(".conllu")), "--cor-conllu",
-                 str(cor.with_suffix(".conllu")), "--jobs", "1",
-                 env={**os.environ, "M2LSP_CACHE_DIR": str(tmp_path / "cache")})
+                 str(cor.with_suffix(".conllu")), "--jobs", "1", env=_tripwires(tmp_path))
     assert done.returncode == 0, done.stderr
     _check("cs-conllu", done.stdout, ["--conllu", "cs", str(orig), str(cor),
                                       str(tmp_path / "fork.m2")])
