@@ -1,11 +1,12 @@
 """`m2lsp score FOLDER [GOLD_FOLDER]`: a folder of MultiGEC-2025 hypothesis files scored as
-the shared task did, printed as its results table (see `m2lsp.scoring.multigec`)."""
+the shared task did, printed as its results table (see `m2lsp.reporting.multigec_table`)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from m2lsp.cli.exits import EXIT_CLEAN
@@ -17,10 +18,12 @@ TAKEN = frozenset({"system", "gold", "metric", "format", "encoding", "config", "
                    "spacy_model", "handler", "command", "seed"})
 
 
-def run(args: argparse.Namespace) -> int:
-    from m2lsp.scoring import multigec
+def run(args: argparse.Namespace, flags: Sequence[Any]) -> int:
+    """`flags`: the command's shared and work flags (cli.score's), checked as the
+    metrics' own are."""
+    from m2lsp.reporting import multigec_table as multigec
 
-    refuse_options(args)
+    refuse_options(args, flags)
     metrics = multigec.chosen(args.metric)
     found = multigec.submissions(args.system, args.gold)
     settings = multigec.Settings(metrics, pipelines(args, found), args.encoding, args.jobs,
@@ -31,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def rendered(rows: list[Any], metrics: tuple[str, ...], format: str) -> str:
-    from m2lsp.scoring import multigec
+    from m2lsp.reporting import multigec_table as multigec
 
     if format == "csv":
         return multigec.csv_table(rows, metrics)
@@ -56,11 +59,10 @@ def pipelines(args: argparse.Namespace, found: list[Any]) -> dict[str, str]:
     return {langs[0]: args.spacy_model}
 
 
-def refuse_options(args: argparse.Namespace) -> None:
-    from m2lsp.cli.score import SHARED_FLAGS, WORK_FLAGS
+def refuse_options(args: argparse.Namespace, command_flags: Sequence[Any]) -> None:
     from m2lsp.scoring.metric import declared, names
 
-    flags = [f for name in names() for f in declared(name).flags] + [*SHARED_FLAGS, *WORK_FLAGS]
+    flags = [f for name in names() for f in declared(name).flags] + list(command_flags)
     given = [next(n for n in f.names if n.startswith("--")) for f in flags
              if f.dest not in TAKEN and getattr(args, f.dest, f.default) != f.default]
     if getattr(args, "beta", None) is not None:

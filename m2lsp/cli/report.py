@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _multigec_folders(args: argparse.Namespace) -> bool:
     """Whether GOLD is a folder and every system a folder of MultiGEC hypotheses."""
-    from m2lsp.scoring.multigec import is_folder_table
+    from m2lsp.reporting.multigec_table import is_folder_table
 
     return args.gold.is_dir() and all(is_folder_table(s) for s in args.systems)
 
@@ -117,10 +117,11 @@ def _multigec(args: argparse.Namespace) -> int:
     track (`m2lsp.reporting.multigec`)."""
     from m2lsp.cli.multigec_table import pipelines, refuse_options, warn
     from m2lsp.cli.progress import Stages
+    from m2lsp.cli.score import SHARED_FLAGS, WORK_FLAGS
     from m2lsp.reporting import multigec as report
-    from m2lsp.scoring import multigec
+    from m2lsp.reporting import multigec_table as multigec
 
-    refuse_options(args)
+    refuse_options(args, SHARED_FLAGS + WORK_FLAGS)
     if args.meta_eval:
         raise UsageError("--meta-eval is for one metric's report, not a MultiGEC table")
     metrics = multigec.chosen(args.metric)

@@ -1,5 +1,5 @@
 """`m2lsp report GOLD_FOLDER SYSTEM_FOLDER...` on MultiGEC-2025 data: every system's folder
-of hypotheses scored as the shared task did (`m2lsp.scoring.multigec`), then one table per
+of hypotheses scored as the shared task did (`m2lsp.reporting.multigec_table`), then one table per
 language, corpus and track with the systems ranked as its results pages rank them (by
 ERRANT's F0.5; by GLEU when ERRANT was not scored), in each of the report's formats."""
 
@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from m2lsp.scoring.multigec import METRICS, TRACKS, Row, shown
+from m2lsp.reporting.multigec_table import METRICS, TRACKS, Row, shown
 
 HEADINGS = {"GLEU": "GLEU", "precision": "Precision", "recall": "Recall", "F0.5": "F0.5"}
 

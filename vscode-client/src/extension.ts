@@ -103,6 +103,8 @@ async function start(): Promise<void> {
       { language: "gec-cged" },
       { language: "gec-cged-truth" },
       { language: "gec-cged-input" },
+      { language: "gec-multigec" },
+      { language: "gec-ua-gec" },
       // system outputs: the server keeps them (it does not check them) so that a live
       // score follows their edits and marks their words
       { language: "plaintext", scheme: "file" },

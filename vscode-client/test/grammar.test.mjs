@@ -26,6 +26,8 @@ const registry = new textmate.Registry({
       "text.gec-cged": "gec-cged.tmLanguage.json",
       "text.gec-cged-truth": "gec-cged-truth.tmLanguage.json",
       "text.gec-cged-input": "gec-cged-input.tmLanguage.json",
+      "text.gec-multigec": "gec-multigec.tmLanguage.json",
+      "text.gec-ua-gec": "gec-ua-gec.tmLanguage.json",
     }[scope];
     return file ? textmate.parseRawGrammar(readFileSync(path.join(root, "syntaxes", file), "utf8"), file) : null;
   },
@@ -34,6 +36,8 @@ const m2 = await registry.loadGrammar("source.gec-m2");
 const cged = await registry.loadGrammar("text.gec-cged");
 const truth = await registry.loadGrammar("text.gec-cged-truth");
 const input = await registry.loadGrammar("text.gec-cged-input");
+const multigec = await registry.loadGrammar("text.gec-multigec");
+const uagec = await registry.loadGrammar("text.gec-ua-gec");
 const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
 
 /** [text, scopes] of each token of each line. */
@@ -185,6 +189,27 @@ test("CGED input: both id styles, the sentence, other lines marked; the first li
   for (const line of ["(sid=A2-0003-1)\t我先恭喜妳", "12345\t在不正常的家庭"]) assert.ok(first.test(line), line);
   for (const line of ["name\tvalue", "12345\t中\textra", "A2-0657, correct", "S a b ."])
     assert.ok(!first.test(line), line);
+});
+
+test("MultiGEC essays: the header's id, a malformed header, the text; the first line and names", () => {
+  const [header, text, bad] = tokenize(multigec, ["### essay_id = 12", "Hej, jag heter Anna.",
+                                                   "### essay_id=12"]);
+  assert.match(scopesOf(header, "12"), /entity\.name\.section\.essay-id/);
+  assert.match(scopesOf(header, "essay_id"), /keyword\.other\.essay-id/);
+  assert.match(scopesOf(text, "Hej, jag heter Anna."), /string\.unquoted\.essay/);
+  assert.match(scopesOf(bad, "### essay_id=12"), /invalid\.illegal/);
+  const language = manifest.contributes.languages.find((l) => l.id === "gec-multigec");
+  assert.ok(new RegExp(language.firstLine).test("### essay_id = 1"));
+  assert.ok(!new RegExp(language.firstLine).test("# A heading"));
+  assert.ok(language.filenamePatterns.includes("*-orig-dev.md"));
+});
+
+test("UA-GEC: an annotation's source, target and type", () => {
+  const [line] = tokenize(uagec, ["Я {пишу=>писав:::error_type=G/Tense} лист {в=>у}."]);
+  assert.match(scopesOf(line, "пишу"), /markup\.deleted\.source/);
+  assert.match(scopesOf(line, "писав"), /markup\.inserted\.target/);
+  assert.match(scopesOf(line, "G/Tense"), /entity\.name\.type\.error-type/);
+  assert.match(scopesOf(line, "у"), /markup\.inserted\.target/);
 });
 
 test("CGED truth: the first-line pattern picks truth files and nothing else", () => {
