@@ -91,7 +91,7 @@ def pipeline(model: str, lang: str = "en") -> tuple[Any, Any]:
     import spacy
 
     try:
-        nlp = spacy.load(model, disable=["ner"])
+        nlp = spacy.load(model, exclude=["ner"])  # errant disables it; never run, never read
     except (OSError, TypeError, ValueError) as exc:
         from m2lsp.annotation.pipelines import HOW
 
@@ -277,16 +277,19 @@ class EnglishAnnotator:
         parsed = self.parse([o for o in origs if o])
         orig_docs = iter(parsed)
         docs = [next(orig_docs) if o else None for o in origs]
-        wanted = [c.strip() for doc, (_, cors) in zip(docs, lines, strict=True) if doc is not None
-                  for c in cors if not unchanged(doc, c)]
+        surfaces = [None if doc is None else surface(doc) for doc in docs]
+        wanted = [c.strip() for seen, (_, cors) in zip(surfaces, lines, strict=True)
+                  if seen is not None for c in cors if seen[1] != c.strip()]
         cor_docs = dict(zip(wanted, self.parse(wanted), strict=True))
-        return [None if doc is None else self._block(doc, cors, cor_docs)
-                for doc, (_, cors) in zip(docs, lines, strict=True)]
+        return [None if doc is None or seen is None else self._block(doc, seen, cors, cor_docs)
+                for doc, seen, (_, cors) in zip(docs, surfaces, lines, strict=True)]
 
-    def _block(self, orig: Any, cors: Sequence[str], cor_docs: dict[str, Any]) -> str:
-        rows = [" ".join(["S"] + [token.text for token in orig])]
+    def _block(self, orig: Any, seen: tuple[list[str], str], cors: Sequence[str],
+               cor_docs: dict[str, Any]) -> str:
+        """`seen`: the source's `surface`."""
+        rows = [" ".join(["S", *seen[0]])]
         for cor_id, cor in enumerate(cors):
-            if unchanged(orig, cor):
+            if seen[1] == cor.strip():  # errant_parallel's `unchanged`
                 rows.append(noop_edit(cor_id))
                 continue
             rows.extend(edit.to_m2(cor_id) for edit in self.edits(orig, cor_docs[cor.strip()]))
@@ -385,27 +388,45 @@ def unchanged(orig: Any, cor: str) -> bool:
     return bool(orig.text.strip() == cor.strip())
 
 
+def surface(doc: Any) -> tuple[list[str], str]:
+    """A Doc's words and its text stripped (`doc.text.strip()`: each word with its
+    following space), read as one array instead of a Token per word (`unchanged` and the
+    `S` line read them token by token: the oracle in the tests)."""
+    from spacy.attrs import ORTH, SPACY
+
+    strings = doc.vocab.strings
+    rows = doc.to_array([ORTH, SPACY]).tolist()
+    words = [strings[orth] for orth, _ in rows]
+    return words, "".join(w + " " if row[1] else w for w, row in zip(words, rows,
+                                                                      strict=True)).strip()
+
+
 def piped(nlp: Any, docs: list[Any]) -> list[Any]:
     """`nlp.pipe(docs)`, one component at a time over all the docs (the components read
     what the ones before them wrote, as in `nlp.pipe`), with the attribute ruler's rules
-    applied without spaCy's Matcher where they are of the kind `attribute_rules` reads."""
-    for name, component in nlp.pipeline:
-        if name == "attribute_ruler":
-            component = _fast_ruler(nlp, component)
+    applied without spaCy's Matcher and the rule lemmatizer's lemmas written as arrays,
+    where they are of the kind `attribute_rules` and `lemmas` reproduce."""
+    for _, component in nlp.pipeline:
+        component = _fast(component)
         docs = list(component.pipe(docs, batch_size=256) if hasattr(component, "pipe")
                     else map(component, docs))
     return docs
 
 
-def _fast_ruler(nlp: Any, ruler: Any) -> Any:
-    """The pipeline's attribute ruler, made once (kept on the ruler itself), fast where
-    `attribute_rules` can."""
+def _fast(component: Any) -> Any:
+    """The component's fast stand-in (`attribute_rules.fast_ruler`,
+    `lemmas.fast_lemmatizer`), made once and kept on the component; else the component."""
     from m2lsp.annotation.attribute_rules import fast_ruler
+    from m2lsp.annotation.lemmas import fast_lemmatizer
 
-    made = getattr(ruler, "_m2lsp_fast", None)
+    maker = {"AttributeRuler": fast_ruler, "Lemmatizer": fast_lemmatizer,
+             "EnglishLemmatizer": fast_lemmatizer}.get(type(component).__name__)
+    if maker is None:  # (the parser and others take no attribute of ours)
+        return component
+    made = getattr(component, "_m2lsp_fast", None)
     if made is None:
-        made = fast_ruler(ruler) or ruler
-        ruler._m2lsp_fast = made
+        made = maker(component) or component
+        component._m2lsp_fast = made
     return made
 
 

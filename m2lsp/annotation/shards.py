@@ -125,9 +125,12 @@ def identity(paths: Iterable[Path], namespace: str, kind: str, content: str) -> 
             "shard_rows": SHARD_ROWS}
 
 
-def chunks_to_do(rows: Iterable[Row], skip: Callable[[int], bool]) -> Iterator[Chunk]:
-    """The rows in chunks, leaving out the chunks of the shards `skip` says are done."""
-    return (chunk for chunk in chunked(rows) if not skip(chunk[1] // SHARD_ROWS))
+def chunks_to_do(rows: Iterable[Row], skip: Callable[[int], bool], total: int | None = None,
+                 workers: int = 1) -> Iterator[Chunk]:
+    """The rows in chunks (see `chunks.chunked`), leaving out the chunks of the shards
+    `skip` says are done."""
+    return (chunk for chunk in chunked(rows, total=total, workers=workers)
+            if not skip(chunk[1] // SHARD_ROWS))
 
 
 def by_shard(chunks: Iterable[Chunk], run: Callable[[Iterator[Chunk]], Iterator[Blocks]]
@@ -172,7 +175,7 @@ def annotate_to(output: Path, rows: Callable[[], Iterable[Row]], checked: Any,
     kept = parts.start(identity(paths, annotator.edit_namespace, kind, checked.content))
     done = _resumed(parts, shards, checked.digests) if kept else set()
     rows_done = sum(min(SHARD_ROWS, count - k * SHARD_ROWS) for k in done)
-    todo = chunks_to_do(rows(), done.__contains__)
+    todo = chunks_to_do(rows(), done.__contains__, count, jobs if scheduler is None else 1)
     ticker = progress(count, rows_done) if progress else None
     with ticker or Silent() as tick:
         for shard, blocks, size in by_shard(

@@ -209,7 +209,9 @@ def _to_stdout(source: Any, settings: Any, jobs: int, scheduler: Any, count: int
 
     done = 0
     with Rate(count) as tick:
-        for blocks in run_chunks(chunked(source.rows()), settings, jobs, scheduler):
+        workers = jobs if scheduler is None else 1
+        for blocks in run_chunks(chunked(source.rows(), total=count, workers=workers),
+                                 settings, jobs, scheduler):
             sys.stdout.writelines(b for b in blocks if b is not None)
             done += len(blocks)
             tick.at(done - 1)

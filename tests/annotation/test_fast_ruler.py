@@ -86,3 +86,55 @@ def test_packed_parses_are_read_token_by_token(nlp, tokenise) -> None:
         "  Spaces  between ,and a tab\there .", "Ünïcode 😀 words —", ""]
     docs = [nlp(t) if tokenise else nlp(Doc(nlp.vocab, t.split())) for t in texts]
     assert [packed(d) for d in docs] == [packed_by_tokens(d) for d in docs]
+
+
+def _lemmas(nlp, texts, fast: bool) -> list[list[tuple[str, str]]]:
+    """Each token's (lemma, POS) after the whole pipeline, the lemmatizer spaCy's own or
+    `lemmas.FastLemmatizer` over it (a new pipeline each time: spaCy's cache starts empty)."""
+    from spacy.tokens import Doc
+
+    from m2lsp.annotation.lemmas import fast_lemmatizer
+
+    docs = [Doc(nlp.vocab, text.split()) for text in texts]
+    for name, component in nlp.pipeline:
+        if name == "lemmatizer" and fast:
+            component = fast_lemmatizer(component)
+            assert component is not None
+        docs = [component(doc) for doc in docs]
+    return [[(t.lemma_, t.pos_) for t in doc] for doc in docs]
+
+
+@pytest.mark.parametrize("texts", ["written", "conll2014", "bea2019"])
+def test_the_fast_lemmatizer_is_spacys(texts) -> None:
+    chosen = {"written": lambda: WRITTEN + ["", "Running ran runs better best geese ."],
+              "conll2014": lambda: sources("conll2014/gold/official-2014.combined.m2",
+                                           limit=800),
+              "bea2019": lambda: sources("bea2019-dev/ABCN.dev.gold.bea19.m2",
+                                         limit=800)}[texts]()
+    theirs = _lemmas(spacy.load(spacy_model(), exclude=["ner"]), chosen, fast=False)
+    ours = _lemmas(spacy.load(spacy_model(), exclude=["ner"]), chosen, fast=True)
+    assert ours == theirs
+    assert sum(lemma != word.lower() for doc, text in zip(theirs, chosen, strict=True)
+               for (lemma, _), word in zip(doc, text.split(), strict=True)) > 3
+
+
+def test_other_lemmatizers_are_kept() -> None:
+    from spacy.lang.en import English
+
+    from m2lsp.annotation.lemmas import fast_lemmatizer
+
+    lookup = English().add_pipe("lemmatizer", config={"mode": "lookup"})
+    assert fast_lemmatizer(lookup) is None
+    assert fast_lemmatizer(object()) is None
+
+
+@pytest.mark.parametrize("tokenise", [False, True])
+def test_the_surface_is_read_as_token_by_token(nlp, tokenise) -> None:
+    from spacy.tokens import Doc
+
+    from m2lsp.annotation.english import surface
+
+    texts = [*WRITTEN, "  Spaces   around  . ", "x", "Don't stop-gap it ,right?"]
+    for text in texts:
+        doc = nlp.make_doc(text) if tokenise else Doc(nlp.vocab, text.split())
+        assert surface(doc) == ([t.text for t in doc], doc.text.strip())
