@@ -106,7 +106,7 @@ def _lemmas(nlp, texts, fast: bool) -> list[list[tuple[str, str]]]:
 
 @pytest.mark.parametrize("texts", ["written", "conll2014", "bea2019"])
 def test_the_fast_lemmatizer_is_spacys(texts) -> None:
-    chosen = {"written": lambda: WRITTEN + ["", "Running ran runs better best geese ."],
+    chosen = {"written": lambda: [*WRITTEN, "", "Running ran runs better best geese ."],
               "conll2014": lambda: sources("conll2014/gold/official-2014.combined.m2",
                                            limit=800),
               "bea2019": lambda: sources("bea2019-dev/ABCN.dev.gold.bea19.m2",
