@@ -116,6 +116,20 @@ class Score:
         return {t: {"tp": tp, "fp": fp, "fn": fn, "f": f}
                 for t, tp, fp, fn, f in self._score.type_counts()}
 
+    @property
+    def macro(self) -> dict[str, float] | None:
+        """The macro-averaged {precision, recall, f, types} over the error types of
+        `per_type` (errant PR #52's definition: types with no edit left out); None when the
+        metric does not count by type or no type has an edit."""
+        from m2lsp.scoring.macro import macro_average
+
+        beta = self.data.get("beta")
+        if not isinstance(beta, int | float):  # counts by type, but not as an F-beta
+            return None
+        found = macro_average(((t, c["tp"], c["fp"], c["fn"])
+                               for t, c in self.per_type.items()), beta)
+        return None if found is None else found.data()
+
     def flat(self) -> dict[str, Any]:
         """The numbers under the JSON's keys (its numbers, the counts, `precision`,
         `recall` and `f` at full precision) and the signature: one level, as `evaluate`

@@ -299,6 +299,7 @@ def _body(report: Report, sentences: list[dict[str, Any]], messages: list[str]
                    "p_randomised": p.p_randomised, "p_bootstrap_holm": p.p_bootstrap_holm,
                    "p_randomised_holm": p.p_randomised_holm, "significant": p.significant}
                   for p in report.pairs],
+        "macro": _macro(report),
         "types": [{"type": t.type, "systems": [None if c is None else
                                                {"tp": c[0], "fp": c[1], "fn": c[2], "f": c[3]}
                                                for c in t.counts]}
@@ -306,6 +307,21 @@ def _body(report: Report, sentences: list[dict[str, Any]], messages: list[str]
         "sentence_count": report.sentence_count, "sentences": sentences,
         "messages": messages,
     }
+
+
+def _macro(report: Report) -> list[dict[str, Any] | None] | None:
+    """Each system's macro-averaged P, R, F over the error types (scoring.macro); None
+    when the metric does not count by type or has no F-beta."""
+    if not report.types or report.beta is None:
+        return None
+    from m2lsp.scoring.macro import macro_average
+
+    out = []
+    for k in range(len(report.systems)):
+        rows = ((t.type, *t.counts[k][:3]) for t in report.types if t.counts[k] is not None)
+        found = macro_average(rows, report.beta)
+        out.append(None if found is None else found.data())
+    return out
 
 
 def _interned(sentences: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:

@@ -70,6 +70,11 @@ class ErrantScore(ScoreBase):
 
         text = report(self.result, request.shared.verbose, request.options.category)
         extras = []
+        if request.shared.per_type:
+            from m2lsp.scoring.macro import macro_line
+
+            extras.append(macro_line(self.macro(request.options.category),
+                                     self.result.settings.beta))
         if request.shared.sentence_level:
             extras.append("\n" + sentence_text(self.result))
         if request.shared.bootstrap:
@@ -88,11 +93,25 @@ class ErrantScore(ScoreBase):
         data = result_data(self.result, request.system, request.gold,
                            request.options.category == 3)
         data["signature"] = self.signature
+        if request.shared.per_type:
+            macro = self.macro(request.options.category)
+            data["macro"] = None if macro is None else {**macro.data(),
+                                                        "level": request.options.category}
         if request.shared.bootstrap:
             data["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
         if request.shared.sentence_average:
             data["sentence_average"] = self.sentence_average().data()
         return data
+
+    def macro(self, level: int | None = 3) -> Any:
+        """The macro-averaged P, R, F over the error types at -cat `level` (1 operation,
+        2 main type, 3 whole type), as errant PR #52 defines them (scoring.macro)."""
+        from m2lsp.scoring.errant.compare import categories_at
+        from m2lsp.scoring.macro import macro_average
+
+        table = categories_at(self.result.categories, level or 3)
+        return macro_average(((name, *counts) for name, counts in table.items()),
+                             self.result.settings.beta)
 
     def unrounded(self, data: dict[str, Any]) -> Numbers:
         """The corpus P, R, F before errant_compare rounds them, and TP, FP, FN."""

@@ -65,11 +65,13 @@ class M2Score(ScoreBase):
                 or shared.sentence_average):
             return ""  # (and nothing more to import)
         from m2lsp.scoring.m2.breakdown import per_type, per_type_text, sentence_text
+        from m2lsp.scoring.macro import macro_line
         from m2lsp.scoring.metric import bootstrap_text
 
         beta, parts = self.settings.beta, []
         if shared.per_type:
-            parts.append("\n" + per_type_text(per_type(chosen), beta))
+            parts.append("\n" + per_type_text(per_type(chosen), beta) + macro_line(
+                self.macro(), beta))
         if shared.sentence_level:
             parts.append("\n" + sentence_text(chosen, beta))
         if shared.bootstrap:
@@ -112,6 +114,8 @@ class M2Score(ScoreBase):
                  "false_positives": r.false_positives, "false_negatives": r.false_negatives,
                  **dict(zip(("precision", "recall", "f"), r.scores(self.settings.beta),
                             strict=True))} for r in per_type(chosen)]
+            macro = self.macro()
+            extra["macro"] = None if macro is None else macro.data()
         if request.shared.bootstrap:
             extra["bootstrap"] = bootstrap_data(self.sentence_stats(), request)
         if request.shared.sentence_average:
@@ -126,6 +130,12 @@ class M2Score(ScoreBase):
 
         chosen, _ = self.chosen
         return [review(s, self.settings.beta) for s in chosen]
+
+    def macro(self) -> Any:
+        """The macro-averaged P, R, F over the gold error types (scoring.macro)."""
+        from m2lsp.scoring.macro import macro_average
+
+        return macro_average((t[:4] for t in self.type_counts()), self.settings.beta)
 
     def type_counts(self) -> list[tuple[str, int, int, int, float]]:
         """(type, TP, FP, FN, F) per gold error type, as --per-type counts them."""
