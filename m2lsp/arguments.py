@@ -74,6 +74,13 @@ MEBIBYTES = Number(int, 0, 2**40)
 DIGITS = Number(int, 0, 15)
 """Decimals printed: past 15 a double has no more to show."""
 REFERENCES = Number(int, 1, 10**4)
+BATCH = Number(int, 1, 2**16)
+"""Sentences a learned metric's model reads at once."""
+TOKENS = Number(int, 1, 2**20)
+"""A learned metric's max_length, in its tokenizer's tokens."""
+WEIGHT = Number(float, -1e6, 1e6)
+"""A weight or threshold of a learned metric (finite; gec-metrics' ranges are not checked
+there either)."""
 
 
 def converter(number: Number) -> Callable[[object], float]:

@@ -26,7 +26,9 @@ from m2lsp.api.listing import MetricInfo, metrics
 
 # registry name -> class name, as sacreBLEU names its metrics (BLEU, CHRF, TER)
 CLASSES = {"m2": "M2", "errant": "ERRANT", "cherrant": "CHERRANT", "cged": "CGED",
-           "cgec": "CGEC", "gleu": "GLEU", "green": "GREEN", "cleme": "CLEME"}
+           "cgec": "CGEC", "gleu": "GLEU", "green": "GREEN", "cleme": "CLEME",
+           "impara": "IMPARA", "some": "SOME", "scribendi": "Scribendi",
+           "bertscore": "BERTScore"}
 class Metric:
     """A metric with its options, scoring as sacreBLEU's metrics do (see the module)."""
 
@@ -87,6 +89,10 @@ CGEC = _metric_class("cgec")
 GLEU = _metric_class("gleu")
 GREEN = _metric_class("green")
 CLEME = _metric_class("cleme")
+IMPARA = _metric_class("impara")
+SOME = _metric_class("some")
+Scribendi = _metric_class("scribendi")
+BERTScore = _metric_class("bertscore")
 
 
 class _Callable(types.ModuleType):

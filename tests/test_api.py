@@ -50,8 +50,12 @@ TABLE = {
 }
 
 
+# the learned metrics need models: their table is in tests/learned/test_learned_commands.py
+LEARNED = {"impara", "some", "scribendi", "bertscore"}
+
+
 def test_every_metric_is_in_the_table() -> None:
-    assert sorted(TABLE) == sorted(m.name for m in m2lsp.metrics())
+    assert sorted(TABLE) == sorted(m.name for m in m2lsp.metrics() if m.name not in LEARNED)
 
 
 @pytest.mark.parametrize("name", sorted(TABLE))

@@ -16,7 +16,8 @@ from m2lsp.api.listing import SHARED
 from m2lsp.errors import InputError, M2lspError, UsageError
 
 # metrics whose references are plain sentences (no annotation: their gold is text)
-PLAIN_REFERENCES = {"gleu": "gleu_references", "green": "gleu_references"}
+PLAIN_REFERENCES = {"gleu": "gleu_references", "green": "gleu_references",
+                    "bertscore": "gleu_references"}
 
 
 @dataclass(frozen=True)
@@ -302,6 +303,9 @@ class Scorer:
                 self._set("source", self._folder.file(sources, "the sources", "sources"))
             return self._folder.file(gold, "the gold", "gold")
         if references is None:
+            if sources is not None and declared(self.metric).reference_free:
+                self._set("source", self._folder.file(sources, "the sources", "sources"))
+                return None
             if sources is not None:
                 raise UsageError("sources= goes with references= (or with gold=)")
             return None

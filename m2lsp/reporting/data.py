@@ -318,7 +318,8 @@ def _macro(report: Report) -> list[dict[str, Any] | None] | None:
 
     out = []
     for k in range(len(report.systems)):
-        rows = ((t.type, *t.counts[k][:3]) for t in report.types if t.counts[k] is not None)
+        rows = [(t.type, c[0], c[1], c[2]) for t in report.types
+                if (c := t.counts[k]) is not None]
         found = macro_average(rows, report.beta)
         out.append(None if found is None else found.data())
     return out

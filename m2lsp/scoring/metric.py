@@ -42,6 +42,10 @@ REGISTRY: dict[str, str] = {
     "gleu": "m2lsp.scoring.gleu",
     "green": "m2lsp.scoring.green",
     "cleme": "m2lsp.scoring.cleme",
+    "impara": "m2lsp.scoring.impara",
+    "some": "m2lsp.scoring.some",
+    "scribendi": "m2lsp.scoring.scribendi",
+    "bertscore": "m2lsp.scoring.bertscore",
 }
 
 
@@ -84,6 +88,7 @@ class Declaration:
     # agree`)
     annotates: str | None = None  # the language ('en', 'zh') of the annotator that turns
     # plain-text references into this metric's M2 gold (the API's references=), if any
+    reference_free: bool = False  # scores a system against its sources alone (--source)
 
 
 @dataclass(frozen=True)

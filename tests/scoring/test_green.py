@@ -48,7 +48,7 @@ def test_the_gec_metrics_variant_equals_gec_metrics(system, capsys) -> None:
 
 def test_sentences_as_sgreen_prints_them(tmp_path, capsys) -> None:
     """Plain-text references (--ref with --source) and the M2 gold give the same."""
-    from m2lsp.scoring.green.metric import _from_m2
+    from m2lsp.scoring.sentence_inputs import from_m2 as _from_m2
 
     sources, references, _ = _from_m2(shared(GOLD), None)
     (tmp_path / "src").write_text("".join(f"{s}\n" for s in sources), encoding="utf-8")

@@ -110,7 +110,7 @@ class ErrantScore(ScoreBase):
         from m2lsp.scoring.macro import macro_average
 
         table = categories_at(self.result.categories, level or 3)
-        return macro_average(((name, *counts) for name, counts in table.items()),
+        return macro_average([(name, tp, fp, fn) for name, (tp, fp, fn) in table.items()],
                              self.result.settings.beta)
 
     def unrounded(self, data: dict[str, Any]) -> Numbers:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from m2lsp.errors import InputError, UsageError
+from m2lsp.errors import UsageError
 from m2lsp.scoring.green import DECLARATION
 from m2lsp.scoring.metric import (
     EditorJob,
@@ -122,9 +122,12 @@ class Green(MetricBase):
 
     def run(self, request: Request) -> GreenScore:
         from m2lsp.scoring.green.ngrams import evaluate
+        from m2lsp.scoring.sentence_inputs import with_references
 
         options: GreenOptions = request.options
-        sources, references, hypotheses, texts = _inputs(request, options)
+        found = with_references(request, options.references, options.source, "GREEN")
+        sources, references, hypotheses, texts = (found.sources, found.references,
+                                                  found.hypotheses, found.texts)
         result = evaluate(sources, references, hypotheses, options.settings)
         return GreenScore(result, texts, options.digits)
 
@@ -138,6 +141,7 @@ class Green(MetricBase):
         from m2lsp.parsing.m2 import M2Document
         from m2lsp.scoring.gleu.inputs import lines, m2_references
         from m2lsp.scoring.green.ngrams import evaluate
+        from m2lsp.scoring.sentence_inputs import same
 
         if not isinstance(job.document, M2Document):
             raise UsageError("green in the editor scores a system against the open M2 gold; "
@@ -148,7 +152,7 @@ class Green(MetricBase):
                                             strict=True) if b.sentence is not None]
         sources = [" ".join(b.sentence.tokens) for b in blocks if b.sentence is not None]
         hypotheses = lines(job.system_text)
-        _same("the system", len(hypotheses), "the gold's sentences", len(sources))
+        same("the system", len(hypotheses), "the gold's sentences", len(sources), "GREEN")
         yield 0
         result = evaluate(sources, references, hypotheses, settings)
         score = GreenScore(result, (job.text,), 2)
@@ -159,63 +163,6 @@ class Green(MetricBase):
                            {"green": result.f, "signature": score.signature})
 
 
-
-def _inputs(request: Request, options: GreenOptions
-            ) -> tuple[list[str], list[list[str]], list[str], tuple[str, ...]]:
-    """Sources, each sentence's references, hypotheses (lines as Python's file iteration
-    gives them, as `green` reads them) and the texts the references came from."""
-    from m2lsp.parsing.source import read_source
-    from m2lsp.scoring.gleu.inputs import lines
-
-    def read(path: Path | str, what: str) -> tuple[list[str], str]:
-        text = read_source(Path(path), what, request.encoding).text
-        return lines(text), text
-
-    from m2lsp.scoring.system_text import check_order
-
-    check_order(request.system, request.gold, request.usage)
-    hypotheses, _ = read(request.system, "system")
-    if options.references and request.gold is not None:
-        raise UsageError("--metric green takes the references from --ref or from GOLD (M2), "
-                         "not both")
-    if options.references:
-        if options.source is None:
-            raise UsageError("--metric green with --ref needs --source")
-        sources, _ = read(options.source, "source")
-        columns = [read(r, "reference") for r in options.references]
-        for path, (column, _) in zip(options.references, columns, strict=True):
-            _same(path, len(column), options.source, len(sources))
-        references = [list(refs) for refs in zip(*(c for c, _ in columns), strict=True)]
-        texts = tuple(t for _, t in columns)
-    elif request.gold is not None:
-        sources, references, texts = _from_m2(request.gold, request.encoding)
-        if options.source is not None:
-            sources, _ = read(options.source, "source")
-    else:
-        raise UsageError("--metric green needs references: --source SRC --ref REF ..., or a "
-                         "GOLD M2 file")
-    _same(request.system, len(hypotheses), request.gold or options.source or "", len(sources))
-    return sources, references, hypotheses, texts
-
-
-def _same(path: Path | str, count: int, other: Path | str, expected: int) -> None:
-    if count != expected:
-        raise InputError(f"{path} has {count} lines but {other} has {expected}; GREEN pairs "
-                         "them line by line")
-
-
-def _from_m2(gold: Path, encoding: str | None
-             ) -> tuple[list[str], list[list[str]], tuple[str, ...]]:
-    """Sources (S lines) and references (each annotator's corrected sentence, as GLEU reads
-    them from an M2 gold) of an M2 gold, and its text."""
-    from m2lsp.parsing.m2 import parse_m2
-    from m2lsp.parsing.source import read_source
-    from m2lsp.scoring.gleu.inputs import m2_references
-
-    text = read_source(gold, "gold", encoding)
-    blocks, references = m2_references(parse_m2(text), gold)
-    sources = [" ".join(b.sentence.tokens) for b in blocks if b.sentence is not None]
-    return sources, references, (text.text,)
 
 
 METRIC = Green()

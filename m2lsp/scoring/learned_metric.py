@@ -1,0 +1,102 @@
+"""What the learned metrics (IMPARA, SOME, Scribendi, BERTScore) share as metrics: options
+read from their `--NAME-FIELD` flags with gec-metrics' defaults, the sentences read once per
+system, every system of a `compare` or `report` scored in one pass with the models loaded
+once, and a `SentenceScored` result."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from m2lsp.scoring.metric import Flag, MetricBase, Request, Shared, given
+
+
+class LearnedMetric(MetricBase):
+    label = ""  # as people write it: IMPARA
+    total = "mean"  # the corpus score: the sentences' mean, or their sum
+    scorer = "gec-metrics-0.1.1"  # the tool whose numbers these are
+
+    def options(self, values: Mapping[str, Any], shared: Shared, config: Any
+                ) -> dict[str, Any]:
+        """Every flag's value by its field (`--impara-model-qe` -> `model_qe`), and the
+        sources and references the shared flags give."""
+        prefix = self.name.replace("-", "_") + "_"
+        out = {f.dest.removeprefix(prefix): given(values, f.dest, f.default)
+               for f in self.flags}
+        out["source"] = None if shared.source is None else str(shared.source)
+        out["references"] = tuple(values.get("gleu_references") or ())
+        return out
+
+    def run(self, request: Request) -> Any:
+        return self.run_many(request, [request.system])[0]
+
+    def run_many(self, request: Request, systems: Sequence[Path]) -> list[Any]:
+        found = [self.sentences(replace(request, system=s)) for s in systems]
+        models = self.models(request.options)
+        scores = self.scores(models, [s for f in found for s in f.sources],
+                             [h for f in found for h in f.hypotheses],
+                             [r for f in found for r in f.references])
+        out, at = [], 0
+        for f in found:
+            out.append(self.result(models, scores[at:at + len(f.hypotheses)], f.texts))
+            at += len(f.hypotheses)
+        return out
+
+    def sentences(self, request: Request) -> Any:
+        from m2lsp.scoring.sentence_inputs import with_references, without_references
+
+        options = request.options
+        if self.declaration.reference_free:
+            return without_references(request, options["source"], self.label)
+        return with_references(request, options["references"], options["source"],
+                               self.label)
+
+    def result(self, models: Any, scores: list[float], texts: tuple[str, ...]) -> Any:
+        from m2lsp.scoring.sentence_scored import SentenceScored
+        from m2lsp.scoring.signature import Signature
+
+        fields = (*self.signed(models), ("scorer", self.scorer))
+        return SentenceScored(self.name, self.label, tuple(scores),
+                              Signature(self.label, fields), texts, self.total,
+                              self.described(models))
+
+    # -- what each learned metric defines ------------------------------------------------
+
+    def models(self, options: dict[str, Any]) -> Any:
+        """The loaded models and settings (`learned.*`)."""
+        raise NotImplementedError
+
+    def scores(self, models: Any, sources: list[str], hypotheses: list[str],
+               references: list[list[str]]) -> list[float]:
+        """Each hypothesis's score."""
+        raise NotImplementedError
+
+    def signed(self, models: Any) -> tuple[tuple[str, str], ...]:
+        """The signature's fields: model ids with revisions, and the options."""
+        raise NotImplementedError
+
+    def described(self, models: Any) -> dict[str, Any]:
+        """More JSON fields (the model ids as given)."""
+        return {}
+
+
+def model_flag(metric: str, field: str, default: str, what: str) -> Flag:
+    """`--METRIC-FIELD MODEL`: a hub id or a local folder."""
+    return Flag((f"--{metric}-{field.replace('_', '-')}",),
+                f"{metric}: {what}, a hub id or a local folder (default {default})",
+                {"default": default, "metavar": "MODEL", "dest": f"{metric}_{field}"})
+
+
+def number_flag(metric: str, field: str, kind: Any, default: float, what: str) -> Flag:
+    return Flag((f"--{metric}-{field.replace('_', '-')}",),
+                f"{metric}: {what} (default {default:g})",
+                {"type": kind, "default": default, "metavar": "N",
+                 "dest": f"{metric}_{field}"})
+
+
+def cpu_flag(metric: str) -> Flag:
+    return Flag((f"--{metric}-no-cuda",),
+                f"{metric}: run on the CPU even where CUDA is available",
+                {"action": "store_true", "dest": f"{metric}_no_cuda"})

@@ -1,0 +1,94 @@
+"""The learned metrics against gec-metrics 0.1.1 on CoNLL-2014's eight outputs, with models
+the tests made, at sentence and corpus level.
+
+Tolerance.  IMPARA, SOME and BERTScore run float32 models.  gec-metrics pads every batch of
+32 to 128 tokens (BERTScore: the package's own batches), m2lsp pads length-sorted batches to
+their longest sentence; the same sentence then goes through matrix products of other shapes,
+whose float32 sums round differently.  On these models the largest difference seen is
+2.3e-6, so sentence scores must agree within 1e-5 and corpus scores (means of 1,312 of
+them) within 1e-6, and every threshold decision (IMPARA's zeros) must be the same.
+Scribendi's scores are +1, 0 or -1: those must be identical."""
+
+from __future__ import annotations
+
+import pytest
+
+import m2lsp
+
+pytestmark = pytest.mark.usefixtures("neural")
+SENTENCE, CORPUS = 1e-5, 1e-6
+
+
+def _mine(conll, name: str, metric: str, **options) -> m2lsp.Score:
+    return m2lsp.score(conll.systems[name], metric=metric, sources=conll.sources,
+                       **options)
+
+
+def _close(theirs: list[float], mine: list[float]) -> None:
+    assert len(theirs) == len(mine)
+    worst = max(abs(a - b) for a, b in zip(theirs, mine, strict=True))
+    assert worst < SENTENCE, worst
+
+
+def test_impara(conll, made, gec_metrics) -> None:
+    reference = gec_metrics.IMPARA(gec_metrics.IMPARA.Config(
+        model_qe=str(made["qe"]), model_se=str(made["se"]), no_cuda=True))
+    zeros = 0
+    for name, hypotheses in conll.systems.items():
+        theirs = reference.score_sentence(conll.sources, hypotheses)
+        mine = _mine(conll, name, "impara", impara_model_qe=str(made["qe"]),
+                     impara_model_se=str(made["se"]))
+        scores = mine.data["sentence_scores"]
+        _close(theirs, scores)
+        assert [s == 0 for s in theirs] == [s == 0 for s in scores]
+        zeros += sum(s == 0 for s in scores)
+        assert mine.score == pytest.approx(sum(theirs) / len(theirs), abs=CORPUS)
+    assert zeros > 0  # the threshold was tested: some sentences fell below it
+
+
+def test_some_on_the_cpu(conll, made, gec_metrics) -> None:
+    reference = gec_metrics.SOME(gec_metrics.SOME.Config(
+        model_g=str(made["g"]), model_f=str(made["f"]), model_m=str(made["m"]), no_cuda=True))
+    corpus = {}
+    for name, hypotheses in conll.systems.items():
+        theirs = reference.score_sentence(conll.sources, hypotheses)
+        mine = _mine(conll, name, "some", some_model_g=str(made["g"]),
+                     some_model_f=str(made["f"]), some_model_m=str(made["m"]),
+                     some_no_cuda=True)
+        _close(theirs, mine.data["sentence_scores"])
+        assert mine.score == pytest.approx(reference.score_corpus(conll.sources, hypotheses),
+                                           abs=CORPUS)
+        corpus[name] = mine.score
+    assert len({round(v, 6) for v in corpus.values()}) > 4  # the models tell systems apart
+
+
+def test_scribendi_is_identical(conll, made, gec_metrics) -> None:
+    """On the first 300 sentences: gec-metrics' Levenshtein ratio is a pure-Python table
+    (two minutes for all eight outputs); m2lsp's is RapidFuzz's Indel distance."""
+    reference = gec_metrics.Scribendi(gec_metrics.Scribendi.Config(model=str(made["gpt2"]),
+                                                                   no_cuda=True))
+    sources = conll.sources[:300]
+    totals = set()
+    for hypotheses in conll.systems.values():
+        theirs = reference.score_sentence(sources, hypotheses[:300])
+        mine = m2lsp.score(hypotheses[:300], metric="scribendi", sources=sources,
+                           scribendi_model=str(made["gpt2"]))
+        assert mine.data["sentence_scores"] == theirs
+        assert mine.score == reference.score_corpus(sources, hypotheses[:300])
+        totals.add(mine.score)
+    assert len(totals) > 4
+
+
+def test_bertscore(conll, made, gec_metrics) -> None:
+    assert {len(r) for r in conll.references} == {2}  # both annotators, every sentence
+    columns = [[refs[k] for refs in conll.references] for k in range(2)]
+    options = {"model_type": str(made["bs"]), "num_layers": 2,
+               "baseline_path": str(made["baseline"])}
+    reference = gec_metrics.BertScore(gec_metrics.BertScore.Config(**options))
+    for name, hypotheses in conll.systems.items():
+        theirs = reference.score_sentence(hypotheses, columns)
+        mine = m2lsp.score(conll.path(name), conll.gold, metric="bertscore",
+                           **{f"bertscore_{k}": v for k, v in options.items()})
+        _close(theirs, mine.data["sentence_scores"])
+        assert mine.score == pytest.approx(reference.score_corpus(hypotheses, columns),
+                                           abs=CORPUS)
