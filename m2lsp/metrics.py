@@ -28,7 +28,7 @@ from m2lsp.api.listing import MetricInfo, metrics
 CLASSES = {"m2": "M2", "errant": "ERRANT", "cherrant": "CHERRANT", "cged": "CGED",
            "cgec": "CGEC", "gleu": "GLEU", "green": "GREEN", "cleme": "CLEME",
            "impara": "IMPARA", "some": "SOME", "scribendi": "Scribendi",
-           "bertscore": "BERTScore"}
+           "bertscore": "BERTScore", "gotoscorer": "GoToScorer", "pt-errant": "PTERRANT"}
 class Metric:
     """A metric with its options, scoring as sacreBLEU's metrics do (see the module)."""
 
@@ -93,6 +93,8 @@ IMPARA = _metric_class("impara")
 SOME = _metric_class("some")
 Scribendi = _metric_class("scribendi")
 BERTScore = _metric_class("bertscore")
+GoToScorer = _metric_class("gotoscorer")
+PTERRANT = _metric_class("pt-errant")
 
 
 class _Callable(types.ModuleType):

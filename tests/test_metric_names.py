@@ -24,7 +24,7 @@ def listed(text: str, pattern: str) -> list[str]:
     match = re.search(pattern, text, re.DOTALL)
     assert match, f"no list matches {pattern!r}"
     words = re.split(r"[\s,|`/]+|\bor\b|\band\b", match.group(1))
-    return [w for w in words if w]
+    return [w.replace("_", "-") for w in words if w]  # a package `pt_errant/` is `pt-errant`
 
 
 def option_doc(key: str) -> str:
@@ -49,7 +49,7 @@ PER_SENTENCE = [
 
 def names_in_the_client_description(text: str) -> list[str]:
     """The client's description says each metric followed by what it scores."""
-    return re.findall(r"(?:^|\), |: )(\w+) \(", text)
+    return re.findall(r"(?:^|\), |: )([\w-]+) \(", text)
 
 
 @pytest.mark.parametrize(("where", "text", "pattern"), EVERY_METRIC,

@@ -16,8 +16,16 @@ from m2lsp.api.listing import SHARED
 from m2lsp.errors import InputError, M2lspError, UsageError
 
 # metrics whose references are plain sentences (no annotation: their gold is text)
-PLAIN_REFERENCES = {"gleu": "gleu_references", "green": "gleu_references",
-                    "bertscore": "gleu_references"}
+REFERENCES = "gleu_references"  # the option of the metrics that read plain references
+
+
+def plain_references(name: str) -> bool:
+    """Whether metric `name` reads plain-text references (`--ref`, the API's references=)
+    itself, rather than an M2 gold annotated from them."""
+    from m2lsp.scoring.metric import declared
+
+    found = declared(name)
+    return any(f.dest == REFERENCES for f in (*found.flags, *found.also))
 
 
 @dataclass(frozen=True)
@@ -312,9 +320,9 @@ class Scorer:
         if sources is None:
             raise UsageError("references= needs sources= (the sentences they correct)")
         columns = inputs.several(references, "references")
-        if self.metric in PLAIN_REFERENCES:
+        if plain_references(self.metric):
             self._set("source", self._folder.file(sources, "the sources", "sources"))
-            self._set(PLAIN_REFERENCES[self.metric],
+            self._set(REFERENCES,
                       [self._folder.file(c, f"reference {k + 1}", f"reference-{k + 1}")
                        for k, c in enumerate(columns)])
             return None
@@ -375,7 +383,7 @@ class Scorer:
                              "the results of the sentences to score, without ids=")
         stem = f"subset-{len(self._subsets) + 1}"
         values = dict(self._values)
-        for dest in ("source", *set(PLAIN_REFERENCES.values())):
+        for dest in ("source", REFERENCES):
             if values.get(dest) is not None:
                 values[dest] = _lines_subset(values[dest], chosen, self._folder, stem, dest)
         gold = None

@@ -83,7 +83,8 @@ def _run(argv: list[str]) -> int:
 COMMANDS = {"check": "check", "rule": "rule", "score": "score", "compare": "score",
             "errant-compare": "errant_compare", "serve": "serve", "convert": "convert",
             "annotate": "annotate", "errant-parallel": "annotate", "agree": "agree",
-            "report": "report", "cache": "cache", "meta-eval": "meta_eval"}
+            "report": "report", "cache": "cache", "meta-eval": "meta_eval",
+            "gotoscorer-weight": "gotoscorer_weight"}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -46,6 +46,8 @@ REGISTRY: dict[str, str] = {
     "some": "m2lsp.scoring.some",
     "scribendi": "m2lsp.scoring.scribendi",
     "bertscore": "m2lsp.scoring.bertscore",
+    "gotoscorer": "m2lsp.scoring.gotoscorer",
+    "pt-errant": "m2lsp.scoring.pt_errant",
 }
 
 

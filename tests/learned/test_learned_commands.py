@@ -199,20 +199,37 @@ def test_the_other_metrics_never_import_torch(tmp_path: Path) -> None:
     assert done.stdout.strip() == "[]", done.stderr
 
 
-def test_to_dict_is_the_commands_json(conll, made, capsys) -> None:
+def test_to_dict_is_the_commands_json(conll, made, capsys, english_pipeline) -> None:
     """As tests/test_api.py's table does for the other metrics."""
+    weights = {"bertscore_model_type": str(made["bs"]), "bertscore_num_layers": 2,
+               "bertscore_baseline_path": str(made["baseline"])}
     table = {
         "impara": {"impara_model_qe": str(made["qe"]), "impara_model_se": str(made["se"])},
         "some": {"some_model_g": str(made["g"]), "some_model_f": str(made["f"]),
                  "some_model_m": str(made["m"])},
         "scribendi": {"scribendi_model": str(made["gpt2"])},
-        "bertscore": {"bertscore_model_type": str(made["bs"]), "bertscore_num_layers": 2,
-                      "bertscore_baseline_path": str(made["baseline"])},
+        "bertscore": weights,
+        "gotoscorer": {},
+        "pt-errant": weights,
     }
     assert set(table) == LEARNED  # with tests/test_api.py's table: every metric
     for name, options in table.items():
         flags = [x for k, v in options.items() for x in (f"--{k.replace('_', '-')}", str(v))]
         system, gold = str(conll.path("CAMB")), str(conll.gold)
+        if name in ("gotoscorer", "pt-errant"):  # ERRANT's edits of every sentence: fewer
+            system, gold = _head(conll, 40)
         assert main(["score", "--metric", name, "--format", "json", system, gold, *flags]) == 0
         printed = json.loads(capsys.readouterr().out)
         assert m2lsp.score(system, gold=gold, metric=name, **options).to_dict() == printed
+
+
+def _head(conll, count: int) -> tuple[str, str]:
+    """CAMB's first `count` sentences and their gold, as files."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="m2lsp-head-"))
+    blocks = conll.gold.read_text(encoding="utf-8").split("\n\n")[:count]
+    (folder / "gold.m2").write_text("\n\n".join(blocks) + "\n\n", encoding="utf-8")
+    (folder / "CAMB").write_text("\n".join(conll.systems["CAMB"][:count]) + "\n",
+                                 encoding="utf-8")
+    return str(folder / "CAMB"), str(folder / "gold.m2")

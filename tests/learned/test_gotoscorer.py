@@ -1,0 +1,69 @@
+"""GoToScorer against gec-metrics 0.1.1 to the last digit, on the first 200 sentences of
+CoNLL-2014's eight outputs (gec-metrics parses every sentence with spaCy again for each
+system): the weight file byte for byte, then the corpus F, the weighted counts and every
+sentence's F, with and without weights."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import m2lsp
+from m2lsp.cli import main
+
+pytestmark = pytest.mark.usefixtures("neural")
+COUNT = 200
+
+
+def test_gotoscorer_is_identical(conll, gec_metrics, english_pipeline, tmp_path: Path,
+                                 monkeypatch) -> None:
+    sources = conll.sources[:COUNT]
+    reference = [refs[0] for refs in conll.references[:COUNT]]
+    files = {"src": sources, "ref": reference,
+             **{name: hyps[:COUNT] for name, hyps in conll.systems.items()}}
+    for name, lines in files.items():
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    systems = [str(tmp_path / name) for name in conll.systems]
+    flags = ["--src", str(tmp_path / "src"), "--ref", str(tmp_path / "ref"), "--hyps",
+             *systems]
+    from gec_metrics.cli import gen_gotoscorer_weight
+
+    monkeypatch.setattr(sys, "argv", ["gecmetrics-gen-gotoscorer-weight", *flags, "--out",
+                                      str(tmp_path / "theirs.json")])
+    gen_gotoscorer_weight.main()
+    assert main(["gotoscorer-weight", *flags, "--out", str(tmp_path / "mine.json")]) == 0
+    assert (tmp_path / "mine.json").read_bytes() == (tmp_path / "theirs.json").read_bytes()
+
+    fs = set()
+    for weights in (None, str(tmp_path / "mine.json")):
+        scorer = gec_metrics.GoToScorer(gec_metrics.GoToScorer.Config(
+            no_weight=weights is None, weight_file=weights or ""))
+        options = {} if weights is None else {"gotoscorer_weight_file": weights}
+        for hyps in conll.systems.values():
+            theirs = scorer.score_corpus_verbose(sources, hyps[:COUNT], [reference])
+            mine = m2lsp.score(hyps[:COUNT], metric="gotoscorer", sources=sources,
+                               references=[reference], **options)
+            assert (mine.precision, mine.recall, mine.f) == (theirs.precision,
+                                                              theirs.recall, theirs.f)
+            assert (mine.tp, mine.fp, mine.fn, mine.tn) == (theirs.tp, theirs.fp, theirs.fn,
+                                                            theirs.tn)
+            assert mine.data["sentence_scores"] == scorer.score_sentence(
+                sources, hyps[:COUNT], [reference])
+            fs.add(mine.f)
+    assert len(fs) > 8  # weighted and unweighted scores differ, and so do systems
+
+
+def test_a_weight_file_of_other_sentences_is_refused(tmp_path: Path, capsys) -> None:
+    (tmp_path / "s").write_text("a b .\n")
+    (tmp_path / "w.json").write_text('[{"weights": [1.0]}]')
+    assert main(["score", "--metric", "gotoscorer", str(tmp_path / "s"), "--source",
+                 str(tmp_path / "s"), "--ref", str(tmp_path / "s"),
+                 "--gotoscorer-weight-file", str(tmp_path / "w.json")]) == 2
+    assert "gives sentence 1 1 weights for 7 chunks" in capsys.readouterr().err
+    (tmp_path / "w.json").write_text('{"weights": 1}')
+    assert main(["score", "--metric", "gotoscorer", str(tmp_path / "s"), "--source",
+                 str(tmp_path / "s"), "--ref", str(tmp_path / "s"),
+                 "--gotoscorer-weight-file", str(tmp_path / "w.json")]) == 2
+    assert "is not a GoToScorer weight file" in capsys.readouterr().err
