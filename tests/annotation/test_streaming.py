@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -118,7 +119,8 @@ def test_killed_run_resumes(conll, tmp_path) -> None:
     copies = SHARD_ROWS // LINES + 1
     gold = shared("conll2014/gold/official-2014.combined.m2")
     sources = [line[2:] for line in gold.read_text("utf-8").splitlines() if line[:2] == "S "]
-    fresh = sources[LINES:2 * LINES]
+    marker = f"z{uuid.uuid4().hex[:8]}"  # never in any cache: the second shard is parsed
+    fresh = [f"{line} {marker}" for line in sources[LINES:2 * LINES]]
     paths = []
     for path in conll["paths"]:
         paths.append(tmp_path / path.name)
@@ -135,7 +137,7 @@ def test_killed_run_resumes(conll, tmp_path) -> None:
         assert time.monotonic() < deadline
         time.sleep(0.01)
     run.send_signal(signal.SIGKILL)
-    run.wait()
+    assert run.wait() == -signal.SIGKILL, "the run ended before it could be killed"
     assert not out.exists() and (parts / "manifest.json").exists()
     again = subprocess.run([*argv, "-o", str(out)], cwd=ROOT, env=conll["env"],
                            capture_output=True, text=True, timeout=1800)
@@ -227,7 +229,7 @@ def test_workers_end_with_a_killed_command(conll, tmp_path) -> None:
         assert run.poll() is None and time.monotonic() < deadline
         time.sleep(0.02)
     run.send_signal(signal.SIGKILL)
-    run.wait()
+    assert run.wait() == -signal.SIGKILL, "the run ended before it could be killed"
     deadline = time.monotonic() + 30
     while any(_alive(pid) for pid in workers):
         assert time.monotonic() < deadline, "a worker outlived the killed command"

@@ -14,14 +14,16 @@ CASES = [
      "m2lsp score: error: unknown option --betta; did you mean --beta?"),
     (["score", "sys.txt", "gold.m2", "--metric", "errnt"],
      "m2lsp score: error: unknown --metric 'errnt'; did you mean errant? (one of m2, errant, "
-     "cherrant, cged, cgec, gleu, green, cleme)"),
+     "cherrant, cged, cgec, gleu, green, cleme, impara, some, scribendi, bertscore, gotoscorer, "
+     "pt-errant)"),
     (["score", "--metric=errnt", "sys.txt", "gold.m2"],
      "m2lsp score: error: unknown --metric 'errnt'; did you mean errant? (one of m2, errant, "
-     "cherrant, cged, cgec, gleu, green, cleme)"),
+     "cherrant, cged, cgec, gleu, green, cleme, impara, some, scribendi, bertscore, gotoscorer, "
+     "pt-errant)"),
     (["scroe", "sys.txt", "gold.m2"],
      "m2lsp: error: unknown command 'scroe'; did you mean score? (one of check, rule, score, "
      "compare, errant-compare, serve, convert, annotate, errant-parallel, agree, report, "
-     "cache, meta-eval)"),
+     "cache, meta-eval, gotoscorer-weight)"),
     (["check", "--outptu-format", "json", "gold.m2"],
      "m2lsp check: error: unknown option --outptu-format; did you mean --output-format?"),
     (["annotate", "--orgi", "a.txt", "--cor", "b.txt"],

@@ -233,3 +233,23 @@ def _head(conll, count: int) -> tuple[str, str]:
     (folder / "CAMB").write_text("\n".join(conll.systems["CAMB"][:count]) + "\n",
                                  encoding="utf-8")
     return str(folder / "CAMB"), str(folder / "gold.m2")
+
+
+def test_the_learned_metrics_keep_the_contract(conll, made, english_pipeline) -> None:
+    """tests/scoring/test_contract.py's contract, for the metrics that need models."""
+    from tests.scoring.test_contract import LEARNED as NEEDING_MODELS
+    from tests.scoring.test_contract import keeps_the_contract
+
+    weights = {"bertscore_model_type": str(made["bs"]), "bertscore_num_layers": 2,
+               "bertscore_baseline_path": str(made["baseline"])}
+    values = {
+        "impara": {"impara_model_qe": str(made["qe"]), "impara_model_se": str(made["se"])},
+        "some": {"some_model_g": str(made["g"]), "some_model_f": str(made["f"]),
+                 "some_model_m": str(made["m"])},
+        "scribendi": {"scribendi_model": str(made["gpt2"])},
+        "bertscore": weights, "pt-errant": weights,
+    }
+    assert set(values) == NEEDING_MODELS
+    system, gold = _head(conll, 30)
+    for name, given in values.items():
+        keeps_the_contract(name, Path(system), Path(gold), given)

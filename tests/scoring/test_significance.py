@@ -153,7 +153,9 @@ def test_compare_camb_amu_two_sided_by_default(capsys) -> None:
 
 def test_compare_offers_exactly_the_metrics_it_can_compare(tmp_path, capsys) -> None:
     assert comparable() == [n for n in names() if metric(n).per_sentence]
-    assert set(comparable()) == {"m2", "errant", "cherrant", "cgec", "green", "cleme"}
+    assert set(comparable()) == {"m2", "errant", "cherrant", "cgec", "green", "cleme",
+                                 "impara", "some", "scribendi", "bertscore", "gotoscorer",
+                                 "pt-errant"}
     for name in set(names()) - set(comparable()):
         with pytest.raises(SystemExit) as stop:
             main(["compare", "a", "b", "gold", "--metric", name])
@@ -173,8 +175,11 @@ def test_every_offered_metric_compares(tmp_path, monkeypatch, capsys) -> None:
                             "S d e .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n")
     inputs = {"m2": ("a.txt", "b.txt"), "errant": ("a.m2", "b.m2"), "cherrant": ("a.m2", "b.m2"),
               "cgec": ("a.txt", "b.txt"), "green": ("a.txt", "b.txt"),
-              "cleme": ("a.m2", "b.m2")}
-    for name in comparable():
+              "cleme": ("a.m2", "b.m2"), "gotoscorer": ("a.txt", "b.txt")}
+    # the metrics with models compare in tests/learned (test_compare_and_report)
+    assert set(comparable()) - set(inputs) == {"impara", "some", "scribendi", "bertscore",
+                                               "pt-errant"}
+    for name in inputs:
         a, b = inputs[name]
         assert main(["compare", a, b, "gold.m2", "--metric", name, "--samples", "50"]) == 0, name
         assert "(two-sided, paired bootstrap" in capsys.readouterr().out, name

@@ -70,11 +70,12 @@ class ErrantScore(ScoreBase):
 
         text = report(self.result, request.shared.verbose, request.options.category)
         extras = []
-        if request.shared.per_type:
+        if request.shared.per_type:  # stdout stays errant_compare's: the macro is a note
+            from m2lsp.logs import logger
             from m2lsp.scoring.macro import macro_line
 
-            extras.append(macro_line(self.macro(request.options.category),
-                                     self.result.settings.beta))
+            line = macro_line(self.macro(request.options.category), self.result.settings.beta)
+            logger(__name__).info("note: %s", line.strip())
         if request.shared.sentence_level:
             extras.append("\n" + sentence_text(self.result))
         if request.shared.bootstrap:
