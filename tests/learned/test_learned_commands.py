@@ -199,19 +199,22 @@ def test_the_other_metrics_never_import_torch(tmp_path: Path) -> None:
     assert done.stdout.strip() == "[]", done.stderr
 
 
-def test_to_dict_is_the_commands_json(conll, made, capsys, english_pipeline) -> None:
-    """As tests/test_api.py's table does for the other metrics."""
+def model_options(made) -> dict[str, dict[str, object]]:
+    """The options that point each metric with models at the models the tests made."""
     weights = {"bertscore_model_type": str(made["bs"]), "bertscore_num_layers": 2,
                "bertscore_baseline_path": str(made["baseline"])}
-    table = {
+    return {
         "impara": {"impara_model_qe": str(made["qe"]), "impara_model_se": str(made["se"])},
         "some": {"some_model_g": str(made["g"]), "some_model_f": str(made["f"]),
                  "some_model_m": str(made["m"])},
         "scribendi": {"scribendi_model": str(made["gpt2"])},
-        "bertscore": weights,
-        "gotoscorer": {},
-        "pt-errant": weights,
+        "bertscore": weights, "pt-errant": weights,
     }
+
+
+def test_to_dict_is_the_commands_json(conll, made, capsys, english_pipeline) -> None:
+    """As tests/test_api.py's table does for the other metrics."""
+    table = {**model_options(made), "gotoscorer": {}}
     assert set(table) == LEARNED  # with tests/test_api.py's table: every metric
     for name, options in table.items():
         flags = [x for k, v in options.items() for x in (f"--{k.replace('_', '-')}", str(v))]
@@ -240,15 +243,7 @@ def test_the_learned_metrics_keep_the_contract(conll, made, english_pipeline) ->
     from tests.scoring.test_contract import LEARNED as NEEDING_MODELS
     from tests.scoring.test_contract import keeps_the_contract
 
-    weights = {"bertscore_model_type": str(made["bs"]), "bertscore_num_layers": 2,
-               "bertscore_baseline_path": str(made["baseline"])}
-    values = {
-        "impara": {"impara_model_qe": str(made["qe"]), "impara_model_se": str(made["se"])},
-        "some": {"some_model_g": str(made["g"]), "some_model_f": str(made["f"]),
-                 "some_model_m": str(made["m"])},
-        "scribendi": {"scribendi_model": str(made["gpt2"])},
-        "bertscore": weights, "pt-errant": weights,
-    }
+    values = model_options(made)
     assert set(values) == NEEDING_MODELS
     system, gold = _head(conll, 30)
     for name, given in values.items():
