@@ -1,6 +1,6 @@
 """m2lsp: language server, linter and scorer for grammatical-error-correction data.
 
-The Python API (see docs/api.md): `score`, `Scorer`, `compare`, `annotate`, `check`,
+The Python API (see docs/api.md): `score`, `Scorer`, `compare`, `explain`, `annotate`, `check`,
 `agree`, `report`, `metrics` (the list, and sacreBLEU-style classes), `meta_eval`,
 `evaluate_module` (Hugging Face `evaluate`), `trainer` (a Trainer's `compute_metrics`),
 and one exception family under `M2lspError`.
@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 __all__ = [
-    "InputError", "M2lspError", "MetaEval", "MetricInfo", "Score", "Scorer", "UsageError",
-    "WriteRefused", "__version__", "agree", "annotate", "check", "compare",
-    "evaluate_module", "meta_eval", "metrics", "report", "score", "trainer",
+    "Explanation", "InputError", "M2lspError", "MetaEval", "MetricInfo", "Score", "Scorer",
+    "UsageError", "WriteRefused", "__version__", "agree", "annotate", "check", "compare",
+    "evaluate_module", "explain", "meta_eval", "metrics", "report", "score", "trainer",
 ]
 
 _FROM = {"InputError": "m2lsp.errors", "M2lspError": "m2lsp.errors",
@@ -29,6 +29,7 @@ _MODULES = ("metrics", "trainer")  # submodules that are themselves the name
 if TYPE_CHECKING:
     from m2lsp import metrics, trainer
     from m2lsp.api import (
+        Explanation,
         MetaEval,
         MetricInfo,
         Score,
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
         annotate,
         check,
         compare,
+        explain,
         meta_eval,
         report,
         score,

@@ -27,8 +27,9 @@ class Edit:
 
 
 def edit_lists(sources: Sequence[str], targets: Sequence[str], settings: Any,
-               jobs: int = 1) -> list[list[Edit]]:
-    """Each (source, target) pair's edits, in ERRANT's order."""
+               jobs: int = 1, left_out: frozenset[str] = LEFT_OUT) -> list[list[Edit]]:
+    """Each (source, target) pair's edits, in ERRANT's order (without those of the types
+    `left_out`)."""
     from m2lsp.annotation.parallel import ParallelText, annotate
 
     for number, source in enumerate(sources, 1):
@@ -36,17 +37,17 @@ def edit_lists(sources: Sequence[str], targets: Sequence[str], settings: Any,
             raise InputError(f"source sentence {number} is empty: ERRANT's edits of an empty "
                              "source are not extracted (errant_parallel writes no block)")
     text = ParallelText(list(sources), [list(targets)])
-    return [edits_of(block) for block in annotate(text, settings, jobs)]
+    return [edits_of(block, left_out) for block in annotate(text, settings, jobs)]
 
 
-def edits_of(block: str) -> list[Edit]:
-    """The edits of one annotator-0 M2 block, without noop and UNK."""
+def edits_of(block: str, left_out: frozenset[str] = LEFT_OUT) -> list[Edit]:
+    """The edits of one annotator-0 M2 block, without those of the types `left_out`."""
     found = []
     for line in block.splitlines():
         if not line.startswith("A "):
             continue
         fields = line[2:].split("|||")
         start, end = (int(x) for x in fields[0].split())
-        if fields[1] not in LEFT_OUT:
+        if fields[1] not in left_out:
             found.append(Edit(start, end, fields[2], fields[1]))
     return found

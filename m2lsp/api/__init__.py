@@ -17,10 +17,11 @@ own, by the name the command line gives them without dashes (`beta`,
 from __future__ import annotations
 
 from m2lsp.api.annotating import annotate
+from m2lsp.api.explaining import Explanation, explain
 from m2lsp.api.listing import MetricInfo
 from m2lsp.api.meta import MetaEval, meta_eval
 from m2lsp.api.scoring import Score, Scorer, score
 from m2lsp.api.tools import agree, check, compare, report
 
-__all__ = ["MetaEval", "MetricInfo", "Score", "Scorer", "agree", "annotate", "check",
-           "compare", "meta_eval", "report", "score"]
+__all__ = ["Explanation", "MetaEval", "MetricInfo", "Score", "Scorer", "agree", "annotate",
+           "check", "compare", "explain", "meta_eval", "report", "score"]

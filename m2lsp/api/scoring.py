@@ -14,9 +14,8 @@ from typing import Any
 import m2lsp.api.inputs as inputs
 from m2lsp.api.listing import SHARED
 from m2lsp.errors import InputError, M2lspError, UsageError
-
-# metrics whose references are plain sentences (no annotation: their gold is text)
-REFERENCES = "gleu_references"  # the option of the metrics that read plain references
+from m2lsp.parsing.m2 import block_texts
+from m2lsp.scoring.metric import REFERENCES
 
 
 def plain_references(name: str) -> bool:
@@ -357,7 +356,7 @@ class Scorer:
         cached = getattr(self, "_unit_cache", None)
         if cached is None:
             if self.gold is not None:
-                cached = _blocks(self.gold.read_text(encoding="utf-8"))
+                cached = block_texts(self.gold.read_text(encoding="utf-8"))
             elif self._values.get("source") is not None:
                 cached = Path(self._values["source"]).read_text(encoding="utf-8").splitlines()
             else:
@@ -423,20 +422,6 @@ def _cleanup(owner: Scorer) -> None:
     folder = getattr(owner, "_temporary", None)
     if folder is not None:
         folder.cleanup()
-
-
-def _blocks(text: str) -> list[str]:
-    """An M2 text's sentences, each block's lines with a blank line after them."""
-    blocks, current = [], []
-    for line in text.splitlines():
-        if line.strip():
-            current.append(line)
-        elif current:
-            blocks.append("\n".join(current) + "\n\n")
-            current = []
-    if current:
-        blocks.append("\n".join(current) + "\n\n")
-    return blocks
 
 
 def _indices(ids: Any, size: int) -> list[int]:

@@ -173,7 +173,7 @@ def _progress(total: int) -> Any:
 
 # each command's files in their order, for a message about arguments given the wrong way
 ORDERS = {"score": "SYSTEM GOLD", "compare": "SYSTEM_A SYSTEM_B GOLD",
-          "report": "GOLD SYSTEM..."}
+          "report": "GOLD SYSTEM...", "explain": "SYSTEM GOLD"}
 
 
 def request_of(args: argparse.Namespace, chosen: Chosen, system: Path,

@@ -84,6 +84,21 @@ class BlockSpan:
     separated: bool
 
 
+def block_texts(text: str) -> list[str]:
+    """An M2 text's sentences as the NUS scorer splits them (at blank lines): each block's
+    lines, with a blank line after them."""
+    blocks, current = [], []
+    for line in text.splitlines():
+        if line.strip():
+            current.append(line)
+        elif current:
+            blocks.append("\n".join(current) + "\n\n")
+            current = []
+    if current:
+        blocks.append("\n".join(current) + "\n\n")
+    return blocks
+
+
 def find_blocks(lines: Sequence[str]) -> list[BlockSpan]:
     """Split lines into blocks: at blank or whitespace-only lines, and before every S line."""
     return [BlockSpan(*span) for span in zip(*block_bounds(lines), strict=True)]

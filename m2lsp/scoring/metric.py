@@ -50,6 +50,8 @@ REGISTRY: dict[str, str] = {
     "pt-errant": "m2lsp.scoring.pt_errant",
 }
 
+REFERENCES = "gleu_references"  # the option of the metrics that read plain references
+
 
 @dataclass(frozen=True)
 class Flag:

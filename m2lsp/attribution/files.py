@@ -1,0 +1,52 @@
+"""Explaining a system file: its sentences and its sources (and the references, which only
+the metric reads) as the metric reads them, their ERRANT edits, and the attribution."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from m2lsp.attribution.run import Explanation, Settings, explain, extracted
+from m2lsp.attribution.variants import Scoring
+from m2lsp.errors import UsageError
+from m2lsp.scoring.metric import REFERENCES, Request
+
+# the metrics that score no sentence on its own
+UNEXPLAINABLE = {"cged": "scores sentences by their ids in the truth file",
+                 "cgec": "scores the corpus as a whole"}
+
+
+def explainable(name: str) -> bool:
+    return name not in UNEXPLAINABLE
+
+
+def explain_file(scoring: Scoring, system: Path, settings: Settings,
+                 spacy_model: str | None = None, usage: str = "m2lsp explain SYSTEM GOLD"
+                 ) -> Explanation:
+    """Each edit of `system`'s sentences, attributed its share of `scoring`'s sentence
+    score."""
+    from m2lsp.annotation.parallel import settings_for
+
+    name = scoring.metric.name
+    if name in UNEXPLAINABLE:
+        raise UsageError(f"--metric {name} {UNEXPLAINABLE[name]}: explain needs a metric "
+                         "that scores each sentence")
+    found = _sentences(scoring, system, usage)
+    annotation = settings_for("en", scoring.config, spacy_model=spacy_model)
+    edits = extracted(found.sources, found.hypotheses, annotation, scoring.shared.jobs or 1)
+    return explain(scoring, found.sources, found.hypotheses, edits, settings, found.texts)
+
+
+def _sentences(scoring: Scoring, system: Path, usage: str) -> Any:
+    from m2lsp.scoring.sentence_inputs import with_references, without_references
+
+    values: Mapping[str, Any] = scoring.values
+    request = Request(system, scoring.gold, scoring.shared, None, scoring.encoding,
+                      usage=usage)
+    source = values.get("source")
+    label = scoring.metric.name
+    if scoring.metric.declaration.reference_free:
+        return without_references(request, source and str(source), label)
+    references = tuple(str(r) for r in values.get(REFERENCES) or ())
+    return with_references(request, references, source and str(source), label)

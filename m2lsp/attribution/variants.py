@@ -1,0 +1,104 @@
+"""Sentence scores of many edited sentences with any metric that scores sentences: each
+sentence ("unit") is scored against its own sentence's gold, so the gold is written again,
+one copy a unit (an M2 gold's block, the source line, each reference's line), beside a
+system file of the units, and the metric runs once over them as over any corpus.  The
+numbers are those `m2lsp score --metric M` gives each sentence."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from m2lsp.errors import InputError, UsageError
+from m2lsp.scoring.metric import REFERENCES, Metric, Request, Shared
+
+Unit = tuple[int, str]  # (the sentence's index, an edited sentence)
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """A metric with its option values (by dest), the configuration and the shared options
+    the command settled; the gold (M2) if any, and the encoding of the given files."""
+
+    metric: Metric
+    values: Mapping[str, Any]
+    config: Any  # config.ScoreSettings
+    shared: Shared
+    gold: Path | None
+    encoding: str | None = None
+
+
+@dataclass(frozen=True)
+class Scored:
+    scores: list[float]  # each unit's, in order
+    signature: str  # the metric's, without its hash of the inputs (they were the units)
+
+
+def score_units(scoring: Scoring, units: Sequence[Unit]) -> Scored:
+    """Each unit's sentence score, in order."""
+    if not units:
+        return Scored([], "")
+    with tempfile.TemporaryDirectory(prefix="m2lsp-explain-") as folder:
+        request = _request(scoring, units, Path(folder))
+        score = scoring.metric.run(request)
+    found = score.sentence_scores()
+    if found is None:
+        raise UsageError(f"--metric {scoring.metric.name} does not score sentences one by "
+                         "one: it cannot be explained")
+    missing = next((k for k, s in enumerate(found) if s is None), None)
+    if missing is not None or len(found) != len(units):
+        raise InputError(f"--metric {scoring.metric.name} gave no score to an edited "
+                         f"sentence of sentence {units[missing or 0][0] + 1}")
+    kept = [f for f in score.signature.split("|") if not f.startswith(("refs-hash:", "m2lsp:"))]
+    return Scored([float(s) for s in found], "|".join(kept))  # type: ignore[arg-type]
+
+
+def _request(scoring: Scoring, units: Sequence[Unit], folder: Path) -> Request:
+    from m2lsp.config import config_for
+
+    chosen = [i for i, _ in units]
+    values = dict(scoring.values)
+    system = _write(folder / "system", [text for _, text in units])
+    gold = None
+    if scoring.gold is not None:
+        gold = _write_blocks(folder / "gold.m2", _blocks(scoring.gold, scoring.encoding),
+                             chosen)
+    if values.get("source") is not None:
+        values["source"] = _copied(Path(values["source"]), folder / "source", chosen,
+                                   scoring.encoding)
+    if values.get(REFERENCES):
+        values[REFERENCES] = [str(_copied(Path(r), folder / f"reference-{k}", chosen,
+                                          scoring.encoding))
+                              for k, r in enumerate(values[REFERENCES])]
+    shared = replace(scoring.shared, source=values.get("source"), sentence_level=False,
+                     per_type=False, verbose=False, bootstrap=0, sentence_average=False)
+    options = scoring.metric.options(values, shared, scoring.config or
+                                     config_for([]).score)
+    return Request(system, gold, shared, options, "utf-8")
+
+
+def _write(path: Path, lines: Sequence[str]) -> Path:
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8", newline="\n")
+    return path
+
+
+def _blocks(gold: Path, encoding: str | None) -> list[str]:
+    from m2lsp.parsing.m2 import block_texts
+    from m2lsp.parsing.source import read_source
+
+    return block_texts(read_source(gold, "gold", encoding).text)
+
+
+def _write_blocks(path: Path, blocks: Sequence[str], chosen: Sequence[int]) -> Path:
+    path.write_text("".join(blocks[i] for i in chosen), encoding="utf-8", newline="\n")
+    return path
+
+
+def _copied(path: Path, to: Path, chosen: Sequence[int], encoding: str | None) -> Path:
+    from m2lsp.scoring.sentence_inputs import read
+
+    lines, _ = read(path, "lines", encoding)
+    return _write(to, [lines[i] for i in chosen])
