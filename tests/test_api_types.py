@@ -102,6 +102,9 @@ CALLS: list[tuple[str, Callable[..., Any], dict[str, Any]]] = [
      {"hypotheses": SYSTEM, "references": [SYSTEM], "sources": SOURCES}),
     ("compute_metrics", _compute_metrics, {"tokenizer": object(), "gold": GOLD}),
     ("confidence", _confidence, {"samples": 10, "seed": 1}),
+    ("explain", lambda **k: m2lsp.explain(k.pop("system"), **k),
+     {"system": SYSTEM, "gold": GOLD, "metric": "m2", "attributor": "shapley", "seed": 1,
+      "samples": 8, "max_exact_edits": 4, "max_edits": 6}),
 ]
 
 
