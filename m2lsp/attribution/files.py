@@ -26,7 +26,7 @@ def explain_file(scoring: Scoring, system: Path, settings: Settings,
                  ) -> Explanation:
     """Each edit of `system`'s sentences, attributed its share of `scoring`'s sentence
     score."""
-    from m2lsp.annotation.parallel import settings_for
+    from m2lsp.annotation.parallel import default_jobs, settings_for
 
     name = scoring.metric.name
     if name in UNEXPLAINABLE:
@@ -34,7 +34,8 @@ def explain_file(scoring: Scoring, system: Path, settings: Settings,
                          "that scores each sentence")
     found = _sentences(scoring, system, usage)
     annotation = settings_for("en", scoring.config, spacy_model=spacy_model)
-    edits = extracted(found.sources, found.hypotheses, annotation, scoring.shared.jobs or 1)
+    edits = extracted(found.sources, found.hypotheses, annotation,
+                      scoring.shared.jobs or default_jobs())
     return explain(scoring, found.sources, found.hypotheses, edits, settings, found.texts)
 
 

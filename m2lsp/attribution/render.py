@@ -94,16 +94,20 @@ def data(found: Explanation, system: str, top: int = TOP) -> dict[str, Any]:
     """The JSON: every sentence with its edits (sentence numbers count from 1), the types,
     the extremes."""
     settings = found.settings
-    helping, hurting = extremes(found, top)
     return {"metric": found.metric, "attributor": found.attributor,
             "signature": found.signature, "system": system, "seed": settings.seed,
             "samples": settings.bounds.samples, "max_exact_edits": settings.bounds.max_exact,
-            "max_edits": settings.max_edits,
-            "types": {t.type: {"edits": t.edits, "total": t.total, "mean": t.mean,
+            "max_edits": settings.max_edits, **summary(found, top),
+            "sentences": [_sentence_data(s) for s in found.sentences]}
+
+
+def summary(found: Explanation, top: int = TOP) -> dict[str, Any]:
+    """The types and the extremes (what the report shows of each system)."""
+    helping, hurting = extremes(found, top)
+    return {"types": {t.type: {"edits": t.edits, "total": t.total, "mean": t.mean,
                                "helped": t.helped, "hurt": t.hurt} for t in by_type(found)},
             "helpful": [_edit_data(s, e) for s, e in helping],
-            "harmful": [_edit_data(s, e) for s, e in hurting],
-            "sentences": [_sentence_data(s) for s in found.sentences]}
+            "harmful": [_edit_data(s, e) for s, e in hurting]}
 
 
 def _edit_data(sentence: SentenceShares | None, edit: EditShare) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp import arguments, defaults
+from m2lsp.attribution.attributors import ATTRIBUTORS
 from m2lsp.cli.exits import EXIT_CLEAN
 from m2lsp.errors import UsageError
 from m2lsp.reporting import FORMATS, rendered
@@ -48,6 +49,11 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     report.add_argument("--meta-eval-data", type=Path, metavar="DIR",
                         help="the folder holding seeda/ and gjg15/ (default: the setting "
                         "meta-eval-data, else $M2LSP_META_EVAL_DATA)")
+    report.add_argument("--explain", choices=ATTRIBUTORS, metavar="ATTRIBUTOR",
+                        help="also attribute each system's sentence scores to its edits "
+                        "(add, sub, shapley, shapley-sampling; as m2lsp explain with its "
+                        "defaults): the error types and edits that help and hurt most, "
+                        "per system")
     report.add_argument("--samples", type=arguments.SAMPLES, default=1000,
                         help="bootstrap resamples and randomisation shuffles (default 1000)")
     report.add_argument("--seed", type=arguments.SEED, default=12345, help="seed (default 12345)")
@@ -86,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         refuse_inputs(target, input_paths(args, "output"))
     chosen = _configured(args, args.gold, *args.systems)
     request = request_of(args, chosen, args.systems[0], args.gold)
-    stages = Stages(5, what="m2lsp report")
+    stages = Stages(6 if args.explain else 5, what="m2lsp report")
     try:
         report = build_report(chosen.metric, request, args.systems, system_names(args),
                               args.samples, args.seed, stages)
@@ -96,6 +102,9 @@ def run(args: argparse.Namespace) -> int:
             from m2lsp.metaeval import render
 
             data["meta_eval"] = render.to_dict(meta)
+        if args.explain:
+            stages("attributing the systems' scores to their edits")
+            data["attribution"] = _attribution(args, chosen)
         stages(f"drawing the {args.format} page" if args.format == "html"
                else f"writing {args.format}")
         text = rendered(data, args.format, args.title) + _meta_eval_table(meta, args.format)
@@ -151,6 +160,36 @@ def _meta_eval(args: argparse.Namespace, metric: str) -> Any:
     setting = config_for([args.gold]).score.meta_eval_data
     return meta_eval(MetaEvalRequest(args.meta_eval, args.meta_eval_data, metrics=(metric,),
                                      setting_data=setting))
+
+
+def _attribution(args: argparse.Namespace, chosen: Any) -> dict[str, Any]:
+    """Each system's edits by error type, and its most helpful and harmful edits, by the
+    attributor --explain names (m2lsp.attribution)."""
+    from m2lsp.attribution import render
+    from m2lsp.attribution.files import explain_file, explainable
+    from m2lsp.attribution.run import Settings
+    from m2lsp.attribution.variants import Scoring
+    from m2lsp.config import config_for
+
+    if not explainable(chosen.metric.name):
+        raise UsageError(f"--explain: --metric {chosen.metric.name} does not score each "
+                         "sentence")
+    config = config_for([args.gold], args.config).score
+    scoring = Scoring(chosen.metric, vars(args), config, chosen.shared, args.gold,
+                      args.encoding)
+    settings = Settings(args.explain, args.seed)
+    systems, signature = [], ""
+    for name, path in zip(system_names(args), args.systems, strict=True):
+        found = explain_file(scoring, path, settings, getattr(args, "spacy_model", None))
+        systems.append({"name": name, **render.summary(found, 5)})
+        signature = found.signature
+    totals: dict[str, float] = {}
+    for system in systems:
+        for name, row in system["types"].items():
+            totals[name] = totals.get(name, 0.0) + row["total"]
+    types = sorted(totals, key=lambda t: (-totals[t], t))
+    return {"attributor": args.explain, "signature": signature, "types": types,
+            "systems": systems}
 
 
 def _meta_eval_table(meta: Any, format: str) -> str:
