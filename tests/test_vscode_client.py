@@ -44,7 +44,7 @@ def test_the_vsix_holds_the_bundle_grammars_and_manifest(built):
     titles = {c["title"] for c in manifest["contributes"]["commands"]}
     assert titles == {"M2: Score Against System File…",
                       "M2: Score With a Metric Against System File…", "M2: Clear Scores",
-                      "M2: Open Report",
+                      "M2: Open Report", "M2: Explain a System's Edits…",
                       "M2: Restart Server",
                       "M2: Next False Positive", "M2: Next Missed Edit", "M2: Sort Scores…",
                       "M2: Show One Error Type…", "M2: Refresh Scores"}
@@ -88,7 +88,7 @@ def test_the_client_asks_the_server_only_for_what_it_serves():
         sent |= set(re.findall(r'command: "(m2lsp\.(?!client\.)[A-Za-z]+)"', text))
         sent |= set(re.findall(r'sendRequest<?[A-Za-z]*>?\("(m2lsp/[A-Za-z]+)"', text))
     assert {"m2lsp.score", "m2lsp.clearScores", "m2lsp.nextScoreMark",
-            "m2lsp/scoreReport", "m2lsp.report"} <= sent
+            "m2lsp/scoreReport", "m2lsp.report", "m2lsp.explain"} <= sent
     ls = create_server()
     served = set(ls.protocol.fm.commands) | set(ls.protocol.fm.features)
     assert sent <= served

@@ -108,6 +108,8 @@ class OpenDocument:
         self.focus = 0  # the line of the last edit: diagnostics near it are shown first
         self.stamp = 0  # counts changes other than the text's (scores, settings)
         self.agreement: dict[tuple, str | None] = {}  # a block's lines, beta -> its lens
+        self.attribution: tuple[int, list] | None = None  # (version, editor.attribution
+        # notes): a system's edit attributions on this gold, while its text is unchanged
 
     @property
     def result_id(self) -> str:
@@ -130,6 +132,7 @@ class M2Server(LanguageServer):
         self.refresh_support = False
         self.asks_configuration = False
         self.code_lens_refresh = False
+        self.inlay_hint_refresh = False
         # called with a uri whose diagnostics changed (the diagnostics feature listens)
         self.changed: list[Callable[[str], None]] = []
         self.exit_code = 0  # LSP's: 0 after shutdown then exit, 1 for exit alone

@@ -35,6 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("m2lsp.client.refreshScores", () => view.refresh()),
     vscode.commands.registerCommand("m2lsp.client.reveal", reveal),
     vscode.commands.registerCommand("m2lsp.client.openReport", openReport),
+    vscode.commands.registerCommand("m2lsp.client.explainAgainstFile", explainAgainstFile),
     vscode.window.onDidChangeActiveTextEditor(() => showStatus()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("m2lsp.server")) {
@@ -259,6 +260,36 @@ async function openReport(): Promise<void> {
       shown.revealRange(new vscode.Range(where, where), vscode.TextEditorRevealType.AtTop);
     }
   });
+}
+
+/** "M2: Explain a System's Edits…": the server's `m2lsp.explain` for the active gold file
+ * and a system file, with the `metric` setting's metric and a chosen attributor; the server
+ * shows each edit's share as inlay hints and on hover. */
+async function explainAgainstFile(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!client || !editor) {
+    void vscode.window.showWarningMessage("m2lsp: open a gold file (M2) first.");
+    return;
+  }
+  const attributor = await vscode.window.showQuickPick(["add", "sub", "shapley", "shapley-sampling"],
+    { title: "How to share each sentence's score among its edits" });
+  const picked = attributor && await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    openLabel: "Explain",
+    title: "System output whose edits to explain on this gold file",
+  });
+  if (!picked || picked.length === 0) {
+    return;
+  }
+  const metric = vscode.workspace.getConfiguration("m2lsp").get<string>("metric");
+  const running = client;
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: "m2lsp: attributing the system's scores to its edits…" },
+    () => running.sendRequest(ExecuteCommandRequest.type, {
+      command: "m2lsp.explain",
+      arguments: [editor.document.uri.toString(), picked[0].fsPath, { metric, attributor }],
+    }),
+  );
 }
 
 async function clearScores(): Promise<void> {

@@ -7,8 +7,10 @@ from typing import Any
 
 from lsprotocol import types
 
+from m2lsp.editor import attribution
 from m2lsp.editor import hover as hovering
-from m2lsp.lsp import live_score
+from m2lsp.lsp import convert, live_score
+from m2lsp.lsp.features.attribution import current
 from m2lsp.lsp.features.documents import m2_document
 from m2lsp.lsp.server import M2Server
 
@@ -22,11 +24,22 @@ def hover(ls: M2Server, params: types.HoverParams) -> types.Hover | None:
     if found is None:
         return None
     doc, m2 = found
-    text = _score_hover(ls, doc, params.position.line) or \
+    text = _attribution_hover(ls, doc, params.position) or \
+        _score_hover(ls, doc, params.position.line) or \
         hovering.hover(m2, params.position.line, doc.live.lint_context_taxonomy())
     if text is None:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+
+def _attribution_hover(ls: M2Server, doc: Any, position: types.Position) -> str | None:
+    """An attributed system edit's share, over the source tokens it changes."""
+    notes = current(doc)
+    if not notes:
+        return None
+    line, column = convert.position_in(doc.lines, position, ls.encoding)
+    note = attribution.at(notes, line, column)
+    return note.hover if note is not None else None
 
 
 def _score_hover(ls: M2Server, doc: Any, line: int) -> str | None:

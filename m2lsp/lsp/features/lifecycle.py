@@ -57,6 +57,8 @@ def initialize(ls: M2Server, params: types.InitializeParams) -> None:
     ls.asks_configuration = bool(workspace and workspace.configuration)
     ls.code_lens_refresh = bool(workspace and workspace.code_lens and
                                 workspace.code_lens.refresh_support)
+    ls.inlay_hint_refresh = bool(workspace and workspace.inlay_hint and
+                                 workspace.inlay_hint.refresh_support)
     root = to_fs_path(params.root_uri) if params.root_uri else None
     if root:
         ls.base = ls.config = _project_config(ls, Path(root))

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from m2lsp.editor import attribution as editor_attribution
 from m2lsp.editor import outline
 from m2lsp.lsp import convert
+from m2lsp.lsp.features.attribution import current
 from m2lsp.lsp.features.documents import essay_document, m2_document
 from m2lsp.lsp.server import M2Server
 
@@ -21,9 +23,15 @@ def inlay_hints(ls: M2Server, params: types.InlayHintParams) -> list[types.Inlay
     if found is None:
         return []
     doc, m2 = found
-    hints = outline.inlay_hints(m2, params.range.start.line, params.range.end.line)
+    first, last = params.range.start.line, params.range.end.line
+    hints = outline.inlay_hints(m2, first, last)
     return [types.InlayHint(position=convert.position(doc.lines, h.line, h.col, ls.encoding),
-                            label=h.label, padding_left=True) for h in hints]
+                            label=h.label, padding_left=True) for h in hints] + [
+        types.InlayHint(position=convert.position(doc.lines, n.line, n.end, ls.encoding),
+                        label=n.label, padding_left=True,
+                        tooltip=types.MarkupContent(kind=types.MarkupKind.Markdown,
+                                                    value=n.hover))
+        for n in editor_attribution.in_range(current(doc), first, last)]
 
 
 def symbols(ls: M2Server, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
