@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from m2lsp.errors import InputError
 
@@ -22,6 +23,7 @@ class Judgment:
     sentence: int
     user: str
     ranks: tuple[tuple[str, int], ...]
+    doc: str = ""  # the document (doc-id) where src-ids count per document (RevisitCGEC)
 
     def scores(self, systems: Sequence[str]) -> list[float | None]:
         """Each of `systems`' score in this judgment (minus its rank: higher is better),
@@ -60,7 +62,8 @@ def _judgment(item: object, path: Path) -> Judgment:
     except (KeyError, ValueError):
         raise InputError(f"{path}: ranking item {attributes.get('id')}: no integer "
                          "src-id") from None
-    return Judgment(sentence, attributes.get("user", ""), tuple(ranks))
+    return Judgment(sentence, attributes.get("user", ""), tuple(ranks),
+                    attributes.get("doc-id", ""))
 
 
 def expected_wins(judgments: Sequence[Judgment], ties: bool = False) -> dict[str, float]:
@@ -103,46 +106,19 @@ def pairwise(judgments: Sequence[Judgment]) -> dict[tuple[str, str], list[tuple[
 
 def trueskill(judgments: Sequence[Judgment], runs: int = 10, seed: int = 12345
               ) -> dict[str, float]:
-    """TrueSkill of each system (Sakaguchi et al. 2014, as WMT and GJG15 ran it: mu 0,
-    sigma 0.5, beta = sigma * iterations / 40, tau 0, draw probability 0.25; one pairwise
-    judgment a step, the pair chosen by the uncertainty of the ratings), the mean mu of
-    `runs` runs from `seed`.  Needs the `trueskill` package (m2lsp[meta-eval])."""
-    import random
+    """TrueSkill of each system as grammatical/evaluation's scripts compute it (see
+    metaeval.trueskill; Sakaguchi et al. 2014's settings: mu 0, sigma 0.5, beta = sigma *
+    steps / 40, tau 0, draw probability 0.25), the mean mu of `runs` runs, run k seeded
+    with seed + k.  Needs the `trueskill` package (m2lsp[meta-eval])."""
+    from m2lsp.metaeval import trueskill as skill
+    from m2lsp.summation import numpy_mean
 
-    try:
-        import trueskill as package
-    except ImportError:
-        from m2lsp.errors import UsageError
-
-        raise UsageError("TrueSkill rankings need the trueskill package: pip install "
-                         "'m2lsp[meta-eval]'") from None
-    pairs = pairwise(judgments)
-    systems = sorted({s for pair in pairs for s in pair})
-    steps = sum(len(v) for v in pairs.values()) + 1
-    rng = random.Random(seed)
-    totals = dict.fromkeys(systems, 0.0)
-    for _ in range(runs):
-        for system, mu in _trueskill_run(package, pairs, systems, steps, rng).items():
-            totals[system] += mu
-    return {s: v / runs for s, v in totals.items()}
+    results = skill.runs(compared(judgments), runs, seed)
+    return {s: numpy_mean([r[s][0] for r in results]) for s in results[0]}
 
 
-def _trueskill_run(package: object, pairs: dict[tuple[str, str], list[tuple[int, int]]],
-                   systems: list[str], steps: int, rng: object) -> dict[str, float]:
-    import math
+def compared(judgments: Sequence[Judgment]) -> Any:
+    """The judgments' pairs as TrueSkill reads them (`print_pairs.pl -r`)."""
+    from m2lsp.metaeval import trueskill as skill
 
-    env = package.TrueSkill(mu=0.0, sigma=0.5, beta=0.5 * (steps / 40.0), tau=0.0,  # type: ignore[attr-defined]
-                            draw_probability=0.25)
-    ratings = {s: env.create_rating() for s in systems}
-    for _ in range(steps):
-        first = max(systems, key=lambda s: (ratings[s].sigma, s))
-        others = [s for s in systems if s != first]
-        weights = [1 / math.exp(abs(ratings[first].mu - ratings[s].mu)) for s in others]
-        second = rng.choices(others, weights)[0]  # type: ignore[attr-defined]
-        pair = (first, second) if first < second else (second, first)
-        if pair not in pairs:
-            continue
-        ranks = rng.choice(pairs[pair])  # type: ignore[attr-defined]
-        (a,), (b,) = env.rate([[ratings[pair[0]]], [ratings[pair[1]]]], ranks=list(ranks))
-        ratings[pair[0]], ratings[pair[1]] = a, b
-    return {s: r.mu for s, r in ratings.items()}
+    return skill.comparisons(skill.printed_pairs((j.user, j.ranks) for j in judgments))

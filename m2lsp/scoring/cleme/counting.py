@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from m2lsp.scoring.cleme.chunks import Chunk
+from m2lsp.summation import numpy_mean
 
 # (alpha, min, max) for TP, FP, FN; FP's sigmoid is reversed
 HYPER = {
@@ -204,34 +205,6 @@ def numpy_round(value: float, digits: int) -> float:
         return value
     scale = 10.0 ** digits
     return round(value * scale) / scale
-
-
-def numpy_mean(values: Sequence[float]) -> float:
-    """The mean as NumPy computes it (pairwise summation), so that a mean that rounds at a
-    boundary rounds as the reference's np.average does."""
-    return _pairwise(values, 0, len(values)) / len(values) if values else math.nan
-
-
-def _pairwise(a: Sequence[float], start: int, n: int) -> float:
-    if n < 8:
-        total = 0.0
-        for i in range(start, start + n):
-            total += a[i]
-        return total
-    if n <= 128:
-        r = [a[start + k] for k in range(8)]
-        i = 8
-        while i < n - (n % 8):
-            for k in range(8):
-                r[k] += a[start + i + k]
-            i += 8
-        total = (r[0] + r[1]) + (r[2] + r[3]) + ((r[4] + r[5]) + (r[6] + r[7]))
-        for j in range(i, n):
-            total += a[start + j]
-        return total
-    half = n // 2
-    half -= half % 8
-    return _pairwise(a, start, half) + _pairwise(a, start + half, n - half)
 
 
 def scored(chunked: Sequence[tuple[Sequence[Chunk], Sequence[Sequence[Chunk]]]], scorer: str,

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from m2lsp.scoring.cleme.chunks import Chunk
-from m2lsp.scoring.cleme.counting import numpy_mean
+from m2lsp.summation import numpy_mean
 
 FACTORS = {"corpus": (0.45, 0.35, 0.15, 0.05), "sentence": (0.35, 0.25, 0.20, 0.20)}
 LENGTH = (2.0, 0.75, 1.25)  # the LengthWeigher's defaults (alpha, min, max) for TP, FP, FN
