@@ -75,7 +75,7 @@ def meta_eval(dataset: str = "seeda", *, data: str | os.PathLike[str] | None = N
     takes them: `spacy_model=`, `beta=`, `max_unchanged_words=`, ... and the [tool.m2lsp]
     settings) and given score files (`scores`: name -> SYSTEM<TAB>SCORE file;
     `sentence_scores`: name -> folder of SYSTEM.txt) against the human judgments of
-    `dataset` ("seeda" or "gjg15") in the folder `data`."""
+    `dataset` ("seeda", "gjg15" or "revisit-cgec") in the folder `data`."""
     from m2lsp import arguments
     from m2lsp.config import config_for
     from m2lsp.logs import collected
@@ -83,7 +83,7 @@ def meta_eval(dataset: str = "seeda", *, data: str | os.PathLike[str] | None = N
     from m2lsp.metaeval.evaluate import Settings
     from m2lsp.metaeval.run import MetaEvalRequest, run
 
-    _names("dataset", dataset, ("seeda", "gjg15"))
+    _names("dataset", dataset, ("seeda", "gjg15", "revisit-cgec"))
     _names("order", order, ("higher", "lower"))
     if systems is not None:
         _names("systems", systems, ("base", "+INPUT", "+REF-F_GPT-3.5", "all"))

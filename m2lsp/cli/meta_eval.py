@@ -18,17 +18,21 @@ FORMATS = ("text", "json", "md", "latex")
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
     meta = commands.add_parser(
-        "meta-eval", help="correlate metrics with human judgments (SEEDA, GJG15)",
+        "meta-eval", help="correlate metrics with human judgments (SEEDA, GJG15, RevisitCGEC)",
         description="Meta-evaluate metrics against human judgments: system-level Pearson "
         "and Spearman against the human scores (SEEDA: Expected Wins and TrueSkill, "
-        "edit- and sentence-based; GJG15: its Table 3), sentence-level accuracy and "
+        "edit- and sentence-based; GJG15: its Table 3; RevisitCGEC: Expected Wins and "
+        "TrueSkill computed from its rankings as grammatical/evaluation's scripts compute "
+        "them), sentence-level accuracy and "
         "Kendall's tau-like score against each pairwise human preference, as SEEDA's "
         "corr_system.py and corr_sentence.py compute them. Registry metrics are scored "
         "here; any other metric is given as score files.")
-    meta.add_argument("--dataset", choices=("seeda", "gjg15"), default="seeda",
+    meta.add_argument("--dataset", choices=("seeda", "gjg15", "revisit-cgec"), default="seeda",
                       help="the human judgments (default seeda)")
-    meta.add_argument("--data", type=Path, help="the folder holding seeda/ and gjg15/ "
-                      "(default: the setting meta-eval-data, else $M2LSP_META_EVAL_DATA)")
+    meta.add_argument("--data", type=Path, help="the folder holding seeda/ and gjg15/, or "
+                      "RevisitCGEC's release with MuCGEC_dev.txt and "
+                      "yaclc-minimal_dev.para (default: the setting meta-eval-data, else "
+                      "$M2LSP_META_EVAL_DATA)")
     meta.add_argument("--systems", choices=("base", "+INPUT", "+REF-F_GPT-3.5", "all"),
                       help="SEEDA's system sets (default base, as its scripts); GJG15: all")
     meta.add_argument("--metric", action="append", default=[], choices=names(),
@@ -48,8 +52,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                       "score; alone, the systems they rank are printed by Expected Wins")
     meta.add_argument("--trueskill-runs", type=arguments.SAMPLES, default=None, metavar="N",
                       help="with --judgments: also their TrueSkill (WMT's and GJG15's "
-                      "settings, seeded by --seed), the mean of N runs (needs "
-                      "m2lsp[meta-eval]; a run over GJG15's judgments takes 15 s)")
+                      "settings, seeded by --seed), the mean of N runs; RevisitCGEC: its "
+                      "TrueSkill's runs (default 100; its Makefile runs 1000) (needs "
+                      "m2lsp[meta-eval]; a run over GJG15's judgments takes 30 s, over "
+                      "RevisitCGEC's 4 s)")
     meta.add_argument("--bootstrap", type=arguments.SAMPLES, default=0, metavar="N",
                       help="95%% intervals of each correlation from N resamples of the "
                       "sentences (registry metrics with per-sentence statistics)")

@@ -15,9 +15,10 @@ system scores of GJG15's Table 3, which its release has only as scripts' output.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from m2lsp.errors import InputError, UsageError
 
@@ -44,6 +45,9 @@ GJG15_PUBLISHED = {
 }
 GJG15_SYSTEMS = tuple(GJG15_PUBLISHED["EW"])
 GJG15_HUMAN = {"EW": "GJG15 Table 3(b), Expected Wins", "TS": "GJG15 Table 3(c), TrueSkill"}
+REVISIT_HUMAN = {"EW": "RevisitCGEC, Expected Wins (EW.pl)",
+                 "TS": "RevisitCGEC, TrueSkill (mean mu of TS.py's runs)"}
+DATASETS = ("seeda", "gjg15", "revisit-cgec")
 
 
 @dataclass(frozen=True)
@@ -61,8 +65,15 @@ class Dataset:
     judgments: Mapping[str, Path]  # sentence-level rankings by name
     ids_are_lines: bool  # a src-id is the 0-based line of the outputs (GJG15); else the
     # outputs hold the judged sentences, in the order of their src-ids (SEEDA)
+    outputs: Mapping[str, Path] = field(default_factory=dict)  # prepared outputs
+    # (RevisitCGEC), by system
+    sentence_lines: Mapping[tuple[str, int], int] = field(default_factory=dict)  # a
+    # (doc-id, src-id)'s line, where src-ids count per document (RevisitCGEC)
+    prepared: Any = None  # metaeval.revisit.Prepared
 
     def output(self, system: str) -> Path:
+        if self.outputs:
+            return self.outputs[system]
         if self.name == "seeda":
             return self.folder / "outputs" / "subset" / f"{system}.txt"
         return self.folder / "original" / "official_submissions" / system
@@ -72,6 +83,17 @@ class Dataset:
         if self.ids_are_lines:
             return {i: i for i in ids}
         return {i: line for line, i in enumerate(sorted(set(ids)))}
+
+    def judged_lines(self, judged: Sequence[Any]) -> list[int]:
+        """Each judgment's line in the outputs."""
+        if self.sentence_lines:
+            try:
+                return [self.sentence_lines[(j.doc, j.sentence)] for j in judged]
+            except KeyError as exc:
+                raise InputError(f"{self.name}: a judgment of {exc.args[0]} (doc-id, src-id), "
+                                 "which is no sentence of the outputs") from None
+        found = self.lines([j.sentence for j in judged])
+        return [found[j.sentence] for j in judged]
 
     @property
     def signature(self) -> str:
@@ -98,7 +120,9 @@ def load(name: str, folder: Path, subset: str | None = None) -> Dataset:
         return _seeda(_within(folder, "seeda"), subset or "base")
     if name == "gjg15":
         return _gjg15(_within(folder, "gjg15"), subset or "all")
-    raise UsageError(f"no dataset {name!r}: seeda or gjg15")
+    if name == "revisit-cgec":
+        return _revisit(folder, subset or "all")
+    raise UsageError(f"no dataset {name!r}: {', '.join(DATASETS)}")
 
 
 def _within(folder: Path, name: str) -> Path:
@@ -131,6 +155,25 @@ def _gjg15(folder: Path, subset: str) -> Dataset:
              for key, table in GJG15_PUBLISHED.items()}
     return Dataset("gjg15", folder, subset, GJG15_SYSTEMS, human, GJG15_HUMAN,
                    {"rank": folder / "judgments.xml"}, ids_are_lines=True)
+
+
+def _revisit(folder: Path, subset: str) -> Dataset:
+    """RevisitCGEC's six systems on its 200 judged sentences (metaeval.revisit), with the
+    Expected Wins of its rankings (the TrueSkill comes with the runs asked: run.py)."""
+    from m2lsp.metaeval import revisit
+    from m2lsp.metaeval.judgments import expected_wins, read_judgments
+
+    if subset != "all":
+        raise UsageError("RevisitCGEC has one system set: all (its six systems)")
+    found = revisit.find(folder)
+    prepared = revisit.prepare(found, revisit.cache_folder())
+    judgments = found.root / "judgments.xml"
+    wins = expected_wins(read_judgments(judgments))
+    human = {"EW": tuple(wins.get(s, 0.0) for s in revisit.SYSTEMS)}
+    return Dataset("revisit-cgec", found.root, subset, revisit.SYSTEMS, human,
+                   {"EW": REVISIT_HUMAN["EW"]}, {"rank": judgments}, ids_are_lines=False,
+                   outputs={s: prepared.output(s) for s in revisit.SYSTEMS},
+                   sentence_lines=prepared.lines, prepared=prepared)
 
 
 def _numbers(path: Path) -> list[float]:

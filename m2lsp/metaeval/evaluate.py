@@ -199,19 +199,19 @@ def _judgments(dataset: Dataset) -> dict[str, Any]:
 def _sentence_level(dataset: Dataset, name: str, judged: Sequence[Any],
                     scores: MetricScores) -> SentenceLevel:
     assert scores.sentences is not None
-    lines = dataset.lines([j.sentence for j in judged])
+    lines = dataset.judged_lines(judged)
     per_system = [scores.sentences.get(s) for s in dataset.systems]
     missing = [s for s, v in zip(dataset.systems, per_system, strict=True) if v is None]
     if missing:
         raise InputError(f"{scores.name}: no sentence scores for {', '.join(missing)}")
-    count = 1 + max(lines.values(), default=-1)
+    count = 1 + max(lines, default=-1)
     short = [s for s, v in zip(dataset.systems, per_system, strict=True)
              if v is not None and len(v) < count]
     if short:
         raise InputError(f"{scores.name}: {short[0]} has fewer sentence scores than the "
                          f"{count} sentences {dataset.name} judged")
     human = [j.scores(dataset.systems) for j in judged]
-    metric = [[v[lines[j.sentence]] for v in per_system if v is not None] for j in judged]
+    metric = [[v[line] for v in per_system if v is not None] for line in lines]
     found = agreement(human, metric, scores.higher)
     return SentenceLevel(name, found.accuracy, found.kendall, found.pairs)
 

@@ -22,6 +22,7 @@ from m2lsp.metaeval.evaluate import (
 from m2lsp.metaeval.scores import Progress
 
 GOLD_BESIDE = Path("conll2014") / "gold" / "official-2014.combined.m2"
+REVISIT_RUNS = 100  # RevisitCGEC's TrueSkill runs by default (its Makefile: 1000)
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,10 @@ def run(request: MetaEvalRequest, progress: Progress | None = None,
         raise UsageError("--order is higher or lower")
     folder = data_folder(request.data, request.setting_data)
     dataset = load(request.dataset, folder, request.systems)
+    if dataset.name == "revisit-cgec":
+        _refuse_whole_references(request.metrics)
+        dataset = with_trueskill(dataset, request.trueskill_runs or REVISIT_RUNS,
+                                 request.settings.seed)
     if request.judgments is not None:
         dataset = with_judgments(dataset, request.judgments, request.trueskill_runs,
                                  request.settings.seed)
@@ -112,7 +117,16 @@ def _scored(dataset: Dataset, folder: Path, request: MetaEvalRequest,
         raise UsageError(f"no metric {unknown[0]!r}; the metrics are {', '.join(names())}")
     values = dict(request.options)
     _refuse_unused(values, request.metrics)
-    gold = request.gold or _gold_beside(folder)
+    if dataset.prepared is not None:  # RevisitCGEC: the gold of its references
+        from m2lsp.config import ScoreSettings
+        from m2lsp.metaeval import revisit
+
+        if dataset.prepared.cherrant_data is not None:
+            values.setdefault("cherrant_data", dataset.prepared.cherrant_data)
+        gold = request.gold or revisit.gold(dataset.prepared, request.config or
+                                            ScoreSettings(), values.get("jobs") or 1)
+    else:
+        gold = request.gold or _gold_beside(folder)
     with tempfile.TemporaryDirectory(prefix="m2lsp-meta-eval-") as scratch:
         references = gold_for(dataset, gold, Path(scratch))
         return [metric_scores(dataset, name, references, progress, warn, values,
@@ -140,6 +154,29 @@ def _gold_beside(folder: Path) -> Path:
             return candidate
     raise UsageError("scoring with --metric needs the CoNLL-2014 gold: give --gold "
                      "official-2014.combined.m2")
+
+
+def _refuse_whole_references(metrics: Sequence[str]) -> None:
+    from m2lsp.metaeval import revisit
+
+    whole = [m for m in metrics if m in revisit.WHOLE_REFERENCES]
+    if whole:
+        raise UsageError(f"--metric {whole[0]} on RevisitCGEC: its references vary in "
+                         "number (1 to 14 a sentence) and its char-level gold cannot give "
+                         "every annotator's sentence; give that metric's scores with "
+                         "--scores NAME=FILE (and --sentence-scores)")
+
+
+def with_trueskill(dataset: Dataset, runs: int, seed: int) -> Dataset:
+    """The dataset with the TrueSkill of its own rankings as a human score: the mean mu of
+    `runs` runs of grammatical/evaluation's TS.py (run k seeded with seed + k)."""
+    from m2lsp.metaeval.datasets import REVISIT_HUMAN
+    from m2lsp.metaeval.judgments import read_judgments, trueskill
+
+    found = trueskill(read_judgments(dataset.judgments["rank"]), runs, seed)
+    human = {**dataset.human, "TS": tuple(found.get(s, 0.0) for s in dataset.systems)}
+    names = {**dataset.human_names, "TS": f"{REVISIT_HUMAN['TS']}, {runs} runs, seed {seed}"}
+    return replace(dataset, human=human, human_names=names)
 
 
 def with_judgments(dataset: Dataset, path: Path, trueskill_runs: int = 0,

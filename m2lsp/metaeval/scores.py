@@ -62,7 +62,8 @@ def metric_scores(dataset: Dataset, name: str, gold: Path, progress: Progress | 
         for index, system in enumerate(dataset.systems):
             if tick is not None:
                 tick.at(index)
-            request = Request(dataset.output(system), gold, shared, options, warn=warn)
+            request = Request(_output(dataset, system, name), gold, shared, options,
+                              warn=warn)
             score = chosen.run(request)
             main = score.main(score.json(request))
             if main is None:
@@ -73,6 +74,14 @@ def metric_scores(dataset: Dataset, name: str, gold: Path, progress: Progress | 
     signature = str(score.signature)
     return MetricScores(name, found, _complete(sentences), signature=signature,
                         resample=_resampler(stats), sentence_count=_count(stats))
+
+
+def _output(dataset: Dataset, system: str, metric: str) -> Path:
+    if dataset.prepared is not None:
+        from m2lsp.metaeval import revisit
+
+        return revisit.output_for(dataset.prepared, system, metric)
+    return dataset.output(system)
 
 
 SHARED_OPTIONS = ("beta", "jobs")  # what a metric's shared options may be given here

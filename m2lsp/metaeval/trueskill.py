@@ -173,10 +173,81 @@ def _next_pair(ratings: dict, order: Sequence[str], rng: random.Random) -> Pair:
     return (first, second) if first < second else (second, first)
 
 
-def runs(found: Comparisons, count: int, seed: int) -> list[dict[str, tuple[float, float]]]:
+Run = dict[str, tuple[float, float]]
+
+
+def runs(found: Comparisons, count: int, seed: int, jobs: int | None = None) -> list[Run]:
     """`count` runs, run k from seed + k, in the order the Makefile's cluster.py reads
-    them (the shell's sorted `run.*` names: 0, 1, 10, 100, 101, ...)."""
-    return [run(found, random.Random(seed + k)) for k in sorted(range(count), key=str)]
+    them (the shell's sorted `run.*` names: 0, 1, 10, 100, 101, ...).  A run is kept in
+    the cache by the pairs and its seed (a second meta-evaluation reads it back); the runs
+    not kept are shared among `jobs` processes (default: the cores)."""
+    seeds = [seed + k for k in sorted(range(count), key=str)]
+    kept = _Kept(found)
+    done = {s: r for s in seeds if (r := kept.get(s)) is not None}
+    missing = [s for s in seeds if s not in done]
+    for s, result in zip(missing, _computed(found, missing, jobs), strict=True):
+        done[s] = kept.put(s, result)
+    return [done[s] for s in seeds]
+
+
+def _computed(found: Comparisons, seeds: list[int], jobs: int | None) -> list[Run]:
+    from m2lsp.annotation.parallel import default_jobs
+
+    workers = min(jobs or default_jobs(), len(seeds))
+    if workers <= 1:
+        return [run(found, random.Random(s)) for s in seeds]
+    import concurrent.futures
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+        return list(pool.map(_seeded, [(found, s) for s in seeds]))
+
+
+def _seeded(task: tuple[Comparisons, int]) -> Run:
+    found, seed = task
+    return run(found, random.Random(seed))
+
+
+class _Kept:
+    """Runs kept as JSON files under the cache folder, by a digest of the pairs."""
+
+    def __init__(self, found: Comparisons) -> None:
+        import hashlib
+        import json
+
+        from m2lsp.parsing.grammar import cache_dir
+
+        text = json.dumps(["ts.py-v1", found.systems, sorted(found.pairs.items())])
+        self.systems = set(found.systems)
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+        base = cache_dir()
+        self.folder = base / "trueskill" / digest if base is not None else None
+
+    def get(self, seed: int) -> Run | None:
+        import json
+
+        if self.folder is None:
+            return None
+        try:
+            data = json.loads((self.folder / f"run-{seed}.json").read_text())
+            found = {s: (float(mu), float(var)) for s, (mu, var) in data.items()}
+        except (OSError, ValueError, TypeError):
+            return None
+        return found if set(found) == self.systems else None
+
+    def put(self, seed: int, result: Run) -> Run:
+        import json
+
+        from m2lsp.files.writing import write_atomic
+
+        if self.folder is not None:
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                write_atomic(self.folder / f"run-{seed}.json", json.dumps(result))
+            except OSError:
+                pass
+        return result
 
 
 # -- cluster.py -by-rank -i 0.95 --------------------------------------------------------------

@@ -110,7 +110,8 @@ def _gjg15(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("which", ["revisit-cgec", "gjg15-first-300"])
-def test_trueskill_is_the_scripts(which: str, py2, tmp_path: Path) -> None:
+def test_trueskill_is_the_scripts(which: str, py2, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("M2LSP_CACHE_DIR", str(tmp_path / "cache"))  # runs computed here
     python, env = py2
     judgments = (_revisit if which == "revisit-cgec" else _gjg15)(tmp_path)
     scripts = shared("meta-eval/gjg15/scripts")
@@ -140,6 +141,8 @@ def test_trueskill_is_the_scripts(which: str, py2, tmp_path: Path) -> None:
                              env=env, capture_output=True, text=True, check=True).stdout
     ranking = skill.ranked(mine_runs)
     assert skill.ranking_text(ranking) == printed
+    assert skill.runs(found, RUNS, SEED, jobs=1) == mine_runs  # kept, read back the same
+    assert len(list((tmp_path / "cache" / "trueskill").glob("*/run-*.json"))) == RUNS
     assert len(ranking) == len(found.systems) >= 6
 
 
