@@ -10,9 +10,14 @@ from typing import Protocol
 
 
 class TokenEdit(Protocol):
-    o_start: int
-    o_end: int
-    c_str: str
+    @property
+    def o_start(self) -> int: ...
+
+    @property
+    def o_end(self) -> int: ...
+
+    @property
+    def c_str(self) -> str: ...
 
 
 _GONE = None  # a deleted span's place, dropped when the tokens are joined

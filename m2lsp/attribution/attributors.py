@@ -80,7 +80,8 @@ def _orders(edits: int, rng: random.Random, samples: int) -> list[Subset]:
     else `samples` distinct ones drawn by shuffling one list in place."""
     if math.factorial(edits) <= samples:
         return list(itertools.permutations(range(edits)))
-    current, seen, found = list(range(edits)), set(), []
+    current, seen = list(range(edits)), set()
+    found: list[Subset] = []
     while len(found) < samples:
         rng.shuffle(current)
         if tuple(current) not in seen:

@@ -75,10 +75,10 @@ def explain(scoring: Scoring, sources: Sequence[str], hypotheses: Sequence[str],
     signature's hash covers)."""
     rng = random.Random(settings.seed)
     plans = [_plan(e, settings, rng) for e in edits]
-    units, where = _units(sources, hypotheses, edits, plans)
+    units, where, made = _units(sources, hypotheses, edits, plans)
     scored = score_units(scoring, units)
-    found = [_shares(i, sources[i], hypotheses[i], edits[i], plans[i], where, scored.scores)
-             for i in range(len(sources))]
+    found = [_shares(i, sources[i], hypotheses[i], edits[i], plans[i], where, made,
+                     scored.scores) for i in range(len(sources))]
     return Explanation(scoring.metric.name, settings.attributor, settings, tuple(found),
                        _signature(scored.signature, scoring, settings, inputs))
 
@@ -107,37 +107,38 @@ def _plan(edits: Sequence[Edit], settings: Settings, rng: random.Random
 
 
 Where = dict[Unit, int]
+Made = dict[tuple[int, tuple[int, ...]], str]  # (sentence, its edits applied) -> text
 
 
 def _units(sources: Sequence[str], hypotheses: Sequence[str],
            edits: Sequence[Sequence[Edit]], plans: Sequence[Plan | str | None]
-           ) -> tuple[list[Unit], Where]:
-    """Every distinct (sentence, edited sentence) to score, and where each is."""
+           ) -> tuple[list[Unit], Where, Made]:
+    """Every distinct (sentence, edited sentence) to score, where each is, and the text of
+    each edit subset (made once: sampled orders share their prefixes' sets)."""
     where: Where = {}
+    made: Made = {}
     for i, chosen in enumerate(plans):
         if not isinstance(chosen, Plan):
             continue
         for subset in chosen.subsets:
-            where.setdefault((i, _sentence(sources[i], edits[i], subset)), len(where))
+            key = (i, tuple(sorted(subset)))
+            if key not in made:
+                made[key] = applied(sources[i], [edits[i][j] for j in key[1]])
+            where.setdefault((i, made[key]), len(where))
         for text in (sources[i], hypotheses[i]):
             where.setdefault((i, text), len(where))
-    return list(where), where
-
-
-def _sentence(source: str, edits: Sequence[Edit], subset: Sequence[int]) -> str:
-    """The source with the edits `subset` applied (in the sentence's order)."""
-    return applied(source, [edits[j] for j in sorted(subset)])
+    return list(where), where, made
 
 
 def _shares(index: int, source: str, hypothesis: str, edits: Sequence[Edit],
-            chosen: Plan | str | None, where: Where, scores: Sequence[float]
+            chosen: Plan | str | None, where: Where, made: Made, scores: Sequence[float]
             ) -> SentenceShares:
     if not isinstance(chosen, Plan):
         return SentenceShares(index, source, hypothesis, None, None, None, (),
                               skipped=chosen)
     score: Callable[[str], float] = lambda text: scores[where[(index, text)]]  # noqa: E731
     base, whole = score(source), score(hypothesis)
-    deltas = [score(_sentence(source, edits, s)) - base for s in chosen.subsets]
+    deltas = [score(made[(index, tuple(sorted(s)))]) - base for s in chosen.subsets]
     values = combine(chosen, deltas, whole - base)
     shares = tuple(EditShare(e.o_start, e.o_end, _original(source, e), e.c_str, e.type, v)
                    for e, v in zip(edits, values, strict=True))

@@ -41,6 +41,10 @@ def score_units(scoring: Scoring, units: Sequence[Unit]) -> Scored:
     """Each unit's sentence score, in order."""
     if not units:
         return Scored([], "")
+    if scoring.metric.name == "m2" and scoring.gold is not None:
+        fast = _m2_in_memory(scoring, units)
+        if fast is not None:
+            return fast
     with tempfile.TemporaryDirectory(prefix="m2lsp-explain-") as folder:
         request = _request(scoring, units, Path(folder))
         score = scoring.metric.run(request)
@@ -54,6 +58,42 @@ def score_units(scoring: Scoring, units: Sequence[Unit]) -> Scored:
                          f"sentence of sentence {units[missing or 0][0] + 1}")
     kept = [f for f in score.signature.split("|") if not f.startswith(("refs-hash:", "m2lsp:"))]
     return Scored([float(s) for s in found], "|".join(kept))  # type: ignore[arg-type]
+
+
+def _m2_in_memory(scoring: Scoring, units: Sequence[Unit]) -> Scored | None:
+    """M2's sentence scores of the units without writing them out: each unit scored against
+    its sentence of the gold (read once), as `--metric m2` scores a system line (stripped
+    as the scorer strips it), its best annotator's F (the metric's sentence score).  None
+    where the gold's sentences are not the explained ones one for one."""
+    from m2lsp.scoring.m2 import py2
+    from m2lsp.scoring.m2.maxmatch import score_sentence
+    from m2lsp.scoring.m2.metric import M2Score
+    from m2lsp.scoring.sentence_average import best_per_sentence
+
+    request = _plain_request(scoring)
+    job = scoring.metric.scoring(request)  # type: ignore[attr-defined]
+    gold = job.gold(scoring.gold)
+    if max(i for i, _ in units) >= len(gold):
+        return None
+    settings = job.settings
+    results = [score_sentence(i, gold[i], py2.strip(text), settings) for i, text in units]
+    counts = [[(c, p - c, g - c) for c, p, g in (a.counts for a in r.attempts)]
+              for r in results]
+    scores = best_per_sentence(counts, settings.beta)
+    if any(s is None for s in scores):
+        return None
+    signature = M2Score(tuple(results), settings, ()).signature
+    kept = [f for f in signature.split("|") if not f.startswith(("refs-hash:", "m2lsp:"))]
+    return Scored([float(s) for s in scores], "|".join(kept))  # type: ignore[arg-type]
+
+
+def _plain_request(scoring: Scoring) -> Request:
+    from m2lsp.config import config_for
+
+    options = scoring.metric.options(scoring.values, scoring.shared,
+                                     scoring.config or config_for([]).score)
+    return Request(scoring.gold or Path(), scoring.gold, scoring.shared, options,
+                   scoring.encoding)
 
 
 def _request(scoring: Scoring, units: Sequence[Unit], folder: Path) -> Request:

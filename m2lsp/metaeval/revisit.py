@@ -95,7 +95,8 @@ def prepare(found: Found, cache: Path) -> Prepared:
     ids = {doc: _numbers(found.root / "sentence ids" / f"{doc}_ids.txt") for doc in DOCS}
     outputs = {(s, doc): _text(found.root / "system corrections" / f"{s}.{doc}.txt")
                .splitlines() for s in SYSTEMS for doc in DOCS}
-    rows, lines = [], {}
+    rows: list[list[str]] = []
+    lines: dict[tuple[str, int], int] = {}
     for doc in DOCS:
         by_id = {row[0]: row for row in texts[doc]}
         for k, number in enumerate(ids[doc]):

@@ -96,12 +96,14 @@ def py2_hash(text: str) -> int:
 
 def py2_order(keys: Sequence[str]) -> list[str]:
     """The order Python 2.7 iterates a dict whose keys were inserted in this order."""
-    size, table = 8, [None] * 8
+    size = 8
+    table: list[str | None] = [None] * 8
     for used, key in enumerate(keys, 1):
         _insert(table, key)
         if used * 3 >= size * 2:  # fill == used: nothing is ever deleted
             size = _grown(4 * used)
-            old, table = table, [None] * size
+            old: list[str | None] = table
+            table = [None] * size
             for kept in old:
                 if kept is not None:
                     _insert(table, kept)

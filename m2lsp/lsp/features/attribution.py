@@ -62,7 +62,8 @@ def _explained(system: Path, gold_text: str, options: dict[str, Any]) -> Any:
         return explained(system, gold, **options)
 
 
-def _shown(ls: M2Server, doc: OpenDocument, version: int, found: Any) -> dict[str, Any]:
+def _shown(ls: M2Server, doc: OpenDocument, version: int, found: Any
+           ) -> dict[str, Any] | None:
     if doc.version != version:
         return _fail(ls, "the gold changed while it was explained; explain again")
     notes = attribution.notes(found.found, doc.lines)
