@@ -54,8 +54,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                       help="with --judgments: also their TrueSkill (WMT's and GJG15's "
                       "settings, seeded by --seed), the mean of N runs; RevisitCGEC: its "
                       "TrueSkill's runs (default 100; its Makefile runs 1000) (needs "
-                      "m2lsp[meta-eval]; a run over GJG15's judgments takes 30 s, over "
-                      "RevisitCGEC's 4 s)")
+                      "m2lsp[meta-eval]; a run over GJG15's judgments takes about 10 s, "
+                      "over RevisitCGEC's 1 s)")
     meta.add_argument("--bootstrap", type=arguments.SAMPLES, default=0, metavar="N",
                       help="95%% intervals of each correlation from N resamples of the "
                       "sentences (registry metrics with per-sentence statistics)")

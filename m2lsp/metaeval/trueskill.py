@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from m2lsp.errors import InputError, UsageError
+from m2lsp.metaeval.trueskill_pair import rate_pair
 from m2lsp.summation import numpy_mean, numpy_std
 
 Pair = tuple[str, str]
@@ -157,8 +158,8 @@ def run(found: Comparisons, rng: random.Random) -> dict[str, tuple[float, float]
             raise InputError(f"no judgment compares {pair[0]} and {pair[1]}: TS.py stops "
                              "here (random.choice of an empty list)")
         ranks = observed[int(rng.random() * len(observed))]
-        (a,), (b,) = skill.rate([[ratings[pair[0]]], [ratings[pair[1]]]], ranks=ranks)  # type: ignore[attr-defined]
-        ratings[pair[0]], ratings[pair[1]] = a, b
+        ratings[pair[0]], ratings[pair[1]] = rate_pair(env, skill, ratings[pair[0]],
+                                                       ratings[pair[1]], ranks)
     return {s: (r.mu, r.sigma * r.sigma) for s, r in ratings.items()}
 
 
