@@ -10,8 +10,9 @@ from `random.Random(seed + k)` what the script draws after `random.seed(seed + k
 `random()` to choose the second system (the first is the one with the largest sigma, ties
 to the later name), one for the judgment (Python 2's `choice`: `seq[int(random() * n)]`).
 The second system's chances are listed in the order Python 2 iterates a dict of the
-systems, which this module computes (Python 2's string hash and dict probing) -- so the
-runs, their mu and sigma, and the printed ranking are the scripts' own.  The ratings are
+systems, which this module computes (Python 2's string hash, without the hash
+randomisation PYTHONHASHSEED would turn on, and its dict probing) -- so the runs, their mu
+and sigma, and the printed ranking are the scripts' own.  The ratings are
 the `trueskill` package's (m2lsp[meta-eval]), as the script's are."""
 
 from __future__ import annotations

@@ -75,7 +75,9 @@ def py2(tmp_path_factory) -> tuple[str, dict[str, str]]:
     for name, text in STANDINS.items():
         (packages / "standins" / name).parent.mkdir(parents=True, exist_ok=True)
         (packages / "standins" / name).write_text(text)
-    env = {**os.environ, "PYTHONPATH": f"{packages}:{packages / 'standins'}"}
+    env = {**os.environ, "PYTHONPATH": f"{packages}:{packages / 'standins'}",
+           "PYTHONHASHSEED": "0"}  # Python 2's default: no hash randomisation (a test
+    # run may have set the variable: with it, Python 2 orders its dicts otherwise)
     env.pop("PYENV_VERSION", None)
     return python, env
 
