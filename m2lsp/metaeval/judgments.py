@@ -87,23 +87,6 @@ def expected_wins(judgments: Sequence[Judgment], ties: bool = False) -> dict[str
             for system, beaten in wins.items()}
 
 
-def pairwise(judgments: Sequence[Judgment]) -> dict[tuple[str, str], list[tuple[int, int]]]:
-    """Every pair of systems a ranking item ranks, with their two ranks, by the pair (names
-    in sorted order): what GJG15's `print_pairs.pl -r` gives TrueSkill (ranks renumbered
-    1, 2, ... over the ranks the item uses; the admin user left out)."""
-    found: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
-    for judgment in judgments:
-        if judgment.user in ("admin", ""):
-            continue
-        renumbered = {rank: k for k, rank in enumerate(sorted({r for _, r in judgment.ranks}), 1)}
-        ranked = sorted((s, renumbered[r]) for s, r in judgment.ranks)
-        for i, (a, rank_a) in enumerate(ranked):
-            for b, rank_b in ranked[i + 1:]:
-                if a != b:
-                    found[(a, b)].append((rank_a, rank_b))
-    return found
-
-
 def trueskill(judgments: Sequence[Judgment], runs: int = 10, seed: int = 12345
               ) -> dict[str, float]:
     """TrueSkill of each system as grammatical/evaluation's scripts compute it (see

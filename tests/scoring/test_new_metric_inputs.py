@@ -67,11 +67,11 @@ ITEMS = st.lists(st.sampled_from([
 @settings(max_examples=200, deadline=None, suppress_health_check=FIXTURE)
 @given(ITEMS)
 def test_judgments_read_or_say_why(tmp_path: Path, text) -> None:
-    from m2lsp.metaeval.judgments import expected_wins, pairwise, read_judgments
+    from m2lsp.metaeval.judgments import compared, expected_wins, read_judgments
 
     path = tmp_path / "j.xml"
     path.write_text(text, encoding="utf-8", errors="replace")
     with contextlib.suppress(M2lspError):
         judged = read_judgments(path)
         expected_wins(judged)
-        pairwise(judged)
+        compared(judged)
