@@ -4,6 +4,7 @@ the metric reads) as the metric reads them, their ERRANT edits, and the attribut
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,8 @@ def explain_file(scoring: Scoring, system: Path, settings: Settings,
     if name in UNEXPLAINABLE:
         raise UsageError(f"--metric {name} {UNEXPLAINABLE[name]}: explain needs a metric "
                          "that scores each sentence")
+    if name == "cleme":  # CLEME scores each sentence at its sentence level only
+        scoring = replace(scoring, values={**scoring.values, "cleme_level": "sentence"})
     found = _sentences(scoring, system, usage)
     annotation = settings_for("en", scoring.config, spacy_model=spacy_model)
     edits = extracted(found.sources, found.hypotheses, annotation,

@@ -113,3 +113,17 @@ def test_api_refusals(files, options: dict, message: str) -> None:
     given = {"metric": "m2", **options}
     with pytest.raises(m2lsp.UsageError, match=message):
         m2lsp.explain(Path("system.txt"), Path("gold.m2"), **given)
+
+
+@pytest.mark.parametrize("metric", ["m2", "errant", "gleu", "green", "cleme"])
+def test_every_sentence_metric_is_explained(files, metric: str) -> None:
+    """Exact Shapley shares add up to each sentence's change (its efficiency), whatever
+    the metric; CLEME is explained at its sentence level."""
+    found = m2lsp.explain(Path("system.txt"), Path("gold.m2"), metric=metric,
+                          attributor="shapley").to_dict()
+    changed = [s for s in found["sentences"] if s["edits"]]
+    assert len(changed) == 2
+    for sentence in changed:
+        total = sum(e["attribution"] for e in sentence["edits"])
+        assert total == pytest.approx(sentence["change"], abs=1e-9)
+    assert found["signature"].startswith("Explain(")
