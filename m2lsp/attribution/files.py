@@ -15,7 +15,8 @@ from m2lsp.scoring.metric import REFERENCES, Request
 
 # the metrics that score no sentence on its own
 UNEXPLAINABLE = {"cged": "scores sentences by their ids in the truth file",
-                 "cgec": "scores the corpus as a whole"}
+                 "cgec": "scores the corpus as a whole",
+                 "cherrant": "scores Chinese, and explain's edits are ERRANT's English ones"}
 
 
 def explainable(name: str) -> bool:
