@@ -13,31 +13,6 @@ from m2lsp.cli import main
 from tests.conftest import assert_snapshot
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
-GOLD = """S This are a apple .
-A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0
-A 2 3|||R:DET|||an|||REQUIRED|||-NONE-|||0
-
-S He go to school yesterday .
-A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||-NONE-|||0
-
-S I like it .
-A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
-
-"""
-SYSTEM = "This is an apple .\nHe goes to the school yesterday .\nI like it .\n"
-
-
-@pytest.fixture
-def files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pytest.importorskip("spacy")
-    monkeypatch.chdir(tmp_path)
-    Path("gold.m2").write_text(GOLD, encoding="utf-8")
-    Path("system.txt").write_text(SYSTEM, encoding="utf-8")
-    Path("source.txt").write_text("This are a apple .\nHe go to school yesterday .\n"
-                                  "I like it .\n", encoding="utf-8")
-    return tmp_path
-
-
 @pytest.mark.parametrize("attributor", ["add", "shapley"])
 def test_text(files, capsys, attributor: str) -> None:
     assert main(["explain", "system.txt", "gold.m2", "--metric", "m2", "--attributor",

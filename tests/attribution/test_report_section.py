@@ -9,19 +9,6 @@ from pathlib import Path
 import pytest
 
 from m2lsp.cli import main
-from tests.attribution.test_explain_command import GOLD, SYSTEM
-
-OTHER = "This is a apple .\nHe go to school yesterday .\nI liked it .\n"
-
-
-@pytest.fixture
-def files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pytest.importorskip("spacy")
-    monkeypatch.chdir(tmp_path)
-    Path("gold.m2").write_text(GOLD, encoding="utf-8")
-    Path("a.txt").write_text(SYSTEM, encoding="utf-8")
-    Path("b.txt").write_text(OTHER, encoding="utf-8")
-    return tmp_path
 
 
 def test_json_section_is_explain_s(files, capsys) -> None:

@@ -15,7 +15,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from m2lsp.cli import main
-from tests.attribution.test_explain_command import GOLD, SYSTEM
+from tests.attribution.conftest import GOLD, SYSTEM
 from tests.lsp.test_server import open_doc
 
 SERVER = [sys.executable, "-m", "m2lsp", "serve"]
