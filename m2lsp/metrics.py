@@ -28,7 +28,8 @@ from m2lsp.api.listing import MetricInfo, metrics
 CLASSES = {"m2": "M2", "errant": "ERRANT", "cherrant": "CHERRANT", "cged": "CGED",
            "cgec": "CGEC", "gleu": "GLEU", "green": "GREEN", "cleme": "CLEME",
            "impara": "IMPARA", "some": "SOME", "scribendi": "Scribendi",
-           "bertscore": "BERTScore", "gotoscorer": "GoToScorer", "pt-errant": "PTERRANT"}
+           "bertscore": "BERTScore", "gotoscorer": "GoToScorer", "pt-errant": "PTERRANT",
+           "pt-m2": "PTM2"}
 class Metric:
     """A metric with its options, scoring as sacreBLEU's metrics do (see the module)."""
 
@@ -95,6 +96,7 @@ Scribendi = _metric_class("scribendi")
 BERTScore = _metric_class("bertscore")
 GoToScorer = _metric_class("gotoscorer")
 PTERRANT = _metric_class("pt-errant")
+PTM2 = _metric_class("pt-m2")
 
 
 class _Callable(types.ModuleType):

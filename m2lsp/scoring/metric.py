@@ -48,6 +48,7 @@ REGISTRY: dict[str, str] = {
     "bertscore": "m2lsp.scoring.bertscore",
     "gotoscorer": "m2lsp.scoring.gotoscorer",
     "pt-errant": "m2lsp.scoring.pt_errant",
+    "pt-m2": "m2lsp.scoring.pt_m2",
 }
 
 REFERENCES = "gleu_references"  # the option of the metrics that read plain references

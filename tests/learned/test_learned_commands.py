@@ -208,7 +208,7 @@ def model_options(made) -> dict[str, dict[str, object]]:
         "some": {"some_model_g": str(made["g"]), "some_model_f": str(made["f"]),
                  "some_model_m": str(made["m"])},
         "scribendi": {"scribendi_model": str(made["gpt2"])},
-        "bertscore": weights, "pt-errant": weights,
+        "bertscore": weights, "pt-errant": weights, "pt-m2": weights,
     }
 
 
@@ -219,7 +219,7 @@ def test_to_dict_is_the_commands_json(conll, made, capsys, english_pipeline) -> 
     for name, options in table.items():
         flags = [x for k, v in options.items() for x in (f"--{k.replace('_', '-')}", str(v))]
         system, gold = str(conll.path("CAMB")), str(conll.gold)
-        if name in ("gotoscorer", "pt-errant"):  # ERRANT's edits of every sentence: fewer
+        if name in ("gotoscorer", "pt-errant", "pt-m2"):  # every sentence's edits weighed: fewer
             system, gold = _head(conll, 40)
         assert main(["score", "--metric", name, "--format", "json", system, gold, *flags]) == 0
         printed = json.loads(capsys.readouterr().out)
