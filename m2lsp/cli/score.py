@@ -186,12 +186,13 @@ def request_of(args: argparse.Namespace, chosen: Chosen, system: Path,
 
 
 def run_score(args: argparse.Namespace) -> int:
-    from m2lsp.reporting.multigec_table import is_folder_table
+    if args.system.is_dir():  # (a file never is a table: its module not even loaded)
+        from m2lsp.reporting.multigec_table import is_folder_table
 
-    if is_folder_table(args.system):
-        from m2lsp.cli import multigec_table
+        if is_folder_table(args.system):
+            from m2lsp.cli import multigec_table
 
-        return multigec_table.run(args, SHARED_FLAGS + WORK_FLAGS)
+            return multigec_table.run(args, SHARED_FLAGS + WORK_FLAGS)
     if args.format == "csv":
         raise UsageError("--format csv is the table of a folder of MultiGEC hypotheses; "
                          f"{args.system} is not one (one system: text or json)")
