@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from m2lsp.attribution.applying import applied
 from m2lsp.attribution.run import Explanation, Settings, explain, extracted
 from m2lsp.attribution.variants import Scoring
 from m2lsp.errors import UsageError
@@ -15,8 +16,7 @@ from m2lsp.scoring.metric import REFERENCES, Request
 
 # the metrics that score no sentence on its own
 UNEXPLAINABLE = {"cged": "scores sentences by their ids in the truth file",
-                 "cgec": "scores the corpus as a whole",
-                 "cherrant": "scores Chinese, and explain's edits are ERRANT's English ones"}
+                 "cgec": "scores the corpus as a whole"}
 
 
 def explainable(name: str) -> bool:
@@ -37,6 +37,8 @@ def explain_file(scoring: Scoring, system: Path, settings: Settings,
     if name == "cleme":  # CLEME scores each sentence at its sentence level only
         scoring = replace(scoring, values={**scoring.values, "cleme_level": "sentence"})
     found = _sentences(scoring, system, usage)
+    if name == "cherrant":
+        return _explain_chinese(scoring, found, settings)
     annotation = settings_for("en", scoring.config, spacy_model=spacy_model)
     edits = extracted(found.sources, found.hypotheses, annotation,
                       scoring.shared.jobs or default_jobs())
@@ -55,3 +57,29 @@ def _sentences(scoring: Scoring, system: Path, usage: str) -> Any:
         return without_references(request, source and str(source), label)
     references = tuple(str(r) for r in values.get(REFERENCES) or ())
     return with_references(request, references, source and str(source), label)
+
+
+def _explain_chinese(scoring: Scoring, found: Any, settings: Settings) -> Explanation:
+    """ChERRANT's edits (char level, its first alignment, as `--metric cherrant` annotates
+    a plain-text hypothesis against the gold's S lines), applied to the S line's
+    characters; each edited sentence goes to the metric without its spaces."""
+    from m2lsp.annotation.chinese_edits import first_alignment
+    from m2lsp.annotation.parallel import ParallelText, annotate, default_jobs
+    from m2lsp.config import config_for
+    from m2lsp.errors import InputError
+
+    options = scoring.metric.options(scoring.values, scoring.shared,
+                                     scoring.config or config_for([]).score)
+    sources = ["".join(s.split()) for s in found.sources]
+    for number, source in enumerate(sources, 1):
+        if not source:
+            raise InputError(f"source sentence {number} is empty: ChERRANT writes no block "
+                             "for it")
+    text = ParallelText(sources, [list(found.hypotheses)])
+    blocks = annotate(text, options.annotation(), scoring.shared.jobs or default_jobs())
+    read = [first_alignment(block) for block in blocks]
+    spaced = [" ".join(tokens) for tokens, _ in read]
+    edits = [e for _, e in read]
+    made = [applied(s, e) for s, e in zip(spaced, edits, strict=True)]
+    return explain(scoring, spaced, made, edits, settings, found.texts,
+                   joined=lambda sentence: sentence.replace(" ", ""), label="cherrant-char")

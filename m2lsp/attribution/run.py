@@ -69,29 +69,32 @@ class Explanation:
 
 def explain(scoring: Scoring, sources: Sequence[str], hypotheses: Sequence[str],
             edits: Sequence[Sequence[Edit]], settings: Settings,
-            inputs: Sequence[str] = ()) -> Explanation:
+            inputs: Sequence[str] = (), joined: Callable[[str], str] | None = None,
+            label: str = "errant-en") -> Explanation:
     """Each hypothesis edit's attribution (`edits[i]`: sentence i's ERRANT edits, noop
     left out, UNK kept, as gec-metrics' attributors see them; `inputs`: the texts the
-    signature's hash covers)."""
+    signature's hash covers; `joined`: what the metric reads of an edited sentence (its
+    tokens joined otherwise: Chinese without spaces); `label`: whose edits they are)."""
     rng = random.Random(settings.seed)
     plans = [_plan(e, settings, rng) for e in edits]
     units, where, made = _units(sources, hypotheses, edits, plans)
-    scored = score_units(scoring, units)
+    read = units if joined is None else [(i, joined(text)) for i, text in units]
+    scored = score_units(scoring, read)
     found = [_shares(i, sources[i], hypotheses[i], edits[i], plans[i], where, made,
                      scored.scores) for i in range(len(sources))]
     return Explanation(scoring.metric.name, settings.attributor, settings, tuple(found),
-                       _signature(scored.signature, scoring, settings, inputs))
+                       _signature(scored.signature, scoring, settings, inputs, label))
 
 
-def _signature(metric: str, scoring: Scoring, settings: Settings, inputs: Sequence[str]
-               ) -> str:
+def _signature(metric: str, scoring: Scoring, settings: Settings, inputs: Sequence[str],
+               label: str = "errant-en") -> str:
     from m2lsp.scoring.signature import Signature, signed
 
     fields = [("attributor", settings.attributor), ("seed", str(settings.seed)),
               ("samples", str(settings.bounds.samples)),
               ("max-exact", str(settings.bounds.max_exact)),
               ("max-edits", str(settings.max_edits or "none")),
-              ("edits", "errant-en"), ("scorer", "gec-metrics-0.1.2")]
+              ("edits", label), ("scorer", "gec-metrics-0.1.2")]
     return signed(Signature(f"Explain({metric or scoring.metric.name})", tuple(fields)),
                   *inputs)
 
