@@ -72,6 +72,13 @@ def rebuilt(source: str, edits: Iterable[Edit]) -> str:
     return " ".join(tokens)
 
 
+def overlapping(edits: Iterable[Edit]) -> bool:
+    """Whether two edits cover the same token (in (start, end) order, one starts before
+    the one before it ends): the sentence they make is then not defined."""
+    ordered = sorted(edits, key=lambda e: (e[0], e[1]))
+    return any(b[0] < a[1] for a, b in zip(ordered, ordered[1:]))
+
+
 def weighed(reading: Reading) -> list[Edit]:
     """The edits a reading weighs: its path's and its gold's, each once."""
     return list(dict.fromkeys((*reading.system, *reading.gold)))

@@ -167,7 +167,8 @@ CHAR_TOKENS = frozenset({"m2", "cgec"})  # metrics that read tokens between spac
 # annotator's edits, and ChERRANT's char-level gold of these references has annotators
 # whose edits overlap (their sentence cannot be rebuilt); nor do their plain references fit
 # --ref files, one reference a file (1 to 14 references a sentence here)
-WHOLE_REFERENCES = frozenset({"gleu", "green", "bertscore", "gotoscorer", "pt-errant"})
+WHOLE_REFERENCES = frozenset({"gleu", "green", "bertscore", "gotoscorer", "pt-errant",
+                              "pt-m2"})
 
 
 def output_for(prepared: Prepared, system: str, metric: str) -> Path:

@@ -94,3 +94,10 @@ def test_without_a_model_nothing_of_torch_is_imported(tmp_path) -> None:
                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     score, imported = json.loads(done.stdout)
     assert imported == [] and score == pytest.approx((1.25 * 0.5 / 0.75 + 1.0) / 2)
+
+
+def test_an_annotator_whose_edits_overlap_is_an_error(tmp_path) -> None:
+    gold = ("S a b c d\nA 0 2|||R|||x|||REQUIRED|||-NONE-|||0\n"
+            "A 1 3|||R|||y|||REQUIRED|||-NONE-|||0\n\n")
+    with pytest.raises(m2lsp.InputError, match="annotator 0's edits overlap"):
+        m2lsp.score(["a b c d"], gold=gold, metric="pt-m2", pt_m2_scorer="self")

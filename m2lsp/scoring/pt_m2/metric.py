@@ -151,21 +151,27 @@ class PtM2(MetricBase):
         base = Signature("PT-M2", (("base", options.base), ("beta", f"{options.beta:g}"),
                                    *weights, ("scorer", "pygongnlp-pt-m2")))
         return [PtM2Score(evaluate([r.source for r in results],
-                                   [readings(r, lines) for r in results], score,
+                                   [readings(r, lines, request.gold) for r in results], score,
                                    options.base, options.beta), options.beta, base, text)
                 for results in found]
 
 
-def readings(result: Any, lines: Sequence[str]) -> list[Any]:
+def readings(result: Any, lines: Sequence[str], path: Path) -> list[Any]:
     """A sentence's MaxMatch attempts as PT-M2 readings, in the order the authors' scorer
-    tries the annotators (as met in the block)."""
-    from m2lsp.learned.pt_m2 import Reading, rebuilt
+    tries the annotators (as met in the block); an InputError where an annotator's edits
+    overlap (the sentence they make, PT-M2's reference, is then unknown)."""
+    from m2lsp.errors import InputError
+    from m2lsp.learned.pt_m2 import Reading, overlapping, rebuilt
 
     by_id = {a.annotator: a for a in result.attempts}
     out = []
     for annotator in met(lines, result.line, list(by_id)):
         a = by_id[annotator]
         gold = tuple((g.start, g.end, g.original, g.corrections[0]) for g in a.gold)
+        if overlapping(gold):
+            raise InputError(f"{path}:{result.line + 1}: annotator {annotator}'s edits "
+                             "overlap, so the sentence they make (PT-M2's reference) is "
+                             f"unknown; `m2lsp check {path}` names the edits")
         out.append(Reading(tuple(tuple(e) for e in a.system),
                            tuple(tuple(e) for e in a.correct), gold,
                            rebuilt(result.source, gold)))
