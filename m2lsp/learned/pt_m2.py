@@ -16,6 +16,7 @@ edit."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -76,7 +77,7 @@ def overlapping(edits: Iterable[Edit]) -> bool:
     """Whether two edits cover the same token (in (start, end) order, one starts before
     the one before it ends): the sentence they make is then not defined."""
     ordered = sorted(edits, key=lambda e: (e[0], e[1]))
-    return any(b[0] < a[1] for a, b in zip(ordered, ordered[1:]))
+    return any(b[0] < a[1] for a, b in itertools.pairwise(ordered))
 
 
 def weighed(reading: Reading) -> list[Edit]:
