@@ -180,10 +180,11 @@ class Scoring:
     def __init__(self, settings: M2Settings, encoding: str | None = None, jobs: int = 1,
                  time_limit: float = 5.0, warn: Callable[[str], None] | None = None,
                  progress: Callable[[int], Any] | None = None,
-                 usage: str = "m2lsp score SYSTEM GOLD") -> None:
+                 usage: str = "m2lsp score SYSTEM GOLD", metric: str = "m2") -> None:
         self.settings, self.encoding = settings, encoding
         self.jobs, self.time_limit = jobs, time_limit
         self.warn, self.progress, self.usage = warn, progress, usage
+        self.metric = metric  # whose inputs these are, for the errors that name it
         self._gold: dict[Path, list] = {}
         self.warnings: dict[Path, list] = {}
         self.texts: dict[Path, str] = {}  # what each gold file said, for the signature
@@ -255,11 +256,12 @@ class Scoring:
         except InputError as exc:
             text = read_source(gold_path, "gold", self.encoding).text
             hint = argument_problem(system_path, system_text, gold_path, text,
-                                    usage=self.usage)
+                                    metric=self.metric, usage=self.usage)
             raise (InputError(hint) if hint else exc) from None
         if looks_like_m2(system_text):
             raise InputError(argument_problem(system_path, system_text, gold_path,
-                                              self.texts[gold_path], usage=self.usage) or "")
+                                              self.texts[gold_path], metric=self.metric,
+                                              usage=self.usage) or "")
         return gold
 
 

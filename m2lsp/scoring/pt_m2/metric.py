@@ -133,7 +133,7 @@ class PtM2(MetricBase):
             raise UsageError("--metric pt-m2 needs GOLD (an M2 file)")
         options: PtM2Options = request.options
         job = Scoring(M2Settings(beta=options.beta), request.encoding, options.jobs, 5.0,
-                      request.warn, request.progress, request.usage)
+                      request.warn, request.progress, request.usage, metric="pt-m2")
         found = [job.results(s, request.gold) for s in systems]
         text = job.texts[request.gold]
         lines = text.split("\n")
