@@ -29,4 +29,4 @@ DECLARATION = Declaration(
                               "dest": "green_digits"}),
     ),
     also=tuple(f for f in gleu.DECLARATION.flags if f.dest == "gleu_references"),
-    shared=frozenset({"sentence_level", "source", "bootstrap"}), per_sentence=True)
+    shared=frozenset({"sentence_level", "source", "bootstrap", "jobs"}), per_sentence=True)

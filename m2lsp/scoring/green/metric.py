@@ -100,6 +100,14 @@ class GreenScore(ScoreBase):
         return [self.result.sentence_f(i) for i in range(len(self.result.chosen))]
 
 
+def _cores() -> int:
+    """The cores this process may run on."""
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+
+
 def _scorer(variant: str) -> str:
     return "green-0.1.0" if variant == "authors" else "gec-metrics-green"
 
@@ -121,14 +129,15 @@ class Green(MetricBase):
                             given(values, "green_digits", 2))
 
     def run(self, request: Request) -> GreenScore:
-        from m2lsp.scoring.green.ngrams import evaluate
+        from m2lsp.scoring.green.split import evaluate_on
         from m2lsp.scoring.sentence_inputs import with_references
 
         options: GreenOptions = request.options
         found = with_references(request, options.references, options.source, "GREEN")
         sources, references, hypotheses, texts = (found.sources, found.references,
                                                   found.hypotheses, found.texts)
-        result = evaluate(sources, references, hypotheses, options.settings)
+        result = evaluate_on(request.shared.jobs or _cores(), sources, references,
+                             hypotheses, options.settings)
         return GreenScore(result, texts, options.digits)
 
     def in_editor(self, job: EditorJob) -> Steps:
