@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import timed  # bench/, the script's own folder
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("M2LSP_SHARED_DATA", ROOT.parent / "shared" / "data"))
@@ -101,14 +101,6 @@ for i, g in enumerate(gold):
     found.append(list(output.attribution_scores))
 print(json.dumps(found))
 """
-
-
-def timed(argv: list[str], env: dict[str, str]) -> tuple[float, str]:
-    start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, env=env)
-    if done.returncode:
-        sys.exit(f"failed: {' '.join(argv[:4])} ...\n{done.stderr[-2000:]}")
-    return time.perf_counter() - start, done.stdout
 
 
 def pipeline() -> str:

@@ -16,20 +16,13 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import timed  # bench/, the script's own folder
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("M2LSP_SHARED_DATA", ROOT.parent / "shared" / "data"))
 MIRROR = Path(os.environ.get("M2LSP_MIRRORS", ROOT.parent / ".mirror"))
-
-
-def timed(argv: list[str], env: dict[str, str]) -> tuple[float, str]:
-    start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, env=env)
-    if done.returncode:
-        sys.exit(f"failed: {' '.join(argv[:4])} ...\n{done.stderr[-2000:]}")
-    return time.perf_counter() - start, done.stdout
 
 
 def main() -> None:
