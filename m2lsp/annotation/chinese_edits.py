@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import groupby
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from m2lsp.annotation.chinese_align import Step
 
@@ -197,27 +197,3 @@ def _common_end(s1: int, s2: int, t1: int, t2: int, target: str, src: Sequence[s
             return None
     return None
 
-
-def first_alignment(block: str) -> tuple[list[str], list[Any]]:
-    """A ChERRANT block's source tokens (its S line) and the edits of its first target's
-    first alignment (`T0-A0`; noop out, a deletion's -NONE- read as nothing), as
-    `edit_lists.Edit` records."""
-    from m2lsp.annotation.edit_lists import Edit
-
-    lines = block.splitlines()
-    tokens = lines[0][2:].split(" ") if lines and lines[0].startswith("S ") else []
-    edits: list[Any] = []
-    targets = 0
-    for line in lines[1:]:
-        if line.startswith("T"):
-            targets += 1
-            if targets > 1:
-                break
-        elif line.startswith("A "):
-            fields = line[2:].split("|||")
-            if fields[1] == "noop":
-                continue
-            start, end = (int(x) for x in fields[0].split())
-            edits.append(Edit(start, end, "" if fields[2] == "-NONE-" else fields[2],
-                              fields[1]))
-    return tokens, edits

@@ -63,8 +63,8 @@ def _explain_chinese(scoring: Scoring, found: Any, settings: Settings) -> Explan
     """ChERRANT's edits (char level, its first alignment, as `--metric cherrant` annotates
     a plain-text hypothesis against the gold's S lines), applied to the S line's
     characters; each edited sentence goes to the metric without its spaces."""
-    from m2lsp.annotation.chinese_edits import first_alignment
     from m2lsp.annotation.parallel import ParallelText, annotate, default_jobs
+    from m2lsp.attribution.chinese import first_alignment
     from m2lsp.config import config_for
     from m2lsp.errors import InputError
 
