@@ -196,4 +196,3 @@ def _common_end(s1: int, s2: int, t1: int, t2: int, target: str, src: Sequence[s
         if len(read) > len(common):
             return None
     return None
-
