@@ -17,3 +17,11 @@ SPACY_MODEL = "en_core_web_sm"
 """The spaCy pipeline ERRANT annotates English with (errant_parallel's own)."""
 MERGES = ("rules", "all-split", "all-merge", "all-equal")
 """ERRANT's merging strategies (errant_parallel's -merge); the first is its default."""
+
+
+def jobs() -> int:
+    """The processes a command uses when not told: the cores this process may run on."""
+    import os
+
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else os.cpu_count() or 1)

@@ -9,13 +9,13 @@ of them lacks (errant_parallel stops silently at the shortest).
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from m2lsp import defaults
 from m2lsp.annotation.annotators import Settings
 from m2lsp.annotation.chinese import ChineseSettings
 from m2lsp.annotation.chunks import CHUNK_ROWS, Silent, chunked
@@ -31,8 +31,6 @@ def settings_for(lang: str, config: Any, *, spacy_model: str | None = None,
     tables, else the configuration's (`config.ScoreSettings`: spacy-model for English,
     spacy-models for the others); `english` / `chinese`: the other options, as (tok, lev,
     merge) / (simplified, strategy)."""
-    from m2lsp import defaults
-
     if lang == "zh":
         from m2lsp.annotation.cherrant_data import data_folder
 
@@ -172,7 +170,4 @@ def annotate_each(texts: Sequence[ParallelText], settings: Settings, jobs: int =
             yield from ((which, b) for b in blocks if b is not None)
 
 
-def default_jobs() -> int:
-    """The cores this process may run on."""
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-               else os.cpu_count() or 1)
+default_jobs = defaults.jobs  # the cores this process may run on

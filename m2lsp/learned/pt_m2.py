@@ -171,7 +171,8 @@ def evaluate(sources: Sequence[str], readings: Sequence[Sequence[Reading]],
         start = Totals() if base == "sentm2" else running
         pick = chosen(options, start, beta)
         picks.append(pick)
-        own.append(chosen(options, Totals(), beta).scores(beta)[2])
+        alone = pick if base == "sentm2" else chosen(options, Totals(), beta)
+        own.append(alone.scores(beta)[2])
         running = running.plus(pick)
     if base == "sentm2":
         return PtM2Result(base, tuple(picks), tuple(own), mean(own))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from m2lsp import defaults
 from m2lsp.errors import UsageError
 from m2lsp.scoring.green import DECLARATION
 from m2lsp.scoring.metric import (
@@ -100,14 +101,6 @@ class GreenScore(ScoreBase):
         return [self.result.sentence_f(i) for i in range(len(self.result.chosen))]
 
 
-def _cores() -> int:
-    """The cores this process may run on."""
-    import os
-
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-        os.cpu_count() or 1)
-
-
 def _scorer(variant: str) -> str:
     return "green-0.1.0" if variant == "authors" else "gec-metrics-green"
 
@@ -136,7 +129,7 @@ class Green(MetricBase):
         found = with_references(request, options.references, options.source, "GREEN")
         sources, references, hypotheses, texts = (found.sources, found.references,
                                                   found.hypotheses, found.texts)
-        result = evaluate_on(request.shared.jobs or _cores(), sources, references,
+        result = evaluate_on(request.shared.jobs or defaults.jobs(), sources, references,
                              hypotheses, options.settings)
         return GreenScore(result, texts, options.digits)
 
