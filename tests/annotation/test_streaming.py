@@ -133,7 +133,8 @@ def test_killed_run_resumes(conll, tmp_path) -> None:
     run = subprocess.Popen([*argv, "-o", str(out)], cwd=ROOT, env=conll["env"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 600
-    while not (parts / "00000000.m2").exists() and run.poll() is None:
+    # a shard is written once its sum is (the shard's file comes first): kill after that
+    while not (parts / "00000000.sum").exists() and run.poll() is None:
         assert time.monotonic() < deadline
         time.sleep(0.01)
     run.send_signal(signal.SIGKILL)
