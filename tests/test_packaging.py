@@ -1,5 +1,5 @@
-"""The wheel ships the grammars and the report's template as package data, and the console
-scripts."""
+"""The wheel ships the grammars and the report's template as package data, the compiled
+cores, and the console scripts."""
 
 from __future__ import annotations
 
@@ -25,6 +25,12 @@ def test_wheel_contains_grammars_and_packages(tmp_path: Path) -> None:
     # every package of the source tree is in the wheel (the package list is written out)
     packages = {p.relative_to(ROOT).as_posix() for p in (ROOT / "m2lsp").rglob("__init__.py")}
     assert packages <= names, packages - names
+    # every C source is listed as an extension and compiled into the wheel (this machine
+    # has a compiler; each stays optional where none is)
+    sources = {p.relative_to(ROOT).with_suffix("").as_posix()
+               for p in (ROOT / "m2lsp").rglob("_*.c")}
+    built = {n.split(".", 1)[0] for n in names if n.endswith(".so")}
+    assert sources and sources <= built, sources - built
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "m2lsp = m2lsp.cli:entry" in text

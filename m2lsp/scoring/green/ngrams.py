@@ -24,6 +24,11 @@ from functools import lru_cache
 from itertools import compress, repeat
 from operator import add, eq, mul
 
+try:  # built from _green.c when a C compiler was there at install time
+    from m2lsp.scoring.green import _green as compiled  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - exercised where no compiler is installed
+    compiled = None
+
 VARIANTS = ("authors", "gec-metrics")
 Counts = tuple[int, int, int]  # (TP, FP, FN) of one n
 
@@ -75,28 +80,33 @@ WIDTH = 1 << 32  # more than any number of words or of Unicode code points
 
 def ngrams(sentence: str, largest: int, unit: str, variant: str) -> list[list[int]]:
     """The sentence's n-grams for n = 1..largest, each as an integer that stands for it one
-    to one: its tokens' numbers (a word's number in `_IDS`, a character's code point) as
-    the digits of a number in base WIDTH.  Ints hash in no time, where tuples of strings
-    compute their hash again at every set operation, and the keys are built by arithmetic
-    over whole lists (in C).  Tokens: `str.split()` (authors) or the stripped sentence
-    split on single spaces (gec-metrics)."""
-    if variant == "gec-metrics":
-        sentence = sentence.strip()
-        if not sentence:
-            return [[] for _ in range(largest)]
-        tokens: Sequence[str] = sentence.split(" ") if unit == "word" else sentence
-    else:
-        tokens = sentence.split() if unit == "word" else sentence
-    if unit == "word":
-        ids = _IDS
-        keys = [ids[t] if t in ids else ids.setdefault(t, len(ids)) for t in tokens]
-    else:
-        keys = list(map(ord, tokens))
+    to one: its tokens' numbers (`token_ids`) as the digits of a number in base WIDTH.
+    Ints hash in no time, where tuples of strings compute their hash again at every set
+    operation, and the keys are built by arithmetic over whole lists (in C)."""
+    keys = list(token_ids(sentence, unit, variant))
     out = [keys]
     for n in range(2, largest + 1):
         keys = list(map(add, map(mul, keys[:-1], repeat(WIDTH)), out[0][n - 1:]))
         out.append(keys)
     return out
+
+
+@lru_cache(maxsize=32768)
+def token_ids(sentence: str, unit: str, variant: str) -> tuple[int, ...]:
+    """The sentence's tokens as numbers (a word's number in `_IDS`, a character's code
+    point): `str.split()` (authors) or the stripped sentence split on single spaces
+    (gec-metrics; an empty one has no tokens)."""
+    if variant == "gec-metrics":
+        sentence = sentence.strip()
+        if not sentence:
+            return ()
+        tokens: Sequence[str] = sentence.split(" ") if unit == "word" else sentence
+    else:
+        tokens = sentence.split() if unit == "word" else sentence
+    if unit != "word":
+        return tuple(map(ord, tokens))
+    ids = _IDS
+    return tuple([ids[t] if t in ids else ids.setdefault(t, len(ids)) for t in tokens])
 
 
 def counts(source: str, reference: str, corrected: str, settings: GreenSettings
@@ -109,8 +119,21 @@ def counts(source: str, reference: str, corrected: str, settings: GreenSettings
     over n-grams these are sums of minimums: with A = |S & R|, B = |S & C|, X = |R & C|
     and T = |S & R & C| (multiset intersections), TP = X + |S| - A - B + T,
     FP = A + |C| - B - X and FN = B + |R| - A - X; the intersections are set operations
-    in C (`occurrences`).  tests/scoring/test_green_counts.py checks them against the
+    in C (`occurrences`), or the compiled `_green.counts` sorts each size's n-grams and
+    adds the minimums.  tests/scoring/test_green_counts.py checks them against the
     per-n-gram sums."""
+    largest, unit, variant = settings.n, settings.unit, settings.variant
+    if compiled is not None:
+        return compiled.counts(token_ids(source, unit, variant),
+                               token_ids(reference, unit, variant),
+                               token_ids(corrected, unit, variant), largest)
+    return python_counts(source, reference, corrected, settings)
+
+
+def python_counts(source: str, reference: str, corrected: str, settings: GreenSettings
+                  ) -> tuple[Counts, ...]:
+    """`counts` by sets of occurrences: the oracle of the compiled counts, and what runs
+    where no C compiler built them."""
     out = []
     largest, unit, variant = settings.n, settings.unit, settings.variant
     for (s, size_s), (r, size_r), (c, size_c) in zip(
@@ -131,6 +154,27 @@ def precision_recall(tp: int, fp: int, fn: int, variant: str) -> tuple[float, fl
 
 def cumulative_f(per_n: Sequence[Counts], settings: GreenSettings) -> list[float]:
     """F over n = 1..k for each k (the geometric means of P and R so far)."""
+    if settings.variant != "authors":
+        return _cumulative_f(per_n, settings)
+    # the authors' variant, written out (the same operations as precision_recall and
+    # f_score in the same order: the same floats), as choosing a reference calls it for
+    # every sentence and reference
+    out = []
+    log_p = log_r = 0.0
+    alpha = settings.alpha
+    rest = 1 - alpha
+    log, exp, inf = math.log, math.exp, math.inf
+    for k, (tp, fp, fn) in enumerate(per_n, 1):
+        p = tp / (tp + fp) if tp + fp > 0 else 1.0
+        r = tp / (tp + fn) if tp + fn > 0 else 0.0
+        log_p += log(p) if p > 0 else -inf
+        log_r += log(r) if r > 0 else -inf
+        p, r = exp(log_p / k), exp(log_r / k)
+        out.append(0.0 if p == 0 or r == 0 else 1 / (alpha / p + rest / r))
+    return out
+
+
+def _cumulative_f(per_n: Sequence[Counts], settings: GreenSettings) -> list[float]:
     out = []
     log_p = log_r = 0.0
     for k, (tp, fp, fn) in enumerate(per_n, 1):

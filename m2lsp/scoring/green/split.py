@@ -16,7 +16,10 @@ from dataclasses import dataclass
 
 from m2lsp.scoring.green.ngrams import GreenResult, GreenSettings, evaluate
 
-MIN_PART = 300  # sentences: a fork and a pipe cost about what counting 30 of them does
+# sentences: a fork and a pipe cost about what counting 50 of them does with the compiled
+# counts (JFLEG dev on 2 cores: 100 sentences as fast in two parts as in one, 200 in 0.017 s
+# against 0.020 s, 754 in 0.049 s against 0.089 s)
+MIN_PART = 100
 
 
 @dataclass(frozen=True)
