@@ -181,6 +181,27 @@ def test_the_tokens_warning_names_the_source_line_in_chinese(capsys, monkeypatch
     assert f"first {source}:2 and {ref}:5" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("source", [False, True])
+def test_a_word_level_gold_is_named_so_for_a_plain_text_hypothesis(capsys, monkeypatch,
+                                                                   source):
+    """MuCGEC's word-level gold with a plain-text hypothesis (annotated at char level): one
+    error that says the gold is word level (it said "sentence 1 differs between
+    demo.ref.m2.word (its S lines):1 and demo.ref.m2.word:1"), before anything is
+    annotated."""
+    from m2lsp.annotation import parallel
+    from tests.annotation.cherrant import data
+    from tests.conftest import shared
+
+    monkeypatch.setenv("M2LSP_CHERRANT_DATA", str(data()))
+    monkeypatch.setattr(parallel, "annotate", None)  # called, it would fail otherwise
+    hyp, ref = shared("mucgec/demo.hyp"), shared("mucgec/demo.ref.m2.word")
+    given = ["--source", str(shared("mucgec/demo.input"))] if source else []
+    assert main(["score", "--metric", "cherrant", str(hyp), str(ref), *given]) == 2
+    err = capsys.readouterr().err
+    assert f"{ref} is a word-level gold (sentence 1 has the token '冬阴功'" in err, err
+    assert err.count("\n") == 1
+
+
 @pytest.mark.parametrize("metric", ["errant", "cherrant"])
 def test_a_plain_text_hypothesis_reads_each_file_once(tmp_path, monkeypatch, metric):
     """ERRANT and ChERRANT on plain text: the hypothesis, the reference and the source are

@@ -30,6 +30,7 @@ def annotate_chinese(request: Request, refs: Any, hyp: Any) -> Annotated:
     options = request.options
     settings = options.annotation()
     hypotheses = source_lines(hyp)  # read once, by `run`
+    _refuse_word_level(refs, request)
     if is_cherrant_parallel(hypotheses):
         text = cherrant_text(hypotheses, request.system)
         name = str(request.system)
@@ -44,3 +45,20 @@ def annotate_chinese(request: Request, refs: Any, hyp: Any) -> Annotated:
         text = ParallelText(sources, [hypotheses])
     blocks = annotate(text, settings, options.jobs or default_jobs(), request.progress)
     return Annotated("".join(blocks), ChineseAnnotator(settings).versions, name)
+
+
+def _refuse_word_level(refs: Any, request: Request) -> None:
+    """A plain-text hypothesis is annotated at char level (every character a token, Latin
+    letters and digits too), so its edits' offsets count characters; a gold whose S lines
+    hold longer tokens is ChERRANT's word level, and no sentence of it could be compared."""
+    from m2lsp.errors import UsageError
+
+    for number, block in enumerate(refs, 1):
+        word = next((token for token in block.tokens if len(token) > 1), None)
+        if word is not None:
+            raise UsageError(
+                f"{request.gold} is a word-level gold (sentence {number} has the token "
+                f"{word!r}; a char-level S line has one character a token), but a plain-text "
+                "hypothesis is annotated at char level, as ChERRANT's parallel_to_m2.py -g "
+                "char does: score against the char-level gold, or give the hypothesis as "
+                "the M2 that parallel_to_m2.py -g word writes")
