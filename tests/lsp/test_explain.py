@@ -30,9 +30,9 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-def _hints(client: LanguageClient, uri: str):
+def _hints(client: LanguageClient, uri: str, lines: int = 20):
     whole = types.Range(start=types.Position(line=0, character=0),
-                        end=types.Position(line=20, character=0))
+                        end=types.Position(line=lines, character=0))
     return client.text_document_inlay_hint_async(types.InlayHintParams(
         text_document=types.TextDocumentIdentifier(uri=uri), range=whole))
 
@@ -86,3 +86,35 @@ async def test_a_bad_request_is_said(client: LanguageClient, tmp_path):
         shown = [m.message for m in client.messages]
         assert answer is None and any(said in m for m in shown), shown
     assert await _hints(client, gold.as_uri()) is not None  # still up
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_chinese_shares_sit_on_the_characters_they_change(client: LanguageClient):
+    """`--metric cherrant` in the editor, on MuCGEC's char-level demo gold (real data,
+    skipped where absent): the shares are the API's, each hint after the characters its
+    ChERRANT edit changes on the S line."""
+    pytest.importorskip("opencc", reason="Chinese annotation needs m2lsp[zh]")
+    from m2lsp import explain
+    from tests.annotation.cherrant import data
+    from tests.conftest import shared
+
+    gold, system = shared("mucgec/demo.ref.m2.char"), shared("mucgec/demo.hyp")
+    text = gold.read_text(encoding="utf-8")
+    options = {"metric": "cherrant", "attributor": "add", "cherrant_data": str(data())}
+    expected = explain(system, gold, **options).to_dict()
+    await open_doc(client, text, uri=gold.as_uri())
+    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.explain", arguments=[gold.as_uri(), str(system), options]))
+    shares = [(s["sentence"], e) for s in expected["sentences"] for e in s["edits"]]
+    assert answer["edits"] == len(shares) > 10
+    hints = [h for h in await _hints(client, gold.as_uri(), lines=len(text.splitlines()))
+             if h.label.startswith("→")]
+    assert [h.label for h in hints] == [f"→{e['correction'] or '∅'} {e['attribution']:+.3f}"
+                                        for _, e in shares]
+    rows = [k for k, line in enumerate(text.splitlines()) if line.startswith("S ")]
+    for hint, (sentence, edit) in zip(hints, shares, strict=True):
+        # one character a token: token k starts at column 2 + 2k; a hint goes in the space
+        # after the last changed character (an insertion: the space before the one it
+        # precedes), either way column 1 + 2 * end
+        assert (hint.position.line, hint.position.character) == (
+            rows[sentence - 1], max(2, 1 + 2 * edit["end"])), edit
