@@ -10,13 +10,23 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from m2lsp.scoring.metric import Flag, MetricBase, Request, Shared, given
+from m2lsp.scoring.metric import (
+    EditorJob,
+    EditorScore,
+    Flag,
+    MetricBase,
+    Request,
+    Shared,
+    Steps,
+    given,
+)
 
 
 class LearnedMetric(MetricBase):
     label = ""  # as people write it: IMPARA
     total = "mean"  # the corpus score: the sentences' mean, or their sum
     scorer = "gec-metrics-0.1.1"  # the tool whose numbers these are
+    editor_thread = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any
                 ) -> dict[str, Any]:
@@ -61,6 +71,42 @@ class LearnedMetric(MetricBase):
         return SentenceScored(self.name, self.label, tuple(scores),
                               Signature(self.label, fields), texts, self.total,
                               self.described(models))
+
+    def in_editor(self, job: EditorJob) -> Steps:
+        """The open document is the M2 gold (its S lines the sources, each annotator's
+        corrected sentence a reference), the system a plain-text output, one sentence a
+        line; each sentence's score is a hint on its S line, the corpus score and the
+        signature the message.  Options by their flags' `dest`, as the API's keywords
+        (`impara_model_qe`), with the command line's defaults."""
+        from m2lsp.diagnostic import Diagnostic, Severity
+        from m2lsp.errors import UsageError
+        from m2lsp.model import Span
+        from m2lsp.parsing.m2 import M2Document
+        from m2lsp.scoring.gleu.inputs import lines, m2_references
+        from m2lsp.scoring.sentence_inputs import same
+
+        if not isinstance(job.document, M2Document):
+            raise UsageError(f"{self.name} in the editor scores a system against the open M2 "
+                             f"gold; for plain-text sources run `m2lsp score --metric "
+                             f"{self.name} SYSTEM --source SRC`")
+        options = self.options(dict(job.options), Shared(), None)
+        blocks, references = m2_references(job.document, Path(job.uri))
+        starts = [start for start, b in zip(job.document.starts, job.document.blocks,
+                                            strict=True) if b.sentence is not None]
+        sources = [" ".join(b.sentence.tokens) for b in blocks if b.sentence is not None]
+        hypotheses = lines(job.system_text)
+        same("the system", len(hypotheses), "the gold's sentences", len(sources), self.label)
+        yield 0
+        models = self.models(options)
+        found = self.result(models, self.scores(
+            models, sources, hypotheses,
+            [] if self.declaration.reference_free else references), (job.text,))
+        marks = [Diagnostic(self.name, f"{self.label} {score:.4f} (sentence)",
+                            Span.on_line(start, 0, len(job.lines[start])), Severity.HINT)
+                 for start, score in zip(starts, found.scores, strict=True)]
+        return EditorScore(marks, f"{self.label} {found.corpus:.4f}  ({found.signature})",
+                           {self.name: found.corpus, "signature": found.signature,
+                            "sentence_scores": list(found.scores)})
 
     # -- what each learned metric defines ------------------------------------------------
 

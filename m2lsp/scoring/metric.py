@@ -292,6 +292,8 @@ def drain(steps: Generator[Any, None, T]) -> T:
 
 class Metric(Protocol):
     declaration: Declaration  # its package's DECLARATION; the properties below read it
+    editor_thread: bool  # in_editor loads and runs models (seconds to minutes): the server
+    # runs its steps in a thread, not between requests on its loop
 
     @property
     def name(self) -> str: ...
@@ -352,6 +354,7 @@ class MetricBase:
     annotator agreement."""
 
     declaration: Declaration
+    editor_thread = False
 
     @property
     def name(self) -> str:

@@ -105,8 +105,12 @@ async def _score(ls: M2Server, uri: Any, system_text: str, options: dict[str, An
         if scoring is not None:
             return await _score_live(ls, doc, ScoreSession(name, scoring, system, options),
                                      job)
-        steps = metric(name).in_editor(job)
-        found = await _evaluate(ls, doc, _sentences(job), steps)
+        scorer = metric(name)
+        steps = scorer.in_editor(job)
+        if scorer.editor_thread:
+            found = await _in_thread(ls, doc, _sentences(job), steps)
+        else:
+            found = await _evaluate(ls, doc, _sentences(job), steps)
     except M2lspError as exc:
         doc.score_error = f"cannot score: {exc}"
         return _fail(ls, doc.score_error)
@@ -189,14 +193,32 @@ async def _evaluate(ls: M2Server, doc: OpenDocument, sentences: int,
         _end(ls, token)
 
 
+async def _in_thread(ls: M2Server, doc: OpenDocument, sentences: int,
+                     steps: Generator[int, None, Any]) -> Any:
+    """Run a scorer's steps in a thread (a learned metric loads its models and runs them,
+    seconds to minutes of work the loop could not break into steps), the server answering
+    meanwhile; None if the gold document changed."""
+    from m2lsp.scoring.metric import drain
+
+    version = doc.version
+    token = await _begin(ls, sentences, always=True)  # begun and ended, without counts
+    try:
+        found = await asyncio.get_running_loop().run_in_executor(None, drain, steps)
+    finally:
+        _end(ls, token)
+    if doc.version != version or ls.documents.get(doc.uri) is not doc:
+        return None
+    return found
+
+
 def _report(ls: M2Server, token: str | None, done: int, total: int) -> None:
     if token is not None:
         ls.work_done_progress.report(token, types.WorkDoneProgressReport(
             message=f"{done}/{total} sentences", percentage=100 * done // max(total, 1)))
 
 
-async def _begin(ls: M2Server, sentences: int) -> str | None:
-    if sentences <= PROGRESS_SENTENCES:
+async def _begin(ls: M2Server, sentences: int, always: bool = False) -> str | None:
+    if sentences <= PROGRESS_SENTENCES and not always:
         return None
     token = str(uuid.uuid4())
     try:
