@@ -73,6 +73,10 @@ def main() -> None:
             "--source", src, "--ref", *refs]
     checkout = os.environ.get("M2LSP_GREEN")
     compiled(ROOT / "m2lsp", checkout)
+    from m2lsp.scoring.green import ngrams
+
+    print("m2lsp counts n-grams " + ("in C (_green.c)" if ngrams.compiled else
+                                     "in Python (_green.c not built: no C compiler)"))
     if checkout:
         base, out = timed([sys.executable, "-c", AUTHORS, checkout, "-s", src, "-r", *refs,
                            "-c", system, "-d", "10"], args.runs)
