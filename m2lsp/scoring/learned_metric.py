@@ -26,7 +26,7 @@ class LearnedMetric(MetricBase):
     label = ""  # as people write it: IMPARA
     total = "mean"  # the corpus score: the sentences' mean, or their sum
     scorer = "gec-metrics-0.1.1"  # the tool whose numbers these are
-    editor_thread = True
+    editor = "thread"
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any
                 ) -> dict[str, Any]:

@@ -292,8 +292,10 @@ def drain(steps: Generator[Any, None, T]) -> T:
 
 class Metric(Protocol):
     declaration: Declaration  # its package's DECLARATION; the properties below read it
-    editor_thread: bool  # in_editor loads and runs models (seconds to minutes): the server
-    # runs its steps in a thread, not between requests on its loop
+    editor: str  # how the editor scores it without a live score: "steps" (its in_editor,
+    # between requests on the server's loop), "thread" (its in_editor in a thread: it
+    # loads and runs models, seconds to minutes), "files" (no editor code of its own: the
+    # open gold and the system scored as files, as `m2lsp score` does, in a thread)
 
     @property
     def name(self) -> str: ...
@@ -354,7 +356,7 @@ class MetricBase:
     annotator agreement."""
 
     declaration: Declaration
-    editor_thread = False
+    editor = "files"
 
     @property
     def name(self) -> str:

@@ -81,6 +81,20 @@ def keeps_the_contract(name: str, system: Path, gold: Path, values: dict | None 
     assert live is None or isinstance(live, LiveBase)
 
 
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_the_editor_way_is_what_the_metric_has(name: str) -> None:
+    """"steps" or "thread": it has editor code of its own (an `in_editor`, or a live score
+    the base's `in_editor` reads); "files": it has none, and the server scores the open
+    gold and the system as files."""
+    from m2lsp.config import ScoreSettings
+
+    chosen = metric(name)
+    own = (type(chosen).in_editor is not MetricBase.in_editor
+           or chosen.live(ScoreSettings()) is not None)
+    assert chosen.editor in ("steps", "thread", "files")
+    assert (chosen.editor != "files") == own, chosen.editor
+
+
 def test_no_capability_is_probed_for_outside_the_base() -> None:
     """`hasattr(score, "headline")`, `getattr(live, "warm_up", None)`: gone."""
     capabilities = ("headline", "type_counts", "reviews", "warm_up", "sentence_stats")

@@ -106,11 +106,12 @@ async def _score(ls: M2Server, uri: Any, system_text: str, options: dict[str, An
             return await _score_live(ls, doc, ScoreSession(name, scoring, system, options),
                                      job)
         scorer = metric(name)
-        steps = scorer.in_editor(job)
-        if scorer.editor_thread:
-            found = await _in_thread(ls, doc, _sentences(job), steps)
+        if scorer.editor == "steps":
+            found = await _evaluate(ls, doc, _sentences(job), scorer.in_editor(job))
         else:
-            found = await _evaluate(ls, doc, _sentences(job), steps)
+            steps = scorer.in_editor(job) if scorer.editor == "thread" else _as_files(
+                name, job, system)
+            found = await _in_thread(ls, doc, _sentences(job), steps)
     except M2lspError as exc:
         doc.score_error = f"cannot score: {exc}"
         return _fail(ls, doc.score_error)
@@ -191,6 +192,16 @@ async def _evaluate(ls: M2Server, doc: OpenDocument, sentences: int,
         return finished.value
     finally:
         _end(ls, token)
+
+
+def _as_files(name: str, job: Any, system: SystemRef) -> Generator[int, None, Any]:
+    """A metric with no editor code of its own: the open gold and the system scored as
+    files (`m2lsp score`'s path through the API)."""
+    from m2lsp.editor import file_scores
+
+    gold = to_fs_path(job.uri) or job.uri
+    return file_scores.steps(name, gold, job.text, job.lines, system.path,
+                             str(system.path or system.uri), job.system_text, job.options)
 
 
 async def _in_thread(ls: M2Server, doc: OpenDocument, sentences: int,

@@ -125,6 +125,7 @@ class ClemeScore(ScoreBase):
 
 class Cleme(MetricBase):
     declaration = DECLARATION
+    editor = "steps"
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> ClemeOptions:
         from m2lsp.scoring.errant.options import errant_options

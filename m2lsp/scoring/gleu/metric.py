@@ -53,6 +53,7 @@ class GleuScore(ScoreBase):
 
 class Gleu(MetricBase):
     declaration = DECLARATION
+    editor = "steps"
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> GleuOptions:
         return gleu_options(values, shared)

@@ -107,6 +107,7 @@ def _scorer(variant: str) -> str:
 
 class Green(MetricBase):
     declaration = DECLARATION
+    editor = "steps"
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> GreenOptions:
         from m2lsp.scoring.green.ngrams import GreenSettings

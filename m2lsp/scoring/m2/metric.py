@@ -310,6 +310,7 @@ def first_divergence(sources: Sequence[str], hypotheses: Sequence[str]) -> int |
 
 class MaxMatch(MetricBase):
     declaration = DECLARATION
+    editor = "steps"
 
     def agreement(self, scored_m2: str, gold_m2: str, corrected: Sequence[str],
                   beta: float) -> Agreement:
