@@ -120,6 +120,13 @@ def test_score_is_the_commands_and_quiet(corpus, capfd, name) -> None:
         assert found.score == found.f
     else:
         assert found.counts == {} and found.tp is None
+    scores = found.sentence_scores  # what sentence-level meta-evaluation reads
+    if name in ("cgec", "cged", "cleme"):  # (CLEME's: at --cleme-level sentence)
+        assert scores is None
+    else:
+        assert len(scores) == (SIZE if name != "cherrant" else len(found.sentences)) > 0
+        assert all(v is None or isinstance(v, float) for v in scores)
+        assert printed.get("sentence_scores", scores) == scores
 
 
 @pytest.fixture(scope="module")

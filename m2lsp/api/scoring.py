@@ -119,6 +119,15 @@ class Score:
                                          for row in stats.rows]
 
     @property
+    def sentence_scores(self) -> list[float | None] | None:
+        """Each sentence's own score, in input order, at full precision: what
+        sentence-level meta-evaluation reads (M2 and ERRANT: the sentence's F against its
+        best annotator; GLEU, GREEN, the learned metrics: their sentence scores); None
+        where the metric has none (CGEC, CGED)."""
+        found = self._score.sentence_scores()
+        return None if found is None else list(found)
+
+    @property
     def per_type(self) -> dict[str, dict[str, float]]:
         """Counts per error type: {type: {tp, fp, fn, f}}."""
         return {t: {"tp": tp, "fp": fp, "fn": fn, "f": f}
