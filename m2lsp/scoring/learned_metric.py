@@ -79,28 +79,16 @@ class LearnedMetric(MetricBase):
         signature the message.  Options by their flags' `dest`, as the API's keywords
         (`impara_model_qe`), with the command line's defaults."""
         from m2lsp.diagnostic import Diagnostic, Severity
-        from m2lsp.errors import UsageError
         from m2lsp.model import Span
-        from m2lsp.parsing.m2 import M2Document
-        from m2lsp.scoring.gleu.inputs import lines, m2_references
-        from m2lsp.scoring.sentence_inputs import same
+        from m2lsp.scoring.sentence_inputs import in_editor
 
-        if not isinstance(job.document, M2Document):
-            raise UsageError(f"{self.name} in the editor scores a system against the open M2 "
-                             f"gold; for plain-text sources run `m2lsp score --metric "
-                             f"{self.name} SYSTEM --source SRC`")
         options = self.options(dict(job.options), Shared(), None)
-        blocks, references = m2_references(job.document, Path(job.uri))
-        starts = [start for start, b in zip(job.document.starts, job.document.blocks,
-                                            strict=True) if b.sentence is not None]
-        sources = [" ".join(b.sentence.tokens) for b in blocks if b.sentence is not None]
-        hypotheses = lines(job.system_text)
-        same("the system", len(hypotheses), "the gold's sentences", len(sources), self.label)
+        starts, given = in_editor(job, self.name, self.label)
         yield 0
         models = self.models(options)
-        found = self.result(models, self.scores(
-            models, sources, hypotheses,
-            [] if self.declaration.reference_free else references), (job.text,))
+        references = [] if self.declaration.reference_free else given.references
+        found = self.result(models, self.scores(models, given.sources, given.hypotheses,
+                                                references), given.texts)
         marks = [Diagnostic(self.name, f"{self.label} {score:.4f} (sentence)",
                             Span.on_line(start, 0, len(job.lines[start])), Severity.HINT)
                  for start, score in zip(starts, found.scores, strict=True)]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from m2lsp.errors import InputError, UsageError
-from m2lsp.scoring.metric import Request
+from m2lsp.scoring.metric import EditorJob, Request
 
 
 @dataclass(frozen=True)
@@ -100,3 +100,24 @@ def from_m2(gold: Path, encoding: str | None
     blocks, references = m2_references(parse_m2(text), gold)
     sources = [" ".join(b.sentence.tokens) for b in blocks if b.sentence is not None]
     return sources, references, (text.text,)
+
+
+def in_editor(job: EditorJob, metric: str, label: str) -> tuple[list[int], Sentences]:
+    """The open M2 gold's sentences in the editor -- its S lines the sources, each
+    annotator's corrected sentence a reference, as `from_m2` reads a gold file -- with the
+    system's, one a line, and each sentence's S line; a UsageError when the open document
+    is no M2 gold, an InputError when the counts differ."""
+    from m2lsp.parsing.m2 import M2Document
+    from m2lsp.scoring.gleu.inputs import lines, m2_references
+
+    document = job.document
+    if not isinstance(document, M2Document):
+        raise UsageError(f"{metric} in the editor scores a plain-text system against the "
+                         f"open M2 gold; for other inputs run `m2lsp score --metric {metric}`")
+    blocks, references = m2_references(document, Path(job.uri))
+    starts = [start for start, b in zip(document.starts, document.blocks, strict=True)
+              if b.sentence is not None]
+    sources = [" ".join(b.sentence.tokens) for b in blocks if b.sentence is not None]
+    hypotheses = lines(job.system_text)
+    same("the system", len(hypotheses), "the gold's sentences", len(sources), label)
+    return starts, Sentences(sources, references, hypotheses, (job.text,))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from m2lsp import defaults
@@ -141,31 +140,19 @@ class Green(MetricBase):
         `green_n`, `green_beta`, `green_unit`, as on the command line."""
         from m2lsp.diagnostic import Diagnostic, Severity
         from m2lsp.model import Span
-        from m2lsp.parsing.m2 import M2Document
-        from m2lsp.scoring.gleu.inputs import lines, m2_references
         from m2lsp.scoring.green.ngrams import evaluate
-        from m2lsp.scoring.sentence_inputs import same
+        from m2lsp.scoring.sentence_inputs import in_editor
 
-        if not isinstance(job.document, M2Document):
-            raise UsageError("green in the editor scores a system against the open M2 gold; "
-                             "for plain-text references run `m2lsp score --metric green`")
         settings = self.options(dict(job.options), Shared(), None).settings
-        blocks, references = m2_references(job.document, Path(job.uri))
-        starts = [start for start, b in zip(job.document.starts, job.document.blocks,
-                                            strict=True) if b.sentence is not None]
-        sources = [" ".join(b.sentence.tokens) for b in blocks if b.sentence is not None]
-        hypotheses = lines(job.system_text)
-        same("the system", len(hypotheses), "the gold's sentences", len(sources), "GREEN")
+        starts, found = in_editor(job, "green", "GREEN")
         yield 0
-        result = evaluate(sources, references, hypotheses, settings)
+        result = evaluate(found.sources, found.references, found.hypotheses, settings)
         score = GreenScore(result, (job.text,), 2)
         marks = [Diagnostic("green", f"GREEN {result.sentence_f(i) * 100:.2f} (sentence)",
                             Span.on_line(start, 0, len(job.lines[start])), Severity.HINT)
                  for i, start in enumerate(starts)]
         return EditorScore(marks, f"GREEN {result.f * 100:.2f}  ({score.signature})",
                            {"green": result.f, "signature": score.signature})
-
-
 
 
 METRIC = Green()
