@@ -20,6 +20,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 import m2lsp
 from tests.attribution.conftest import GOLD, SYSTEM
+from tests.lsp.test_file_scores import said_and_still_up
 from tests.lsp.test_server import open_doc, published
 
 SERVER = [sys.executable, "-m", "m2lsp", "serve"]
@@ -96,16 +97,6 @@ async def test_sentence_scores_are_hints_on_the_s_lines(client: LanguageClient, 
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_a_model_that_cannot_load_is_said(client: LanguageClient, tmp_path):
-    gold, system = tmp_path / "g.m2", tmp_path / "s.txt"
-    gold.write_text(GOLD, encoding="utf-8")
-    system.write_text(SYSTEM, encoding="utf-8")
-    await open_doc(client, GOLD, uri=gold.as_uri())
-    client.messages.clear()
-    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="m2lsp.score", arguments=[gold.as_uri(), str(system), {
-            "metric": "impara", "impara_model_qe": str(tmp_path / "no-such-model")}]))
-    shown = [m.message for m in client.messages]
-    assert answer is None and any("no-such-model" in m for m in shown), shown
-    await asyncio.wait_for(client.text_document_document_symbol_async(
-        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(
-            uri=gold.as_uri()))), 30)  # still up
+    await said_and_still_up(client, tmp_path, {
+        "metric": "impara", "impara_model_qe": str(tmp_path / "no-such-model")},
+        "no-such-model")
