@@ -43,7 +43,9 @@ def shown(metric: str, data: Mapping[str, Any], corpus: float | None, signature:
           lines: Sequence[str]) -> EditorScore:
     """The marks, message and answer of a score: a hint per S line when the metric gives
     as many sentence scores as the gold has S lines."""
-    rows = [k for k, line in enumerate(lines) if line.startswith("S ")]
+    from m2lsp.editor.attribution import source_lines
+
+    rows = source_lines(lines)
     sentences = data.get("sentence_scores")
     marks = []
     if isinstance(sentences, list) and len(sentences) == len(rows):

@@ -100,3 +100,15 @@ def test_compiled_refuses_what_it_cannot_count(arguments, error) -> None:
 @pytest.mark.skipif(ngrams.compiled is None, reason="_green.c was not built")
 def test_compiled_counts_nothing_of_empty_sentences() -> None:
     assert ngrams.compiled.counts((), (), (), 3) == ((0, 0, 0),) * 3
+
+
+COUNTS = st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(COUNTS, min_size=1, max_size=6), st.sampled_from([0.5, 1.0, 2.0, 0.3]))
+def test_the_authors_cumulative_f_written_out_is_the_generic_one(per_n, beta) -> None:
+    """Choosing a reference runs the authors' cumulative F written out; it gives the very
+    floats the generic one (precision_recall, f_score) gives, zeros and ones included."""
+    options = GreenSettings(n=len(per_n), beta=beta)
+    assert ngrams.cumulative_f(per_n, options) == ngrams._cumulative_f(per_n, options)
