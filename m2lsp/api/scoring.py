@@ -500,6 +500,18 @@ def _options(name: str, given: Mapping[str, Any]) -> tuple[dict[str, Any], Any, 
     return values, shared, chosen.options(values, shared, config)
 
 
+def checked_options(name: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    """Options from an editor or another caller, by `dest`: each one metric `name`
+    declares checked as the API checks it (a UsageError says which and why); the others
+    are left as they are, for the caller to read."""
+    from m2lsp.scoring.metric import metric
+
+    chosen = metric(name)
+    flags = {f.dest: f for f in (*chosen.flags, *chosen.also)}
+    return {key: _checked(flags[key], key, value) if key in flags else value
+            for key, value in given.items()}
+
+
 def _checked(flag: Any, key: str, value: Any) -> Any:
     """A value as its declared type, action and choices take it (a UsageError says why
     not): a number where a number goes, True or False for a switch, a str for a name."""

@@ -5,9 +5,10 @@ model, HF_HOME and how to give a folder instead, never a traceback."""
 
 from __future__ import annotations
 
-import hashlib
-import json
+import contextlib
 import os
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,8 +25,8 @@ class ModelError(InputError):
 @dataclass(frozen=True)
 class Loaded:
     """A model in inference mode on its device, its tokenizer, and what names it in a
-    signature: the id as given and its revision (the hub's commit, else a hash of its
-    config)."""
+    signature: the id as given and its revision (`identity.revision`: a folder's content,
+    a hub model's commit)."""
 
     model: Any
     tokenizer: Any
@@ -42,9 +43,10 @@ def torch_modules() -> tuple[Any, Any]:
     try:
         import torch
         import transformers
-    except ImportError as missing:
-        raise UsageError(f"learned metrics need torch and transformers ({missing.name} is "
-                         f"not installed): {EXTRA}") from None
+    except ImportError as missing:  # transformers' own ImportErrors name no module
+        cause = f"{missing.name} is not installed" if missing.name else str(missing)
+        raise UsageError(f"learned metrics need torch and transformers ({cause}): "
+                         f"{EXTRA}") from None
     transformers.logging.set_verbosity_error()  # no notes on stderr: warnings are ours
     transformers.logging.disable_progress_bar()
     return torch, transformers
@@ -61,29 +63,55 @@ def load(kind: str, name: str, on: str, option: str) -> Loaded:
     `AutoModelForSequenceClassification`, `AutoModelForCausalLM`) with its tokenizer, on
     device `on`; `option` is the flag that names it (for the error).  A folder, or the
     local Hugging Face cache, first; the hub only when its host answers (no retries for
-    half a minute on a machine without network)."""
+    half a minute on a machine without network).  No code of the model's own ever runs
+    (`trust_remote_code=False`; nothing asks on stdin), and a model whose weights the
+    metric needs were not all in the checkpoint is refused (`fresh_weights`)."""
+    exists(name, option)
     _, transformers = torch_modules()
-    known = _LOADED.get((kind, name, on))
+    key = (kind, name, on, _content(name))
+    known = _LOADED.get(key)
     if known is not None:
         return known
     found = _found(transformers, kind, name, on, option)
     if len(_LOADED) >= 8:  # a handful of models stay loaded (a training loop, a report)
         _LOADED.pop(next(iter(_LOADED)))
-    _LOADED[(kind, name, on)] = found
+    _LOADED[key] = found
     return found
 
 
-_LOADED: dict[tuple[str, str, str], Loaded] = {}
+_LOADED: dict[tuple[str, str, str, str], Loaded] = {}
+
+# what `from_pretrained` is always given: a folder's or the hub's own code never runs (left
+# unset, transformers asks "run the custom code? [y/N]" on stdin and runs it on "y")
+SAFE = {"trust_remote_code": False}
+
+
+def exists(name: str, option: str) -> None:
+    """A ModelError when `name` is a path that does not exist: said before torch loads,
+    which takes seconds."""
+    if _is_path(name) and not Path(name).expanduser().exists():
+        raise ModelError(unavailable(name, option, None))
+
+
+def _content(name: str) -> str:
+    """A folder's content hash (a folder edited while the server runs is loaded again)."""
+    from m2lsp.learned.identity import folder_digest
+
+    return folder_digest(Path(name)) if Path(name).is_dir() else ""
 
 
 def _found(transformers: Any, kind: str, name: str, on: str, option: str) -> Loaded:
     try:
-        return _loaded(transformers, kind, name, on, local_only=True)
+        return _loaded(transformers, kind, name, on, option, local_only=True)
+    except ModelError:
+        raise
     except Exception as local:  # OSError, ValueError, HF's own: all "cannot load"
         if _is_path(name) or not hub_reachable():
             raise ModelError(unavailable(name, option, local)) from None
     try:
-        return _loaded(transformers, kind, name, on, local_only=False)
+        return _loaded(transformers, kind, name, on, option, local_only=False)
+    except ModelError:
+        raise
     except Exception as remote:
         raise ModelError(unavailable(name, option, remote)) from None
 
@@ -91,24 +119,52 @@ def _found(transformers: Any, kind: str, name: str, on: str, option: str) -> Loa
 def available(name: str, option: str) -> Any:
     """The model's config, from a folder or the local cache, else from the hub when it
     answers: a ModelError says why the model cannot be had."""
+    exists(name, option)
     _, transformers = torch_modules()
     try:
-        return transformers.AutoConfig.from_pretrained(name, local_files_only=True)
+        return transformers.AutoConfig.from_pretrained(name, local_files_only=True, **SAFE)
     except Exception as local:
         if _is_path(name) or not hub_reachable():
             raise ModelError(unavailable(name, option, local)) from None
     try:
-        return transformers.AutoConfig.from_pretrained(name)
+        return transformers.AutoConfig.from_pretrained(name, **SAFE)
     except Exception as remote:
         raise ModelError(unavailable(name, option, remote)) from None
 
 
-def _loaded(transformers: Any, kind: str, name: str, on: str, local_only: bool) -> Loaded:
-    model = getattr(transformers, kind).from_pretrained(name, local_files_only=local_only)
-    tokenizer = transformers.AutoTokenizer.from_pretrained(name, local_files_only=local_only)
+def _loaded(transformers: Any, kind: str, name: str, on: str, option: str,
+            local_only: bool) -> Loaded:
+    from m2lsp.learned.identity import revision
+
+    model, info = getattr(transformers, kind).from_pretrained(
+        name, local_files_only=local_only, output_loading_info=True, **SAFE)
+    refuse_fresh_weights(kind, name, option, info)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(name, local_files_only=local_only,
+                                                           **SAFE)
     model.eval()
     model.to(on)
     return Loaded(model, tokenizer, name, revision(model.config, name))
+
+
+def fresh_weights(kind: str, info: dict[str, Any]) -> list[str]:
+    """The weights `kind` computes with that the checkpoint did not have (transformers
+    initialises them at random: a plain encoder given as a regressor scores noise).  An
+    encoder's pooler is not among them: no metric reads it."""
+    missing = sorted(str(k) for k in info.get("missing_keys") or ())
+    if kind == "AutoModel":
+        missing = [k for k in missing if "pooler" not in k.split(".")]
+    return missing
+
+
+def refuse_fresh_weights(kind: str, name: str, option: str, info: dict[str, Any]) -> None:
+    missing = fresh_weights(kind, info)
+    if missing:
+        shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5
+                                          else "")
+        raise ModelError(f"the model {name!r} ({option}) lacks weights the metric computes "
+                         f"with: {shown}; transformers would start them at random, so its "
+                         f"scores would be noise. Give a model trained for this metric "
+                         f"({kind.removeprefix('Auto')})")
 
 
 def _is_path(name: str) -> bool:
@@ -133,10 +189,13 @@ def hub_reachable(timeout: float = 3.0) -> bool:
     return True
 
 
-def unavailable(name: str, option: str, exc: BaseException) -> str:
+def unavailable(name: str, option: str, exc: BaseException | None) -> str:
     home = os.environ.get("HF_HOME") or str(Path.home() / ".cache" / "huggingface")
-    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    if Path(name).exists():
+    first = "" if exc is None else _first_line(exc)
+    if "custom code" in first or "trust_remote_code" in first:
+        where = ("it asks to run Python code of its own (an auto_map in its config or "
+                 "tokenizer), and m2lsp never runs a model's code")
+    elif Path(name).exists():
         where = f"the folder has no model transformers can load ({first[:200]})"
     elif _is_path(name):
         where = "there is no such folder"
@@ -147,39 +206,72 @@ def unavailable(name: str, option: str, exc: BaseException) -> str:
             f"save_pretrained instead: {option} /path/to/model")
 
 
-def revision(config: Any, name: str) -> str:
-    """The hub commit the model came from; for a local folder, the first 12 hex digits of
-    the SHA-256 of its config's fields and its weight files (so two folders of the same
-    shape and other weights never share a signature or cached scores)."""
-    commit = getattr(config, "_commit_hash", None)
-    if isinstance(commit, str) and commit and not Path(name).is_dir():
-        return commit[:12]
-    fields = {k: v for k, v in config.to_dict().items()
-              if not k.startswith("_") and k != "transformers_version"}
-    digest = hashlib.sha256(json.dumps(fields, sort_keys=True, default=str).encode("utf-8"))
-    if Path(name).is_dir():
-        for weights in sorted(Path(name).glob("*.safetensors")) + sorted(
-                Path(name).glob("*.bin")):
-            digest.update(weights_digest(weights).encode("ascii"))
-    return digest.hexdigest()[:12]
+class _Guarded:
+    """An Auto class whose `from_pretrained` never runs a model's own code, and refuses an
+    encoder with weights the checkpoint lacked: what bert-score's loaders are given."""
+
+    def __init__(self, auto: Any, kind: str, option: str) -> None:
+        self.auto, self.kind, self.option = auto, kind, option
+
+    def from_pretrained(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        if self.kind != "AutoModel":
+            return self.auto.from_pretrained(name, *args, **{**kwargs, **SAFE})
+        model, info = self.auto.from_pretrained(name, *args, output_loading_info=True,
+                                                **{**kwargs, **SAFE})
+        refuse_fresh_weights(self.kind, name, self.option, info)
+        return model
 
 
-def weights_digest(path: Path) -> str:
-    """The SHA-256 of a weight file, remembered per (path, size, modification time) in the
-    cache: a large model is read through once, not at every run."""
-    from m2lsp.annotation.parse_cache import ParseCache, default_cache
+_GUARD = threading.Lock()
 
-    stat = path.stat()
-    key = ParseCache.key("weights-sha256", f"{path.resolve()}\0{stat.st_size}\0"
-                                           f"{stat.st_mtime_ns}")
-    cache = default_cache()
+
+@contextlib.contextmanager
+def guarded_bert_score(option: str) -> Iterator[None]:
+    """bert-score's model and tokenizer loaders (`bert_score.utils`) given `_Guarded`
+    Auto classes for the duration (one thread at a time: the module is shared)."""
+    import bert_score.utils as loaders
+
+    with _GUARD:
+        saved = loaders.AutoModel, loaders.AutoTokenizer
+        loaders.AutoModel = _Guarded(saved[0], "AutoModel", option)
+        loaders.AutoTokenizer = _Guarded(saved[1], "AutoTokenizer", option)
+        try:
+            yield
+        finally:
+            loaders.AutoModel, loaders.AutoTokenizer = saved
+
+
+@contextlib.contextmanager
+def model_errors(label: str) -> Iterator[None]:
+    """What torch, transformers or bert-score raise while a metric loads and runs its models
+    (a tokenizer without a padding token, a vocabulary without [UNK], a shape that does not
+    fit) comes out as one ModelError naming the metric and the cause, never a traceback."""
+    from m2lsp.errors import M2lspError
+
     try:
-        known = cache.get([key]).get(key)
-        if known is not None:
-            return known.decode("ascii", "replace")
-        with path.open("rb") as file:
-            found = hashlib.file_digest(file, "sha256").hexdigest()
-        cache.put([(key, found.encode("ascii"))])
-        return found
-    finally:
-        cache.close()
+        yield
+    except M2lspError:
+        raise
+    except Exception as exc:
+        raise ModelError(f"{label}: the model cannot score this input: {_first_line(exc)}. "
+                         "Is each model the kind this metric needs (see m2lsp score --help)?"
+                         ) from None
+
+
+def finite(label: str, scores: Sequence[float], numbered: bool = True) -> None:
+    """A ModelError when a score is not a finite number (a NaN or an infinity, as a
+    baseline of 1 or a model's overflow makes): JSON has no such number, and no ranking
+    can use one."""
+    import math
+
+    bad = next((i for i, v in enumerate(scores) if not math.isfinite(v)), None)
+    if bad is not None:
+        which = f"sentence {bad + 1}" if numbered else "a sentence"
+        raise ModelError(f"{label} gave {which} the score {scores[bad]}, which is not a "
+                         "finite number: the model or its settings (a baseline, a "
+                         "threshold) do not fit this metric")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return (text.splitlines()[0][:300] if text else type(exc).__name__)

@@ -251,6 +251,28 @@ class M2Server(LanguageServer):
         elif self.refresh_support:
             self.workspace_diagnostic_refresh(None)
 
+    async def ask(self, request: Any, seconds: float, what: str) -> Any:
+        """The client's answer to a request the server sent (an awaitable), or None when it
+        fails or does not come within `seconds`: no request waits on the client for ever
+        (a client may ignore a request it did not declare it can answer)."""
+        try:
+            return await asyncio.wait_for(request, seconds)
+        except TimeoutError:
+            log.warning("the client did not answer %s within %g s", what, seconds)
+        except Exception as exc:
+            log.warning("the client could not answer %s: %s", what, exc)
+        return None
+
+    @property
+    def declares_progress(self) -> bool:
+        """Whether the client said it shows work-done progress (window.workDoneProgress):
+        only then does the server ask it to create a progress token."""
+        try:
+            window = self.client_capabilities.window
+        except AttributeError:  # before initialize
+            return False
+        return bool(window is not None and window.work_done_progress)
+
     @property
     def encoding(self) -> str:
         """The agreed position encoding: utf-8, utf-16 or utf-32."""

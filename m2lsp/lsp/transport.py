@@ -8,7 +8,10 @@ and one frame with a bad `Content-Length` leaves it reading bodies as headers fo
 - a request after `shutdown` is answered with invalid request (-32600), as LSP asks;
 - a bad header is answered with a parse error, and reading resynchronises on the next
   `Content-Length` header, even one glued to the end of the bad frame's body;
-- a body is read in chunks, so memory follows what arrives, not what a header announces.
+- a body is read in chunks, so memory follows what arrives, not what a header announces;
+- at `shutdown`, requests still pending are cancelled here, over a copy of pygls's table
+  (pygls 2.1 cancels them while iterating over the table their callbacks remove them
+  from: "dictionary changed size during iteration", and the server exits with 1).
 """
 
 from __future__ import annotations
@@ -92,12 +95,22 @@ def dispatch(protocol: Any, body: bytes) -> None:
     if "method" in raw and "params" not in raw and protocol.get_message_type(
             raw["method"]) is None:
         raw = {**raw, "params": None}  # JSON-RPC lets params out; pygls's generic type not
+    if raw.get("method") == types.SHUTDOWN:
+        _cancel_pending(protocol)
     try:
         message = protocol.structure_message(raw)
     except Exception as exc:  # cattrs says what does not fit, in its own exception types
         _unstructurable(protocol, raw, msg_id, exc)
         return
     protocol.handle_message(message)
+
+
+def _cancel_pending(protocol: Any) -> None:
+    """Cancel every request not yet answered, either way (see the module's docstring)."""
+    pending = getattr(protocol, "_request_futures", None)
+    for future in list(pending.values()) if isinstance(pending, dict) else ():
+        if not future.done():
+            future.cancel()
 
 
 def _shut_down(protocol: Any, raw: dict) -> bool:

@@ -29,9 +29,10 @@ def parser(name: str, *start: str) -> Lark:
     from lark import Lark
 
     where = cache_dir()
+    kept = None if where is None else where / f"{name}-{'-'.join(start)}.lark"
     options: dict[str, Any] = {"parser": "lalr", "start": list(start), "propagate_positions": True,
                "maybe_placeholders": True,
-               "cache": False if where is None else str(where / f"{name}-{'-'.join(start)}.lark")}
+               "cache": False if kept is None or not own_file(kept) else str(kept)}
     folder = checkout_grammars()
     if folder is not None:
         return Lark.open(str(folder / f"{name}.lark"), **options)
@@ -74,10 +75,45 @@ def cache_dir() -> Path | None:
                                                                 ".cache")
         chosen = os.path.join(base, "m2lsp")
     try:
-        os.makedirs(chosen, exist_ok=True)
+        os.makedirs(chosen, mode=0o700, exist_ok=True)
     except OSError:
         return None
-    return Path(chosen) if os.access(chosen, os.W_OK) else None
+    if not os.access(chosen, os.W_OK) or not _own(chosen, "cache folder"):
+        return None
+    return Path(chosen)
+
+
+def own_file(path: Path) -> bool:
+    """Whether a cache file may be read back: absent, or the user's own and writable by
+    no one else."""
+    return not path.exists() or _own(str(path), "cache file")
+
+
+def _own(path: str, what: str) -> bool:
+    """Whether `path` belongs to this user and no other user may write to it.  What is kept
+    in the cache is read back as code (Lark's parsers are pickles), so a folder another user
+    could write to is not used, as pip and ssh refuse such folders; the reason is logged
+    once."""
+    if not hasattr(os, "getuid"):  # Windows: a user's profile folder is private
+        return True
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return False
+    reason = ("it belongs to another user" if stat.st_uid != os.getuid() else
+              f"others may write to it (mode {stat.st_mode & 0o777:o})"
+              if stat.st_mode & 0o022 else None)
+    if reason is not None:
+        _refused(f"m2lsp keeps no cache in the {what} {path}: {reason}; set {CACHE_ENV} to "
+                 "a folder of your own, or chmod go-w it")
+    return reason is None
+
+
+@cache
+def _refused(message: str) -> None:
+    from m2lsp.logs import logger
+
+    logger(__name__).warning("warning: %s", message)
 
 
 def expected_words(lark: Lark, names: Iterable[str] | None, words: dict[str, str]) -> list[str]:

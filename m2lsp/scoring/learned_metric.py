@@ -43,11 +43,15 @@ class LearnedMetric(MetricBase):
         return self.run_many(request, [request.system])[0]
 
     def run_many(self, request: Request, systems: Sequence[Path]) -> list[Any]:
+        from m2lsp.learned.loading import model_errors
+
         found = [self.sentences(replace(request, system=s)) for s in systems]
-        models = self.models(request.options)
-        scores = self.scores(models, [s for f in found for s in f.sources],
-                             [h for f in found for h in f.hypotheses],
-                             [r for f in found for r in f.references])
+        self.checked(request.options)
+        with model_errors(self.label):
+            models = self.models(request.options)
+            scores = self.scores(models, [s for f in found for s in f.sources],
+                                 [h for f in found for h in f.hypotheses],
+                                 [r for f in found for r in f.references])
         out, at = [], 0
         for f in found:
             out.append(self.result(models, scores[at:at + len(f.hypotheses)], f.texts))
@@ -63,10 +67,27 @@ class LearnedMetric(MetricBase):
         return with_references(request, options["references"], options["source"],
                                self.label)
 
+    def checked(self, options: dict[str, Any]) -> None:
+        """Each model option a hub id or a folder that exists (said before torch loads,
+        which takes seconds)."""
+        from m2lsp.errors import UsageError
+        from m2lsp.learned.loading import exists
+
+        for flag in self.flags:
+            if flag.spec.get("metavar") != "MODEL":
+                continue
+            value = options.get(flag.dest.removeprefix(self.name.replace("-", "_") + "_"))
+            if not isinstance(value, str) or not value.strip():
+                raise UsageError(f"{flag.names[0]} takes a hub id or a local folder, not "
+                                 f"{value!r}")
+            exists(value, flag.names[0])
+
     def result(self, models: Any, scores: list[float], texts: tuple[str, ...]) -> Any:
+        from m2lsp.learned.loading import finite
         from m2lsp.scoring.sentence_scored import SentenceScored
         from m2lsp.scoring.signature import Signature
 
+        finite(self.label, scores)
         fields = (*self.signed(models), ("scorer", self.scorer))
         return SentenceScored(self.name, self.label, tuple(scores),
                               Signature(self.label, fields), texts, self.total,
@@ -79,16 +100,19 @@ class LearnedMetric(MetricBase):
         signature the message.  Options by their flags' `dest`, as the API's keywords
         (`impara_model_qe`), with the command line's defaults."""
         from m2lsp.diagnostic import Diagnostic, Severity
+        from m2lsp.learned.loading import model_errors
         from m2lsp.model import Span
         from m2lsp.scoring.sentence_inputs import in_editor
 
         options = self.options(dict(job.options), Shared(), None)
+        self.checked(options)
         starts, given = in_editor(job, self.name, self.label)
         yield 0
-        models = self.models(options)
         references = [] if self.declaration.reference_free else given.references
-        found = self.result(models, self.scores(models, given.sources, given.hypotheses,
-                                                references), given.texts)
+        with model_errors(self.label):
+            models = self.models(options)
+            scores = self.scores(models, given.sources, given.hypotheses, references)
+        found = self.result(models, scores, given.texts)
         marks = [Diagnostic(self.name, f"{self.label} {score:.4f} (sentence)",
                             Span.on_line(start, 0, len(job.lines[start])), Severity.HINT)
                  for start, score in zip(starts, found.scores, strict=True)]

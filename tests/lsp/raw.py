@@ -16,13 +16,15 @@ SERVER = [sys.executable, "-m", "m2lsp", "serve"]
 
 
 class RawClient:
-    def __init__(self) -> None:
+    def __init__(self, answers_requests: bool = True) -> None:
+        self.answers_requests = answers_requests  # False: the server's requests go unanswered
         self.process = subprocess.Popen(SERVER, cwd=ROOT, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.messages: queue.Queue[dict | None] = queue.Queue()
         self.answers: dict[Any, list[dict]] = {}
         self.unanswerable: list[dict] = []  # responses with a null id
         self.notifications: list[dict] = []  # what the server told the client
+        self.asked: list[str] = []  # the methods of the server's requests
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self.process.stderr.read, daemon=True).start()
 
@@ -70,7 +72,9 @@ class RawClient:
     def _sort(self, message: dict) -> None:
         if "method" in message:
             if "id" in message:  # the server asks (configuration, refresh): answer null
-                self.send({"id": message["id"], "result": None})
+                self.asked.append(message["method"])
+                if self.answers_requests:
+                    self.send({"id": message["id"], "result": None})
             else:
                 self.notifications.append(message)
             return

@@ -100,3 +100,13 @@ async def test_a_model_that_cannot_load_is_said(client: LanguageClient, tmp_path
     await said_and_still_up(client, tmp_path, {
         "metric": "impara", "impara_model_qe": str(tmp_path / "no-such-model")},
         "no-such-model")
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    ({"impara_model_qe": 5}, "impara_model_qe: an int; give a str"),
+    ({"impara_threshold": "high"}, "impara_threshold"),
+])
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_option_of_the_wrong_type_is_said(client: LanguageClient, tmp_path,
+                                                    options, said):
+    await said_and_still_up(client, tmp_path, {"metric": "impara", **options}, said)

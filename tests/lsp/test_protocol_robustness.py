@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from tests.conftest import shared
 from tests.lsp.raw import RawClient
 
 URI = "file:///work/a.m2"
@@ -90,6 +91,30 @@ def test_wrong_command_arguments_are_no_internal_error(raw: RawClient, command: 
     raw.request(1, "workspace/executeCommand", params)
     answer = raw.answer(1)
     assert answer.get("error", {}).get("code") != -32603, answer
+
+
+@pytest.mark.parametrize("metric", ["m2", "green"])
+def test_a_client_that_declares_no_progress_and_answers_nothing(metric: str) -> None:
+    """A client without window.workDoneProgress that never answers the server's requests:
+    a score of 1,312 sentences is answered (no progress is asked for), and shutdown then
+    exit end the server with 0."""
+    gold = shared("conll2014/gold/official-2014.combined.m2")
+    client = RawClient(answers_requests=False)
+    try:
+        client.initialize()
+        _open(client, gold.read_text(encoding="utf-8"))
+        system = shared("conll2014/systems/CAMB")
+        client.request(1, "workspace/executeCommand", {"command": "m2lsp.score", "arguments": [
+            URI, str(system), {"metric": metric}]})
+        answer = client.answer(1, timeout=120)
+        assert "error" not in answer and answer["result"] is not None, answer
+        assert "window/workDoneProgress/create" not in client.asked
+        client.request(2, "shutdown")
+        assert client.answer(2)["result"] is None
+        client.notify("exit")
+        assert client.process.wait(30) == 0
+    finally:
+        client.close()
 
 
 def test_a_lone_surrogate_in_a_gold_is_no_internal_error(raw: RawClient, tmp_path) -> None:

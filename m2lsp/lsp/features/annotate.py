@@ -33,6 +33,7 @@ from m2lsp.lsp.server import M2Server, OpenDocument
 from m2lsp.model import Block, block_at, corrected_sentence
 
 log = logging.getLogger(__name__)
+APPLY_SECONDS = 30.0  # how long the editor may take to apply an edit
 
 ANNOTATE = "m2lsp.annotateFromCorrection"
 TITLE = "Annotate from a correction…"
@@ -99,10 +100,12 @@ async def _apply(ls: M2Server, doc: OpenDocument, start: int, block: Block, anno
         new = target_lines(annotation, text, annotator) + new
     edit = _block_edit(doc, start, block, rewritten_block(block, annotator, new), version,
                        ls.encoding)
-    answer = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
-        edit=edit, label=f"Annotate from a correction (annotator {annotator})"))
-    if not answer.applied:
-        why = answer.failure_reason or "the document changed meanwhile"
+    answer = await ls.ask(ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
+        edit=edit, label=f"Annotate from a correction (annotator {annotator})")),
+        APPLY_SECONDS, "workspace/applyEdit")
+    if answer is None or not answer.applied:
+        why = (answer and answer.failure_reason) or "the document changed meanwhile, or " \
+            "the editor did not answer"
         return _fail(ls, f"the editor did not apply the edit ({why}); run the action again")
     if annotation.note:
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info,

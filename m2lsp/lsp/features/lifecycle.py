@@ -77,16 +77,16 @@ def _project_config(ls: M2Server, root: Path) -> Config:
         return load_config(root, metrics=names())
 
 
+CONFIGURATION_SECONDS = 10.0  # how long the client may take to send its settings
+
+
 async def client_settings(ls: M2Server) -> Any:
     """The client's `m2lsp` section (workspace/configuration), or None."""
     if not ls.asks_configuration:
         return None
-    try:
-        found = await ls.workspace_configuration_async(types.ConfigurationParams(
-            items=[types.ConfigurationItem(section="m2lsp")]))
-    except Exception:  # the client may fail to answer: keep what we have
-        log.warning("workspace/configuration failed; keeping the current settings")
-        return None
+    found = await ls.ask(ls.workspace_configuration_async(types.ConfigurationParams(
+        items=[types.ConfigurationItem(section="m2lsp")])), CONFIGURATION_SECONDS,
+        "workspace/configuration (the current settings are kept)")
     return found[0] if found else None
 
 

@@ -26,6 +26,7 @@ SCORE = "m2lsp.score"
 SCORE_AGAINST = "m2lsp.scoreAgainst"
 CLEAR_SCORES = "m2lsp.clearScores"
 PROGRESS_SENTENCES = 1000  # report progress when scoring more sentences than this
+PROGRESS_ANSWER_SECONDS = 5.0  # how long a client may take to create a progress token
 
 
 def register(ls: M2Server) -> None:
@@ -84,6 +85,7 @@ async def score_against(ls: M2Server, *args: Any) -> dict[str, Any] | None:
 
 async def _score(ls: M2Server, uri: Any, system_text: str, options: dict[str, Any],
                  system: SystemRef) -> dict[str, Any] | None:
+    from m2lsp.api.scoring import checked_options
     from m2lsp.errors import M2lspError
     from m2lsp.scoring.metric import EditorJob, declared, live_scoring, metric, names
 
@@ -95,6 +97,10 @@ async def _score(ls: M2Server, uri: Any, system_text: str, options: dict[str, An
         doc = ls.documents.get(uri)  # a plain-text file, which is not checked
     if doc is None:
         return _fail(ls, f"the document {uri} is not open")
+    try:
+        options = checked_options(name, options)
+    except M2lspError as exc:
+        return _failed(ls, uri, str(exc))
     live = doc.live
     job = EditorJob(doc.uri, live.text, live.lines, live.format,
                     live.m2 if live.format is Format.M2 else None, system_text, options,
@@ -114,6 +120,10 @@ async def _score(ls: M2Server, uri: Any, system_text: str, options: dict[str, An
             found = await _in_thread(ls, doc, _sentences(job), steps)
     except M2lspError as exc:
         doc.score_error = f"cannot score: {exc}"
+        return _fail(ls, doc.score_error)
+    except Exception:  # a bug must not end in an internal error with a traceback
+        log.exception("scoring %s with %s failed", doc.uri, name)
+        doc.score_error = f"cannot score: {name} failed (see the server log)"
         return _fail(ls, doc.score_error)
     if found is None:
         doc.score_error = "the document changed while it was scored; score again"
@@ -229,16 +239,22 @@ def _report(ls: M2Server, token: str | None, done: int, total: int) -> None:
 
 
 async def _begin(ls: M2Server, sentences: int, always: bool = False) -> str | None:
-    if sentences <= PROGRESS_SENTENCES and not always:
+    """A progress token, where the client declared progress and answers its creation."""
+    if (sentences <= PROGRESS_SENTENCES and not always) or not ls.declares_progress:
         return None
     token = str(uuid.uuid4())
-    try:
-        await ls.work_done_progress.create_async(token)
-    except Exception:  # a client without window/workDoneProgress/create
+    created = ls.work_done_progress.create_async(token)
+    if await ls.ask(_created(created), PROGRESS_ANSWER_SECONDS,
+                    "window/workDoneProgress/create") is None:
         return None
     ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(
         title="m2lsp: scoring", message=f"{sentences} sentences", percentage=0))
     return token
+
+
+async def _created(request: Any) -> bool:
+    await request
+    return True
 
 
 def _end(ls: M2Server, token: str | None) -> None:

@@ -26,7 +26,7 @@ class BertScore(LearnedMetric):
 
     def signed(self, models: Any) -> tuple[tuple[str, str], ...]:
         return (("model", models.signed), ("layer", str(models.num_layers)),
-                ("lang", models.lang), ("rescaled", "yes" if models.rescale else "no"),
+                ("lang", models.lang), ("rescaled", models.rescaled),
                 ("idf", "yes" if models.idf else "no"), ("score", models.score_type))
 
     def described(self, models: Any) -> dict[str, Any]:

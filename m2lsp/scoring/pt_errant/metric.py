@@ -43,13 +43,15 @@ class PtErrant(MetricBase):
     def run_many(self, request: Request, systems: Sequence[Path]) -> list[Any]:
         from m2lsp.annotation.edit_lists import edit_lists
         from m2lsp.learned.bertscore import load
+        from m2lsp.learned.loading import model_errors
         from m2lsp.scoring.sentence_inputs import with_references
 
         options: PtOptions = request.options
         found = [with_references(replace(request, system=s), options.references,
                                  options.source, "PT-ERRANT") for s in systems]
         sources, columns = found[0].sources, _columns(found[0].references)
-        bert = load(options.bertscore, "--bertscore-model-type")
+        with model_errors("PT-ERRANT"):
+            bert = load(options.bertscore, "--bertscore-model-type")
         references = [edit_lists(sources, column, options.annotation, options.jobs)
                       for column in columns]
         return [self._scored(bert, options, f, sources, columns, references,
@@ -66,14 +68,17 @@ class PtErrant(MetricBase):
         jobs = [(sources[i], column[i], [*hypotheses[i], *edits[i]])
                 for i in range(len(sources)) for column, edits in zip(columns, references,
                                                                        strict=True)]
-        weighed = iter(weights(bert, jobs))
+        from m2lsp.learned.loading import model_errors
+
+        with model_errors("PT-ERRANT"):
+            weighed = iter(weights(bert, jobs))
         per_reference = [[counts(hypotheses[i], edits[i], next(weighed), options.beta)
                           for edits in references] for i in range(len(sources))]
         chosen, best = _chosen(per_reference, options.beta)
         base = Signature("PT-ERRANT", (("beta", f"{options.beta:g}"),
                                        ("weights", f"bertscore:{bert.signed}"),
                                        ("layer", str(bert.num_layers)),
-                                       ("rescaled", "yes" if bert.rescale else "no"),
+                                       ("rescaled", bert.rescaled),
                                        ("scorer", "gec-metrics-0.1.1")))
         return CountedScore("pt-errant", base, tuple(chosen), tuple(c.f for c in best),
                             options.beta, found.texts)

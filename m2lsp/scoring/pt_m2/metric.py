@@ -125,6 +125,7 @@ class PtM2(MetricBase):
     def run_many(self, request: Request, systems: Sequence[Path]) -> list[Any]:
         from m2lsp.errors import UsageError
         from m2lsp.learned.bertscore import load, sentence_scores
+        from m2lsp.learned.loading import model_errors
         from m2lsp.learned.pt_m2 import evaluate
         from m2lsp.scoring.m2.maxmatch import M2Settings
         from m2lsp.scoring.m2.metric import Scoring
@@ -140,13 +141,15 @@ class PtM2(MetricBase):
         score = None
         weights: tuple[tuple[str, str], ...] = (("weights", "self"),)
         if options.scorer == "bertscore":
-            bert = load(options.bertscore, "--bertscore-model-type")
+            with model_errors("PT-M2"):
+                bert = load(options.bertscore, "--bertscore-model-type")
             weights = (("weights", f"bertscore:{bert.signed}"),
                        ("layer", str(bert.num_layers)),
-                       ("rescaled", "yes" if bert.rescale else "no"))
+                       ("rescaled", bert.rescaled))
 
             def score(candidates: list[str], references: list[str]) -> list[float]:
-                return sentence_scores(bert, candidates, [(r,) for r in references])
+                with model_errors("PT-M2"):
+                    return sentence_scores(bert, candidates, [(r,) for r in references])
 
         base = Signature("PT-M2", (("base", options.base), ("beta", f"{options.beta:g}"),
                                    *weights, ("scorer", "pygongnlp-pt-m2")))
