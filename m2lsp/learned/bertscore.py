@@ -135,6 +135,7 @@ def baseline_read(scorer: Any, layer: int) -> str:
 def sentence_scores(bert: BertScore, hypotheses: Sequence[str],
                     references: Sequence[Sequence[str]]) -> list[float]:
     """Each hypothesis's score against its references (from the cache where known)."""
+    from m2lsp.learned.loading import finite
     from m2lsp.learned.remembered import namespace, remembered
 
     rows = [(h, tuple(refs)) for h, refs in zip(hypotheses, references, strict=True)]
@@ -146,6 +147,7 @@ def sentence_scores(bert: BertScore, hypotheses: Sequence[str],
         return fresh(bert, [unique[i][0] for i in missing], [unique[i][1] for i in missing])
 
     scores = remembered(space, ["\0".join([h, *refs]) for h, refs in unique], compute)
+    finite("BERTScore", scores, numbered=False)
     return [scores[i] for i in where]
 
 

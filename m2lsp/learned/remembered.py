@@ -21,7 +21,6 @@ def remembered(namespace: str, keys: Sequence[str],
     """The score of each key: from the cache, else from `compute` (given the indices, into
     the distinct keys, that the cache lacks), which are then kept."""
     from m2lsp.annotation.parse_cache import ParseCache, default_cache
-    from m2lsp.learned.loading import finite
 
     unique, where = distinct(list(keys))
     cache = default_cache()
@@ -32,7 +31,6 @@ def remembered(namespace: str, keys: Sequence[str],
         missing = [i for i, v in enumerate(values) if v is None]
         if missing:
             made = compute(missing)
-            finite(namespace.split("|", 1)[0], made, numbered=False)  # never kept, never printed
             for i, value in zip(missing, made, strict=True):
                 values[i] = value
             cache.put((hashed[i], struct.pack("<d", value))

@@ -9,6 +9,7 @@ from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity, TextEdit
 from m2lsp.model import Span
 from m2lsp.parsing.cged import MISSING_DOC_START
 from m2lsp.rules.base import Context, Rule, Scope, listed
+from m2lsp.rules.crossing import crossed
 
 _TYPE_WORDS = "R, M, S, W (or Redundant, Missing, Selection, Disorder)"
 
@@ -349,21 +350,13 @@ class CrossingErrors(Rule):
         for doc in document.docs:
             spans = [e for e in doc.errors if e.kind not in (None, CgedType.MISSING)
                      and e.start is not None and e.end is not None]
-            for i, error in enumerate(spans):
-                other = next((o for o in spans[:i] if _crossing(o, error)), None)
-                if other is not None:
+            found = crossed([(e.start, e.end) for e in spans])  # type: ignore[misc]
+            for error, k in zip(spans, found, strict=True):
+                if k is not None:
+                    other = spans[k]
                     yield self.report(error.span, start=error.start, end=error.end,
                                       other_start=other.start, other_end=other.end,
                                       related=(Related(other.span, "crossing error"),))
-
-
-def _crossing(a: CgedError, b: CgedError) -> bool:
-    a0, a1, b0, b1 = a.start, a.end, b.start, b.end
-    if a0 is None or a1 is None or b0 is None or b1 is None:
-        return False  # (its callers pass errors with both offsets)
-    overlap = a0 <= b1 and b0 <= a1
-    nested = (a0 <= b0 and b1 <= a1) or (b0 <= a0 and a1 <= b1)
-    return overlap and not nested
 
 
 class GluedAttributes(Rule):

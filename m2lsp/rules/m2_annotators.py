@@ -22,6 +22,7 @@ from m2lsp.parsing.suspects import Suspect
 from m2lsp.rules.base import BlockSet, Context, Found, Rule, Scope, listed
 
 NOOP_LINE = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}"
+RELATED_SHOWN = 10  # related edits named on one diagnostic (a message counts them all)
 
 
 def delete_line(row: int) -> TextEdit:
@@ -96,7 +97,8 @@ class NoopWithEdits(Rule):
                         yield index, self._report(noop, others, annotator)
 
     def _report(self, noop: Edit, others: list[Edit], annotator: str) -> Diagnostic:
-        related = tuple(Related(e.span(), "edit of the same annotator") for e in others)
+        related = tuple(Related(e.span(), "edit of the same annotator")
+                        for e in others[:RELATED_SHOWN])  # the message counts them all
         fix = Fix(self.fix_title, (delete_line(noop.row),))
         return self.report(noop.span(EditField.TYPE), fix=fix, related=related,
                            annotator=annotator, count=len(others))

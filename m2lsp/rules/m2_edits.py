@@ -11,6 +11,7 @@ from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Related, Severity, 
 from m2lsp.model import NONE_CORRECTION, Block, Edit, EditField
 from m2lsp.parsing.suspects import Suspect
 from m2lsp.rules.base import BlockSet, Context, Found, Rule, Scope
+from m2lsp.rules.crossing import overlapped
 from m2lsp.rules.m2_annotators import delete_line
 from m2lsp.taxonomy import NOOP
 
@@ -19,16 +20,6 @@ def _real_edits(edits: Sequence[Edit], count: int | None) -> list[Edit]:
     """Edits with usable offsets (not noops, not negative, not backwards, in range)."""
     return [e for e in edits if not e.is_noop and 0 <= e.start <= e.end
             and (count is None or e.end <= count)]
-
-
-def _overlap(a: Edit, b: Edit) -> bool:
-    if a.start == a.end and b.start == b.end:
-        return False
-    if a.start == a.end:
-        return b.start < a.start < b.end
-    if b.start == b.end:
-        return a.start < b.start < a.end
-    return a.start < b.end and b.start < a.end
 
 
 @functools.lru_cache(maxsize=4096)
@@ -108,9 +99,10 @@ def _regular_spacing(correction: str) -> bool:
 _REQUIRED_VALUES = frozenset({"REQUIRED", "OPTIONAL"})
 
 
-def _same(a: Edit, b: Edit) -> bool:
-    return (a.start, a.end, a.type.strip(), a.canonical) == (
-        b.start, b.end, b.type.strip(), b.canonical)
+def _sameness(edit: Edit) -> tuple:
+    """What two edits share when one repeats the other (M402): offsets, type, corrections
+    as the NUS scorer reads them."""
+    return edit.start, edit.end, edit.type.strip(), edit.canonical
 
 
 class OverlappingEdits(Rule):
@@ -157,10 +149,10 @@ class OverlappingEdits(Rule):
     def _check_block(self, block: Block) -> Iterator[Diagnostic]:
         for annotator, edits in block.by_annotator.items():
             real = _real_edits(edits, block.token_count)
-            for i, edit in enumerate(real):
-                other = next((o for o in real[:i] if _overlap(o, edit) and not _same(o, edit)),
-                             None)
-                if other is not None:
+            found = overlapped([(e.start, e.end, (e.type.strip(), e.canonical)) for e in real])
+            for edit, k in zip(real, found, strict=True):
+                if k is not None:
+                    other = real[k]
                     yield self.report(edit.span(EditField.OFFSETS),
                                       related=(Related(other.span(), "overlapping edit"),),
                                       start=edit.start, end=edit.end, other_start=other.start,
@@ -212,10 +204,10 @@ class DuplicateEdit(Rule):
 
     def _check_block(self, block: Block) -> Iterator[Diagnostic]:
         for annotator, edits in block.by_annotator.items():
-            real = [e for e in edits if e.type != NOOP]
-            for i, edit in enumerate(real):
-                first = next((o for o in real[:i] if _same(o, edit)), None)
-                if first is not None:
+            firsts: dict[tuple, Edit] = {}
+            for edit in (e for e in edits if e.type != NOOP):
+                first = firsts.setdefault(_sameness(edit), edit)
+                if first is not edit:
                     fix = Fix(self.fix_title, (delete_line(edit.row),))
                     yield self.report(edit.span(), fix=fix,
                                       related=(Related(first.span(), "first occurrence"),),

@@ -32,7 +32,8 @@ TEXT = ("S The cat sat on mat .\n"
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
 async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=types.ClientCapabilities(),
+        capabilities=types.ClientCapabilities(  # progress shown (a score of 1,312 sentences)
+            window=types.WindowClientCapabilities(work_done_progress=True)),
         initialization_options={"m2lsp": {"beta": 0.5, "max-unchanged-words": "bad"}}))
     yield
     await lsp_client.shutdown_session()
