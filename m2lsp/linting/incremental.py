@@ -80,8 +80,11 @@ class LiveDocument:
     """The text of an open document and its diagnostics, kept current change by change."""
 
     def __init__(self, text: str, fmt: Format, settings: LintSettings | None = None,
-                 known_ids: frozenset[str] | None = None, corpus: Any = None) -> None:
+                 known_ids: frozenset[str] | None = None, corpus: Any = None,
+                 budget: float | None = None) -> None:
         self.format = fmt
+        self.budget = budget  # seconds a whole pass of the rules may take (None: no bound)
+        self.generation = 0  # counts changes of the text and settings (see `pending`)
         self.settings = settings or LintSettings()
         self.known_ids = known_ids
         self.corpus = corpus  # MultiGEC: the file's place in its corpus (run.Corpus)
@@ -106,10 +109,12 @@ class LiveDocument:
         for change in changes:
             self._apply(change)
         self._result = None
+        self.generation += 1
 
     def reconfigure(self, settings: LintSettings) -> None:
         self.settings = settings
         self._result = None
+        self.generation += 1
         if self._m2 is not None:
             self._m2 = _M2State(self.lines, self.breaks, settings)
 
@@ -119,9 +124,41 @@ class LiveDocument:
             if self._m2 is not None:
                 self._result = self._m2.result(lambda: self.text)
             else:
-                self._result = lint(SourceText(self.text), self.format, self.settings,
-                                    known_ids=self.known_ids, corpus=self.corpus)
+                self._result = self.pending()[1]()
         return self._result
+
+    def pending(self) -> tuple[int, Callable[[], LintResult]]:
+        """(generation, a pass of the rules over the current text) for another thread: it
+        reads only values taken now, so the document may change meanwhile; `adopt` keeps
+        its result if nothing did.  Formats other than M2, whose rules run over the whole
+        text at each change (M2's re-check only the blocks a change touches)."""
+        text, fmt, settings = self.text, self.format, self.settings
+        known_ids, corpus, budget = self.known_ids, self.corpus, self.budget
+
+        def run() -> LintResult:
+            import time
+
+            deadline = None if budget is None else time.monotonic() + budget
+            return lint(SourceText(text), fmt, settings, known_ids=known_ids, corpus=corpus,
+                        deadline=deadline)
+        return self.generation, run
+
+    @property
+    def unchecked(self) -> tuple[str, ...]:
+        """The rules the last whole pass had no time for (M2: none, never timed)."""
+        return () if self._m2 is not None or self._result is None else self._result.unchecked
+
+    @property
+    def linted(self) -> bool:
+        """Whether the current text's diagnostics are known (M2's always are)."""
+        return self._m2 is not None or self._result is not None
+
+    def adopt(self, generation: int, result: LintResult) -> bool:
+        """Keep a pass's result when the document has not changed since `pending`."""
+        if generation != self.generation or self._m2 is not None:
+            return False
+        self._result = result
+        return True
 
     def select(self, limit: int, focus: int = 0) -> Selection:
         """At most `limit` of the current diagnostics (0: all), without building the whole

@@ -29,6 +29,7 @@ class LintResult:
     format: Format
     diagnostics: tuple[Diagnostic, ...]
     document: M2Document | CgedDocument | TruthDocument | None = None
+    unchecked: tuple[str, ...] = ()  # rules not run: the pass's time was up (`deadline`)
 
 
 def selected_rules(fmt: Format, settings: LintSettings) -> dict[Scope, list[Rule]]:
@@ -52,32 +53,52 @@ class Corpus:
 
 def lint(source: SourceText, fmt: Format, settings: LintSettings | None = None,
          cache: BlockCache | None = None, known_ids: frozenset[str] | None = None,
-         corpus: Corpus | None = None) -> LintResult:
-    """Every selected rule's diagnostics for `source` read as `fmt`."""
+         corpus: Corpus | None = None, deadline: float | None = None) -> LintResult:
+    """Every selected rule's diagnostics for `source` read as `fmt`; with a `deadline`
+    (`time.monotonic()`), the rules not begun by then are left out and named in
+    `unchecked` (the language server's budget per pass)."""
     settings = settings or LintSettings()
     with paused_gc():
-        return _lint(source, fmt, settings, cache, known_ids, corpus)
+        return _lint(source, fmt, settings, cache, known_ids, corpus, deadline)
 
 
 def _lint(source: SourceText, fmt: Format, settings: LintSettings, cache: BlockCache | None,
-          known_ids: frozenset[str] | None, corpus: Corpus | None = None) -> LintResult:
+          known_ids: frozenset[str] | None, corpus: Corpus | None = None,
+          deadline: float | None = None) -> LintResult:
     rules = selected_rules(fmt, settings)
     document, ctx = _parse(source, fmt, settings, cache, known_ids, corpus)
     found: list[Diagnostic] = []
-    for rule in rules[Scope.TEXT]:
+    timed = _Timed(deadline)
+    for rule in timed(rules[Scope.TEXT]):
         found.extend(rule.check(source, ctx))
-    for rule in rules[Scope.LINE]:
+    for rule in timed(rules[Scope.LINE]):
         found.extend(rule.check(LineRange(0, source.lines), ctx))
     if isinstance(document, M2Document):
-        found.extend(_m2_block_diagnostics(document, rules[Scope.M2_BLOCK], ctx))
-        for rule in rules[Scope.M2_DOCUMENT]:
+        found.extend(_m2_block_diagnostics(document, list(timed(rules[Scope.M2_BLOCK])), ctx))
+        for rule in timed(rules[Scope.M2_DOCUMENT]):
             found.extend(rule.check(document, ctx))
     for scope in (Scope.CGED, Scope.TRUTH, Scope.INPUT, Scope.ESSAYS, Scope.ANNOTATED):
-        for rule in rules[scope]:
+        for rule in timed(rules[scope]):
             found.extend(rule.check(document, ctx))
     found = with_severities(found, settings)
     found.sort(key=position_order)
-    return LintResult(source, fmt, tuple(found), document)
+    return LintResult(source, fmt, tuple(found), document, tuple(timed.skipped))
+
+
+class _Timed:
+    """The rules of a pass while its time lasts; the codes of those it skipped."""
+
+    def __init__(self, deadline: float | None) -> None:
+        self.deadline, self.skipped = deadline, list[str]()
+
+    def __call__(self, rules: Iterable[Rule]) -> Iterator[Rule]:
+        import time
+
+        for rule in rules:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                self.skipped.append(rule.code)
+            else:
+                yield rule
 
 
 def _parse(source: SourceText, fmt: Format, settings: LintSettings,

@@ -145,6 +145,18 @@ def limit_note(hidden: int, total: int, limit: int, uri: str) -> types.Diagnosti
         severity=types.DiagnosticSeverity.Information, source="m2lsp", code="max-diagnostics")
 
 
+def budget_note(unchecked: tuple[str, ...], seconds: float, uri: str) -> types.Diagnostic:
+    """The note on line 1 when a pass of the rules ran out of time (`LINT_SECONDS`)."""
+    path = uri.rsplit("/", 1)[-1]
+    shown = ", ".join(unchecked[:8]) + (", ..." if len(unchecked) > 8 else "")
+    return types.Diagnostic(
+        range=types.Range(start=types.Position(line=0, character=0),
+                          end=types.Position(line=0, character=0)),
+        message=f"checking this document took over {seconds:g} s, so the editor did not run "
+        f"rules {shown}; `m2lsp check {path}` runs them all",
+        severity=types.DiagnosticSeverity.Warning, source="m2lsp", code="lint-budget")
+
+
 def workspace_edit(fix: Fix, uri: str, lines: list[str], encoding: str) -> types.WorkspaceEdit:
     edits = [types.TextEdit(range=range_of(e.span, lines, encoding), new_text=e.new_text)
              for e in fix.edits]

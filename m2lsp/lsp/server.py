@@ -38,6 +38,11 @@ from m2lsp.scoring.metric import names
 
 log = logging.getLogger(__name__)
 
+# A pass of the rules over a whole document (formats other than M2, which re-check only the
+# blocks a change touches) runs in the linting thread, off the loop; past this many seconds
+# the rules not yet begun are skipped and a note says which.
+LINT_SECONDS = 10.0
+
 LANGUAGE_FORMATS = {"gec-m2": Format.M2, "gec-cged": Format.CGED,
                     "gec-cged-truth": Format.TRUTH, "gec-cged-input": Format.INPUT,
                     "gec-multigec": Format.MULTIGEC, "gec-ua-gec": Format.ANN}
@@ -173,7 +178,7 @@ class M2Server(LanguageServer):
         with settled_gc():
             # a document of no known format is kept for m2lsp.scoreAgainst; TRUTH lints lazily
             live = LiveDocument(item.text, fmt or Format.TRUTH, self.config.lint,
-                                corpus=corpus)
+                                corpus=corpus, budget=LINT_SECONDS)
         self.documents[item.uri] = OpenDocument(item.uri, item.version, live, fmt is not None)
         self.schedule(item.uri)
         self.systems_changed(item.uri)

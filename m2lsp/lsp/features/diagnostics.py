@@ -6,6 +6,7 @@ marks of its score."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 from typing import Any
 
@@ -26,14 +27,30 @@ def register(ls: M2Server) -> None:
     ls.changed.append(lambda uri: schedule(ls, pending, uri))
 
 
-def pull_diagnostics(ls: M2Server, params: types.DocumentDiagnosticParams) -> Any:
+async def pull_diagnostics(ls: M2Server, params: types.DocumentDiagnosticParams) -> Any:
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])
     if params.previous_result_id == doc.result_id:  # nothing moved since the client asked
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=doc.result_id)
+    for _ in range(3):  # a document that keeps changing is linted on the loop at last
+        if not doc.checked or doc.live.linted:
+            break
+        await linted(doc)
     return types.RelatedFullDocumentDiagnosticReport(items=diagnostics(ls, doc),
                                                      result_id=doc.result_id)
+
+
+# one thread lints whole documents, off the event loop: requests are answered meanwhile
+_LINTER = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="m2lsp-lint")
+
+
+async def linted(doc: OpenDocument) -> bool:
+    """Lint the document's current text in the linting thread; whether the result was
+    kept (False: the text changed meanwhile)."""
+    generation, run = doc.live.pending()
+    result = await asyncio.get_running_loop().run_in_executor(_LINTER, run)
+    return doc.live.adopt(generation, result)
 
 
 def schedule(ls: M2Server, pending: dict[str, asyncio.Handle], uri: str) -> None:
@@ -50,9 +67,28 @@ def schedule(ls: M2Server, pending: dict[str, asyncio.Handle], uri: str) -> None
 def publish(ls: M2Server, pending: dict[str, asyncio.Handle], uri: str) -> None:
     pending.pop(uri, None)
     doc = ls.documents.get(uri)
+    if doc is not None and doc.checked and not doc.live.linted:
+        task = asyncio.ensure_future(linted(doc))  # then published, unless it changed
+        task.add_done_callback(lambda done: _then_publish(ls, pending, uri, done))
+        _RUNNING.add(task)
+        return
     found = diagnostics(ls, doc) if doc is not None else []  # closed: none
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
         uri=uri, version=doc.version if doc is not None else None, diagnostics=found))
+
+
+_RUNNING: set[asyncio.Task] = set()  # kept until done (the loop holds tasks weakly)
+
+
+def _then_publish(ls: M2Server, pending: dict[str, asyncio.Handle], uri: str,
+                  done: asyncio.Task) -> None:
+    _RUNNING.discard(done)
+    if done.cancelled():
+        return
+    if done.exception() is not None:
+        log.error("linting %s failed: %s", uri, done.exception())
+    elif done.result() and uri not in pending:  # a later change publishes for itself
+        publish(ls, pending, uri)
 
 
 def diagnostics(ls: M2Server, doc: OpenDocument) -> list[types.Diagnostic]:
@@ -68,6 +104,8 @@ def diagnostics(ls: M2Server, doc: OpenDocument) -> list[types.Diagnostic]:
     out = [convert.diagnostic(d, doc.lines, doc.uri, ls.encoding) for d in chosen.diagnostics]
     if chosen.hidden:
         out.insert(0, convert.limit_note(chosen.hidden, chosen.total, limit, doc.uri))
+    if doc.checked and doc.live.unchecked:
+        out.insert(0, convert.budget_note(doc.live.unchecked, doc.live.budget or 0, doc.uri))
     out.extend(convert.diagnostic(d, doc.lines, doc.uri, ls.encoding, source="m2lsp-score")
                for d in doc.scores)
     view = ls.live_view(doc)
