@@ -9,6 +9,7 @@ used by one thread at a time (a lock makes sure of it, so more threads only wait
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -101,26 +102,102 @@ def annotate_chunk(settings: Any, chunk: Chunk) -> Blocks:
 
 
 def connect(scheduler: Scheduler) -> Any:
-    """A client of the scheduler, or a UsageError saying why not."""
+    """A client of the scheduler with a worker to run on, or a UsageError saying why not,
+    within the timeout: Dask's own handshake and `Client()` wait without end on a peer
+    that sends a frame's size and then nothing, so they run in a thread that is given up
+    on at the deadline."""
+    import time
+
     try:
         from distributed import Client
     except ImportError:
         raise UsageError(f"--scheduler needs Dask's distributed scheduler: {INSTALL}") from None
+    deadline = time.monotonic() + scheduler.timeout
+    client = _within(deadline, scheduler, lambda: Client(
+        scheduler.address, timeout=scheduler.timeout, set_as_default=False))
     try:
-        return Client(scheduler.address, timeout=scheduler.timeout, set_as_default=False)
-    except Exception as exc:  # Dask's own errors too: said, never a traceback
+        _within(deadline, scheduler, lambda: client.wait_for_workers(
+            1, timeout=max(0.1, deadline - time.monotonic())))
+    except UsageError:
+        _close_soon(client)
+        raise UsageError(f"the Dask scheduler at {scheduler.address} has no worker (none "
+                         f"came within {scheduler.timeout:g} s): start one with `dask worker "
+                         f"{scheduler.address} --nthreads 1`") from None
+    return client
+
+
+def _within(deadline: float, scheduler: Scheduler, work: Any) -> Any:
+    """`work()`'s result, or a UsageError when it fails or is not done by the deadline
+    (its thread is then left to itself: a daemon, which ends with the process)."""
+    import time
+
+    done: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            done["value"] = work()
+        except BaseException as exc:  # handed back to the caller's thread
+            done["error"] = exc
+
+    thread = threading.Thread(target=run, name="m2lsp-dask-connect", daemon=True)
+    thread.start()
+    thread.join(max(0.0, deadline - time.monotonic()))
+    if thread.is_alive():
+        raise UsageError(f"no Dask scheduler answered at {scheduler.address} within "
+                         f"{scheduler.timeout:g} s (--scheduler-timeout sets the wait)")
+    if "error" in done:
         raise UsageError(f"cannot reach the Dask scheduler at {scheduler.address} within "
-                         f"{scheduler.timeout:g} s: {exc}") from None
+                         f"{scheduler.timeout:g} s: {_first_line(done['error'])}")
+    return done["value"]
+
+
+def _close_soon(client: Any) -> None:
+    threading.Thread(target=client.close, daemon=True).start()
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:300] if text else type(exc).__name__
+
+
+@contextlib.contextmanager
+def dask_logs_said() -> Iterator[None]:
+    """Dask's loggers (`distributed`, `dask`) without their own stderr handlers for the
+    duration: what they report at WARNING and above becomes one line of m2lsp's logger
+    (its first line: never a traceback)."""
+    import logging
+
+    from m2lsp.logs import logger
+
+    said = logger(__name__)
+
+    class Forward(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            text = record.getMessage().strip().splitlines()
+            said.warning("dask: %s", text[0][:300] if text else record.levelname)
+
+    forward = Forward(logging.WARNING)
+    saved = []
+    for name in ("distributed", "dask"):
+        found = logging.getLogger(name)
+        saved.append((found, found.handlers[:], found.propagate))
+        found.handlers, found.propagate = [forward], False
+    try:
+        yield
+    finally:
+        for found, handlers, propagate in saved:
+            found.handlers, found.propagate = handlers, propagate
 
 
 def on_cluster(chunks: Iterator[Chunk], settings: Any, scheduler: Scheduler
                ) -> Iterator[Blocks]:
     """Each chunk's blocks, in order, from the cluster's workers."""
-    client = connect(scheduler)
-    try:
-        workers = max(1, len(client.scheduler_info().get("workers", {})))
-        yield from in_order(
-            lambda chunk: client.submit(annotate_chunk, settings, chunk, pure=False),
-            chunks, workers * AHEAD)
-    finally:
-        client.close()
+    with dask_logs_said():
+        client = connect(scheduler)
+        try:
+            workers = max(1, len(client.scheduler_info().get("workers", {})))
+            yield from in_order(
+                lambda chunk: client.submit(annotate_chunk, settings, chunk, pure=False),
+                chunks, workers * AHEAD)
+        finally:
+            client.close()
