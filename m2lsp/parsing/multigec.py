@@ -10,6 +10,7 @@ of the piece the essay's text)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from lark.exceptions import UnexpectedInput
@@ -85,13 +86,25 @@ def _message(exc: UnexpectedInput) -> str:
 
 def essays(text: str) -> dict[str, str]:
     """The essays as MultiGEC-2025's evaluation read them, by id, in file order: the text
-    cut at each `### essay_id = `, the id the rest of that line, the essay the rest of the
-    piece (the shared task then tokenised it: `pretokenised`)."""
-    found: dict[str, str] = {}
-    for piece in text.split(HEADER)[1:]:
-        essay_id, _, body = piece.partition("\n")
-        found[essay_id] = body
-    return found
+    read with universal line ends (Python's text mode, as it opened the files: CRLF and CR
+    are LF, as m2lsp reads every format), cut at each `### essay_id = `, the id the rest of
+    that line, the essay the rest of the piece (the shared task then tokenised it:
+    `pretokenised`).  An id met twice keeps its last essay, as there (`repeated`)."""
+    return dict(_pieces(text))
+
+
+def repeated(text: str) -> list[str]:
+    """The essay ids a file has more than once (G003 in `check`), in file order."""
+    seen: dict[str, int] = {}
+    for essay_id, _ in _pieces(text):
+        seen[essay_id] = seen.get(essay_id, 0) + 1
+    return [essay_id for essay_id, count in seen.items() if count > 1]
+
+
+def _pieces(text: str) -> list[tuple[str, str]]:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return [(essay_id, body) for essay_id, _, body in
+            (piece.partition("\n") for piece in text.split(HEADER)[1:])]
 
 
 def pretokenised(essay: str) -> str:
@@ -119,27 +132,37 @@ def is_essays(text: str) -> bool:
 MISSING_HYPOTHESIS = "!"  # what the shared task's evaluation scored for a missing essay
 
 
-def aligned(orig: str, hypothesis: str, references: list[str]
-            ) -> tuple[list[str], list[str], list[str], list[list[str]], list[str]]:
+def aligned(orig: str, hypothesis: str, references: list[str],
+            names: Sequence[str] = ()) -> tuple[list[str], list[str], list[str],
+                                                list[list[str]], list[str]]:
     """One line per essay of the original, as the shared task's evaluation made its
     files (each essay `pretokenised`): (ids, sources, hypotheses, each reference file's
     column, notes).  A hypothesis missing an essay gives "!" there, as it did; a
     reference file missing one (a refN may leave essays out) gives the first reference's
-    text there, so that the essay is scored against the references it has."""
+    text there, so that the essay is scored against the references it has, and where the
+    first lacks it, the original's (a note names the essays: a perfect hypothesis then
+    scores below 100).  An id a file repeats keeps its last essay, with a note.  `names`:
+    the references' names for the notes (default "reference N")."""
     sources = essays(orig)
     hyps = essays(hypothesis)
     refs = [essays(r) for r in references]
-    notes = []
+    named = [names[k] if k < len(names) else f"reference {k + 1}"
+             for k in range(len(references))]
+    notes = _repeats([("the original", orig), ("the hypothesis", hypothesis),
+                      *zip(named, references, strict=True)])
     missing = [i for i in sources if i not in hyps]
     if missing:
-        notes.append(f"the hypothesis has no essay {', '.join(missing[:10])}"
-                     f"{', ...' if len(missing) > 10 else ''}: scored as '!', as the "
-                     f"shared task did")
+        notes.append(f"the hypothesis has no essay {_listed(missing)}: scored as '!', as "
+                     f"the shared task did")
     extra = [i for i in hyps if i not in sources]
     if extra:
-        notes.append(f"the hypothesis's essays {', '.join(extra[:10])} are not in the "
-                     "original: not scored")
+        notes.append(f"the hypothesis's essays {_listed(extra)} are not in the original: "
+                     "not scored")
     ids = list(sources)
+    if refs and (lacking := [i for i in ids if i not in refs[0]]):
+        notes.append(f"{named[0]} has no essay {_listed(lacking)}: the original's text "
+                     "stands in for it there, so even a perfect hypothesis scores below "
+                     "100 on it")
     columns: list[list[str]] = []
     for k, found in enumerate(refs):
         column = []
@@ -152,6 +175,15 @@ def aligned(orig: str, hypothesis: str, references: list[str]
     return (ids, [pretokenised(sources[i]) for i in ids],
             [pretokenised(hyps[i]) if i in hyps else MISSING_HYPOTHESIS for i in ids],
             columns, notes)
+
+
+def _repeats(files: Sequence[tuple[str, str]]) -> list[str]:
+    return [f"{name} has essay {_listed(ids)} more than once: its last is scored (G003)"
+            for name, text in files if (ids := repeated(text))]
+
+
+def _listed(ids: Sequence[str]) -> str:
+    return ", ".join(ids[:10]) + (", ..." if len(ids) > 10 else "")
 
 
 _NAME = re.compile(r"^(?P<lang>[a-z]{2,3})-(?P<corpus>.+?)-(?P<role>orig|ref\d+|[^-]+)"

@@ -217,3 +217,39 @@ def _fork_scores(fork: str, files: dict[str, Path], folder: Path) -> list[str]:
                            str(folder / "ref.m2")], capture_output=True, text=True,
                           timeout=300)
     return done.stdout.split("\n")[3].split()
+
+
+def _score(files: dict[str, Path], capsys) -> tuple[str, str]:
+    assert main(["score", "--metric", "gleu", str(files["hyp"]), "--source",
+                 str(files["orig"]), "--ref", str(files["ref1"]), "--fix-seed",
+                 "--digits", "2"]) == 0
+    out, err = capsys.readouterr()
+    return out.split()[-1], err
+
+
+def test_crlf_essay_files_score_as_lf_ones(tmp_path, capsys) -> None:
+    """A perfect hypothesis of CRLF files scored 0.00 (the ids kept their CR)."""
+    pytest.importorskip("syntok")
+    files = _corpus(tmp_path, _cows(6), "orig")
+    files["hyp"].write_text(files["ref1"].read_text("utf-8"), encoding="utf-8")
+    lf, _ = _score(files, capsys)
+    for path in files.values():
+        path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    crlf, err = _score(files, capsys)
+    assert crlf == lf == "100.00" and "warning" not in err
+
+
+def test_a_repeated_essay_and_a_reference_without_an_essay_are_said(tmp_path, capsys) -> None:
+    pytest.importorskip("syntok")
+    files = _corpus(tmp_path, _cows(4), "orig")
+    perfect = files["ref1"].read_text("utf-8")
+    files["hyp"].write_text(perfect + "### essay_id = 2\nUna frase.\n", encoding="utf-8")
+    _, err = _score(files, capsys)
+    assert "the hypothesis has essay 2 more than once: its last is scored (G003)" in err
+    files["hyp"].write_text(perfect, encoding="utf-8")
+    without_3 = perfect.split("### essay_id = 3\n")[0] + "### essay_id = 4\n" + \
+        perfect.split("### essay_id = 4\n")[1]
+    files["ref1"].write_text(without_3, encoding="utf-8")
+    score, err = _score(files, capsys)
+    assert f"{files['ref1']} has no essay 3: the original's text stands in for it" in err
+    assert float(score) < 100

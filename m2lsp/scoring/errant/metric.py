@@ -322,7 +322,7 @@ def _from_references(request: Request, references: Sequence[str]) -> tuple[Any, 
     if is_essays(orig):
         texts = [read_source(p, "reference", request.encoding).text for p in paths]
         hyp_text = read_source(request.system, "hypothesis", request.encoding).text
-        _, sources, hyps, columns, notes = aligned(orig, hyp_text, texts)
+        _, sources, hyps, columns, notes = aligned(orig, hyp_text, texts, list(map(str, paths)))
         for note in notes:
             if request.warn is not None:
                 request.warn(f"warning: {request.system}: {note}")

@@ -77,7 +77,7 @@ def read_essays(hypothesis: Path, source: Path, references: Sequence[Path],
         if not is_essays(text):
             raise InputError(f"{path} is not in MultiGEC's essay format, but the source "
                              f"{source} is: give every file in it (### essay_id = N)")
-    _, src, hyp, columns, notes = aligned(orig, hyp_text, texts)
+    _, src, hyp, columns, notes = aligned(orig, hyp_text, texts, [str(p) for p in references])
     for note in notes:
         if warn is not None:
             warn(f"warning: {hypothesis}: {note}")
