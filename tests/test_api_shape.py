@@ -6,6 +6,7 @@ classes and a Trainer's `compute_metrics` give the same."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -340,3 +341,36 @@ def test_no_message_shows_a_temporary_path(corpus) -> None:
         message = str(raised.value)
         assert tempfile.gettempdir() not in message and "m2lsp-" not in message, message
         assert "--gold" not in message and "GOLD" not in message, message
+
+
+BAD_EVALUATE_INPUTS = [  # (compute's keywords, what the error says)
+    ({"predictions": None}, "predictions: None; give a list of sentences"),
+    ({"predictions": [1, 2]}, "predictions: item 0 is an int, not a sentence"),
+    ({"predictions": [["a b"], ["c"]]}, "predictions: item 0 is a list, not a sentence"),
+    ({"predictions": (p for p in ["a b", "c d"])}, "predictions: a generator; give"),
+    ({"predictions": [b"a b", b"c d"]}, "predictions: item 0 is bytes"),
+    ({"references": "a b"}, "references: a str; give a list with each prediction's"),
+    ({"references": [[["a b"]], [["c d"]]]}, "references[0]: item 0 is a list"),
+    ({"references": [[], []]}, "references[0]: an empty list"),
+    ({"sources": ["a b"]}, "2 predictions, 2 references and 1 sources"),
+    ({"sources": None}, "sources= is needed"),
+    ({"predictions": ["a b"]}, "1 predictions, 2 references and 2 sources"),
+]
+
+
+@pytest.mark.parametrize("name", ["m2", "errant", "gleu", "green", "cleme"])
+@pytest.mark.parametrize(("given", "says"), BAD_EVALUATE_INPUTS)
+def test_the_evaluate_modules_refuse_what_m2lsp_score_refuses(name, given, says, tmp_path,
+                                                               monkeypatch) -> None:
+    """Each bad input is m2lsp's UsageError or InputError, as `m2lsp.score` says it: never
+    the `evaluate` library's own ValueError or TypeError."""
+    evaluate = pytest.importorskip("evaluate")
+    for variable in ("HF_HUB_OFFLINE", "HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE"):
+        monkeypatch.setenv(variable, "1")
+    module = evaluate.load(m2lsp.evaluate_module(name), cache_dir=str(tmp_path / "cache"))
+    good = {"predictions": ["a b", "c d"], "references": [["a b"], ["c e"]],
+            "sources": ["a b", "c d"]}
+    with pytest.raises((m2lsp.UsageError, m2lsp.InputError), match=re.escape(says)):
+        module.compute(**{**good, **given})
+    flat = module.compute(**{**good, "references": ["a b", "c e"]})  # one each
+    assert flat == module.compute(**good)
