@@ -5,6 +5,7 @@ sentence's F, with and without weights."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -67,3 +68,33 @@ def test_a_weight_file_of_other_sentences_is_refused(tmp_path: Path, capsys) -> 
                  str(tmp_path / "s"), "--ref", str(tmp_path / "s"),
                  "--gotoscorer-weight-file", str(tmp_path / "w.json")]) == 2
     assert "is not a GoToScorer weight file" in capsys.readouterr().err
+
+
+def test_the_weight_file_fits_the_score_of_lines_that_end_in_spaces(
+        conll, english_pipeline, tmp_path: Path, capsys) -> None:
+    """CoNLL-2014's INPUT ends every line in spaces: `score` read them stripped, the weight
+    command did not (37 chunks against 33 weights).  Both read them as `score` does now,
+    and the weights equal those made from the stripped lines."""
+    lines = (conll.folder / "INPUT").read_text("utf-8").splitlines()[:40]
+    assert all(line.endswith(" ") for line in lines)
+    (tmp_path / "spaced").write_text("".join(f"{line}\n" for line in lines))
+    (tmp_path / "plain").write_text("".join(f"{line.strip()}\n" for line in lines))
+    (tmp_path / "ref").write_text("".join(f"{r[0]}\n" for r in conll.references[:40]))
+    systems = []
+    for name in ("AMU", "CAMB"):
+        systems.append(tmp_path / name)
+        systems[-1].write_text("\n".join(conll.systems[name][:40]) + "\n")
+    for src in ("spaced", "plain"):
+        assert main(["gotoscorer-weight", "--src", str(tmp_path / src), "--ref",
+                     str(tmp_path / "ref"), "--hyps", *map(str, systems), "--out",
+                     str(tmp_path / f"{src}.json")]) == 0
+    assert (tmp_path / "spaced.json").read_bytes() == (tmp_path / "plain.json").read_bytes()
+    capsys.readouterr()
+    out = {}
+    for src in ("spaced", "plain"):
+        assert main(["score", str(systems[0]), "--source", str(tmp_path / src), "--ref",
+                     str(tmp_path / "ref"), "--metric", "gotoscorer",
+                     "--gotoscorer-weight-file", str(tmp_path / "spaced.json"),
+                     "--format", "json"]) == 0
+        out[src] = json.loads(capsys.readouterr().out)
+    assert out["spaced"]["f"] == out["plain"]["f"] and 0 < out["spaced"]["f"] < 1

@@ -50,8 +50,9 @@ class GoToScorer(MetricBase):
         options: GotoOptions = request.options
         found = [with_references(replace(request, system=s), options.references,
                                  options.source, "GoToScorer") for s in systems]
-        sources = found[0].sources
-        references = [_reference(refs, options.ref_id) for refs in found[0].references]
+        sources = [s.strip() for s in found[0].sources]  # as gecmetrics-eval reads lines
+        references = [_reference(refs, options.ref_id).strip()
+                      for refs in found[0].references]
         weights, weighted = _weights(options.weight_file, len(sources))
         reference_chunks = chunked(sources, references, options)
         out = []
@@ -60,7 +61,7 @@ class GoToScorer(MetricBase):
                                         ("weights", weighted or "none"),
                                         ("scorer", "gec-metrics-0.1.1")))
         for f in found:
-            hypothesis_chunks = chunked(sources, f.hypotheses, options)
+            hypothesis_chunks = chunked(sources, [h.strip() for h in f.hypotheses], options)
             overall = [s.overall(options.beta) for s in _sentences(
                 reference_chunks, hypothesis_chunks, weights, options.beta)]
             out.append(CountedScore("gotoscorer", base, tuple(overall),
@@ -95,11 +96,15 @@ class GoToScorer(MetricBase):
 
 
 def _stripped_lines(path: Path) -> list[str]:
-    """A file's lines as the script reads them: the text without its trailing whitespace,
-    split on newlines."""
+    """A file's lines as `score` reads them (and gecmetrics-eval): the text without its
+    trailing whitespace, split on newlines, each line stripped.  gecmetrics-gen-gotoscorer-
+    weight keeps each line's own trailing spaces, so on a file whose lines end in spaces
+    (CoNLL-2014's INPUT) it counts chunks its own evaluation never sees, and its weights
+    fit no sentence there; on any other file the two agree byte for byte."""
     from m2lsp.parsing.source import read_source
 
-    return read_source(Path(path), "input").text.rstrip().split("\n")
+    return [line.strip() for line in read_source(Path(path), "input").text.rstrip().split(
+        "\n")]
 
 
 def chunked(sources: Sequence[str], targets: Sequence[str], options: GotoOptions
