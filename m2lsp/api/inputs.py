@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,13 +150,14 @@ class Files:
         self.names[str(path)] = named(value, role)
         return path
 
-    def cleaned(self, message: str) -> str:
+    def cleaned(self, message: str, quote: Callable[[str], str] = str) -> str:
         """The message with each temporary file named as the user gave it, and nothing
-        else of the temporary folder left."""
+        else of the temporary folder left (`quote`: how a name is written into it, e.g.
+        escaped for a JSON text)."""
         for path, name in sorted(self.names.items(), key=lambda kv: -len(kv[0])):
-            message = message.replace(path, name)
-        return message.replace(str(self.folder) + os.sep, "").replace(str(self.folder),
-                                                                       "a temporary file")
+            message = message.replace(path, quote(name))
+        return message.replace(str(self.folder) + os.sep, "").replace(
+            str(self.folder), quote("a temporary file"))
 
 
 def named(value: Any, role: str) -> str:

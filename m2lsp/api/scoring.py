@@ -190,12 +190,13 @@ class Score:
 
 
 def score(system: Any, gold: Any = None, *, metric: str = "m2", sources: Any = None,
-          references: Any = None, **options: Any) -> Score:
+          references: Any = None, ids: Sequence[int] | None = None, **options: Any) -> Score:
     """Score `system` against `gold` (or against `references` of `sources`) with `metric`,
-    as `m2lsp score` does: `score(...).to_dict()` is its `--format json`."""
+    as `m2lsp score` does: `score(...).to_dict()` is its `--format json`.  `ids`: the
+    gold's sentences (0-based indices) the system's sentences are, in their order."""
     with Scorer(metric, gold=gold, sources=sources, references=references,
                 **options) as scorer:
-        return scorer.score(system)
+        return scorer.score(system, ids=ids)
 
 
 class Scorer:
@@ -468,13 +469,29 @@ def _lines_subset(value: Any, chosen: tuple[int, ...], files: inputs.Files, stem
 
 
 def _cleaned(data: Any, files: inputs.Files) -> Any:
-    """The JSON data with every temporary path named as the user gave it."""
+    """The JSON data with every temporary path named as the user gave it (walked only
+    when a temporary path is in it: a sentence-level answer has tens of thousands of
+    values, and the paths are in a few of them)."""
+    import json
+
+    try:
+        text = json.dumps(data, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # not JSON through and through
+        return _walked(data, files)
+    if str(files.folder) not in text:
+        return data
+    if json.loads(text) != data:  # a tuple, an int key: the text would not give it back
+        return _walked(data, files)
+    return json.loads(files.cleaned(text, lambda name: json.dumps(name)[1:-1]))
+
+
+def _walked(data: Any, files: inputs.Files) -> Any:
     if isinstance(data, str):
         return files.cleaned(data) if str(files.folder) in data else data
     if isinstance(data, dict):
-        return {k: _cleaned(v, files) for k, v in data.items()}
+        return {k: _walked(v, files) for k, v in data.items()}
     if isinstance(data, list):
-        return [_cleaned(v, files) for v in data]
+        return [_walked(v, files) for v in data]
     return data
 
 

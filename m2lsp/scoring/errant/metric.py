@@ -199,6 +199,7 @@ class Errant(MetricBase):
         return Agreement(result.tp, result.fp, result.fn, precision, recall, f)
 
     def run(self, request: Request) -> ErrantScore:
+        from m2lsp.files.kept import kept
         from m2lsp.parsing.source import SourceText, read_source
         from m2lsp.scoring.errant.files import as_errant_reads, score_blocks
         from m2lsp.scoring.errant.inputs import read_blocks
@@ -219,12 +220,15 @@ class Errant(MetricBase):
         else:
             assert request.gold is not None
             hyp = read_source(request.system, "hypothesis", request.encoding)
-            ref = read_source(request.gold, "reference", request.encoding)
+            gold = request.gold
+            ref = kept(gold, ("reference", request.encoding),
+                       lambda: read_source(gold, "reference", request.encoding))
         _check_arguments(request, hyp.text, ref.text, self.name)
         self.check_reference(request, ref.text)
         annotated: tuple[tuple[str, str], ...] = ()
         hyp_name = str(request.system)
-        refs = read_blocks(as_errant_reads(ref), str(request.gold))  # read and split once
+        refs = _reference_blocks(request, ref) if not references else read_blocks(
+            as_errant_reads(ref), str(request.gold))  # read and split once
         if not looks_like_m2(hyp.text):
             self.check_language(request, hyp.text, ref.text)
             plain = self.annotated(request, refs, hyp)
@@ -354,3 +358,15 @@ def _annotated(request: Request, refs: Any, hyp: Any) -> Any:
 
 
 METRIC = Errant()
+
+
+def _reference_blocks(request: Request, ref: Any) -> Any:
+    """The gold's blocks in errant_compare's reading, kept for the next run while the file
+    is unchanged (`files.kept`)."""
+    from m2lsp.files.kept import kept
+    from m2lsp.scoring.errant.files import as_errant_reads
+    from m2lsp.scoring.errant.inputs import read_blocks
+
+    assert request.gold is not None
+    return kept(request.gold, ("errant-blocks", request.encoding),
+                lambda: read_blocks(as_errant_reads(ref), str(request.gold)))

@@ -190,15 +190,19 @@ class Scoring:
         self.texts: dict[Path, str] = {}  # what each gold file said, for the signature
 
     def gold(self, path: Path) -> list:
+        from m2lsp.files.kept import kept
         from m2lsp.parsing.m2 import parse_m2
         from m2lsp.parsing.source import read_source
         from m2lsp.scoring.m2.inputs import gold_warnings, read_gold
 
-        if path not in self._gold:
+        def made() -> tuple[list, str, list]:
             source = read_source(path, "gold", self.encoding)
-            self._gold[path] = read_gold(parse_m2(source), source, str(path))
-            self.texts[path] = source.text
-            self.warnings[path] = gold_warnings(self._gold[path])
+            gold = read_gold(parse_m2(source), source, str(path))
+            return gold, source.text, gold_warnings(gold)
+
+        if path not in self._gold:
+            found = kept(path, ("m2-gold", self.encoding), made)
+            self._gold[path], self.texts[path], self.warnings[path] = found
             if self.warn is not None:
                 _warn_gold(self.warn, path, self.warnings[path])
         return self._gold[path]

@@ -1,0 +1,47 @@
+"""What was read from a file, kept for the next run in this process: a `Scorer` in a
+training loop reads and checks its gold once, a report scores many systems against one
+gold, the editor scores again.  Keyed by what identifies the file's content (path, device,
+inode, size, modification and change times: any write moves the change time) and by what
+was made of it; a few entries at most (a CoNLL-2014 gold read is ~10 MB in memory)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+MOST = 6
+_KEPT: dict[tuple, object] = {}
+_LOCK = threading.Lock()
+
+
+def kept(path: Path, what: Hashable, make: Callable[[], T]) -> T:
+    """`make()`'s value for the file at `path` (`what`: the reading, with what decides it,
+    e.g. the encoding), from an earlier run where the file has not changed since."""
+    key = _key(path, what)
+    if key is not None:
+        with _LOCK:
+            found = _KEPT.get(key)
+        if found is not None:
+            return found  # type: ignore[return-value]
+    value = make()
+    if key is not None:
+        with _LOCK:
+            while len(_KEPT) >= MOST:
+                _KEPT.pop(next(iter(_KEPT)), None)
+            _KEPT[key] = value
+    return value
+
+
+def _key(path: Path, what: Hashable) -> tuple | None:
+    try:
+        stat = path.stat()
+        if not path.is_file():
+            return None
+        where = str(path.resolve())
+    except (OSError, ValueError):
+        return None  # the reading says why
+    return (where, stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns,
+            stat.st_ctime_ns, what)
