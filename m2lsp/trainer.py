@@ -20,20 +20,29 @@ from m2lsp.api.inputs import refuse
 
 def compute_metrics(tokenizer: Any, *, metric: str = "m2", gold: Any = None,
                     sources: Any = None, references: Any = None,
+                    postprocess: Callable[[list[str]], list[str]] | None = None,
                     **options: Any) -> Callable[[Any], dict[str, float]]:
     """A Trainer's `compute_metrics(eval_pred)`: `tokenizer` decodes the predictions
-    (`batch_decode`, special tokens skipped), and the decoded sentences are scored with
-    `metric` against `gold` (or `references` of `sources`), as `m2lsp.score` scores them."""
+    (`batch_decode`, special tokens skipped), `postprocess` (if given) turns the decoded
+    sentences into what the gold's sentences are like -- tokenised as its S lines are, or
+    detokenised for a metric of plain text (`lambda s: [" ".join(nlp.tokenizer(x).text
+    ...)]`) -- and they are scored with `metric` against `gold` (or `references` of
+    `sources`), as `m2lsp.score` scores them."""
     from m2lsp.api.scoring import Scorer
 
     if not callable(getattr(tokenizer, "batch_decode", None)):
         raise refuse("tokenizer", tokenizer, "a tokenizer with batch_decode (a Hugging Face "
                      "tokenizer)")
+    if postprocess is not None and not callable(postprocess):
+        raise refuse("postprocess", postprocess, "a function from a list of sentences to a "
+                     "list of sentences")
     scorer = Scorer(metric, gold=gold, sources=sources, references=references, **options)
 
     def compute(eval_pred: Any) -> dict[str, float]:
-        found = scorer.score(decoded(tokenizer, predictions_of(eval_pred)))
-        return numbers(found)
+        sentences = decoded(tokenizer, predictions_of(eval_pred))
+        if postprocess is not None:
+            sentences = postprocessed(postprocess, sentences)
+        return numbers(scorer.score(sentences))
 
     compute.scorer = scorer  # type: ignore[attr-defined]  # kept for a caller to close
     return compute
@@ -58,6 +67,23 @@ def decoded(tokenizer: Any, ids: Any) -> list[str]:
     cleaned = [[pad if token < 0 else token for token in row] for row in rows]
     texts = tokenizer.batch_decode(cleaned, skip_special_tokens=True)
     return [" ".join(str(text).split()) for text in texts]
+
+
+def postprocessed(postprocess: Callable[[list[str]], list[str]], sentences: list[str]
+                  ) -> list[str]:
+    """What `postprocess` made of the decoded sentences: as many sentences, each a str on
+    one line (else a UsageError saying what it returned)."""
+    from m2lsp.api.inputs import sentences as checked
+    from m2lsp.errors import UsageError
+
+    found = postprocess(list(sentences))
+    if isinstance(found, tuple):
+        found = list(found)
+    found = checked(found, "what postprocess returned")
+    if len(found) != len(sentences):
+        raise UsageError(f"postprocess returned {len(found)} sentences for "
+                         f"{len(sentences)}: one per prediction")
+    return found
 
 
 def numbers(found: Any) -> dict[str, float]:

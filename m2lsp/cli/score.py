@@ -232,8 +232,8 @@ def run_compare(args: argparse.Namespace) -> int:
     stats = [s.sentence_stats() for s in scores]
     found = compare(stats[0].rows, stats[1].rows, stats[0].aggregate, stats[0].main,
                     args.samples, args.seed, args.alternative)
-    sys.stdout.write(comparison_text(found, stats[0].names[stats[0].main], args)
-                     + f"{scores[0].signature}\n")
+    sys.stdout.write(comparison_text(found, stats[0].names[stats[0].main], args,
+                                     stats[0].scale) + f"{scores[0].signature}\n")
     return EXIT_CLEAN
 
 
@@ -251,20 +251,27 @@ RANDOMISED_P = {
     "less": "how often swapping sentences gives A - B at least as small"}
 
 
-def comparison_text(found: Any, name: str, args: argparse.Namespace) -> str:
-    """What `compare` prints: both scores, the difference with its interval, and the two
-    p-values, each saying which alternative it tests and how it was counted."""
-    side = found.alternative
-    return (f"A: {args.system_a}  {name} = {found.a:.4f}\n"
-            f"B: {args.system_b}  {name} = {found.b:.4f}\n"
-            f"A - B = {found.a - found.b:+.4f}, 95% interval "
-            f"[{found.difference.low:+.4f}, {found.difference.high:+.4f}] (paired bootstrap "
-            f"percentiles)\n"
+def comparison_text(found: Any, name: str, args: argparse.Namespace, scale: float = 1.0
+                    ) -> str:
+    """What `compare` prints: both scores (times `scale`, as `score` prints them), the
+    difference with its interval, and the two p-values, each saying which alternative it
+    tests and how it was counted."""
+    side, k = found.alternative, scale
+    return (f"A: {args.system_a}  {name} = {k * found.a:.4f}\n"
+            f"B: {args.system_b}  {name} = {k * found.b:.4f}\n"
+            f"A - B = {k * (found.a - found.b):+.4f}, 95% interval "
+            f"[{k * found.difference.low:+.4f}, {k * found.difference.high:+.4f}] (paired "
+            f"bootstrap percentiles)\n"
             f"alternative: {side} ({HYPOTHESES[side]})\n"
-            f"p = {found.p_value:.4f} ({side}, paired bootstrap, {found.samples} resamples of "
-            f"sentences, seed {found.seed}: {BOOTSTRAP_P[side]})\n"
-            f"p = {found.p_randomised:.4f} ({side}, paired approximate randomisation, "
+            f"{p_value(found.p_value)} ({side}, paired bootstrap, {found.samples} resamples "
+            f"of sentences, seed {found.seed}: {BOOTSTRAP_P[side]})\n"
+            f"{p_value(found.p_randomised)} ({side}, paired approximate randomisation, "
             f"{found.samples} shuffles, seed {found.seed}: {RANDOMISED_P[side]})\n")
+
+
+def p_value(p: float) -> str:
+    """`p = 0.0312`; a p-value that rounds to 0 is `p < 0.0001`, not `p = 0.0000`."""
+    return "p < 0.0001" if p < 0.00005 else f"p = {p:.4f}"
 
 
 def _both(chosen: Chosen, args: argparse.Namespace) -> Sequence[Any]:

@@ -71,6 +71,7 @@ class Report:
     samples: int
     seed: int
     gold: str
+    per_sentence: bool = True  # the metric has per-sentence statistics: intervals, tests
 
 
 def build_report(metric: Metric, request: Request, systems: Sequence[Path],
@@ -105,7 +106,8 @@ def build_report(metric: Metric, request: Request, systems: Sequence[Path],
     reviews = [_reviews(s) for s in scores]
     return Report(metric.name, main, keys, labels, _beta(data[0]), tuple(results),
                   tuple(pairs), _types(scores), _sentences(reviews, request.gold),
-                  len(reviews[0]) if reviews[0] else 0, samples, seed, str(request.gold))
+                  len(reviews[0]) if reviews[0] else 0, samples, seed, str(request.gold),
+                  all(st is not None for st in stats))
 
 
 def _proposed(data: dict[str, Any]) -> int | None:
@@ -289,6 +291,7 @@ def _body(report: Report, sentences: list[dict[str, Any]], messages: list[str]
         "metric": report.metric, "main": report.main, "names": list(report.names),
         "labels": list(report.labels), "beta": report.beta, "gold": report.gold,
         "samples": report.samples, "seed": report.seed, "alpha": ALPHA,
+        "per_sentence": report.per_sentence,
         "systems": [{"name": s.name, "path": s.path, "scores": s.scores,
                      "intervals": {k: list(v) for k, v in s.intervals.items()},
                      "signature": s.signature, "rank": s.rank, "proposed": s.proposed,

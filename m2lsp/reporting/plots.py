@@ -92,8 +92,9 @@ def _equal_f_curves(axes: Any, beta: float, xs: tuple[float, float],
                     ys: tuple[float, float]) -> None:
     """Curves of equal F-beta every 0.05, each labelled "F0.5=0.3" where it leaves the
     visible part of the plot (a label at a curve's far end would fall outside the axes,
-    where matplotlib does not draw it); a curve whose label would touch the last one drawn
-    is left out, so that every curve shown is labelled."""
+    where matplotlib does not draw it), ending at its curve near the right edge (else it
+    runs across the frame); a curve whose label would touch the last one drawn is left out,
+    so that every curve shown is labelled."""
     grid = [i / 400 for i in range(1, 401)]
     last: tuple[float, float] | None = None
     for step in range(1, 20):
@@ -108,8 +109,10 @@ def _equal_f_curves(axes: Any, beta: float, xs: tuple[float, float],
         last = at
         axes.plot([x for x, _ in curve], [y for _, y in curve], color="#bbb", lw=0.7,
                   gid=f"equal-f-{level:g}")
+        right = at[0] > 0.85  # near the right edge: the label ends at its curve, inside
         axes.annotate(f"F{beta:g}={level:g}", seen[-1], fontsize=6.5, color="#777",
-                      textcoords="offset points", xytext=(2, -8), gid=f"equal-f-label-{level:g}")
+                      textcoords="offset points", xytext=(-2 if right else 2, -8),
+                      ha="right" if right else "left", gid=f"equal-f-label-{level:g}")
 
 
 def zoomed(values: Sequence[float], margin: float = 0.15, least: float = 0.1

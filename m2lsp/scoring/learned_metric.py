@@ -47,6 +47,9 @@ class LearnedMetric(MetricBase):
 
         found = [self.sentences(replace(request, system=s)) for s in systems]
         self.checked(request.options)
+        note = self.language_note(request.options, found[0].hypotheses)
+        if note is not None and request.warn is not None:
+            request.warn(note)
         with model_errors(self.label):
             models = self.models(request.options)
             scores = self.scores(models, [s for f in found for s in f.sources],
@@ -81,6 +84,26 @@ class LearnedMetric(MetricBase):
                 raise UsageError(f"{flag.names[0]} takes a hub id or a local folder, not "
                                  f"{value!r}")
             exists(value, flag.names[0])
+
+    def language_note(self, options: dict[str, Any], hypotheses: Sequence[str]
+                      ) -> str | None:
+        """A warning when the models are the English defaults (and, for BERTScore, the
+        language English) but the sentences are in another script: their scores mean
+        little there, as ERRANT's English classifier on Chinese would."""
+        from m2lsp.scripts import script
+
+        prefix = self.name.replace("-", "_") + "_"
+        models = [f for f in self.flags if f.spec.get("metavar") == "MODEL"]
+        if any(options.get(f.dest.removeprefix(prefix)) != f.default for f in models) or \
+                options.get("lang", "en") != "en":
+            return None
+        found = script("\n".join(hypotheses[:200]))
+        if found in (None, "Latin"):
+            return None
+        names = ", ".join(f"{f.default} ({f.names[0]})" for f in models)
+        return (f"warning: {self.label}'s default models are English ({names}), but the "
+                f"sentences are {found}: its scores mean little there; give models trained "
+                "for their language")
 
     def result(self, models: Any, scores: list[float], texts: tuple[str, ...]) -> Any:
         from m2lsp.learned.loading import finite

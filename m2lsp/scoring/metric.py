@@ -159,6 +159,7 @@ class SentenceStats:
     names: tuple[str, ...]
     aggregate: Callable[[tuple[float, ...]], tuple[float, ...]]
     main: int = -1  # which headline number a comparison of systems compares
+    scale: float = 1.0  # text shows each number times this (GREEN: 100, as `score` prints)
 
 
 COUNT_KEYS = ("tp", "fp", "fn", "tn")
@@ -483,7 +484,8 @@ def bootstrap_text(stats: SentenceStats, request: Request) -> str:
 
     ci = confidence(stats.rows, stats.aggregate, request.shared.bootstrap, request.shared.seed)
     lines = [f"95% bootstrap intervals ({ci.samples} resamples of sentences, seed {ci.seed}):"]
-    lines += [f"{name:<12}: [{i.low:.4f}, {i.high:.4f}]"
+    k = stats.scale
+    lines += [f"{name:<12}: [{k * i.low:.4f}, {k * i.high:.4f}]"
               for name, i in zip(stats.names, ci.intervals, strict=True)]
     return "\n".join(lines) + "\n"
 

@@ -86,3 +86,21 @@ def test_compare_takes_plain_text(two_steps):
     camb_f = (two_steps["where"] / "default.txt").read_text("utf-8").split()[-2]
     assert f"CAMB  F_0.5 = {camb_f}" in done.stdout
     assert "spacy-model:en_core_web_sm" in done.stdout
+
+
+def test_tok_that_changes_a_sentences_tokens_is_said_once(tmp_path):
+    """--tok tokenises the source again; where spaCy cuts a gold sentence otherwise, the
+    error says so, naming the gold once (it named it twice and never said --tok)."""
+    model = spacy_model()
+    gold_text = shared("conll2014/gold/official-2014.combined.m2").read_text("utf-8")
+    gold = tmp_path / "gold.m2"
+    gold.write_text("".join(b + "\n\n" for b in gold_text.split("\n\n")[:20]), "utf-8")
+    camb = tmp_path / "camb.txt"
+    camb.write_text("".join(shared("conll2014/systems/CAMB").read_text("utf-8")
+                            .splitlines(True)[:20]), "utf-8")
+    done = m2lsp("score", str(camb), str(gold), "--metric", "errant", "--tok",
+                 "--spacy-model", model)
+    assert done.returncode == 2
+    error = done.stderr.strip().splitlines()[-1]
+    assert error.startswith("m2lsp: error: --tok tokenised the source sentences again")
+    assert error.count(str(gold)) == 1 and "sentence 16" in error

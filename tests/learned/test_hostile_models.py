@@ -260,3 +260,20 @@ def test_a_missing_folder_fails_before_torch_loads(tiny, tmp_path) -> None:
                          cwd=ROOT, timeout=120)
     assert run.stdout.split() == ["2", "False"], run.stderr
     assert "there is no such folder" in run.stderr
+
+
+def test_chinese_sentences_with_the_english_default_models_are_said(tiny, tmp_path,
+                                                                     monkeypatch, capsys):
+    """IMPARA's default models are English: Chinese input is warned about as ERRANT's
+    English metrics warn (here before the models, which the machine lacks, are sought)."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    chinese = tmp_path / "zh.txt"
+    chinese.write_text("我们知道吸烟对未成年人有害。\n他昨天去学校了。\n")
+    assert main(["score", str(chinese), "--source", str(chinese), "--metric", "impara"]) == 2
+    err = capsys.readouterr().err
+    assert "IMPARA's default models are English" in err and "Chinese" in err
+    argv = impara(tiny)
+    argv[1] = argv[3] = str(chinese)
+    assert main(argv) == 0
+    assert "default models are English" not in capsys.readouterr().err

@@ -158,3 +158,33 @@ def test_the_equal_f_curves_are_labelled(conll) -> None:
     labels = re.findall(r'<g id="equal-f-label-(0\.\d+)">.*?F0\.5=(0\.\d+)', pr, re.S)
     assert len(curves) >= 3 and sorted(c for c, _ in labels) == sorted(curves)
     assert all(a == b for a, b in labels)
+
+
+def test_every_label_of_the_pr_plot_is_inside_its_axes(conll, monkeypatch) -> None:
+    """The label of the last equal-F curve (F0.5=0.6 on CoNLL-2014) ran across the right
+    edge of the frame: every label's drawn box now lies within the axes."""
+    from m2lsp.reporting import plots
+
+    drawn = []
+    monkeypatch.setattr(plots, "_svg", lambda figure: drawn.append(figure) or "<svg/>")
+    data, _ = conll
+    assert plots.pr_scatter(data) is not None
+    figure = drawn[0]
+    renderer = figure.canvas.get_renderer()
+    axes = figure.axes[0]
+    frame = axes.get_window_extent(renderer)
+    labels = [t for t in axes.texts if t.get_text().startswith("F0.5=")]
+    assert len(labels) >= 3
+    for label in labels:
+        box = label.get_window_extent(renderer)
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1, label.get_text()
+
+
+def test_one_system_is_said_as_what_its_metric_supports(tmp_path: Path) -> None:
+    """One M2 system: its intervals are shown, and the page no longer says M2 has no
+    per-sentence statistics; a metric without them (CGEC) still says so."""
+    data, html = _report(tmp_path, "conll2014/gold/official-2014.combined.m2",
+                         ["conll2014/systems/CAMB"])
+    assert data["per_sentence"] and data["systems"][0]["intervals"]
+    assert "has no per-sentence statistics" not in html
+    assert "One system: nothing to test it against" in html

@@ -234,8 +234,11 @@ class Errant(MetricBase):
             plain = self.annotated(request, refs, hyp)
             hyp, annotated = SourceText(plain.m2), tuple(plain.versions.items())
             hyp_name = plain.source_name  # the annotated S lines are its sentences
-        result = score_blocks(read_blocks(as_errant_reads(hyp), hyp_name), hyp_name, refs,
-                              str(request.gold), request.options.settings, request.warn,
+        hyp_blocks = read_blocks(as_errant_reads(hyp), hyp_name)
+        if annotated and getattr(request.options.annotation, "tokenise", False):
+            _retokenised(hyp_blocks, refs, str(request.gold))
+        result = score_blocks(hyp_blocks, hyp_name, refs, str(request.gold),
+                              request.options.settings, request.warn,
                               hyp_by_sentence=bool(annotated))
         return ErrantScore(result, ref.text, annotated)
 
@@ -370,3 +373,16 @@ def _reference_blocks(request: Request, ref: Any) -> Any:
     assert request.gold is not None
     return kept(request.gold, ("errant-blocks", request.encoding),
                 lambda: read_blocks(as_errant_reads(ref), str(request.gold)))
+
+
+def _retokenised(hyp: Any, ref: Any, gold: str) -> None:
+    """With --tok the source sentences are tokenised again by spaCy before the hypothesis
+    is annotated: where that changes a sentence's tokens, the gold's edit offsets no longer
+    refer to them.  A UsageError that says so, naming the sentence once."""
+    for index, (ours, theirs) in enumerate(zip(hyp, ref, strict=False)):
+        if len(ours.tokens) != len(theirs.tokens):
+            raise UsageError(
+                f"--tok tokenised the source sentences again with spaCy, and sentence "
+                f"{index + 1} ({gold}:{theirs.line + 1}) became {len(ours.tokens)} tokens "
+                f"where the gold has {len(theirs.tokens)}: the gold's edit offsets count its "
+                f"own tokens. Score without --tok (the gold's S lines are tokenised already)")

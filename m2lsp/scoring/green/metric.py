@@ -94,7 +94,7 @@ class GreenScore(ScoreBase):
                           for k in range(width))
             return (score(per_n, settings),)
         rows = [tuple(x for counts in sentence for x in counts) for sentence in self.result.chosen]
-        return SentenceStats(rows, ("GREEN",), aggregate, main=0)
+        return SentenceStats(rows, ("GREEN",), aggregate, main=0, scale=100.0)
 
     def sentence_scores(self) -> list[float | None]:
         return [self.result.sentence_f(i) for i in range(len(self.result.chosen))]
