@@ -58,24 +58,29 @@ def device(no_cuda: bool) -> str:
     return "cpu" if no_cuda or not torch.cuda.is_available() else "cuda"
 
 
-def load(kind: str, name: str, on: str, option: str) -> Loaded:
+def load(kind: str, name: str, on: str, option: str, outputs: int | None = None) -> Loaded:
     """The model `name` as transformers' Auto class `kind` (`AutoModel`,
     `AutoModelForSequenceClassification`, `AutoModelForCausalLM`) with its tokenizer, on
     device `on`; `option` is the flag that names it (for the error).  A folder, or the
     local Hugging Face cache, first; the hub only when its host answers (no retries for
     half a minute on a machine without network).  No code of the model's own ever runs
     (`trust_remote_code=False`; nothing asks on stdin), and a model whose weights the
-    metric needs were not all in the checkpoint is refused (`fresh_weights`)."""
+    metric needs were not all in the checkpoint is refused (`fresh_weights`), as is a
+    classifier with other than `outputs` outputs (a regressor has one)."""
     exists(name, option)
     _, transformers = torch_modules()
     key = (kind, name, on, _content(name))
-    known = _LOADED.get(key)
-    if known is not None:
-        return known
-    found = _found(transformers, kind, name, on, option)
-    if len(_LOADED) >= 8:  # a handful of models stay loaded (a training loop, a report)
-        _LOADED.pop(next(iter(_LOADED)))
-    _LOADED[key] = found
+    found = _LOADED.get(key)
+    if found is None:
+        found = _found(transformers, kind, name, on, option)
+        if len(_LOADED) >= 8:  # a handful of models stay loaded (a training loop, a report)
+            _LOADED.pop(next(iter(_LOADED)))
+        _LOADED[key] = found
+    given = getattr(found.model.config, "num_labels", outputs)
+    if outputs is not None and given != outputs:
+        raise ModelError(f"the model {name!r} ({option}) gives {given} outputs a sentence; "
+                         f"the metric reads {outputs} (a regressor's score): give a model "
+                         "trained for this metric")
     return found
 
 

@@ -277,3 +277,9 @@ def test_chinese_sentences_with_the_english_default_models_are_said(tiny, tmp_pa
     argv[1] = argv[3] = str(chinese)
     assert main(argv) == 0
     assert "default models are English" not in capsys.readouterr().err
+
+
+def test_a_classifier_of_two_labels_as_the_regressor_is_refused(tiny, tmp_path, capsys):
+    two = models.bert(tmp_path / "two", TEXTS, seed=4, head="classifier", labels=2)
+    err = refused(impara(tiny, qe=two), capsys)
+    assert "gives 2 outputs a sentence; the metric reads 1" in err

@@ -19,7 +19,7 @@ class Impara(LearnedMetric):
 
         on = device(options["no_cuda"])
         return Models(load("AutoModelForSequenceClassification", options["model_qe"], on,
-                           "--impara-model-qe"),
+                           "--impara-model-qe", outputs=1),
                       load("AutoModel", options["model_se"], on, "--impara-model-se"),
                       int(options["max_length"]), float(options["threshold"]),
                       int(options["batch_size"]))

@@ -20,9 +20,9 @@ class Some(LearnedMetric):
         from m2lsp.learned.some import Some as Models
 
         on = device(options["no_cuda"])
-        return Models(load(CLASSIFIER, options["model_g"], on, "--some-model-g"),
-                      load(CLASSIFIER, options["model_f"], on, "--some-model-f"),
-                      load(CLASSIFIER, options["model_m"], on, "--some-model-m"),
+        return Models(load(CLASSIFIER, options["model_g"], on, "--some-model-g", outputs=1),
+                      load(CLASSIFIER, options["model_f"], on, "--some-model-f", outputs=1),
+                      load(CLASSIFIER, options["model_m"], on, "--some-model-m", outputs=1),
                       float(options["weight_g"]), float(options["weight_f"]),
                       float(options["weight_m"]), int(options["max_length"]),
                       int(options["batch_size"]))
