@@ -9,6 +9,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(os.environ.get("M2LSP_SHARED_DATA", ROOT.parent / "shared" / "data"))
+# snapshots of the reference tools and data the tests run beside (../shared/refs: its README
+# names each repository and commit); M2LSP_SHARED_REFS points elsewhere
+SHARED_REFS = Path(os.environ.get("M2LSP_SHARED_REFS", ROOT.parent / "shared" / "refs"))
 UPDATE_SNAPSHOTS = bool(os.environ.get("M2LSP_UPDATE_SNAPSHOTS"))
 
 
@@ -17,6 +20,22 @@ def shared(relative: str) -> Path:
     path = SHARED_DATA / relative
     if not path.exists():
         pytest.skip(f"real data not available: {path} (set M2LSP_SHARED_DATA)")
+    return path
+
+
+def snapshot(repository: str) -> Path | None:
+    """A reference snapshot's folder, or None where ../shared/refs lacks it."""
+    path = SHARED_REFS / repository.replace("/", "+")
+    return path if path.is_dir() else None
+
+
+def refs(repository: str, inside: str = "") -> Path:
+    """A file or folder of a reference snapshot (`owner/name`, a path in it); the test is
+    skipped, naming what enables it, when it is not there."""
+    path = SHARED_REFS / repository.replace("/", "+") / inside
+    if not path.exists():
+        pytest.skip(f"no snapshot of {repository} at {path} (../shared/refs beside the "
+                    "checkout, or set M2LSP_SHARED_REFS)")
     return path
 
 

@@ -3,8 +3,8 @@ M2 of `m2lsp annotate --lang xx` is the M2 the shared task's fork of ERRANT
 (cainesap/errant) writes from the same tokens and tags -- over an installed spaCy pipeline
 (Spanish on real learner essays, COWS-L2H; French; Czech) and over CoNLL-U parses.
 
-The fork is not on CI's machines: where `M2LSP_ERRANT_FORK` names a checkout of it, it is
-run beside (`errant_fork.py`) and the two files compared; everywhere, m2lsp's file is
+The fork is run beside (`errant_fork.py`) from its snapshot in ../shared/refs (or a
+checkout `M2LSP_ERRANT_FORK` names) and the two files compared; everywhere, m2lsp's file is
 compared with the digest of what the fork wrote when these tests were made (the same
 pipelines, pinned in the test extras).
 """
@@ -21,11 +21,12 @@ from pathlib import Path
 import pytest
 
 from tests.annotation.conftest import m2lsp
-from tests.conftest import ROOT
+from tests.conftest import ROOT, snapshot
 
 HERE = Path(__file__).parent
 COWS = ROOT / "tests" / "data" / "cowsl2h" / "famous-F17.jsonl"
-FORK = os.environ.get("M2LSP_ERRANT_FORK")
+# the fork: its snapshot in ../shared/refs, or where M2LSP_ERRANT_FORK names a checkout
+FORK = os.environ.get("M2LSP_ERRANT_FORK") or str(snapshot("cainesap/errant") or "")
 
 # written for these tests: learner-like mistakes and their corrections
 FRENCH = [
@@ -127,8 +128,8 @@ def _check(case: str, ours: str, fork_args: list[str]) -> None:
         assert ours == theirs
         print(f"\n{case}: {_digest(theirs)}")  # what RECORDED keeps
     if case not in RECORDED:
-        pytest.skip(f"no recorded output of the fork for {case}, and M2LSP_ERRANT_FORK "
-                    "is not set")
+        pytest.skip(f"no recorded output of the fork for {case}, and no fork to run "
+                    "(../shared/refs/cainesap+errant, or M2LSP_ERRANT_FORK)")
     assert _digest(ours) == RECORDED[case]
 
 

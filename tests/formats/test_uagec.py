@@ -4,8 +4,8 @@ on UA-GEC's own test set the M2 is compared with the one UA-GEC ships."""
 
 from __future__ import annotations
 
-import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from m2lsp.cli import main
 from m2lsp.parsing.uagec import parse_ann
+from tests.conftest import refs
 
 # written for these tests (Ukrainian-like sentences with UA-GEC's annotation syntax)
 DOC = ("Я {пишу=>писав:::error_type=G/Tense} листа {в=>у:::error_type=Spelling} неділю"
@@ -94,23 +95,21 @@ def test_lint(tmp_path, capsys) -> None:
     assert codes == ["U002", "U003", "U003", "U001"]
 
 
-# UA-GEC's own test set (its annotated texts, in the ua-gec package) converted, against the
-# M2 it ships (data/gec-only/test/gec-only.test.m2 of github.com/grammarly/ua-gec, made with
-# errant's English pipeline and UA-GEC's types); where M2LSP_UA_GEC names a checkout
-UA_GEC = os.environ.get("M2LSP_UA_GEC")
+# UA-GEC's own test set (its annotated texts) converted, against the M2 it ships
+# (data/gec-only/test/gec-only.test.m2 of github.com/grammarly/ua-gec, made with errant's
+# English pipeline and UA-GEC's types); the snapshot in ../shared/refs
 IDENTICAL = 2302  # of its 2,862 blocks (80.4%): the others differ in how edits are cut
 
 
 def test_ua_gec_test_set_against_its_own_m2(tmp_path) -> None:
-    if not UA_GEC:
-        pytest.skip("M2LSP_UA_GEC does not name a checkout of grammarly/ua-gec")
-    annotated = Path(UA_GEC) / "data" / "gec-only" / "test" / "annotated"
-    done = subprocess.run(["m2lsp", "convert", str(annotated), "--to", "m2"],
+    test = refs("grammarly/ua-gec", "data/gec-only/test")
+    annotated = test / "annotated"
+    done = subprocess.run([sys.executable, "-m", "m2lsp", "convert", str(annotated), "--to",
+                           "m2"],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     ours = [b.strip() for b in done.stdout.split("\n\n") if b.strip()]
-    shipped = (Path(UA_GEC) / "data" / "gec-only" / "test" / "gec-only.test.m2").read_text(
-        encoding="utf-8")
+    shipped = (test / "gec-only.test.m2").read_text(encoding="utf-8")
     theirs = [b.strip() for b in shipped.split("\n\n") if b.strip()]
     assert len(ours) == len(theirs) == 2862
     assert sum(a == b for a, b in zip(ours, theirs, strict=True)) == IDENTICAL

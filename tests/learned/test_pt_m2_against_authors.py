@@ -1,5 +1,5 @@
-"""PT-M2 against the authors' scorer (pygongnlp/PT-M2, run beside from a copy of the
-repository under ../.mirror or $M2LSP_MIRRORS) on CoNLL-2014 outputs: with every edit
+"""PT-M2 against the authors' scorer (pygongnlp/PT-M2, run beside from a copy of its
+snapshot in ../shared/refs) on CoNLL-2014 outputs: with every edit
 weighing 1 (`--scorer self`) the numbers are identical; with BERTScore weights (the test-made
 BERT, its layer count and baseline file given to the authors' copy of bert-score) they
 agree within float32 noise.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,9 +21,8 @@ from pathlib import Path
 import pytest
 
 import m2lsp
-from tests.conftest import ROOT
+from tests.conftest import refs
 
-MIRROR = Path(os.environ.get("M2LSP_MIRRORS", ROOT.parent / ".mirror"))
 SENTENCE, CORPUS = 5e-5, 1e-5
 
 # Runs in the authors' tree: their load_annotation and get_ref make each annotator's
@@ -68,15 +68,10 @@ print(json.dumps(out))
 
 @pytest.fixture(scope="module")
 def authors(tmp_path_factory) -> Path:
-    git = Path(os.environ.get("M2LSP_PT_M2_GIT", MIRROR / "pygongnlp+PT-M2" / "repo"))
-    if not git.exists():
-        pytest.skip(f"no copy of pygongnlp/PT-M2 at {git} (fetch it, or set "
-                    "M2LSP_PT_M2_GIT or M2LSP_MIRRORS)")
+    snapshot = refs("pygongnlp/PT-M2")
     pytest.importorskip("tqdm", reason="the authors' scorer imports tqdm")
-    folder = tmp_path_factory.mktemp("pt-m2")
-    archive = subprocess.run(["git", "--git-dir", str(git), "archive", "HEAD"],
-                             capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    folder = tmp_path_factory.mktemp("pt-m2") / "PT-M2"
+    shutil.copytree(snapshot, folder)  # it writes beside its modules
     return folder
 
 

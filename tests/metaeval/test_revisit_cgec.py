@@ -1,14 +1,13 @@
 """`m2lsp meta-eval --dataset revisit-cgec` on RevisitCGEC's release with MuCGEC's and
-YACLC's dev sets (fetched copies of wang136906578/RevisitCGEC, HillZhang1999/MuCGEC and
-blcuicall/CCL2022-CLTC, where this machine has them; ChERRANT's tables from the shared
-data): the judged sentences found by their ids, Expected Wins as GJG15's `EW.pl` prints
-them, TrueSkill as the mean of seeded runs, ChERRANT and CGEC metrics correlated, and the
-metrics that cannot be scored on it refused."""
+YACLC's dev sets (the snapshots of wang136906578/RevisitCGEC, HillZhang1999/MuCGEC and
+blcuicall/CCL2022-CLTC in ../shared/refs; ChERRANT's tables from the shared data): the
+judged sentences found by their ids, Expected Wins as GJG15's `EW.pl` prints them, TrueSkill
+as the mean of seeded runs, ChERRANT and CGEC metrics correlated, and the metrics that cannot
+be scored on it refused."""
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,13 +15,12 @@ from pathlib import Path
 import pytest
 
 from m2lsp.cli import main
-from tests.conftest import ROOT, shared
+from tests.conftest import refs, shared
 
-MIRROR = Path(os.environ.get("M2LSP_MIRRORS", ROOT.parent / ".mirror"))
-FILES = {  # repository -> (path in it, where it goes)
-    "wang136906578+RevisitCGEC": (None, "revisit-cgec"),
-    "HillZhang1999+MuCGEC": ("data/MuCGEC/MuCGEC_dev.txt", "mucgec/MuCGEC_dev.txt"),
-    "blcuicall+CCL2022-CLTC": ("datasets/track3/dev/yaclc-minimal_dev.para",
+FILES = {  # repository -> (path in its snapshot, where it goes)
+    "wang136906578/RevisitCGEC": ("", "revisit-cgec"),
+    "HillZhang1999/MuCGEC": ("data/MuCGEC/MuCGEC_dev.txt", "mucgec/MuCGEC_dev.txt"),
+    "blcuicall/CCL2022-CLTC": ("datasets/track3/dev/yaclc-minimal_dev.para",
                                "yaclc/yaclc-minimal_dev.para"),
 }
 
@@ -31,21 +29,12 @@ FILES = {  # repository -> (path in it, where it goes)
 def data(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("revisit")
     for repository, (inside, target) in FILES.items():
-        git = MIRROR / repository / "repo"
-        if not git.exists():
-            pytest.skip(f"no copy of {repository.replace('+', '/')} under {MIRROR} (fetch "
-                        "it, or set M2LSP_MIRRORS)")
+        found = refs(repository, inside)
         (folder / target).parent.mkdir(parents=True, exist_ok=True)
-        if inside is None:
-            (folder / target).mkdir()
-            archive = subprocess.run(["git", "--git-dir", str(git), "archive", "HEAD"],
-                                     capture_output=True, check=True).stdout
-            subprocess.run(["tar", "-x", "-C", str(folder / target)], input=archive,
-                           check=True)
+        if found.is_dir():
+            shutil.copytree(found, folder / target)
         else:
-            (folder / target).write_bytes(subprocess.run(
-                ["git", "--git-dir", str(git), "show", f"HEAD:{inside}"],
-                capture_output=True, check=True).stdout)
+            shutil.copyfile(found, folder / target)
     shutil.copytree(shared("mucgec/ChERRANT/data"), folder / "cherrant" / "data")
     return folder
 

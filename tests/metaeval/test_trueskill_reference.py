@@ -24,11 +24,9 @@ import pytest
 
 from m2lsp.metaeval import trueskill as skill
 from m2lsp.metaeval.judgments import compared, read_judgments
-from tests.conftest import ROOT, shared
+from tests.conftest import refs, shared
 
 SEED, RUNS = 2024, 4
-REVISIT = Path(os.environ.get("M2LSP_REVISIT_CGEC_GIT",
-                              ROOT.parent / ".mirror" / "wang136906578+RevisitCGEC" / "repo"))
 RUNNER = """
 import random, sys, runpy
 seed, prefix, folder = int(sys.argv[1]), sys.argv[2], sys.argv[3]
@@ -83,14 +81,8 @@ def py2(tmp_path_factory) -> tuple[str, dict[str, str]]:
 
 
 def _revisit(tmp_path: Path) -> Path:
-    if not REVISIT.exists():
-        pytest.skip(f"no copy of wang136906578/RevisitCGEC at {REVISIT} (fetch it, or set "
-                    "M2LSP_REVISIT_CGEC_GIT)")
-    done = subprocess.run(["git", "--git-dir", str(REVISIT), "show", "HEAD:judgments.xml"],
-                          capture_output=True)
-    assert done.returncode == 0, done.stderr
     path = tmp_path / "judgments.xml"
-    path.write_bytes(done.stdout)
+    path.write_bytes(refs("wang136906578/RevisitCGEC", "judgments.xml").read_bytes())
     return path
 
 
