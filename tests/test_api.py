@@ -15,6 +15,7 @@ from m2lsp.cli import main
 from tests.conftest import ROOT, SHARED_DATA, shared
 
 
+@pytest.mark.slow
 def test_the_documented_examples_run(monkeypatch, tmp_path) -> None:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"real data not available: {SHARED_DATA}")
@@ -68,6 +69,7 @@ def test_to_dict_is_the_commands_json(name: str, capsys: pytest.CaptureFixture[s
     assert m2lsp.score(system, gold=gold, metric=name, **options).to_dict() == printed
 
 
+@pytest.mark.slow
 def test_a_scorer_loads_spacy_once() -> None:
     """A training loop: one Scorer, many scores of a 50-sentence BEA-2019 dev slice."""
     pytest.importorskip("errant")

@@ -35,6 +35,7 @@ def is_subsequence(needles: list[str], haystack: list[str]) -> bool:
     return all(any(n == h for h in it) for n in needles)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("allowed", [SAFE, BOTH], ids=["safe", "unsafe"])
 @settings(max_examples=1000, deadline=None)
 @given(text=messy_documents())
@@ -46,6 +47,7 @@ def test_each_round_keeps_untouched_lines_in_order(allowed, text: str) -> None:
     assert is_subsequence(kept, fixed.lines)
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(text=messy_documents())
 def test_fix_is_idempotent(text: str) -> None:

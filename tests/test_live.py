@@ -53,6 +53,7 @@ def run_edits(text: str, seed: int, count: int) -> None:
         assert doc.lint().diagnostics == fresh, (step, change)
 
 
+@pytest.mark.slow
 def test_a_thousand_random_edits_to_a_real_gold_file_keep_diagnostics_exact():
     gold = shared("conll2014/gold/official-2014.combined.m2").read_text("utf-8")
     lines = gold.split("\n")[:400]  # about 30 sentences: edits land in many blocks

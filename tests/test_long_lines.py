@@ -111,6 +111,7 @@ def every_lsp_conversion(text: str, encoding: str) -> None:
             convert.to_col(line, units, encoding)
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(motif=st.lists(st.sampled_from(LSP_PIECES), min_size=1, max_size=4).map("".join),
@@ -122,6 +123,7 @@ def test_the_servers_conversions_of_a_megabyte_line(motif: str, prefix: str,
         every_lsp_conversion(line + "\n", encoding)
 
 
+@pytest.mark.slow
 def test_many_glued_attributes_after_chinese() -> None:
     """The issue's line: a CGED <ERROR> with 100,000 glued attributes after a Chinese word:
     its tokens and C010's fix of 100,000 edits, each position converted, in linear time;

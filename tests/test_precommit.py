@@ -45,6 +45,7 @@ def test_manifest_is_valid() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_hook_fails_on_a_bad_file_and_passes_on_a_good_one(workspace) -> None:
     repo, env = workspace
     bad = run([*PRE_COMMIT, "try-repo", str(ROOT), "m2lsp-m2", "--files", "bad.m2"], repo, env)
@@ -54,6 +55,7 @@ def test_hook_fails_on_a_bad_file_and_passes_on_a_good_one(workspace) -> None:
     assert good.returncode == 0, good.stdout + good.stderr
 
 
+@pytest.mark.slow
 def test_fix_hook_rewrites_the_file(workspace) -> None:
     repo, env = workspace
     result = run([*PRE_COMMIT, "try-repo", str(ROOT), "m2lsp-fix", "--files", "fixable.m2"],
@@ -62,6 +64,7 @@ def test_fix_hook_rewrites_the_file(workspace) -> None:
     assert (repo / "fixable.m2").read_text(encoding="utf-8") == GOOD
 
 
+@pytest.mark.slow
 def test_batches_never_say_passed_after_another_found_problems(workspace) -> None:
     repo, env = workspace
     names = [f"good{i}.m2" for i in range(6)]
@@ -80,6 +83,7 @@ CGED_BAD = ('<DOC>\n<TEXT id="1">我喜歡你</TEXT>\n'
             '<ERROR start_off="9" end_off="9" type="S"></ERROR>\n</DOC>\n')
 
 
+@pytest.mark.slow
 def test_cged_hook_checks_cged_xml_and_skips_other_xml(workspace) -> None:
     """Selected by name (*.xml), a pom.xml is no CGED file: skipped and counted, not C001."""
     repo, env = workspace
@@ -95,6 +99,7 @@ def test_cged_hook_checks_cged_xml_and_skips_other_xml(workspace) -> None:
     assert "cged.xml:3:" in both.stdout and "pom.xml" not in both.stdout
 
 
+@pytest.mark.slow
 def test_a_gold_with_a_control_byte_is_checked(workspace) -> None:
     """`types: [text]` passed over any file with a NUL or control byte in its first KiB
     ("no files to check"): such a gold must be checked like any other."""

@@ -1,4 +1,5 @@
-"""The README starts with the two commands, and CI runs exactly the second one."""
+"""The README starts with the two commands, CI runs exactly the second one, and the script
+it names installs and runs pytest."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ def readme_commands() -> list[str]:
 def test_readme_starts_with_run_and_test_commands() -> None:
     run, test = readme_commands()
     assert "pip install" in run and "m2lsp " in run and "examples/" in run
-    assert "pip install" in test and "pytest" in test
+    assert test == "bash scripts/test"
+    script = (ROOT / "scripts" / "test").read_text(encoding="utf-8")
+    assert "pip install -q -e '.[test]'" in script and "pytest" in script
 
 
 def test_ci_runs_the_readme_test_command() -> None:

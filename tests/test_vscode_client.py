@@ -33,6 +33,7 @@ def built():
     return CLIENT / "m2lsp.vsix"
 
 
+@pytest.mark.slow
 def test_the_vsix_holds_the_bundle_grammars_and_manifest(built):
     with zipfile.ZipFile(built) as vsix:
         names = set(vsix.namelist())

@@ -106,6 +106,7 @@ def test_cache_info_and_clear(tmp_path: Path, monkeypatch, capsys) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
+@pytest.mark.slow
 def test_annotate_with_a_corrupted_cache_prints_the_same(tmp_path: Path) -> None:
     """The trial's case, end to end: bit flips in parses.sqlite3 once changed `annotate`'s
     types and words (R:NOUN -> R:NNUN, shared -> shased)."""

@@ -52,6 +52,7 @@ def test_the_demo_is_written_as_published(tmp_path) -> None:
     assert out.read_bytes() == shared("mucgec/demo.hyp.m2.char").read_bytes()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ours", "theirs"), [
     ([], []),
     (["--strategy", "first"], ["-s", "first"]),
@@ -69,6 +70,7 @@ def test_random_edits_are_annotated_as_parallel_to_m2(random_files, ours, theirs
     assert out.read_text("utf-8") == expected.read_text("utf-8")
 
 
+@pytest.mark.slow
 def test_nlpcc_corrections_are_annotated_as_parallel_to_m2(tmp_path) -> None:
     """The first 600 sentences of NLPCC-2018's test set with their gold corrections."""
     gold = shared("nlpcc2018/nlpcc18.gold")

@@ -34,6 +34,7 @@ def cluster(tmp_path_factory):
             os.environ["M2LSP_CACHE_DIR"] = old
 
 
+@pytest.mark.slow
 def test_same_as_one_process(cluster, tmp_path) -> None:
     model = spacy_model()
     gold = shared("conll2014/gold/official-2014.combined.m2")
@@ -116,6 +117,7 @@ class Peer:
             link.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("kind", "said"), [
     ("http", "no Dask scheduler answered at tcp://127.0.0.1:{port} within 3 s"),
     ("silent", "no Dask scheduler answered at tcp://127.0.0.1:{port} within 3 s"),
@@ -147,6 +149,7 @@ def test_the_timeout_bounds_the_handshake(tmp_path, kind, said) -> None:
     assert said.format(port=peer.port) in done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("address", ["garbage://x", "tcp://", "tcp://host", "tcp://h:99999",
                                      "http://127.0.0.1:8787/status"])
 def test_the_address_is_checked_before_the_cache(tmp_path, address) -> None:

@@ -64,6 +64,7 @@ def _annotate(conll: dict, flags: list[str], out: Path, env: dict, *extra: str) 
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(COMBOS))
 def test_annotate_writes_what_errant_parallel_writes(conll, cache, name):
     out = conll["where"] / f"{name}.ours.m2"
@@ -71,6 +72,7 @@ def test_annotate_writes_what_errant_parallel_writes(conll, cache, name):
     assert out.read_bytes() == (conll["where"] / f"{name}.ref.m2").read_bytes()
 
 
+@pytest.mark.slow
 def test_warm_in_one_process_and_without_a_cache_agree(conll, cache, tmp_path):
     """After the runs above the cache is warm (the first ran cold, in two processes): warm in
     one process, and with no cache at all in two, the same bytes."""
@@ -92,6 +94,7 @@ def test_the_drop_in_takes_errant_parallels_flags(conll, cache):
     assert out.read_bytes() == (conll["where"] / "tok-all-merge.ref.m2").read_bytes()
 
 
+@pytest.mark.slow
 def test_each_writes_what_errant_parallel_writes_for_each_output(conll, cache):
     out = conll["where"] / "each"
     done = m2lsp("annotate", "--orig", str(conll["source"]), "--cor",

@@ -50,6 +50,7 @@ def two_steps(tmp_path_factory) -> dict:
             "env": env, "source": source}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(FLAGS))
 def test_one_step_prints_what_the_two_steps_print(two_steps, name):
     done = m2lsp("score", "--metric", "errant", str(two_steps["camb"]), str(two_steps["gold"]),
@@ -77,6 +78,7 @@ def test_source_json_and_bootstrap(two_steps):
     assert data["bootstrap"]
 
 
+@pytest.mark.slow
 def test_compare_takes_plain_text(two_steps):
     amu = shared("conll2014/systems/AMU")
     done = m2lsp("compare", str(two_steps["camb"]), str(amu), str(two_steps["gold"]),

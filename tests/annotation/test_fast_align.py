@@ -64,6 +64,7 @@ def test_transposition_and_unicode(vocab) -> None:
         same(o, c, lev)
 
 
+@pytest.mark.slow
 def test_real_parses() -> None:
     """CoNLL-2014 sources against AMU's and CAMB's corrections, parsed by spaCy."""
     from spacy.tokens import Doc

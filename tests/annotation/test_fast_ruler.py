@@ -47,6 +47,7 @@ def sources(relative: str, prefix: str = "S ", limit: int = 2000) -> list[str]:
     return [line[len(prefix):] for line in lines if line.startswith(prefix)][:limit]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("texts", ["written", "conll2014", "bea2019"])
 def test_same_as_spacy(nlp, texts) -> None:
     chosen = {"written": lambda: WRITTEN,
@@ -104,6 +105,7 @@ def _lemmas(nlp, texts, fast: bool) -> list[list[tuple[str, str]]]:
     return [[(t.lemma_, t.pos_) for t in doc] for doc in docs]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("texts", ["written", "conll2014", "bea2019"])
 def test_the_fast_lemmatizer_is_spacys(texts) -> None:
     chosen = {"written": lambda: [*WRITTEN, "", "Running ran runs better best geese ."],

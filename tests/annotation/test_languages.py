@@ -133,6 +133,7 @@ def _check(case: str, ours: str, fork_args: list[str]) -> None:
     assert _digest(ours) == RECORDED[case]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_the_m2_is_the_forks(case, tmp_path) -> None:
     lang, model, make = CASES[case]
@@ -185,6 +186,7 @@ def _tripwires(folder: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": path, "M2LSP_CACHE_DIR": str(folder / "cache")}
 
 
+@pytest.mark.slow
 def test_conllu_parses_give_the_forks_m2(tmp_path) -> None:
     """Czech parsed elsewhere (CoNLL-U with XPOS `_`, as UD treebanks often have it):
     m2lsp reads the files (no pipeline is loaded; stanza and spacy-udpipe are not
@@ -217,6 +219,7 @@ def test_a_language_without_a_parse_says_both_ways(tmp_path) -> None:
     assert "installed pipelines:" in done.stderr
 
 
+@pytest.mark.slow
 def test_a_script_that_does_not_fit_the_language_is_said(tmp_path) -> None:
     _need("cs_core_news_sm")
     orig, cor = _write(tmp_path, [("Кошка сидит на столе .", "Кошка сидит на столе .")])

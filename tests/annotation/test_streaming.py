@@ -48,6 +48,7 @@ def conll(tmp_path_factory) -> dict:
             "expected": (where / "expected.m2").read_text("utf-8")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", ["tsv", "jsonl-list", "jsonl-one", "tsv-stdout"])
 def test_pairs(conll, form) -> None:
     where, rows = conll["where"], conll["rows"]
@@ -111,6 +112,7 @@ def test_uneven_files_fail_before_output(conll, tmp_path) -> None:
     assert f"line {LINES} of {conll['paths'][0]} has no counterpart" in done.stderr
 
 
+@pytest.mark.slow
 def test_killed_run_resumes(conll, tmp_path) -> None:
     """Two shards of rows: the first the CoNLL lines again and again (from the cache, so
     the test is quick), the second ends with new lines (parsed: the run is killed then,
@@ -215,6 +217,7 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
 def test_workers_end_with_a_killed_command(conll, tmp_path) -> None:
     """`--jobs 2` killed: its workers, which would wait for work forever, end too."""

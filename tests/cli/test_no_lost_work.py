@@ -47,6 +47,7 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, bytes, bytes, f
     return folder, old, new, took
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT])
 def test_a_killed_fix_leaves_the_old_or_the_new_file(big, how: signal.Signals) -> None:
     folder, old, new, took = big
@@ -72,6 +73,7 @@ def test_a_killed_fix_leaves_the_old_or_the_new_file(big, how: signal.Signals) -
             stray.unlink()
 
 
+@pytest.mark.slow
 def test_a_fix_killed_as_soon_as_the_file_changes(big) -> None:
     """The trial's way: watch the file and kill the run the moment its size or time moves
     (an in-place write empties the file first: killed then, the gold was left empty)."""

@@ -10,12 +10,14 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from m2lsp.cli import main as m2lsp_main
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # real editors, each a process with the server beside it
 NVIM = shutil.which("nvim")
 EMACS = shutil.which("emacs")
 # Set M2LSP_REQUIRE_EDITORS=1 where Neovim is guaranteed: a missing editor then fails.
@@ -66,9 +68,8 @@ def run_emacs_recipe(tmp_path: Path, script: str, **env: str) -> None:
                    timeout=240, check=True, stdin=subprocess.DEVNULL, capture_output=True)
 
 
-def test_neovim_receives_the_diagnostics_and_a_hover(tmp_path: Path,
+def _neovim_receives_the_diagnostics_and_a_hover(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]):
-    need(NVIM, "nvim", "neovim")
     example = tmp_path / "annotated.m2"
     shutil.copy(ROOT / "examples" / "annotated.m2", example)
     out = tmp_path / "nvim.json"
@@ -88,7 +89,7 @@ def test_neovim_receives_the_diagnostics_and_a_hover(tmp_path: Path,
     assert "sits" in result["hover"] and "R:VERB:SVA" in result["hover"]
 
 
-def test_neovim_setup_scores_and_fills_the_quickfix_list_with_every_fp_and_fn(
+def _neovim_setup_scores_and_fills_the_quickfix_list_with_every_fp_and_fn(
         tmp_path: Path):
     """The README's Neovim setup on Debian's Neovim: `*.m2` is gec-m2 (not Modula-2), and
     `:M2Score` fills the quickfix list from m2lsp/scoreReport with every FP and FN of CAMB
@@ -99,7 +100,6 @@ def test_neovim_setup_scores_and_fills_the_quickfix_list_with_every_fp_and_fn(
     from m2lsp.scoring.m2.maxmatch import M2Settings
     from tests.conftest import shared
 
-    need(NVIM, "nvim", "neovim")
     gold = tmp_path / "gold.m2"
     gold.write_bytes(shared("conll2014/gold/official-2014.combined.m2").read_bytes())
     system = shared("conll2014/systems/CAMB")
@@ -136,10 +136,9 @@ AFTER_GIVEN = ANNOTATED.replace("A 4 5|||U:ADV||||||REQUIRED|||-NONE-|||1\n",
 AFTER_PROMPT = AFTER_GIVEN + "A 2 2|||OTHER|||very|||REQUIRED|||-NONE-|||0\n"
 
 
-def test_neovim_annotates_from_a_correction(tmp_path: Path):
+def _neovim_annotates_from_a_correction(tmp_path: Path):
     """`:M2Annotate TEXT` on an A line replaces that annotator's lines; without TEXT it asks,
     prefilled with the current correction; one `undo` takes the edit back."""
-    need(NVIM, "nvim", "neovim")
     gold = tmp_path / "gold.m2"
     gold.write_text(ANNOTATED, encoding="utf-8")
     out = tmp_path / "nvim.json"
@@ -153,10 +152,9 @@ def test_neovim_annotates_from_a_correction(tmp_path: Path):
     assert "\n".join(result["undone"]) + "\n" == AFTER_GIVEN
 
 
-def test_emacs_annotates_from_a_correction(tmp_path: Path):
+def _emacs_annotates_from_a_correction(tmp_path: Path):
     """M-x gec-m2-annotate on an A line with the text given, and through the prompt
     (prefilled with the current correction) on an S line; one undo takes the last back."""
-    need(EMACS, "emacs", "emacs-nox elpa-eglot")
     gold = tmp_path / "gold.m2"
     gold.write_text(ANNOTATED, encoding="utf-8")
     out = tmp_path / "emacs.json"
@@ -169,13 +167,12 @@ def test_emacs_annotates_from_a_correction(tmp_path: Path):
     assert result["undone"] == AFTER_GIVEN
 
 
-def test_emacs_eglot_recipe_lists_every_fp_and_fn(tmp_path: Path):
+def _emacs_eglot_recipe_lists_every_fp_and_fn(tmp_path: Path):
     """The README's Emacs recipe (docs/editors/gec-m2-mode.el) on Debian's Emacs 28 with
     eglot 1.9: `*.m2` opens in gec-m2-mode, and gec-m2-score lists every FP and FN of CAMB
     on the full CoNLL-2014 gold (from m2lsp/scoreReport) as file:line:col entries."""
     from tests.conftest import shared
 
-    need(EMACS, "emacs", "emacs-nox elpa-eglot")
     gold = tmp_path / "gold.m2"
     gold.write_bytes(shared("conll2014/gold/official-2014.combined.m2").read_bytes())
     out = tmp_path / "emacs.txt"
@@ -211,9 +208,7 @@ def _plain_path_and_venv(tmp_path: Path, venv: bool) -> tuple[Path, dict[str, st
     return work / "sub", env
 
 
-@pytest.mark.parametrize("venv", [True, False])
-def test_neovim_finds_the_server_or_says_why_and_knows_cged_xml(tmp_path: Path, venv: bool):
-    need(NVIM, "nvim", "neovim")
+def _neovim_finds_the_server_or_says_why_and_knows_cged_xml(tmp_path: Path, venv: bool):
     where, env = _plain_path_and_venv(tmp_path, venv)
     (where / "cged.xml").write_text(CGED_XML, encoding="utf-8")
     (where / "pom.xml").write_text(POM, encoding="utf-8")
@@ -233,9 +228,7 @@ def test_neovim_finds_the_server_or_says_why_and_knows_cged_xml(tmp_path: Path, 
     assert result["filetypes"] == {"cged.xml": "gec-cged", "pom.xml": "xml"}
 
 
-@pytest.mark.parametrize("venv", [True, False])
-def test_emacs_finds_the_server_or_says_why(tmp_path: Path, venv: bool):
-    need(EMACS, "emacs", "emacs-nox elpa-eglot")
+def _emacs_finds_the_server_or_says_why(tmp_path: Path, venv: bool):
     where, env = _plain_path_and_venv(tmp_path, venv)
     out = tmp_path / "emacs.txt"
     env.update(M2LSP_EMACS_OUT=str(out),
@@ -250,11 +243,10 @@ def test_emacs_finds_the_server_or_says_why(tmp_path: Path, venv: bool):
         assert found.startswith("ERROR m2lsp: the language server was not found")
 
 
-def test_emacs_says_the_servers_reason_when_scoring_fails(tmp_path: Path):
+def _emacs_says_the_servers_reason_when_scoring_fails(tmp_path: Path):
     """Not 'this document has no live score': the reason the server gave."""
     from tests.conftest import shared
 
-    need(EMACS, "emacs", "emacs-nox elpa-eglot")
     gold = tmp_path / "gold.m2"
     gold.write_bytes(shared("conll2014/gold/official-2014.combined.m2").read_bytes())
     short = tmp_path / "short.txt"
@@ -274,13 +266,49 @@ def test_emacs_says_the_servers_reason_when_scoring_fails(tmp_path: Path):
         done.stderr, done.stderr[-2000:]
 
 
-def test_emacs_says_m2lsp_is_not_attached(tmp_path: Path):
+def _emacs_says_m2lsp_is_not_attached(tmp_path: Path):
     """Without a server, the commands said `(cl-no-applicable-method
     jsonrpc--next-request-id nil)`; now one sentence, as Neovim's recipe says it."""
-    need(EMACS, "emacs", "emacs-nox elpa-eglot")
     gold = tmp_path / "gold.m2"
     gold.write_text("S The cat sat .\n", encoding="utf-8")
     out = tmp_path / "said.txt"
     run_emacs_recipe(tmp_path, "emacs_detached.el", OUT=str(out), GOLD=str(gold))
     said = out.read_text(encoding="utf-8").splitlines()
     assert len(said) == 3 and all(s.startswith("m2lsp is not attached") for s in said), said
+
+
+# One test per editor, each scenario in a folder of its own (a fresh clone without the
+# editors skips two tests, not eleven); a failure names its scenario in the traceback.
+def _alone(scenario: Any, *args: Any) -> Any:
+    return lambda where, capsys: scenario(where, *args)
+
+
+NEOVIM = {
+    "diagnostics-and-hover": _neovim_receives_the_diagnostics_and_a_hover,
+    "quickfix": _alone(_neovim_setup_scores_and_fills_the_quickfix_list_with_every_fp_and_fn),
+    "annotate": _alone(_neovim_annotates_from_a_correction),
+    "finds-the-venv": _alone(_neovim_finds_the_server_or_says_why_and_knows_cged_xml, True),
+    "says-why-not": _alone(_neovim_finds_the_server_or_says_why_and_knows_cged_xml, False),
+}
+EMACS_SCENARIOS = {
+    "annotate": _alone(_emacs_annotates_from_a_correction),
+    "eglot-recipe": _alone(_emacs_eglot_recipe_lists_every_fp_and_fn),
+    "finds-the-venv": _alone(_emacs_finds_the_server_or_says_why, True),
+    "says-why-not": _alone(_emacs_finds_the_server_or_says_why, False),
+    "the-servers-reason": _alone(_emacs_says_the_servers_reason_when_scoring_fails),
+    "not-attached": _alone(_emacs_says_m2lsp_is_not_attached),
+}
+
+
+def test_neovim(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    need(NVIM, "nvim", "neovim")
+    for name, scenario in NEOVIM.items():
+        (tmp_path / name).mkdir()
+        scenario(tmp_path / name, capsys)
+
+
+def test_emacs(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    need(EMACS, "emacs", "emacs-nox elpa-eglot")
+    for name, scenario in EMACS_SCENARIOS.items():
+        (tmp_path / name).mkdir()
+        scenario(tmp_path / name, capsys)

@@ -164,6 +164,7 @@ def test_jfleg_essays(tmp_path, capsys) -> None:
     assert capsys.readouterr().out.split()[-1] == done.stdout.split()[-1]
 
 
+@pytest.mark.slow
 def test_errant_of_essays_is_the_forks(tmp_path, capsys) -> None:
     """ERRANT on essays as the shared task ran it: its fork's errant_parallel over the
     references and the hypothesis (a UD parse: here the Spanish pipeline), then

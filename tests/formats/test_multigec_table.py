@@ -69,6 +69,7 @@ def test_gleu_table_as_text_json_and_csv(tmp_path, capsys) -> None:
     assert table[2][:4] == ["es", "cows", "minimal", f"{gleu:.2f}"]
 
 
+@pytest.mark.slow
 def test_errant_columns_are_the_forks_and_a_language_without_a_parse_says_so(tmp_path
                                                                             ) -> None:
     pytest.importorskip("errant")

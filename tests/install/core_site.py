@@ -46,9 +46,13 @@ def build(folder: Path) -> Path:
     wheel lays it out, wherever an editable install keeps it) and to the top-level modules
     and packages of the rest of the closure; put it first on `sys.path` of an interpreter
     started without its site-packages (`python -S`)."""
-    import m2lsp.grammar
+    import importlib
 
     import m2lsp
+
+    # the module itself, not the attribute: a test that reloads m2lsp leaves the package
+    # without it while sys.modules keeps the submodule
+    grammar_package = importlib.import_module("m2lsp.grammar")
 
     folder.mkdir(parents=True, exist_ok=True)
     package = folder / "m2lsp"
@@ -57,7 +61,7 @@ def build(folder: Path) -> Path:
     for entry in own.iterdir():
         if entry.name != "__pycache__":
             (package / entry.name).symlink_to(entry)
-    grammar = Path(next(iter(m2lsp.grammar.__path__)))
+    grammar = Path(next(iter(grammar_package.__path__)))
     if not (package / "grammar").exists():
         (package / "grammar").symlink_to(grammar)
     for dist in core_closure()[1:]:

@@ -17,6 +17,10 @@ from tests.conftest import shared
 from tests.learned import models
 
 SYSTEMS = ("AMU", "CAMB", "CUUI", "IITB", "NTHU", "POST", "UFC", "INPUT")
+# what the comparisons with gec-metrics run on: four systems of different kinds (the best
+# two, one that barely edits, the input) and the first 400 sentences
+FOUR = ("AMU", "CAMB", "UFC", "INPUT")
+HEAD = 400
 GOLD = "conll2014/gold/official-2014.combined.m2"
 
 
@@ -30,6 +34,18 @@ class Conll:
 
     def path(self, name: str) -> Path:
         return self.folder / name
+
+    def head(self, count: int, names: tuple[str, ...], folder: Path) -> Conll:
+        """The first `count` sentences of the gold and of the systems `names`, as files in
+        `folder` (the comparisons run the reference tool on what proves their point)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        blocks = self.gold.read_text(encoding="utf-8").split("\n\n")[:count]
+        gold = folder / "gold.m2"
+        gold.write_text("\n\n".join(blocks) + "\n\n", encoding="utf-8")
+        systems = {n: self.systems[n][:count] for n in names}
+        for name, lines in systems.items():
+            (folder / name).write_text("".join(f"{line}\n" for line in lines), "utf-8")
+        return Conll(gold, folder, self.sources[:count], self.references[:count], systems)
 
 
 @pytest.fixture(scope="session")
@@ -97,7 +113,7 @@ def gec_metrics(neural) -> types.ModuleType:
         import gec_metrics.metrics as found
     except ImportError as missing:
         patch.undo()
-        pytest.skip(f"gec-metrics 0.1.1 is not importable here ({missing}); .ci/run "
+        pytest.skip(f"gec-metrics is not importable here ({missing}); scripts/test "
                     "installs it with --no-deps")
     yield found
     patch.undo()

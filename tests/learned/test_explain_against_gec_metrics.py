@@ -41,8 +41,8 @@ def analysis(gec_metrics):
         import gec_metrics.analysis as found
     except ImportError:
         pytest.skip("gec-metrics' attributors are in 0.1.2 (gotutiyan/gec-metrics commit "
-                    "320c830), not on PyPI: .ci/run installs them from a fetched copy where "
-                    "there is one")
+                    "320c830), not on PyPI: scripts/test installs it from its snapshot in "
+                    "../shared/refs")
     return found
 
 
@@ -174,6 +174,7 @@ def _replayed(attributor, metric, output, drawn, hypothesis):
     return type(output)(scores[-1] - base, base, values, edits, source)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("attributor", ATTRIBUTORS)
 @pytest.mark.parametrize("name", ["impara", "some", "scribendi", "m2"])
 def test_attributions_equal_gec_metrics(name, attributor, analysis, gec_metrics, conll, made,

@@ -18,6 +18,7 @@ pytestmark = pytest.mark.usefixtures("neural")
 COUNT = 200
 
 
+@pytest.mark.slow
 def test_gotoscorer_is_identical(conll, gec_metrics, english_pipeline, tmp_path: Path,
                                  monkeypatch) -> None:
     sources = conll.sources[:COUNT]

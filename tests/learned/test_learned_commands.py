@@ -134,6 +134,7 @@ def test_bertscore_takes_plain_references_in_the_api(conll, made) -> None:
     assert 0 < len(plain.data["sentence_scores"]) == 40
 
 
+@pytest.mark.slow
 def test_meta_eval_matches_gec_metrics_seeda(made, gec_metrics, tmp_path: Path,
                                              monkeypatch, capsys) -> None:
     """gec-metrics' MetaEvalSEEDA (its own IMPARA: system level; m2lsp's sentence scores:
@@ -212,6 +213,7 @@ def model_options(made) -> dict[str, dict[str, object]]:
     }
 
 
+@pytest.mark.slow
 def test_to_dict_is_the_commands_json(conll, made, capsys, english_pipeline) -> None:
     """As tests/test_api.py's table does for the other metrics."""
     table = {**model_options(made), "gotoscorer": {}}

@@ -95,6 +95,7 @@ def _theirs(authors: Path, folder: Path, jobs: list[tuple[str, str]], scorer: st
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow
 def test_with_every_edit_weighing_one_it_is_identical(authors, conll, tmp_path) -> None:
     names = ("AMU", "CAMB", "CUUI")
     folder = _head(conll, tmp_path, 200, names)
@@ -108,6 +109,7 @@ def test_with_every_edit_weighing_one_it_is_identical(authors, conll, tmp_path) 
             assert mine.data["sentence_scores"] == theirs["sentences"]
 
 
+@pytest.mark.slow
 def test_with_bertscore_weights_it_agrees(authors, conll, made, tmp_path) -> None:
     names = ("AMU", "CAMB")
     folder = _head(conll, tmp_path, 30, names)

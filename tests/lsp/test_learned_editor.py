@@ -61,6 +61,7 @@ def _options(made: dict[str, Path], metric: str) -> dict[str, object]:
             "bertscore_baseline_path": str(made["baseline"])}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("metric", ["impara", "bertscore"])
 @pytest.mark.asyncio(loop_scope="module")
 async def test_sentence_scores_are_hints_on_the_s_lines(client: LanguageClient, made,

@@ -39,6 +39,7 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio(loop_scope="module")
 async def test_cleme_on_a_plain_text_output_is_live(client: LanguageClient, tmp_path):
     model = spacy_model()

@@ -53,6 +53,7 @@ def _model() -> str:
         return "en_core_web_sm"
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio(loop_scope="module")
 async def test_errant_on_a_plain_text_output_is_live(client: LanguageClient, tmp_path):
     model = spacy_model()

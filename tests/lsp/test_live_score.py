@@ -71,6 +71,7 @@ async def score_camb(client: LanguageClient) -> tuple[str, dict]:
     return uri, result
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio(loop_scope="module")
 async def test_whole_test_set_within_the_cap_and_every_edit_in_the_report(
         client: LanguageClient):
@@ -167,6 +168,7 @@ def replace_line(client: LanguageClient, uri: str, version: int, row: int, old: 
             text=new)]))
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio(loop_scope="module")
 async def test_two_hundred_random_edits_keep_the_counts_of_the_command_line(
         client: LanguageClient, tmp_path: Path):
@@ -231,6 +233,7 @@ async def test_opening_and_editing_the_scored_system_file_rescores(client: Langu
             await asyncio.sleep(0.05)
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio(loop_scope="module")
 async def test_the_report_takes_a_text_document_and_says_why_scoring_failed(
         client: LanguageClient, tmp_path_factory):

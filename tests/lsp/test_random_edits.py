@@ -67,6 +67,7 @@ def lsp_change(lines: list[str], change, version: int) -> types.DidChangeTextDoc
                                                                 text=change.text)])
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio(loop_scope="module")
 async def test_a_thousand_random_edits_keep_the_servers_diagnostics_equal_to_check(
         client: LanguageClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]):

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from m2lsp.linting.incremental import LiveDocument
 from m2lsp.linting.run import lint
 from m2lsp.model import Format
@@ -17,6 +19,7 @@ from tests.rules.test_linear import cged_one_doc
 BIG = "file:///work/big.sgml"
 
 
+@pytest.mark.slow
 def test_requests_are_answered_while_a_large_document_is_linted() -> None:
     text = cged_one_doc(20_000, random.Random(7))  # 1.3 MB, one <DOC> of 20,000 errors
     client = RawClient()

@@ -160,6 +160,7 @@ def ours(capsys, data: Path, files: tuple[Path, Path, Path], *args: str) -> dict
                      "--sentence-scores", f"m2={per_sentence}", *args)["metrics"][0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("subset", list(SEEDA_SUBSETS))
 def test_system_level_equals_corr_system(data, m2_files, capsys, subset) -> None:
     pytest.importorskip("scipy")
@@ -275,6 +276,7 @@ def test_a_registry_metric_is_scored_here_with_intervals(data, m2_files, capsys)
         assert -1 <= low <= high <= 1
 
 
+@pytest.mark.slow
 def test_the_report_has_a_meta_eval_section(data, tmp_path, capsys) -> None:
     """`m2lsp report --meta-eval seeda`: the report's metric meta-evaluated (the numbers of
     `m2lsp meta-eval`), a table and one scatter plot per human score on the page."""
@@ -298,6 +300,7 @@ def test_the_report_has_a_meta_eval_section(data, tmp_path, capsys) -> None:
     assert "| m2 | 0.7580 / 0.7692 |" in table
 
 
+@pytest.mark.slow
 def test_trueskill_from_the_judgments_agrees_with_table_3c(data) -> None:
     """One seeded TrueSkill run over GJG15's judgments.xml (WMT's settings) against the
     paper's Table 3(c), which averages many runs: the same order but for neighbours the

@@ -50,6 +50,7 @@ def _meta(capsys, data: Path, *args: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.slow
 def test_human_scores_and_correlations(data, capsys) -> None:
     pytest.importorskip("trueskill")
     pytest.importorskip("pypinyin")

@@ -103,6 +103,7 @@ def _gjg15(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", ["revisit-cgec", "gjg15-first-300"])
 def test_trueskill_is_the_scripts(which: str, py2, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("M2LSP_CACHE_DIR", str(tmp_path / "cache"))  # runs computed here

@@ -69,6 +69,7 @@ def test_truth_files_agree_with_the_grammar(name) -> None:
 truth_chars = st.sampled_from([*"0123456789,, \t\tabcSMRW正确 xcorrect-", "correct"])
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(truth_chars, max_size=25).map("".join))
 def test_truth_fast_path_agrees_with_the_grammar(line: str) -> None:
@@ -122,6 +123,7 @@ def test_2014_truth_files_are_recognised_by_content(text, fmt) -> None:
 input_chars = st.sampled_from([*"(sid=)\t\t 12AB-中文,", "(sid=", "\t"])
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(input_chars, max_size=20).map("".join))
 def test_input_fast_path_agrees_with_the_grammar(line: str) -> None:

@@ -101,6 +101,7 @@ def assert_same_and_covered(key: tuple[str, ...]) -> None:
         assert not found, (rule.code, key, found)
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(edge_blocks())
 def test_edge_blocks_parse_alike_and_their_bits_cover_every_finding(key) -> None:

@@ -28,7 +28,7 @@ from m2lsp.parsing.source import decode
 from tests.conftest import shared
 from tests.strategies import good_documents, lines
 
-EXAMPLES = 2000  # per property in the fast suite; `-m slow` runs the nightly scale
+EXAMPLES = 2000  # per property in the suite; `-m nightly` runs the nightly scale
 DOCUMENTS = 5000  # arbitrary documents: with test_fixing's, over 10k per CI run
 
 
@@ -47,6 +47,7 @@ def test_fast_path_agrees_with_the_grammar(line: str) -> None:
     assert parse_line_fast(0, line) == lark_line(line)
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES // 4, deadline=None)
 @given(good_documents())
 def test_blocks_agree_with_the_document_grammar(text: str) -> None:
@@ -65,6 +66,7 @@ def test_any_bytes_parse_and_lint(data: bytes) -> None:
     lint(source, Format.M2)
 
 
+@pytest.mark.slow
 @settings(max_examples=DOCUMENTS, deadline=None)
 @given(st.text(max_size=200))
 def test_any_text_parses_and_lints(text: str) -> None:
@@ -83,6 +85,7 @@ def test_make_edit_equals_the_dataclass_constructor(start, end, parts) -> None:
                          parts[2], parts[3], parts[4])
 
 
+@pytest.mark.nightly
 @pytest.mark.slow
 @settings(max_examples=200_000, deadline=None)
 @given(lines)
@@ -90,6 +93,7 @@ def test_fast_path_agrees_with_the_grammar_nightly(line: str) -> None:
     assert parse_line_fast(0, line) == lark_line(line)
 
 
+@pytest.mark.nightly
 @pytest.mark.slow
 @settings(max_examples=50_000, deadline=None)
 @given(st.binary(max_size=2000))
@@ -216,6 +220,7 @@ def mutated_lines(draw: st.DrawFn) -> str:
     return line
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(st.one_of(lines, mutated_lines()))
 def test_lines_judged_by_their_shape_equal_lines_judged_whole(line: str) -> None:

@@ -33,6 +33,7 @@ def _shots(tmp_path: Path) -> list[Path]:
     return folders
 
 
+@pytest.mark.slow
 def test_the_page_in_chromium(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     gold, systems = conll()
     page_path = tmp_path / "report.html"

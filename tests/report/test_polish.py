@@ -38,6 +38,7 @@ def conll(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, str]:
                    [f"conll2014/systems/{n}" for n in CONLL])
 
 
+@pytest.mark.slow
 def test_one_signature_above_the_table(conll) -> None:
     _, html = conll
     assert html.count("Signature: <code>M2|beta:0.5|") == 1

@@ -38,6 +38,7 @@ def conll_report(tmp_path_factory: pytest.TempPathFactory) -> dict:
     return json.loads(out.read_text("utf-8"))
 
 
+@pytest.mark.slow
 def test_every_number_is_score_s(conll_report: dict, capsys: pytest.CaptureFixture[str]
                                  ) -> None:
     gold, systems = conll()
@@ -52,6 +53,7 @@ def test_every_number_is_score_s(conll_report: dict, capsys: pytest.CaptureFixtu
     assert conll_report["sentence_count"] == len(conll_report["sentences"]) == 1312
 
 
+@pytest.mark.slow
 def test_every_p_value_is_compare_s(conll_report: dict,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     from m2lsp.config import ScoreSettings
@@ -101,6 +103,7 @@ def test_errant_numbers_are_score_s(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert any(t["type"] == "Prep" for t in data["types"])
 
 
+@pytest.mark.slow
 def test_the_page_and_the_paper_tables(tmp_path: Path) -> None:
     gold, systems = conll()
     page = tmp_path / "report.html"
@@ -143,6 +146,7 @@ OTHER_METRICS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "gold", "systems", "flags", "keys"), OTHER_METRICS)
 def test_every_metric_reports(name: str, gold: str, systems: list[str], flags: list[str],
                               keys: dict[str, str], tmp_path: Path,

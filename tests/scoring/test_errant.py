@@ -127,6 +127,7 @@ def perturbed(gold: Path, out: Path, seed: int = 7) -> Path:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not BEA.is_file(), reason="../shared/data/bea2019-dev is absent")
 def test_bea_dev_against_itself_and_a_perturbed_hypothesis(errant_compare, tmp_path):
     hyp = perturbed(BEA, tmp_path / "hyp.m2")
@@ -138,6 +139,7 @@ def test_bea_dev_against_itself_and_a_perturbed_hypothesis(errant_compare, tmp_p
             assert ours(args) == errant_compare(args), flags
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not BEA.is_file(), reason="../shared/data/bea2019-dev is absent")
 def test_the_installed_command_prints_the_same_bytes(tmp_path):
     """The real `errant_compare` console script, beside the `m2lsp` one."""

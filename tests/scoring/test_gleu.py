@@ -62,6 +62,7 @@ def test_jfleg_as_gleu_py_prints_it(capsys, split, sent, hypothesis) -> None:
     assert ours(capsys, argv) == reference(hyp, src, used, sent)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count", [1, 2, 3])
 def test_any_number_of_references(capsys, count) -> None:
     src, refs = jfleg("dev")
@@ -76,6 +77,7 @@ WORDS = st.sampled_from(["a", "b", "c", "the", "cat", "sat", ".", "on"])
 SENTENCE = st.lists(WORDS, max_size=9).map(" ".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(rows=st.lists(st.tuples(SENTENCE, SENTENCE, SENTENCE, SENTENCE), min_size=1,
                      max_size=12),
@@ -140,6 +142,7 @@ def test_usage_errors(capsys, tmp_path) -> None:
 
 # -- the gleu package (Koyama; MultiGEC-2025) ------------------------------------------
 
+@pytest.mark.slow
 def test_fixed_seed_as_the_gleu_package_prints_it(capsys) -> None:
     pytest.importorskip("gleu.corpus_main", reason="the gleu package (PyPI: gleu)")
     src, refs = jfleg("test")

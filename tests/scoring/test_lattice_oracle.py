@@ -43,6 +43,7 @@ def gold_from(lattice, rng: random.Random, count: int) -> list[GoldEdit]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(tokens, tokens, st.integers(0, 3), st.integers(0, 10**6))
 def test_fast_lattice_equals_the_literal_algorithm(source, target, max_unchanged, seed):
@@ -67,6 +68,7 @@ def _encode(fast: SentenceLattice, u, v) -> int:
     return (u[0] * fast.width + u[1]) * fast.size + (v[0] * fast.width + v[1])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(lattice_module.compiled is None, reason="the C core is not built")
 @settings(max_examples=3000, deadline=None)
 @given(tokens, tokens, st.integers(0, 3), st.integers(0, 10**6))
@@ -86,6 +88,7 @@ def test_compiled_core_equals_the_python_lattice(source, target, max_unchanged, 
     assert lattice_module.best_paths(source, target, max_unchanged, annotators) == python
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(lattice_module.compiled is None, reason="the C core is not built")
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(st.sampled_from(VOCABULARY), max_size=12),

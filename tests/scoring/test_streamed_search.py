@@ -124,6 +124,7 @@ def test_random_sentences_stream_and_agree_with_the_scan(seed):
     assert streamed_total > 10 * fallbacks_total
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (DATA / "gold").is_dir(), reason="../shared/data/conll2014 is absent")
 def test_the_degenerate_hypothesis_of_sentence_333_streams_and_agrees():
     """CoNLL-2014 test sentence 333 against the repeated-token hypothesis of the official
@@ -155,6 +156,7 @@ def test_the_degenerate_hypothesis_of_sentence_333_streams_and_agrees():
     assert streamed == compiled.best_paths(source, target, 2, annotators, True, STORE)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (DATA / "gold").is_dir(), reason="../shared/data/conll2014 is absent")
 @pytest.mark.parametrize("seed", range(3))
 def test_any_gold_of_the_degenerate_sentence_streams(seed):
