@@ -11,6 +11,7 @@ import pytest
 from tests.conftest import ROOT
 
 
+@pytest.mark.slow
 def test_mypy_is_clean() -> None:
     pytest.importorskip("mypy", reason="mypy is in the test extras")
     done = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary"], cwd=ROOT,

@@ -58,6 +58,7 @@ def test_the_vsix_holds_the_bundle_grammars_and_manifest(built):
             == set(LANGUAGE_FORMATS))
 
 
+@pytest.mark.slow
 def test_settings_mirror_the_server_options(built):
     from m2lsp.config import OPTIONS
 
@@ -68,6 +69,7 @@ def test_settings_mirror_the_server_options(built):
     assert settings == camel | {"m2lsp.server.command"}
 
 
+@pytest.mark.slow
 def test_grammar_unit_tests(built):
     done = subprocess.run([NPM, "test"], cwd=CLIENT, capture_output=True, text=True,
                           timeout=300)
