@@ -367,6 +367,58 @@ def _who(ids: set[str] | frozenset[str], one: str, many: str) -> str:
     return f"annotator {names} {one}" if len(ids) == 1 else f"annotators {names} {many}"
 
 
+class NotYetAnnotated(Rule):
+    """Reports a sentence that an annotator has not annotated yet.
+
+    ## What it does
+    Flags the S line of a sentence with no line at all (not even a noop) of one of the
+    file's annotators (annotator 0 in a file no one has annotated yet).  Opt-in: select it
+    by code (`select = ["ALL", "M502"]`, `m2lsp check --select ALL,M502`) while a file is
+    being annotated, to see what is left; the editor's outline counts the same.
+
+    ## Why is this bad?
+    A sentence an annotator has not reached reads, to every scorer, as one they found
+    nothing to correct in: a gold committed half-done scores systems against "no edits".
+    Writing a noop says "seen, nothing to correct", and tells the two apart.
+
+    ## Example
+    ```
+    S He go to school .
+    A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+    ```
+    in a file where annotator 1 annotated other sentences.
+
+    ## Use instead
+    ```
+    S He go to school .
+    A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+    A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||1
+    ```
+
+    ## Fix safety
+    No fix: only the annotator knows their edits.
+    """
+
+    code = "M502"
+    name = "not-yet-annotated"
+    severity = Severity.INFO
+    message = "not yet annotated by {who}"
+    scope = Scope.M2_BLOCK
+    opt_in = True
+
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        expected = ctx.annotators or frozenset({"0"})
+        for index, block in enumerate(view.blocks):
+            if block.sentence is None:
+                continue
+            present = {_id_value(a) for a in block.annotator_set}
+            missing = expected - present
+            if missing:
+                names = ", ".join(sorted(missing, key=_id_order))
+                who = f"annotator{'s' if len(missing) > 1 else ''} {names}"
+                yield index, self.report(Span.on_line(0, 0, len(block.lines[0])), who=who)
+
+
 class NonContiguousAnnotators(Rule):
     """Reports annotator ids that are not 0, 1, 2 ... without gaps.
 

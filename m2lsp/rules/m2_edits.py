@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Related, Severity, TextEdit
-from m2lsp.model import NONE_CORRECTION, Block, Edit, EditField
+from m2lsp.model import NONE_CORRECTION, Block, Edit, EditField, Span
 from m2lsp.parsing.suspects import Suspect
 from m2lsp.rules.base import BlockSet, Context, Found, Rule, Scope
 from m2lsp.rules.crossing import overlapped
@@ -487,3 +487,108 @@ class RequiredField(Rule):
         for i in [i for i, e in enumerate(edits) if e.required not in _REQUIRED_VALUES]:
             yield view.owner[i], self.report(edits[i].span(EditField.REQUIRED),
                                              value=edits[i].required)
+
+
+# what each operation letter needs, by taxonomy: (the span is empty, the correction is
+# empty) -> the letter that fits; ERRANT: Missing, Unnecessary, Replacement; ChERRANT:
+# Missing, Redundant, Substitution (and Word order, a substitution's shape)
+_FITS = {"errant": {(True, False): "M", (False, True): "U", (False, False): "R"},
+         "cherrant": {(True, False): "M", (False, True): "R", (False, False): "S"}}
+_SHAPES = {"errant": {"M": "an insertion (an empty span)", "U": "a deletion (no correction)",
+                      "R": "a replacement (a span and a correction)"},
+           "cherrant": {"M": "an insertion (an empty span)",
+                        "R": "a deletion (no correction)",
+                        "S": "a substitution (a span and a correction)",
+                        "W": "a reordering (a span and a correction)"}}
+
+
+class TypeDoesNotFitOperation(Rule):
+    """Reports an edit whose type names another operation than the edit makes.
+
+    ## What it does
+    Reads the operation letter of the type (ERRANT's `M:`, `U:`, `R:`; ChERRANT's `M`,
+    `R`, `S`, `W`) and flags an edit whose span and correction make another one: `M:` on a
+    span that is not empty, `U:` with a correction, `R:` on a pure insertion or deletion
+    (ERRANT); `M` on a span, `R` with a correction, `S` or `W` on a pure insertion or
+    deletion (ChERRANT).  As ERRANT's classifier does, a last token both sides of a
+    multi-token edit share (case aside) is set apart first: `Not` -> `I 'm not` is an
+    insertion.  Files of other taxonomies are not checked; a `noop` away from `-1 -1` is
+    M105's.
+
+    ## Why is this bad?
+    Per-type scores (`--per-type`, ERRANT's `-cat`) count the edit under an operation it
+    does not make, and the operation is how the type was meant to be read: such an edit
+    was usually typed by hand, then its span or correction changed.
+
+    ## Example
+    ```
+    S He go to school .
+    A 1 2|||M:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Use instead
+    ```
+    S He go to school .
+    A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Fix safety
+    Unsafe: the fix changes the operation letter to the one the edit makes, keeping the
+    rest of the type (offered where the taxonomy has that type); the category may be
+    wrong too.  The editor's "Re-classify this edit" types the edit with ERRANT or ChERRANT.
+    """
+
+    code = "M409"
+    name = "type-does-not-fit-operation"
+    severity = Severity.WARNING
+    message = "{type} names {named}, but the edit is {made}"
+    fix_title = "Change the type to {fitted}"
+    scope = Scope.M2_BLOCK
+
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        taxonomy = getattr(ctx.taxonomy, "name", None)
+        if taxonomy not in _FITS:
+            return
+        for index, block in enumerate(view.blocks):
+            if block.sentence is None:
+                continue
+            tokens = block.sentence.tokens
+            for edit in block.edits:
+                found = self._misfit(edit, tokens, taxonomy, ctx)
+                if found is not None:
+                    yield index, found
+
+    def _misfit(self, edit: Edit, tokens: tuple[str, ...], taxonomy: str, ctx: Context
+                ) -> Diagnostic | None:
+        kind = edit.type.strip()
+        letter, _, rest = kind.partition(":")
+        if letter not in _SHAPES[taxonomy] or edit.is_noop or not (
+                0 <= edit.start <= edit.end <= len(tokens)):
+            return None
+        first = edit.canonical[0] if edit.canonical else ""
+        removed, added = list(tokens[edit.start:edit.end]), first.split()
+        if taxonomy == "errant":
+            removed, added = _core(removed, added)
+        fits = _FITS[taxonomy].get((not removed, not added))
+        if fits is None or fits == letter or (letter == "W" and fits == "S"):
+            return None
+        fitted = fits + (":" + rest if rest else "")
+        fix = None
+        if ctx.taxonomy.accepts(fitted):
+            col, end = edit.columns(EditField.TYPE)
+            fix = Fix(self.fix_title.format(fitted=fitted),
+                      (TextEdit(Span.on_line(edit.row, col, end), fitted),),
+                      Applicability.UNSAFE)
+        return self.report(edit.span(EditField.TYPE), fix=fix, type=kind,
+                           named=_SHAPES[taxonomy][letter], made=_SHAPES[taxonomy][fits])
+
+
+def _core(original: Sequence[str], corrected: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The sides of an edit as ERRANT's classifier types them: while both sides have a
+    token and one has more, a last token they share (case aside) is set apart, so that
+    `Not` -> `I 'm not` is an insertion (M:OTHER) and `Volleyball` -> `volleyball ,` a
+    replacement (R:OTHER), as ERRANT types them."""
+    a, b = list(original), list(corrected)
+    while a and b and (len(a) > 1 or len(b) > 1) and a[-1].lower() == b[-1].lower():
+        a, b = a[:-1], b[:-1]
+    return a, b
