@@ -84,7 +84,8 @@ COMMANDS = {"check": "check", "rule": "rule", "score": "score", "compare": "scor
             "errant-compare": "errant_compare", "serve": "serve", "convert": "convert",
             "annotate": "annotate", "errant-parallel": "annotate", "agree": "agree",
             "report": "report", "cache": "cache", "meta-eval": "meta_eval",
-            "gotoscorer-weight": "gotoscorer_weight", "explain": "explain"}
+            "gotoscorer-weight": "gotoscorer_weight", "explain": "explain",
+            "merge": "merge", "split": "merge"}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

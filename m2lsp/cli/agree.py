@@ -29,6 +29,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                        help="MaxMatch on one annotator's corrected sentences (default), or "
                        "errant_compare on both annotators' edits")
     agree.add_argument("--beta", type=arguments.BETA, default=defaults.BETA, help="F-beta (0.5)")
+    agree.add_argument("--disagreements", action="store_true",
+                       help="list each sentence where the annotators' edit sets differ (its "
+                       "number and line) and the edits each has that another lacks, "
+                       "instead of the agreement")
     agree.add_argument("--format", choices=("text", "json"), default="text")
     agree.add_argument("--encoding", default=None, help="the file's encoding (detected)")
     agree.set_defaults(handler=run)
@@ -38,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
     from m2lsp.agreement import agreement
 
     document = _document(args)
+    if args.disagreements:
+        return _disagreements(args, document)
     found = agreement(document, args.metric, args.beta)
     if len(found.annotators) < 2:
         print(f"m2lsp agree: {_why_not(args.gold[0], document, found)}", file=sys.stderr)
@@ -69,6 +75,38 @@ def _document(args: argparse.Namespace) -> Any:
         return parse_m2(SourceText(merged(documents)))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _disagreements(args: argparse.Namespace, document: Any) -> int:
+    """`--disagreements`: every sentence where the annotators' edit sets differ."""
+    from m2lsp.authoring.disagreements import annotators_of, disagreements
+
+    everyone = annotators_of(document)
+    if len(everyone) < 2:
+        print(f"m2lsp agree: {args.gold[0]} has {len(everyone)} annotator(s): disagreements "
+              "need two or more", file=sys.stderr)
+        return EXIT_ERROR
+    found = disagreements(document)
+    name = args.gold[0] if len(args.gold) == 1 else "the merged files"
+    if args.format == "json":
+        print(json.dumps({"gold": name, "annotators": everyone,
+                          "sentences": sum(1 for b in document.blocks if b.sentence),
+                          "disagreements": [d.to_dict() for d in found]},
+                         indent=2, ensure_ascii=False))
+        return EXIT_CLEAN
+    for d in found:
+        print(f"{name}:{d.line + 1}: sentence {d.sentence}: {d.text}")
+        for annotator, edits in d.only.items():
+            shown = "; ".join(_edit_text(e) for e in edits) or "(none the others lack)"
+            print(f"  annotator {annotator} only: {shown}")
+    print(f"{len(found)} of {sum(1 for b in document.blocks if b.sentence)} sentences "
+          f"disagree (annotators {', '.join(everyone)})")
+    return EXIT_CLEAN
+
+
+def _edit_text(edit: Any) -> str:
+    corrections = " || ".join(c or "-NONE-" for c in edit.canonical)
+    return f"{edit.start} {edit.end} {edit.type.strip()} -> {corrections}"
 
 
 def _has_sentences(text: str) -> bool:
