@@ -100,6 +100,10 @@ class EditorSettings:
     """How live scores mark edits: found (TP), wrong (FP), missed (FN); None: not marked."""
     annotation_type: str = "UNK"
     """The error type "Annotate from a correction…" gives edits no engine types."""
+    token_numbers: str = "block"
+    """Token numbers on S lines: `always`, in the `block` of the cursor, or `never`."""
+    adjudicator: str = "0"
+    """The annotator adjudication writes to ("Adopt annotator N's edits as annotator K")."""
 
     def score_mark(self, kind: str) -> Severity | None:
         return dict(self.score_marks).get(kind)
@@ -142,6 +146,20 @@ def _severities(value: Any) -> tuple[tuple[str, Severity], ...]:
 
 
 SCORE_MARKS = ("TP", "FP", "FN")
+
+
+def _token_numbers(value: Any) -> str:
+    if value not in ("always", "block", "never"):
+        raise ValueError("expected always, block or never")
+    return str(value)
+
+
+def _annotator_id(value: Any) -> str:
+    text = str(value).strip() if isinstance(value, str | int) and not isinstance(
+        value, bool) else ""
+    if not text.isdigit():
+        raise ValueError("expected an annotator id (a non-negative integer)")
+    return str(int(text))
 
 
 def _score_marks(value: Any) -> tuple[tuple[str, Severity | None], ...]:
@@ -259,6 +277,13 @@ OPTIONS: tuple[Option, ...] = (
            "Language server: how live scores mark found (TP), wrong (FP) and missed (FN) "
            "edits: a table of TP / FP / FN = error | warning | info | hint | off (default: "
            "TP hint, FP and FN info)."),
+    Option("token-numbers", "editor", "token_numbers", _token_numbers,
+           "Language server: each token's number shown before it on S lines (inlay hints): "
+           "always, in the block of the cursor (block, the default), or never."),
+    Option("adjudicator", "editor", "adjudicator", _annotator_id,
+           "Language server: the annotator whose edits adjudication writes (\"Adopt "
+           "annotator N's edits as annotator K\", \"Accept this edit into annotator K\"; "
+           "default: 0)."),
     Option("annotation-type", "editor", "annotation_type", _error_type,
            "Language server: the error type \"Annotate from a correction…\" gives its edits "
            "where no engine types them (ERRANT for English, ChERRANT for char-level "

@@ -118,9 +118,16 @@ def realigned(block: Block, annotator: str, corrected: str, engines: Engines) ->
     if block.sentence is None:
         raise UsageError("the block has no S line")
     found = annotate_correction(block.sentence.tokens, corrected, annotator, engines)
-    old = {(e.start, e.end, e.canonical): e for e in block.by_annotator.get(annotator, [])}
-    lines = [_kept(line, old) for line in found.lines]
+    lines = kept_by_hand(found.lines, block, annotator)
     return Rewrite(with_lines(block, annotator, lines), found.engine, found.note)
+
+
+def kept_by_hand(lines: Sequence[str], block: Block, annotator: str) -> list[str]:
+    """New A lines of `annotator`, each one whose span and corrections an old line of the
+    annotator in `block` had replaced by that old line (its type, REQUIRED/OPTIONAL field
+    and comment as set by hand)."""
+    old = {(e.start, e.end, e.canonical): e for e in block.by_annotator.get(annotator, [])}
+    return [_kept(line, old) for line in lines]
 
 
 def _kept(line: str, old: dict[tuple, Edit]) -> str:

@@ -68,6 +68,18 @@ def symbols(doc: M2Document, words: int = 6) -> list[Symbol]:
     return out
 
 
+def progress_symbols(doc: M2Document) -> list[Symbol]:
+    """One symbol on the first line: each annotator's annotated sentences."""
+    from m2lsp.authoring.progress import progress
+
+    found = progress(doc)
+    if not doc.blocks or not found:
+        return []
+    first = doc.blocks[0].lines[0] if doc.blocks[0].lines else ""
+    where = Span.on_line(doc.starts[0], 0, len(first))
+    return [Symbol("progress", "; ".join(map(str, found)), where, where)]
+
+
 def folding_ranges(doc: M2Document) -> list[tuple[int, int]]:
     """(first line, last line) of each block of more than one line."""
     return [(start, start + len(block.lines) - 1)

@@ -111,6 +111,8 @@ class OpenDocument:
         self.session: ScoreSession | None = None  # a live score of this gold document
         self.score_error: str | None = None  # why the last request to score it failed
         self.focus = 0  # the line of the last edit: diagnostics near it are shown first
+        self.cursor: int | None = None  # the line a request last asked about (completion,
+        # hover, code actions: LSP has no cursor notification); its block shows token numbers
         self.stamp = 0  # counts changes other than the text's (scores, settings)
         self.agreement: dict[tuple, str | None] = {}  # a block's lines, beta -> its lens
         self.attribution: tuple[int, list] | None = None  # (version, editor.attribution
@@ -193,7 +195,7 @@ class M2Server(LanguageServer):
                 start = convert.position_in(doc.lines, change.range.start, self.encoding)
                 end = convert.position_in(doc.lines, change.range.end, self.encoding)
                 changes.append(TextChange(change.text, start, end))
-                doc.focus = start[0]
+                doc.focus = doc.cursor = start[0]
             else:
                 changes.append(TextChange(change.text))
             doc.live.apply(changes[-1:])
@@ -256,6 +258,14 @@ class M2Server(LanguageServer):
         elif self.refresh_support:
             self.workspace_diagnostic_refresh(None)
 
+    def cursor(self, doc: OpenDocument, line: int) -> None:
+        """The client asked about `line` of `doc`: where the cursor is.  A new block there
+        moves the token numbers shown in the cursor's block."""
+        before, doc.cursor = doc.cursor, line
+        if self.config.editor.token_numbers == "block" and self.inlay_hint_refresh and \
+                _block_changed(doc, before, line):
+            self.workspace_inlay_hint_refresh(None)
+
     async def ask(self, request: Any, seconds: float, what: str) -> Any:
         """The client's answer to a request the server sent (an awaitable), or None when it
         fails or does not come within `seconds`: no request waits on the client for ever
@@ -305,6 +315,15 @@ class M2Server(LanguageServer):
                 doc.session.reconfigure(self.config.score)
             doc.stamp += 1
             self.schedule(doc.uri)
+
+
+def _block_changed(doc: OpenDocument, before: int | None, line: int) -> bool:
+    from m2lsp.authoring.tokens import block_index
+
+    m2 = doc.live.m2
+    if m2 is None:
+        return False
+    return before is None or block_index(m2, before) != block_index(m2, line)
 
 
 class ClientLog(logging.Handler):

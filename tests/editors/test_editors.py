@@ -132,7 +132,7 @@ AFTER_GIVEN = ANNOTATED.replace("A 4 5|||U:ADV||||||REQUIRED|||-NONE-|||1\n",
                                 "").replace("|||goes|||REQUIRED|||-NONE-|||1\n",
                                             "|||goes|||REQUIRED|||-NONE-|||1\n"
                                             "A 3 3|||OTHER|||the|||REQUIRED|||-NONE-|||1\n"
-                                            ).replace("R:VERB:SVA", "OTHER")
+                                            )  # the unchanged edit keeps its hand-set type
 AFTER_PROMPT = AFTER_GIVEN + "A 2 2|||OTHER|||very|||REQUIRED|||-NONE-|||0\n"
 
 

@@ -110,11 +110,16 @@ async def test_inlay_hints_symbols_and_folding(client: LanguageClient):
                         end=types.Position(line=7, character=0))
     hints = await client.text_document_inlay_hint_async(
         types.InlayHintParams(text_document=doc, range=whole))
-    assert [(h.position.line, h.position.character, h.label) for h in hints] == [
-        (1, 5, "cat → dog"), (2, 5, "∅ → the"), (6, 5, "happy → glad")]
+    assert [(h.position.line, h.position.character, h.label) for h in hints
+            if h.kind is None] == [(1, 5, "cat → dog"), (2, 5, "∅ → the"), (6, 5, "happy → glad")]
+    # each token's number before it, in the block of the cursor (here: of the last edit)
+    assert [(h.position.line, h.position.character, h.label) for h in hints if h.kind] == [
+        (0, 2, "0"), (0, 6, "1"), (0, 10, "2"), (0, 14, "3"), (0, 17, "4"), (0, 21, "5")]
     symbols = await client.text_document_document_symbol_async(
         types.DocumentSymbolParams(text_document=doc))
-    assert [s.name for s in symbols] == ["1: The cat sat on mat .", "2: It was happy ."]
+    assert [s.name for s in symbols] == ["progress", "1: The cat sat on mat .",
+                                         "2: It was happy ."]
+    assert symbols[0].detail == "annotator 0: 2 of 2 sentences"
     folds = await client.text_document_folding_range_async(
         types.FoldingRangeParams(text_document=doc))
     assert [(f.start_line, f.end_line) for f in folds] == [(0, 3), (5, 6)]
@@ -173,7 +178,11 @@ async def test_completion_of_types_and_annotators(client: LanguageClient):
     types_ = await client.text_document_completion_async(types.CompletionParams(
         text_document=doc, position=types.Position(line=1, character=8)))
     labels = [i.label for i in types_.items]  # type: ignore[union-attr]
-    assert "R:NOUN" in labels and "M:DET" in labels
+    # a span with a correction: replacements only (M: fits an insertion, U: a deletion)
+    assert "R:NOUN" in labels and not any(t.startswith(("M:", "U:")) for t in labels)
+    item = types_.items[0]  # type: ignore[union-attr]
+    assert (item.text_edit.range.start.character, item.text_edit.range.end.character) == (
+        8, 14)  # the whole type field, R:NOUN
     ids = await client.text_document_completion_async(types.CompletionParams(
         text_document=doc, position=types.Position(line=1, character=43)))
     assert [i.label for i in ids.items] == ["0"]  # type: ignore[union-attr]

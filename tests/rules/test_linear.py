@@ -1,7 +1,7 @@
 """Every rule is linear in the number of edits or errors: run alone on documents of 1,000 and
 16,000 items (edits crowded into one sentence, errors into one `<DOC>`, lines of one id,
 essays, annotations; seeded, crossing and overlapping at random), its time per item at 16,000
-stays within a few times its time per item at 1,000.  A rule that compares every pair (C009
+stays within six times its time per item at 1,000.  A rule that compares every pair (C009
 did: 27 s on 4,000 errors) takes 16 times as long per item.
 
 The ratio, not a time, is what is asserted (the best of a few runs on each side, so a busy
@@ -25,6 +25,7 @@ from m2lsp.rules.crossing import crossed, overlapped
 from m2lsp.rules.registry import all_rules
 
 SMALL, LARGE = 1_000, 16_000
+RATIO = 6  # time per item may grow this much from SMALL to LARGE (quadratic: 16)
 TYPES = ["R:NOUN", "M:DET", "U:PREP", "R:VERB:SVA", "R:ORTH", "noop", "R:NOUM"]
 CHARS = "我们他们知道吸烟对未成年人会造成的各种伤害从此父母亲就教咱爬行走路叫爸妈到长大了开始"
 
@@ -131,9 +132,11 @@ def test_every_rule_is_linear_in_the_items(name: str) -> None:
         at_large = best(runner(rule, large), 1)
         if at_large < 0.1:
             continue
-        at_large = min(at_large, best(runner(rule, large), 1))
         at_small = best(runner(rule, small), 5)
-        if at_large / LARGE > 4 * at_small / SMALL:
+        for _ in range(2):  # interleaved: a busy moment slows one side, not both
+            at_large = min(at_large, best(runner(rule, large), 1))
+            at_small = min(at_small, best(runner(rule, small), 3))
+        if at_large / LARGE > RATIO * at_small / SMALL:
             slow.append(f"{rule.code}: {at_small:.4f} s at {SMALL}, {at_large:.3f} s at "
                         f"{LARGE}")
     assert not slow, slow

@@ -7,6 +7,7 @@ from __future__ import annotations
 from m2lsp.lsp.features import (
     annotate,
     attribution,
+    authoring,
     code_actions,
     completion,
     diagnostics,
@@ -22,7 +23,7 @@ from m2lsp.lsp.features import (
 from m2lsp.lsp.server import M2Server
 
 FEATURES = (lifecycle, diagnostics, hover, outline, code_actions, semantic_tokens, completion,
-            formatting, scoring, review, annotate, report, attribution)
+            formatting, scoring, review, annotate, report, attribution, authoring)
 
 
 def create_server() -> M2Server:

@@ -27,6 +27,7 @@ from m2lsp.annotation.from_correction import (
     rewritten_block,
     target_lines,
 )
+from m2lsp.authoring.edits import kept_by_hand
 from m2lsp.errors import M2lspError
 from m2lsp.lsp import convert
 from m2lsp.lsp.server import M2Server, OpenDocument
@@ -42,7 +43,7 @@ NEEDS_TEXT = (f"{ANNOTATE} needs the corrected sentence (its third argument); th
 _engines: dict[tuple[str, str | None], Any] = {}  # loaded once per language and setting
 # one thread loads and runs the engines (the server answers meanwhile; the engines' parse
 # cache, an SQLite connection, stays in the thread that opened it)
-_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="m2lsp-annotate")
+worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="m2lsp-annotate")
 
 
 def register(ls: M2Server) -> None:
@@ -73,14 +74,14 @@ async def annotate_from_correction(ls: M2Server, *args: Any) -> dict[str, Any]:
     try:
         uri, line, text = args[0], int(args[1]), args[2]
     except (IndexError, TypeError, ValueError):
-        return _fail(ls, f"{ANNOTATE} expects [uri, line, correctedText, annotatorId?]")
+        return fail(ls, f"{ANNOTATE} expects [uri, line, correctedText, annotatorId?]")
     if not isinstance(text, str):
-        return _fail(ls, NEEDS_TEXT)
+        return fail(ls, NEEDS_TEXT)
     doc = ls.checked_document(uri) if isinstance(uri, str) else None
     m2 = doc.live.m2 if doc is not None else None
     found = block_at(m2, line) if m2 is not None else None
     if doc is None or found is None or found[1].sentence is None:
-        return _fail(ls, f"no M2 sentence at line {line + 1} of {uri}")
+        return fail(ls, f"no M2 sentence at line {line + 1} of {uri}")
     start, block = found
     annotator = str(args[3]).strip() if len(args) > 3 and args[3] not in (None, "") \
         else annotator_at(block, line - start)
@@ -92,33 +93,42 @@ async def _apply(ls: M2Server, doc: OpenDocument, start: int, block: Block, anno
     version, tokens = doc.version, block.sentence.tokens if block.sentence else ()
     try:
         annotation = await asyncio.get_running_loop().run_in_executor(
-            _worker, annotate_correction, tokens, text, annotator, _engines_for(ls))
+            worker, annotate_correction, tokens, text, annotator, engines_for(ls))
     except M2lspError as exc:
-        return _fail(ls, f"cannot annotate: {exc}")
-    new = annotation.lines
+        return fail(ls, f"cannot annotate: {exc}")
+    new = tuple(kept_by_hand(annotation.lines, block, annotator))
     if block.targets and annotation.engine in ("cherrant-char", "same"):
         new = target_lines(annotation, text, annotator) + new
-    edit = _block_edit(doc, start, block, rewritten_block(block, annotator, new), version,
-                       ls.encoding)
-    answer = await ls.ask(ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
-        edit=edit, label=f"Annotate from a correction (annotator {annotator})")),
-        APPLY_SECONDS, "workspace/applyEdit")
-    if answer is None or not answer.applied:
-        why = (answer and answer.failure_reason) or "the document changed meanwhile, or " \
-            "the editor did not answer"
-        return _fail(ls, f"the editor did not apply the edit ({why}); run the action again")
+    failed = await apply_block(ls, doc, start, block, rewritten_block(block, annotator, new),
+                               version, f"Annotate from a correction (annotator {annotator})")
+    if failed is not None:
+        return failed
     if annotation.note:
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info,
                                                        message=f"m2lsp: {annotation.note}"))
-    return _answer(annotation)
+    return _answer(annotation, [line for line in new if line.startswith("A ")])
 
 
-def _answer(annotation: Annotation) -> dict[str, Any]:
-    out: dict[str, Any] = {"applied": True, "lines": list(annotation.lines),
-                           "engine": annotation.engine}
+def _answer(annotation: Annotation, lines: list[str]) -> dict[str, Any]:
+    """The command's answer: the annotator's new A lines (as written into the file)."""
+    out: dict[str, Any] = {"applied": True, "lines": lines, "engine": annotation.engine}
     if annotation.note:
         out["note"] = annotation.note
     return out
+
+
+async def apply_block(ls: M2Server, doc: OpenDocument, start: int, block: Block,
+                      lines: list[str], version: int, label: str) -> dict[str, Any] | None:
+    """Ask the client to replace the block's lines after its S line with `lines`, as one
+    versioned edit (one undo); None when applied, else the failure's answer."""
+    edit = _block_edit(doc, start, block, lines, version, ls.encoding)
+    answer = await ls.ask(ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
+        edit=edit, label=label)), APPLY_SECONDS, "workspace/applyEdit")
+    if answer is None or not answer.applied:
+        why = (answer and answer.failure_reason) or "the document changed meanwhile, or " \
+            "the editor did not answer"
+        return fail(ls, f"the editor did not apply the edit ({why}); run the action again")
+    return None
 
 
 def _block_edit(doc: OpenDocument, start: int, block: Block, lines: list[str], version: int,
@@ -135,7 +145,7 @@ def _block_edit(doc: OpenDocument, start: int, block: Block, lines: list[str], v
         edits=[types.TextEdit(range=where, new_text=new_text)])])
 
 
-def _engines_for(ls: M2Server) -> Engines:
+def engines_for(ls: M2Server) -> Engines:
     score = ls.config.score
     return Engines(english=lambda: _engine("en", score.spacy_model),
                    chinese=lambda: _engine("zh", score.cherrant_data),
@@ -164,7 +174,7 @@ def _engine(language: str, setting: str | None) -> Any:
     return _engines[key]
 
 
-def _fail(ls: M2Server, message: str) -> dict[str, Any]:
+def fail(ls: M2Server, message: str) -> dict[str, Any]:
     log.warning("%s", message)
     ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning,
                                                    message=f"m2lsp: {message}"))

@@ -1,5 +1,6 @@
-"""Quick fixes: each finding's fix, marked preferred when it is safe; and on an S or A
-line, "Annotate from a correction…" (see annotate)."""
+"""Quick fixes: each finding's fix, marked preferred when it is safe; on an S or A line,
+"Annotate from a correction…" (see annotate); and the workbench's actions (see authoring):
+adding an edit for selected tokens, typing an edit again, adjudication."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from lsprotocol import types
 
 from m2lsp.lsp import convert
 from m2lsp.lsp.features.annotate import code_action as annotate_action
+from m2lsp.lsp.features.authoring import code_actions as workbench_actions
 from m2lsp.lsp.server import M2Server
 
 
@@ -21,6 +23,7 @@ def code_actions(ls: M2Server, params: types.CodeActionParams) -> list[types.Cod
     if doc is None:
         return []
     first, last = params.range.start.line, params.range.end.line
+    ls.cursor(doc, first)
     out = []
     for found in doc.live.diagnostics_on(first, last):
         if found.fix is None:
@@ -31,4 +34,5 @@ def code_actions(ls: M2Server, params: types.CodeActionParams) -> list[types.Cod
             diagnostics=[lsp], is_preferred=found.fix.applicability.value == "safe",
             edit=convert.workspace_edit(found.fix, doc.uri, doc.lines, ls.encoding)))
     rewrite = annotate_action(ls, doc, first)
-    return out + ([rewrite] if rewrite is not None else [])
+    return out + ([rewrite] if rewrite is not None else []) + workbench_actions(
+        ls, doc, params.range)

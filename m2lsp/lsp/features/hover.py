@@ -24,6 +24,7 @@ def hover(ls: M2Server, params: types.HoverParams) -> types.Hover | None:
     if found is None:
         return None
     doc, m2 = found
+    ls.cursor(doc, params.position.line)
     text = _attribution_hover(ls, doc, params.position) or \
         _score_hover(ls, doc, params.position.line) or \
         hovering.hover(m2, params.position.line, doc.live.lint_context_taxonomy())
