@@ -48,8 +48,11 @@ def test_the_vsix_holds_the_bundle_grammars_and_manifest(built):
                       "M2: Open Report", "M2: Explain a System's Edits…",
                       "M2: Restart Server",
                       "M2: Next False Positive", "M2: Next Missed Edit", "M2: Sort Scores…",
-                      "M2: Show One Error Type…", "M2: Refresh Scores"}
-    assert [v["id"] for v in manifest["contributes"]["views"]["explorer"]] == ["m2Scores"]
+                      "M2: Show One Error Type…", "M2: Refresh Scores",
+                      "M2: Next Disagreement", "M2: Previous Disagreement",
+                      "M2: Refresh Disagreements"}
+    assert [v["id"] for v in manifest["contributes"]["views"]["explorer"]] == [
+        "m2Scores", "m2Disagreements"]
     # every language the server reads, and only those
     from m2lsp.lsp.server import LANGUAGE_FORMATS
 
@@ -91,7 +94,8 @@ def test_the_client_asks_the_server_only_for_what_it_serves():
         sent |= set(re.findall(r'command: "(m2lsp\.(?!client\.)[A-Za-z]+)"', text))
         sent |= set(re.findall(r'sendRequest<?[A-Za-z]*>?\("(m2lsp/[A-Za-z]+)"', text))
     assert {"m2lsp.score", "m2lsp.clearScores", "m2lsp.nextScoreMark",
-            "m2lsp/scoreReport", "m2lsp.report", "m2lsp.explain"} <= sent
+            "m2lsp/scoreReport", "m2lsp.report", "m2lsp.explain", "m2lsp.disagreements",
+            "m2lsp.nextDisagreement", "m2lsp.progress"} <= sent
     ls = create_server()
     served = set(ls.protocol.fm.commands) | set(ls.protocol.fm.features)
     assert sent <= served

@@ -262,9 +262,12 @@ class M2Server(LanguageServer):
         """The client asked about `line` of `doc`: where the cursor is.  A new block there
         moves the token numbers shown in the cursor's block."""
         before, doc.cursor = doc.cursor, line
-        if self.config.editor.token_numbers == "block" and self.inlay_hint_refresh and \
-                _block_changed(doc, before, line):
+        if not _block_changed(doc, before, line):
+            return
+        if self.config.editor.token_numbers == "block" and self.inlay_hint_refresh:
             self.workspace_inlay_hint_refresh(None)
+        if self.code_lens_refresh:  # each annotator's correction, above the cursor's block
+            self.workspace_code_lens_refresh(None)
 
     async def ask(self, request: Any, seconds: float, what: str) -> Any:
         """The client's answer to a request the server sent (an awaitable), or None when it

@@ -11,11 +11,14 @@ import {
   ServerOptions,
 } from "vscode-languageclient/node";
 import { ScoresView } from "./scores";
+import { DisagreementsView, ProgressStatus, askForText, nextDisagreement } from "./workbench";
 
 let client: LanguageClient | undefined;
 let status: vscode.StatusBarItem;
 const scores = new Map<string, ScoreStatus>(); // gold uri -> its live score
 const view = new ScoresView(() => client);
+const disagreements = new DisagreementsView(() => client);
+const progress = new ProgressStatus(() => client);
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
@@ -36,6 +39,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("m2lsp.client.reveal", reveal),
     vscode.commands.registerCommand("m2lsp.client.openReport", openReport),
     vscode.commands.registerCommand("m2lsp.client.explainAgainstFile", explainAgainstFile),
+    vscode.commands.registerCommand("m2lsp.client.nextDisagreement", () => nextDisagreement(client, "next")),
+    vscode.commands.registerCommand("m2lsp.client.previousDisagreement", () => nextDisagreement(client, "previous")),
+    vscode.commands.registerCommand("m2lsp.client.refreshDisagreements", () => disagreements.refresh()),
     vscode.window.onDidChangeActiveTextEditor(() => showStatus()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("m2lsp.server")) {
@@ -43,31 +49,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
   );
+  disagreements.attach(context);
+  progress.attach(context);
   await start();
+  void progress.show();
 }
 
 export async function deactivate(): Promise<void> {
   await client?.stop();
-}
-
-/** "Annotate from a correction…" carries no text (the server's action holds [uri, line, null,
- * annotator, current correction]): ask for it, prefilled with the current one, then run the
- * server's command with it.  Every other command goes to the server as it is. */
-async function askForCorrection(
-  command: string,
-  args: unknown[],
-  next: (command: string, args: unknown[]) => unknown,
-): Promise<unknown> {
-  if (command !== "m2lsp.annotateFromCorrection" || args[2] !== null) {
-    return next(command, args);
-  }
-  const text = await vscode.window.showInputBox({
-    title: `Annotate from a correction (annotator ${String(args[3])})`,
-    prompt: "The corrected sentence: its edits replace this annotator's A lines",
-    value: typeof args[4] === "string" ? args[4] : "",
-    ignoreFocusOut: true,
-  });
-  return text === undefined ? undefined : next(command, [args[0], args[1], text, args[3]]);
 }
 
 /** The server's command line: the setting, else the Python extension's interpreter, else
@@ -111,7 +100,7 @@ async function start(): Promise<void> {
       { language: "plaintext", scheme: "file" },
     ],
     synchronize: { configurationSection: "m2lsp" },
-    middleware: { executeCommand: askForCorrection },
+    middleware: { executeCommand: askForText },
   };
   client = new LanguageClient("m2lsp", "m2lsp", serverOptions, clientOptions);
   client.onNotification("m2lsp/scoreChanged", (score: ScoreStatus) => {

@@ -32,8 +32,37 @@ def code_lens(ls: M2Server, params: types.CodeLensParams) -> list[types.CodeLens
     doc = ls.documents.get(params.text_document.uri)
     view = ls.live_view(doc) if doc is not None else None
     scored = live_score.code_lenses(doc, view) if doc is not None and view is not None else []
-    return scored + (agreement_lenses(doc, ls.config.score.beta, ls) if doc is not None
-                     else [])
+    return scored + (agreement_lenses(doc, ls.config.score.beta, ls) +
+                     correction_lenses(doc) if doc is not None else [])
+
+
+def correction_lenses(doc: OpenDocument) -> list[types.CodeLens]:
+    """Above the sentence of the cursor's block: each annotator's corrected sentence, a
+    click away from editing it ("Edit annotator K's correction…": the client asks for the
+    new sentence, prefilled, and m2lsp.annotateFromCorrection realigns the edits, keeping
+    the hand-set lines of those that stay)."""
+    from m2lsp.authoring.disagreements import annotators_of
+    from m2lsp.authoring.tokens import block_index
+    from m2lsp.model import corrected_sentence
+
+    document = doc.live.m2
+    line = doc.cursor if doc.cursor is not None else None
+    index = block_index(document, line) if document is not None and line is not None else None
+    if document is None or index is None or document.blocks[index].sentence is None:
+        return []
+    start, block = document.starts[index], document.blocks[index]
+    at = types.Position(line=start, character=0)
+    out = []
+    for annotator in annotators_of(document) or ["0"]:
+        text = corrected_sentence(block, annotator)
+        if text is None:
+            continue
+        title = f"annotator {annotator}: {text}"
+        out.append(types.CodeLens(range=types.Range(start=at, end=at), command=types.Command(
+            title=title if len(title) <= 120 else title[:119] + "…",
+            command="m2lsp.annotateFromCorrection",
+            arguments=[doc.uri, start, None, annotator, text])))
+    return out
 
 
 LENS_BUDGET = 0.05  # seconds of agreement computed per code-lens request; the rest later
