@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, keep_until_exit
 from m2lsp.errors import M2lspError, UsageError
 from m2lsp.model import Format
+from m2lsp.severity import Severity
 
 if TYPE_CHECKING:
     from m2lsp.linting.files import CheckedFile, CheckOptions
@@ -41,6 +42,11 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--config", type=Path, help="pyproject.toml to read [tool.m2lsp] from")
     check.add_argument("--exit-zero", action="store_true",
                        help="exit 0 even when problems are found")
+    check.add_argument("--fail-on", choices=("error", "warning", "info", "hint"),
+                       default="hint",
+                       help="exit 1 only for findings of this severity or worse (default "
+                       "hint: any finding); every finding is still printed, so `--fail-on "
+                       "error` keeps warnings in sight without blocking a commit")
     check.add_argument("-q", "--quiet", action="store_true",
                        help="print diagnostics only (errors still go to stderr)")
     check.add_argument("--allow-empty", action="store_true",
@@ -193,7 +199,9 @@ def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bo
             f" ({skipped} skipped: not M2 or CGED)" if skipped else "")
             + "; --allow-empty exits 0 when that is expected", file=sys.stderr)
         return EXIT_ERROR
-    if any(r.diagnostics for r in results) and not args.exit_zero:
+    worst = Severity.parse(args.fail_on)
+    if not args.exit_zero and any(d.severity <= worst for r in results
+                                  for d in r.diagnostics):
         return EXIT_FINDINGS
     return EXIT_CLEAN
 

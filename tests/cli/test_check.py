@@ -270,3 +270,17 @@ def test_an_empty_file_is_not_said_to_pass(files: Path, capsys, names, last) -> 
     assert main(["check", *names]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[-1] == last and "No problems found in 1 file" not in out
+
+
+def test_fail_on_lets_warnings_pass_and_still_prints_them(tmp_path, capsys) -> None:
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S He go to school .\nA 1 2|||M:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0"
+                    "\n", encoding="utf-8")  # M409 and M405, both warnings
+    assert main(["check", "--taxonomy", "errant", str(gold)]) == 1
+    capsys.readouterr()
+    assert main(["check", "--taxonomy", "errant", "--fail-on", "error", str(gold)]) == 0
+    out = capsys.readouterr().out
+    assert "M409" in out and "Found 2 problems" in out
+    gold.write_text("S He go .\nA 1 9|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n",
+                    encoding="utf-8")  # M102, an error
+    assert main(["check", "--taxonomy", "errant", "--fail-on", "error", str(gold)]) == 1

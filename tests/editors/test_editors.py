@@ -152,6 +152,31 @@ def _neovim_annotates_from_a_correction(tmp_path: Path):
     assert "\n".join(result["undone"]) + "\n" == AFTER_GIVEN
 
 
+WORKBENCH = ("S He go to school .\n"
+             "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n"
+             "\n"
+             "S Nobody here yet .\n")
+
+
+def _neovim_uses_the_workbench(tmp_path: Path):
+    """Token numbers (inlay hints), completion of offsets and "Add an edit for tokens i–j…"
+    through Neovim's own LSP client; the server's edit applied by Neovim."""
+    gold = tmp_path / "gold.m2"
+    gold.write_text(WORKBENCH, encoding="utf-8")
+    out = tmp_path / "nvim.json"
+    run_neovim_recipe(tmp_path, "neovim_workbench.lua", OUT=str(out), GOLD=str(gold))
+    result = json.loads(out.read_text("utf-8"))
+    assert result["attached"]
+    assert result["numbers"][:5] == [[0, 2, "0"], [0, 5, "1"], [0, 8, "2"], [0, 11, "3"],
+                                     [0, 18, "4"]]
+    assert [n[0] for n in result["numbers"]].count(3) == 4  # the second S line's 4 tokens
+    assert result["starts"][:2] == [["0", "Nobody here yet ."], ["1", "here yet ."]]
+    assert "Add an edit for token 1…" in result["titles"]
+    assert result["applied"] is True
+    assert result["after"][-2:] == ["S Nobody here yet .",
+                                    "A 1 2|||OTHER|||there|||REQUIRED|||-NONE-|||0"]
+
+
 def _emacs_annotates_from_a_correction(tmp_path: Path):
     """M-x gec-m2-annotate on an A line with the text given, and through the prompt
     (prefilled with the current correction) on an S line; one undo takes the last back."""
@@ -287,6 +312,7 @@ NEOVIM = {
     "diagnostics-and-hover": _neovim_receives_the_diagnostics_and_a_hover,
     "quickfix": _alone(_neovim_setup_scores_and_fills_the_quickfix_list_with_every_fp_and_fn),
     "annotate": _alone(_neovim_annotates_from_a_correction),
+    "workbench": _alone(_neovim_uses_the_workbench),
     "finds-the-venv": _alone(_neovim_finds_the_server_or_says_why_and_knows_cged_xml, True),
     "says-why-not": _alone(_neovim_finds_the_server_or_says_why_and_knows_cged_xml, False),
 }
