@@ -44,9 +44,22 @@ def block(rng: random.Random) -> list[str]:
             corr = " ".join(rng.choice(WORDS) for _ in range(rng.randint(e == s, 2)))
             if corr == " ".join(tokens[s:e]):
                 corr = "x" + corr
-            etype = rng.choice(ERRANT_TYPES)
+            if e > s and corr and corr.split()[-1].lower() == tokens[e - 1].lower():
+                corr += " x"  # ERRANT would read `a !` -> `. !` as an insertion (M409)
+            etype = fitted(rng.choice(ERRANT_TYPES), s, e, corr)
             lines.append(f"A {s} {e}|||{etype}|||{corr}|||REQUIRED|||-NONE-|||{annotator}")
     return lines
+
+
+def fitted(etype: str, start: int, end: int, correction: str) -> str:
+    """The type with the operation its edit makes (M: an insertion, U: a deletion, R: a
+    replacement), as a clean file has it (M409); ERRANT's OTHER where ERRANT has no such
+    type (R:SPELL deleted is U:OTHER)."""
+    from m2lsp.taxonomy import ERRANT
+
+    operation = "M" if start == end else "U" if not correction else "R"
+    made = f"{operation}:{etype.split(':', 1)[1]}"
+    return made if ERRANT.accepts(made) else f"{operation}:OTHER"
 
 
 DEFECTS = (
@@ -78,7 +91,8 @@ def cached(lines: int, defects: bool = False) -> Path:
     """The generated file of `lines` lines, made once under bench/.cache/."""
     cache = Path(__file__).resolve().parent / ".cache"
     cache.mkdir(exist_ok=True)
-    path = cache / f"generated-{lines}{'-messy' if defects else ''}.m2"
+    # (v2: every type makes its edit's operation, as M409 checks)
+    path = cache / f"generated-v2-{lines}{'-messy' if defects else ''}.m2"
     if not path.exists():
         path.write_text(generate(lines, defects=defects), encoding="utf-8")
     return path
