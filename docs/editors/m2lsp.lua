@@ -15,7 +15,12 @@
 --   :M2Annotate [TEXT] on an S or A line: the corrected sentence TEXT (asked for, prefilled
 --                     with the annotator's current correction, when not given) becomes that
 --                     annotator's A lines, with ERRANT's (English) or ChERRANT's (char-level
---                     Chinese) types where installed; one undo step.
+--                     Chinese) types where installed; one undo step;
+--   :M2Disagreements  fills the quickfix list with every sentence the annotators disagree on.
+-- The server's code actions (vim.lsp.buf.code_action(), on tokens of an S line selected in
+-- visual mode: "Add an edit for tokens i–j…"; on an A line: "Re-classify this edit"; on a
+-- disagreement: "Adopt annotator N's edits as annotator K", ...) work as they are: the
+-- correction and the annotator they need are asked for here (vim.lsp.commands).
 local M = {}
 
 local function client_of(bufnr)
@@ -139,6 +144,84 @@ function M.annotate(text, bufnr)
   end, bufnr)
 end
 
+-- :M2Disagreements: every sentence where the annotators' edit sets differ (m2lsp.disagreements).
+function M.disagreements(bufnr)
+  local client
+  bufnr, client = attached(bufnr)
+  if not client then
+    return
+  end
+  client.request("workspace/executeCommand", { command = "m2lsp.disagreements",
+    arguments = { vim.uri_from_bufnr(bufnr) } }, function(err, found)
+      if err or not found then
+        return vim.notify("m2lsp: " .. tostring(err and err.message or "no M2 document"),
+          vim.log.levels.WARN)
+      end
+      local items = {}
+      for _, d in ipairs(found.disagreements) do
+        local parts = {}
+        for annotator, edits in pairs(d.only) do
+          table.insert(parts, string.format("annotator %s: %d edit(s) others lack", annotator, #edits))
+        end
+        table.insert(items, { bufnr = bufnr, lnum = d.line, col = 1,
+          text = string.format("sentence %d: %s", d.sentence, table.concat(parts, "; ")) })
+      end
+      vim.fn.setqflist({}, " ", { title = string.format("m2lsp: %d of %d sentences disagree",
+        #items, found.sentences), items = items })
+    end, bufnr)
+end
+
+-- The server's code actions that carry no text: ask for it here, then run the command.
+local function run_on_server(ctx, command, arguments)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  client.request("workspace/executeCommand", { command = command, arguments = arguments },
+    function(e, answer)
+      if e or (answer and answer.error) then
+        vim.notify("m2lsp: " .. tostring(e and e.message or answer.error), vim.log.levels.WARN)
+      end
+    end, ctx.bufnr)
+end
+
+local function client_commands()
+  if not vim.lsp.commands then
+    return
+  end
+  -- [uri, line, start, end, null, null, annotators, tokens]
+  vim.lsp.commands["m2lsp.addEdit"] = function(command, ctx)
+    local a = command.arguments
+    if a[5] ~= nil and a[5] ~= vim.NIL then
+      return run_on_server(ctx, command.command, a)
+    end
+    vim.ui.input({ prompt = "Correction of '" .. tostring(a[8]) .. "': ", default = a[8] },
+      function(correction)
+        if correction == nil then
+          return
+        end
+        local annotators = type(a[7]) == "table" and a[7] or { "0" }
+        local function add(annotator)
+          if annotator then
+            run_on_server(ctx, command.command, { a[1], a[2], a[3], a[4], correction, annotator })
+          end
+        end
+        if #annotators > 1 then
+          vim.ui.select(annotators, { prompt = "Whose edit is it? " }, add)
+        else
+          add(annotators[1])
+        end
+      end)
+  end
+  -- [uri, line, null, annotator, current correction]
+  vim.lsp.commands["m2lsp.annotateFromCorrection"] = function(command, ctx)
+    local a = command.arguments
+    vim.ui.input({ prompt = "Corrected (annotator " .. tostring(a[4]) .. "): ", default = a[5] },
+      function(text)
+        if text then
+          run_on_server(ctx, command.command, { a[1], a[2], text, a[4] })
+        end
+      end)
+  end
+end
+
 -- The command that starts the server, or nil and why not.
 function M.server_command()
   if vim.fn.executable("m2lsp") == 1 then
@@ -217,6 +300,8 @@ function M.setup(opts)
     { nargs = "?" })
   vim.api.nvim_create_user_command("M2Annotate", function(a) M.annotate(a.args) end,
     { nargs = "?" })
+  vim.api.nvim_create_user_command("M2Disagreements", function() M.disagreements() end, {})
+  client_commands()
   vim.api.nvim_create_user_command("M2ScoreClear", function()
     local client = client_of(0)
     if client then

@@ -41,6 +41,17 @@ writeFileSync(path.join(workspace, "camb.txt"), system);
 // line 209, rule T001): found as a truth file by its name, not by the .txt extension
 const truthFile = readFileSync(path.join(data, "cged/cged2018/test_truth0.txt"), "utf8");
 writeFileSync(path.join(workspace, "test_truth0.txt"), truthFile.split("\n").slice(0, 220).join("\n"));
+// the workbench's files: two sentences to annotate, one whose edit has a hand-set type, and
+// two annotators' files merged by `m2lsp merge` (they disagree on the first sentence)
+writeFileSync(path.join(workspace, "bench.m2"), "S He go to school .\n\nS The cat sleep .\n");
+writeFileSync(path.join(workspace, "realign.m2"),
+  "S He go to school yesterday .\nA 1 2|||R:OTHER|||goes|||OPTIONAL|||-NONE-|||0\n");
+writeFileSync(path.join(root, "a.m2"), "S He go to school .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n" +
+  "S It is fine .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n");
+writeFileSync(path.join(root, "b.m2"), "S He go to school .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n" +
+  "S It is fine .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n");
+execFileSync(python, ["-m", "m2lsp", "merge", path.join(root, "a.m2"), path.join(root, "b.m2"),
+  "-o", path.join(workspace, "merged.m2")]);
 // the spaCy pipeline ERRANT annotates CAMB's plain text with: en_core_web_sm, or the same
 // pipeline as these machines install it
 const model = execFileSync(python, ["-c", "import importlib.util as u; print(next((m for m " +
@@ -232,7 +243,7 @@ try {
     { hasText: /F0\.5 0\.\d{4}/ }).first().innerText()}`);
   await page.screenshot({ path: path.join(out, "errant.png") });
 
-  step("annotating from a correction (code action, input box, ERRANT's edit)");
+  step("annotating from a correction (code action, an editor beside, ERRANT's edit)");
   await page.locator(".tabs-container .tab", { hasText: "gold.m2" }).first().click();
   await page.waitForTimeout(1000);
   await page.locator(".monaco-editor .view-lines").first().click();
@@ -240,22 +251,78 @@ try {
   await page.keyboard.press("Control+Period");
   await page.locator(".action-widget .monaco-list-row, .context-view .action-item",
     { hasText: "Annotate from a correction" }).first().click({ timeout: 30000 });
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor({ timeout: 30000 });
-  const prefilled = await input.inputValue();
-  if (prefilled !== "Keeping the Secret of Genetic Testing") {
-    throw new Error(`the input box holds ${JSON.stringify(prefilled)}, not the sentence`);
-  }
-  await input.fill("Keeping the Secret of the Genetic Testing");
-  await page.keyboard.press("Enter");
+  await correctBeside(page, "Keeping the Secret of Genetic Testing",
+    "Keeping the Secret of the Genetic Testing");
   const added = page.locator(".monaco-editor .view-line",
     { hasText: /A[\s\u00a0]4[\s\u00a0]4\|\|\|M:DET\|\|\|the\|\|\|REQUIRED/ }).first();
   await added.waitFor({ timeout: 60000 });
   step(`the new line: ${(await added.innerText()).replace(/\s+/g, " ")}`);
   await page.screenshot({ path: path.join(out, "annotate.png") });
+  await page.locator(".tabs-container .tab", { hasText: "gold.m2" }).first().click();
   await page.keyboard.press("Control+Z");
   await added.waitFor({ state: "detached", timeout: 30000 });
   step("one undo step takes it back");
+
+  step("the workbench: two sentences annotated without typing a digit");
+  await quickOpen(page, "bench.m2");
+  await page.waitForSelector(".monaco-editor .view-lines", { timeout: 60000 });
+  await page.waitForTimeout(2000);
+  for (const [word, correction, expected] of [["go", "goes", /A[\s\u00a0]1[\s\u00a0]2\|\|\|R:VERB:SVA\|\|\|goes/],
+    ["cat", "cats", /A[\s\u00a0]3[\s\u00a0]4\|\|\|R:NOUN:NUM\|\|\|cats/]]) {
+    await page.locator(".monaco-editor .view-line span", { hasText: new RegExp(`^${word}$`) })
+      .first().dblclick();
+    await page.keyboard.press("Control+Period");
+    await page.locator(".action-widget .monaco-list-row, .context-view .action-item",
+      { hasText: "Add an edit for token" }).first().click({ timeout: 30000 });
+    const box = page.locator(".quick-input-widget input");
+    await box.waitFor({ timeout: 30000 });
+    if ((await box.inputValue()) !== word) throw new Error(`the box holds ${await box.inputValue()}`);
+    await box.fill(correction);
+    await page.keyboard.press("Enter");
+    await page.locator(".monaco-editor .view-line", { hasText: expected }).first()
+      .waitFor({ timeout: 60000 });
+    step(`"${word}" -> "${correction}": its edit typed by ERRANT`);
+  }
+  await page.screenshot({ path: path.join(out, "workbench-add.png") });
+
+  step("the workbench: a correction edited, the edits realigned, a hand-set type kept");
+  await quickOpen(page, "realign.m2");
+  await page.waitForSelector(".monaco-editor .view-lines", { timeout: 60000 });
+  await page.waitForTimeout(2000);
+  await page.locator(".monaco-editor .view-lines").first().click();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.press("Control+Period");
+  await page.locator(".action-widget .monaco-list-row, .context-view .action-item",
+    { hasText: "Annotate from a correction" }).first().click({ timeout: 30000 });
+  await correctBeside(page, "He goes to school yesterday .", "He goes to the school yesterday .");
+  await page.locator(".monaco-editor .view-line", { hasText: /M:DET\|\|\|the/ }).first()
+    .waitFor({ timeout: 60000 });
+  const kept = page.locator(".monaco-editor .view-line",
+    { hasText: /A[\s\u00a0]1[\s\u00a0]2\|\|\|R:OTHER\|\|\|goes\|\|\|OPTIONAL/ }).first();
+  await kept.waitFor({ timeout: 30000 });
+  step(`kept as set by hand: ${(await kept.innerText()).replace(/\s+/g, " ")}`);
+  await page.screenshot({ path: path.join(out, "workbench-realign.png") });
+
+  step("the workbench: a disagreement of a merged file adjudicated from the Disagreements view");
+  await quickOpen(page, "merged.m2");
+  await page.waitForSelector(".monaco-editor .view-lines", { timeout: 60000 });
+  await page.waitForTimeout(2000);
+  await command(page, "Focus on Disagreements View");
+  const disagreement = page.locator(".monaco-list-row", { hasText: "1: He go to school ." }).first();
+  await disagreement.waitFor({ timeout: 60000 });
+  await page.screenshot({ path: path.join(out, "workbench-disagreements.png") });
+  await disagreement.click();
+  await page.waitForTimeout(1000);
+  await page.keyboard.press("Control+Period");
+  await page.locator(".action-widget .monaco-list-row, .context-view .action-item",
+    { hasText: "Adopt annotator 1's edits as annotator 0" }).first().click({ timeout: 30000 });
+  await page.locator(".monaco-editor .view-line",
+    { hasText: /A[\s\u00a0]1[\s\u00a0]2\|\|\|R:VERB:SVA\|\|\|goes\|\|\|REQUIRED\|\|\|-NONE-\|\|\|0/ })
+    .first().waitFor({ timeout: 60000 });
+  await command(page, "M2: Refresh Disagreements");
+  await disagreement.waitFor({ state: "detached", timeout: 30000 });
+  step("adopted: the sentence is no longer a disagreement");
+  await page.screenshot({ path: path.join(out, "workbench-adjudicated.png") });
 
   step("M2: Open Report (the server's page in a webview)");
   await page.locator(".tabs-container .tab", { hasText: "gold.m2" }).first().click();
@@ -304,6 +371,17 @@ try {
   server.kill();
 }
 process.exit(failed ? 1 : 0);
+
+/** A correction asked in an editor beside (the client's multi-line input): it holds
+ * `prefilled`; `text` replaces it, then "Apply". */
+async function correctBeside(page, prefilled, text) {
+  const beside = page.locator(".monaco-editor .view-line", { hasText: prefilled }).last();
+  await beside.waitFor({ timeout: 30000 });
+  await page.keyboard.press("Control+A");
+  await page.keyboard.insertText(text);
+  await page.locator(".notifications-toasts .monaco-button", { hasText: "Apply" }).first()
+    .click({ timeout: 30000 });
+}
 
 async function quickOpen(page, name) {
   await pick(page, "Control+P", name);
