@@ -33,6 +33,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from m2lsp.cged_model import CgedDoc, CgedDocument, cged_type
+from m2lsp.errors import UsageError
 from m2lsp.model import Block, Edit, M2Document, corrected_sentence
 
 NONE = "-NONE-"
@@ -109,20 +110,63 @@ def _error(err: Any) -> CharError | None:
     return CharError(err.start, err.end, kind.value, err.answer or None)
 
 
-def from_m2(document: M2Document, annotator: str | None = None) -> list[CharSentence]:
-    """Char-level M2 as CGED sentences: one annotator's edits (default: each block's first).
-    Every edit is carried over with its offsets, even one outside the sentence (as CGED
-    data has them too: `m2lsp check` reports both)."""
+def from_m2(document: M2Document, annotator: str | None = None, problems: Problems = None
+            ) -> list[CharSentence]:
+    """Char-level Chinese M2 as CGED sentences: one annotator's edits (default: each
+    block's first).  CGED positions are characters of Chinese text: other M2 (English,
+    Chinese cut into words) is a UsageError (`char_level_problem`).  An edit that is no
+    span of its sentence (past its end, backwards) or repeats an earlier one cannot be a
+    CGED error: it is reported to `problems` and left out."""
+    problem = char_level_problem(document)
+    if problem is not None:
+        raise UsageError(problem)
     out = []
-    for number, (block, _) in enumerate(_sentences(document), 1):
+    for number, (block, start) in enumerate(_sentences(document), 1):
         tokens = _tokens(block)
         chosen = annotator if annotator is not None else _first_annotator(block)
-        edits = [e for e in block.edits if e.annotator.strip() == chosen and not e.is_noop]
+        edits = _convertible([e for e in block.edits if e.annotator.strip() == chosen
+                              and not e.is_noop], len(tokens), str(number), start, problems)
         errors = tuple(_char_error(e, tokens) for e in edits)
         text = "".join(tokens)
         out.append(CharSentence(str(number), text, errors,
                                 _joined(corrected_sentence(block, chosen)) if edits else None))
     return out
+
+
+def char_level_problem(document: M2Document) -> str | None:
+    """Why M2 cannot be CGED (None: it is char-level Chinese, each token one character)."""
+    from m2lsp.scripts import CHARS, script, segmentation
+
+    lines = [b.sentence.text for b, _ in _sentences(document) if b.sentence is not None]
+    found = script("\n".join(lines[:200]))
+    if found not in (None, "Chinese"):
+        return (f"the M2 is {found} text; CGED positions are characters of Chinese text, "
+                "so its token offsets would become wrong character offsets")
+    cut = segmentation(lines)
+    if cut not in (None, CHARS):
+        return ("the M2 is Chinese cut into words; CGED positions are characters: convert "
+                "char-level M2 (one character a token, as MuCGEC's .char files are)")
+    return None
+
+
+def _convertible(edits: list[Edit], length: int, sentence: str, start: int,
+                 problems: Problems) -> list[Edit]:
+    """The edits that are spans of the sentence, each once; the others reported."""
+    kept, seen = [], set()
+    for edit in edits:
+        key = (edit.start, edit.end, edit.type.strip(), edit.canonical)
+        why = (f"edit {edit.start} {edit.end} ends before it starts"
+               if edit.start > edit.end else
+               f"edit {edit.start} {edit.end} lies outside the sentence of {length} "
+               "characters" if not 0 <= edit.start <= edit.end <= length else
+               f"edit {edit.start} {edit.end} repeats an earlier edit" if key in seen
+               else None)
+        if why is None:
+            kept.append(edit)
+            seen.add(key)
+        elif problems is not None:
+            problems.append(Unconverted(sentence, why, start + edit.row))
+    return kept
 
 
 def _sentences(document: M2Document) -> Iterable[tuple[Block, int]]:

@@ -47,6 +47,13 @@ def located(text: str, sentences: Sequence[Sequence[str]], what: str) -> Tokens:
             row.append((start, start + len(token)))
             at = start + len(token)
         spans.append(tuple(row))
+    rest = [line for line in text[at:].splitlines() if line.strip()]
+    if rest:
+        lines = sum(1 for line in text.splitlines() if line.strip())
+        raise InputError(f"{what}: its tokenised file has {len(sentences)} sentence(s), but "
+                         f"the text has {lines} non-empty line(s) and goes on after them "
+                         f"({len(rest)} more, first {rest[0][:60]!r}): every sentence of "
+                         "the text, with its edits, must be in the tokenised file")
     return Tokens(tuple(tuple(s) for s in sentences), tuple(spans))
 
 

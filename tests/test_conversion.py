@@ -242,3 +242,56 @@ def test_a_truth_file_written_passes_its_own_check(tmp_path) -> None:
                  "--skip-unconvertible"]) == 0
     assert out.read_text(encoding="utf-8") == "1, 3, 3, M\n"
     assert main(["check", "--format", "cged-truth", str(out)]) == 0
+
+
+# -- no converter writes a wrong file with exit 0 ----------------------------------------
+
+@pytest.mark.parametrize("target", ["cged", "truth"])
+@pytest.mark.parametrize(("text", "says"), [
+    ("S So I think we cannot go .\nA 1 2|||R:PRON|||we|||REQUIRED|||-NONE-|||0\n\n",
+     "CGED positions are characters of Chinese text"),
+    ("S 我们 喜欢 猫 。\nA 1 2|||S|||爱|||REQUIRED|||-NONE-|||0\n\n",
+     "Chinese cut into words"),
+])
+def test_m2_that_is_no_char_level_chinese_is_refused(tmp_path, capsys, target, text, says):
+    """English M2 became glued tokens with token numbers as character offsets; word-level
+    Chinese, word numbers as character offsets; both with exit 0, and `check` passed them."""
+    gold = tmp_path / "gold.m2"
+    gold.write_text(text * 12, encoding="utf-8")  # enough text to tell its script and cut
+    assert main(["convert", str(gold), "--to", target, "-o", str(tmp_path / "out")]) == 2
+    assert says in capsys.readouterr().err and not (tmp_path / "out").exists()
+
+
+def test_edits_that_are_no_span_of_their_sentence_are_refused(tmp_path, capsys):
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S 我 喜 欢 猫 。\nA 0 9|||S|||你|||REQUIRED|||-NONE-|||0\n"
+                    "A 3 2|||S|||狗|||REQUIRED|||-NONE-|||0\n"
+                    "A 1 2|||S|||爱|||REQUIRED|||-NONE-|||0\n"
+                    "A 1 2|||S|||爱|||REQUIRED|||-NONE-|||0\n\n" + "S 我 们 好 。\n\n" * 8,
+                    encoding="utf-8")
+    for target in ("cged", "truth"):
+        assert main(["convert", str(gold), "--to", target, "-o", str(tmp_path / "out")]) == 1
+        err = capsys.readouterr().err
+        assert "(line 2): edit 0 9 lies outside the sentence of 5 characters" in err
+        assert "(line 3): edit 3 2 ends before it starts" in err
+        assert "(line 5): edit 1 2 repeats an earlier edit" in err
+        assert not (tmp_path / "out").exists()
+    assert main(["convert", str(gold), "--to", "truth", "--skip-unconvertible"]) == 0
+    assert capsys.readouterr().out.startswith("1, 2, 2, S, 爱\n2, correct\n")
+
+
+def test_a_ua_gec_text_longer_than_its_tokenised_sentences_is_refused(tmp_path, capsys):
+    """The tokenised source had one sentence, the .ann two: one was written, the second
+    and its edit dropped, with exit 0."""
+    for folder in ("annotated", "source-sentences-tokenized", "target-sentences-tokenized"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "annotated" / "doc1.a1.ann").write_text(
+        "Я {пишу=>писав:::error_type=G/Tense} листа .\nВін {йде=>пішов:::error_type="
+        "G/Tense} додому .\n", encoding="utf-8")
+    (tmp_path / "source-sentences-tokenized" / "doc1.src.txt").write_text(
+        "Я пишу листа .\n", encoding="utf-8")
+    (tmp_path / "target-sentences-tokenized" / "doc1.a1.txt").write_text(
+        "Я писав листа .\nВін пішов додому .\n", encoding="utf-8")
+    assert main(["convert", str(tmp_path / "annotated" / "doc1.a1.ann"), "--to", "m2"]) == 2
+    err = capsys.readouterr().err
+    assert "its tokenised file has 1 sentence(s), but the text has 2 non-empty line(s)" in err

@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         document = parse_m2(source)
         if args.to == "parallel":
             return _parallel(args, document, problems)
-        sentences = conversion.from_m2(document, args.annotator)
+        sentences = conversion.from_m2(document, args.annotator, problems)
     if args.to == "m2":
         return _write(args, conversion.to_m2(sentences, args.detection_only, problems),
                       problems)
