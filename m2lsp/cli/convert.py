@@ -11,7 +11,8 @@ from m2lsp.cli.exits import EXIT_CLEAN, EXIT_FINDINGS
 from m2lsp.cli.inputs import read_text
 from m2lsp.errors import InputError, UsageError
 
-TARGETS = {"m2": ("cged",), "cged": ("m2",), "truth": ("cged", "m2"), "parallel": ("m2",)}
+TARGETS = {"m2": ("cged",), "cged": ("m2",), "truth": ("cged", "m2"), "parallel": ("m2",),
+           "brat": ("m2",)}
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -71,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.output is not None:
         refuse_inputs(args.output, input_paths(args, "output"))
+    if args.input.suffix.lower() == ".ann" and _brat(args.input, args.encoding):
+        return _from_brat(args)
     if args.input.is_dir() or args.input.suffix.lower() == ".ann":
         return _from_annotated(args)
     source = read_text(args.input, "input", args.encoding)
@@ -90,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         document = parse_m2(source)
         if args.to == "parallel":
             return _parallel(args, document, problems)
+        if args.to == "brat":
+            return _to_brat(args, document, problems)
         sentences = conversion.from_m2(document, args.annotator, problems)
     if args.to == "m2":
         return _write(args, conversion.to_m2(sentences, args.detection_only, problems),
@@ -101,6 +106,48 @@ def run(args: argparse.Namespace) -> int:
         ids = [x.strip() for x in read_text(args.ids, "ids", args.encoding).text.splitlines()
                if x.strip()]
     return _write(args, conversion.to_cged(sentences, ids), problems)
+
+
+def _brat(path: Path, encoding: str | None) -> bool:
+    from m2lsp.formats.brat import is_brat
+
+    return path.is_file() and is_brat(read_text(path, "input", encoding).text)
+
+
+def _from_brat(args: argparse.Namespace) -> int:
+    """A brat document (`X.ann` and the `X.txt` beside it) as M2."""
+    from m2lsp.formats.brat import companion_text, from_brat
+
+    if args.to != "m2":
+        raise UsageError(f"brat standoff converts to m2, not {args.to}")
+    text = read_text(companion_text(args.input), "text", args.encoding).text
+    ann = read_text(args.input, "input", args.encoding).text
+    problems: list = []
+    return _write(args, from_brat(text, ann, str(args.input), problems), problems)
+
+
+def _to_brat(args: argparse.Namespace, document: Any, problems: list) -> int:
+    """M2 as a brat document: `-o X.ann` writes X.ann and X.txt (a folder: its files are
+    named after the input)."""
+    from m2lsp.files.writing import write_atomic
+    from m2lsp.formats.brat import to_brat
+
+    if args.output is None:
+        raise UsageError("--to brat writes two files (X.txt and X.ann): give -o X.ann or "
+                         "-o FOLDER")
+    ann_path = args.output if args.output.suffix == ".ann" else \
+        args.output / (args.input.name.removesuffix(".m2") + ".ann")
+    text, ann = to_brat(document, problems)
+    if problems and not args.skip_unconvertible:
+        return _write(args, "", problems)
+    for problem in problems:
+        print(f"m2lsp: warning: {args.input}: {problem.where}: {problem.reason}",
+              file=sys.stderr)
+    ann_path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(ann_path.with_suffix(".txt"), text, inputs=[args.input])
+    write_atomic(ann_path, ann, inputs=[args.input])
+    print(f"m2lsp: wrote {ann_path.with_suffix('.txt')} and {ann_path}", file=sys.stderr)
+    return EXIT_CLEAN
 
 
 def _from_annotated(args: argparse.Namespace) -> int:

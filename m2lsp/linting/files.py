@@ -74,7 +74,8 @@ def check_file(path: Path, options: CheckOptions, explicit: bool = True) -> Chec
     source = decode(data, options.encoding)
     fmt = options.format or detect_format(path, source.text)
     if fmt is None:
-        return CheckedFile(path, None)
+        return CheckedFile(path, None, error=_unlinted(path, source.text) if explicit
+                           else None)
     known = _known_ids(path, options) if fmt is Format.TRUTH else None
     corpus = corpus_of(path, options.encoding) if fmt is Format.MULTIGEC else None
     result = lint(source, fmt, options.settings, known_ids=known, corpus=corpus)
@@ -82,6 +83,16 @@ def check_file(path: Path, options: CheckOptions, explicit: bool = True) -> Chec
         return CheckedFile(path, fmt, result.diagnostics, linted=result,
                            empty=not source.text.strip())
     return _fix(path, source, fmt, options, known, result.diagnostics, snapshot, corpus)
+
+
+def _unlinted(path: Path, text: str) -> str | None:
+    """Why a named file of a format m2lsp reads but does not lint is not checked."""
+    from m2lsp.formats.brat import is_brat
+
+    if path.suffix.lower() == ".ann" and is_brat(text):
+        return (f"brat standoff: m2lsp does not lint it; `m2lsp convert {path.name} --to m2` "
+                "reads it (with the .txt beside it), and `m2lsp check` the M2")
+    return None
 
 
 def _fix(path: Path, source: SourceText, fmt: Format, options: CheckOptions,

@@ -25,8 +25,10 @@ def detect_format(path: Path | str | None, text: str) -> Format | None:
     suffix = Path(path).suffix.lower() if path else ""
     if suffix == ".m2":
         return Format.M2
-    if suffix == ".ann":
-        return Format.ANN
+    if suffix == ".ann":  # UA-GEC's inline annotation, unless it is brat standoff
+        from m2lsp.formats.brat import is_brat
+
+        return None if is_brat(text) else Format.ANN
     if suffix == ".md" and "### essay_id" in text[:1 << 16]:
         return Format.MULTIGEC  # (text before its first header is G002's to report)
     return sniff(text)
