@@ -149,6 +149,11 @@ def run_annotate(args: argparse.Namespace) -> int:
         _check_script(settings, _sample(text))
         _write(_started(text, settings, _jobs(args)), args.output, _inputs(args))
         return EXIT_CLEAN
+    essays = _essays(args)
+    if essays is not None:
+        _check_script(settings, _sample(essays))
+        _write(_started(essays, settings, _jobs(args)), args.output, _inputs(args))
+        return EXIT_CLEAN
     _stream(_row_source(args), settings, _jobs(args), args.output, _inputs(args),
             _scheduler(args))
     return EXIT_CLEAN
@@ -329,6 +334,30 @@ def _read(args: argparse.Namespace, cors: list[Path], settings: Any) -> Parallel
     _warn_about(args.orig, text)
     _check_script(settings, _sample(text))
     return text
+
+
+def _essays(args: argparse.Namespace) -> ParallelText | None:
+    """MultiGEC-2025 essay files (--orig and --cor each `### essay_id = N` Markdown) as
+    parallel text, one essay a line: paired by id and tokenised as the shared task did
+    (syntok; parsing.multigec.aligned), what it filled in said.  None: not essay files."""
+    if args.orig is None or not args.cor:
+        return None
+    from m2lsp.annotation.parallel import ParallelText
+    from m2lsp.parsing.multigec import aligned, is_essays
+    from m2lsp.parsing.source import read_source
+
+    orig = read_source(args.orig, "original", args.encoding).text
+    if not is_essays(orig):
+        return None
+    texts = [read_source(path, "corrected", args.encoding).text for path in args.cor]
+    for path, text in zip(args.cor, texts, strict=True):
+        if not is_essays(text):
+            raise UsageError(f"{path} is not in MultiGEC's essay format, but {args.orig} is: "
+                             "give every file in it (### essay_id = N)")
+    _, sources, _, columns, notes = aligned(orig, orig, texts, [str(p) for p in args.cor])
+    for note in notes:
+        print(f"m2lsp: warning: {note}", file=sys.stderr)
+    return ParallelText(sources, columns)
 
 
 def _sample(text: ParallelText) -> str:

