@@ -34,6 +34,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                          "sentence's first annotator)")
     convert.add_argument("--ids", type=Path, help="M2 -> CGED: a file of sentence ids, one a "
                          "line (default: 1, 2, ...)")
+    convert.add_argument("--cor", type=Path, nargs="+", metavar="REF.md",
+                         help="MultiGEC essays -> parallel: the corrected essay files (the "
+                         "input is the original's); essays are paired by id and tokenised "
+                         "as the shared task did (syntok), one essay a line")
     convert.add_argument("--no-spaces", action="store_true",
                          help="parallel: join tokens without spaces (char-level Chinese)")
     convert.add_argument("--header", action="store_true",
@@ -78,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
         return _from_annotated(args)
     source = read_text(args.input, "input", args.encoding)
     problems: list[conversion.Unconverted] = []
+    if args.cor is not None:
+        return _from_essays(args, source.text)
     kind = detect_format(args.input, source.text)
     if kind is None and args.to == "m2" and _is_parallel(source.text):
         return _from_parallel(args, source.text)
@@ -106,6 +112,27 @@ def run(args: argparse.Namespace) -> int:
         ids = [x.strip() for x in read_text(args.ids, "ids", args.encoding).text.splitlines()
                if x.strip()]
     return _write(args, conversion.to_cged(sentences, ids), problems)
+
+
+def _from_essays(args: argparse.Namespace, orig: str) -> int:
+    """A MultiGEC-2025 essay pair (or an original and several corrections) as parallel
+    text: one essay a line, its tokens as the shared task's syntok gave them."""
+    from m2lsp.parsing.multigec import aligned, is_essays
+
+    if args.to != "parallel":
+        raise UsageError(f"--cor converts MultiGEC essays to parallel text, not to {args.to}")
+    texts = [read_text(path, "corrected", args.encoding).text for path in args.cor]
+    for path, text in ((args.input, orig), *zip(args.cor, texts, strict=True)):
+        if not is_essays(text):
+            raise UsageError(f"{path} is not in MultiGEC's essay format (### essay_id = N "
+                             "headings): --cor pairs essay files")
+    _, sources, _, columns, notes = aligned(orig, orig, texts, [str(p) for p in args.cor])
+    for note in notes:
+        print(f"m2lsp: warning: {note}", file=sys.stderr)
+    rows = ["\t".join(row) for row in zip(sources, *columns, strict=True)]
+    if args.header:
+        rows.insert(0, "\t".join(["source", *(str(p) for p in args.cor)]))
+    return _write(args, "".join(f"{row}\n" for row in rows), [])
 
 
 def _brat(path: Path, encoding: str | None) -> bool:

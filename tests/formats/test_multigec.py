@@ -281,3 +281,27 @@ def test_annotate_essays_writes_the_forks_m2(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     _fork_scores(fork, files, tmp_path)
     assert ours.read_text("utf-8") == (tmp_path / "ref.m2").read_text("utf-8")
+
+
+def test_convert_an_essay_pair_to_parallel_text(tmp_path, capsys) -> None:
+    """One essay a line, paired by id and tokenised as the shared task did; the fork's
+    errant_parallel reads the same lines (test_errant_of_essays_is_the_forks)."""
+    pytest.importorskip("syntok")
+    files = _corpus(tmp_path, _cows(6), "orig")
+    out = tmp_path / "pairs.tsv"
+    assert main(["convert", str(files["orig"]), "--to", "parallel", "--cor",
+                 str(files["ref1"]), "--header", "-o", str(out)]) == 0
+    _, sources, _, refs, _ = aligned(files["orig"].read_text("utf-8"),
+                                     files["orig"].read_text("utf-8"),
+                                     [files["ref1"].read_text("utf-8")])
+    lines = out.read_text("utf-8").splitlines()
+    assert lines[0] == f"source\t{files['ref1']}"
+    assert lines[1:] == [f"{s}\t{r}" for s, r in zip(sources, refs[0], strict=True)]
+    assert len(lines) == 7 and all(line.count("\t") == 1 for line in lines)
+    assert main(["convert", str(files["orig"]), "--to", "m2", "--cor",
+                 str(files["ref1"])]) == 2
+    assert "--cor converts MultiGEC essays to parallel text" in capsys.readouterr().err
+    plain = tmp_path / "plain.txt"
+    plain.write_text("Una frase.\n", encoding="utf-8")
+    assert main(["convert", str(plain), "--to", "parallel", "--cor", str(files["ref1"])]) == 2
+    assert "plain.txt is not in MultiGEC's essay format" in capsys.readouterr().err
