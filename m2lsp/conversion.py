@@ -57,11 +57,14 @@ class Unconverted:
     sentence: str
     reason: str
     line: int | None = None
+    unit: str = "sentence"  # what `sentence` numbers (an essay, for JSON essays)
 
     @property
     def where(self) -> str:
-        return f"sentence {self.sentence}" + ("" if self.line is None
-                                              else f" (line {self.line + 1})")
+        if not self.sentence and self.line is not None:
+            return f"line {self.line + 1}"
+        return f"{self.unit} {self.sentence}" + ("" if self.line is None
+                                                 else f" (line {self.line + 1})")
 
 
 Problems = list[Unconverted] | None  # where a conversion reports what it could not carry

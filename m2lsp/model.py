@@ -58,6 +58,7 @@ class Format(StrEnum):
     INPUT = "cged-input"  # NLP-TEA test input: `sid<TAB>sentence` lines
     MULTIGEC = "multigec"  # MultiGEC-2025 essays: `### essay_id = N` Markdown
     ANN = "ua-gec"  # UA-GEC annotated texts: `{source=>target:::error_type=T}`
+    BEA_JSON = "bea-json"  # BEA-2019 JSON essays: one {"text", "edits"} object a line
 
 
 # ---------------------------------------------------------------------------------------

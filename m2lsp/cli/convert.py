@@ -12,7 +12,7 @@ from m2lsp.cli.inputs import read_text
 from m2lsp.errors import InputError, UsageError
 
 TARGETS = {"m2": ("cged",), "cged": ("m2",), "truth": ("cged", "m2"), "parallel": ("m2",),
-           "brat": ("m2",)}
+           "brat": ("m2",), "bea-json": ("m2",)}
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -82,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
         return _from_annotated(args)
     source = read_text(args.input, "input", args.encoding)
     problems: list[conversion.Unconverted] = []
+    if _is_bea_json(args.input, source.text):
+        return _from_bea_json(args, source)
     if args.cor is not None:
         return _from_essays(args, source.text)
     kind = detect_format(args.input, source.text)
@@ -101,6 +103,10 @@ def run(args: argparse.Namespace) -> int:
             return _parallel(args, document, problems)
         if args.to == "brat":
             return _to_brat(args, document, problems)
+        if args.to == "bea-json":
+            from m2lsp.formats.bea_json import from_m2
+
+            return _write(args, from_m2(document, problems), problems)
         sentences = conversion.from_m2(document, args.annotator, problems)
     if args.to == "m2":
         return _write(args, conversion.to_m2(sentences, args.detection_only, problems),
@@ -133,6 +139,44 @@ def _from_essays(args: argparse.Namespace, orig: str) -> int:
     if args.header:
         rows.insert(0, "\t".join(["source", *(str(p) for p in args.cor)]))
     return _write(args, "".join(f"{row}\n" for row in rows), [])
+
+
+def _is_bea_json(path: Path, text: str) -> bool:
+    from m2lsp.parsing.bea_json import is_bea_json
+
+    return path.suffix.lower() in (".json", ".jsonl") and is_bea_json(text)
+
+
+def _from_bea_json(args: argparse.Namespace, source: Any) -> int:
+    """BEA-2019 JSON essays as the release's `json_to_m2.py -gold` converts them (ERRANT
+    over the spaCy pipeline); an essay it cannot convert is reported (J001, J002, J005),
+    an edit it drops is said."""
+    from m2lsp import conversion
+    from m2lsp.annotation.annotators import make_annotator
+    from m2lsp.annotation.parallel import settings_for
+    from m2lsp.config import config_for
+    from m2lsp.formats.bea_json import Dropped, to_m2, unconvertible
+    from m2lsp.parsing.bea_json import parse_bea_json
+
+    if args.to != "m2":
+        raise UsageError(f"BEA-2019 JSON converts to m2, not {args.to}")
+    document = parse_bea_json(source)
+    problems = [conversion.Unconverted("", p.message, p.span.line, "essay")
+                for p in document.problems]
+    problems += [conversion.Unconverted(essay.essay_id, why, essay.row, "essay")
+                 for essay, why in unconvertible(document)]
+    if problems and not args.skip_unconvertible:
+        return _write(args, "", problems)
+    refused = {p.line for p in problems}
+    kept = type(document)(tuple(e for e in document.essays if e.row not in refused))
+    settings = settings_for("en", config_for([args.input]).score,
+                            spacy_model=args.spacy_model)
+    dropped: list[Dropped] = []
+    text = to_m2(kept, make_annotator(settings, cached=True), dropped)
+    for drop in dropped:
+        print(f"m2lsp: warning: {args.input}: essay {drop.essay}: {drop.reason}; "
+              "json_to_m2.py drops it too", file=sys.stderr)
+    return _write(args, text, problems)
 
 
 def _brat(path: Path, encoding: str | None) -> bool:
@@ -276,8 +320,9 @@ def _write(args: argparse.Namespace, text: str, problems: list) -> int:
         print(f"m2lsp: {kind}: {args.input}: {problem.where}: {problem.reason}",
               file=sys.stderr)
     if problems and not args.skip_unconvertible:
-        sentences = len({problem.sentence for problem in problems})
-        print(f"m2lsp: {sentences} sentence(s) could not be fully converted ({len(problems)} "
+        sentences = len({problem.sentence or problem.line for problem in problems})
+        unit = problems[0].unit
+        print(f"m2lsp: {sentences} {unit}(s) could not be fully converted ({len(problems)} "
               "problem(s)); nothing written (--skip-unconvertible writes the rest)",
               file=sys.stderr)
         return EXIT_FINDINGS

@@ -77,7 +77,8 @@ def _lint(source: SourceText, fmt: Format, settings: LintSettings, cache: BlockC
         found.extend(_m2_block_diagnostics(document, list(timed(rules[Scope.M2_BLOCK])), ctx))
         for rule in timed(rules[Scope.M2_DOCUMENT]):
             found.extend(rule.check(document, ctx))
-    for scope in (Scope.CGED, Scope.TRUTH, Scope.INPUT, Scope.ESSAYS, Scope.ANNOTATED):
+    for scope in (Scope.CGED, Scope.TRUTH, Scope.INPUT, Scope.ESSAYS, Scope.ANNOTATED,
+                  Scope.BEA_JSON):
         for rule in timed(rules[scope]):
             found.extend(rule.check(document, ctx))
     found = with_severities(found, settings)
@@ -126,6 +127,10 @@ def _parse(source: SourceText, fmt: Format, settings: LintSettings,
                                              known_ids=corpus.original_ids,
                                              essay_role=corpus.role,
                                              essay_original=corpus.original)
+    if fmt is Format.BEA_JSON:
+        from m2lsp.parsing.bea_json import parse_bea_json
+
+        return parse_bea_json(source), Context(source, fmt, settings)
     if fmt is Format.ANN:
         from m2lsp.parsing.uagec import parse_ann
 

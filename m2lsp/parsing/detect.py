@@ -29,6 +29,10 @@ def detect_format(path: Path | str | None, text: str) -> Format | None:
         from m2lsp.formats.brat import is_brat
 
         return None if is_brat(text) else Format.ANN
+    if suffix in (".json", ".jsonl"):
+        from m2lsp.parsing.bea_json import is_bea_json
+
+        return Format.BEA_JSON if is_bea_json(text) else None
     if suffix == ".md" and "### essay_id" in text[:1 << 16]:
         return Format.MULTIGEC  # (text before its first header is G002's to report)
     return sniff(text)

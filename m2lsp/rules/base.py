@@ -35,6 +35,7 @@ class Scope(StrEnum):
     INPUT = "input"  # an InputDocument
     ESSAYS = "essays"  # a MultiGEC EssayDocument
     ANNOTATED = "annotated"  # a UA-GEC AnnotatedText
+    BEA_JSON = "bea-json"  # a BeaDocument
 
 
 SCOPE_FORMATS = {
@@ -45,6 +46,7 @@ SCOPE_FORMATS = {
     Scope.INPUT: frozenset({Format.INPUT}),
     Scope.ESSAYS: frozenset({Format.MULTIGEC}),
     Scope.ANNOTATED: frozenset({Format.ANN}),
+    Scope.BEA_JSON: frozenset({Format.BEA_JSON}),
 }
 
 

@@ -4,6 +4,7 @@ module imports them, so that `base` need not import the package it sits in)."""
 from __future__ import annotations
 
 from m2lsp.rules import (  # noqa: F401  (imported to register their rules)
+    bea_json,
     cged,
     cged_input,
     cged_truth,

@@ -18,7 +18,8 @@ from tests.conftest import assert_snapshot
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FORMATS = {".m2": Format.M2, ".sgml": Format.CGED, ".truth": Format.TRUTH,
-           ".input": Format.INPUT, ".md": Format.MULTIGEC, ".ann": Format.ANN}
+           ".input": Format.INPUT, ".md": Format.MULTIGEC, ".ann": Format.ANN,
+           ".jsonl": Format.BEA_JSON}
 KNOWN_IDS = {"T002": frozenset({"A2-0001", "A2-0002"})}
 # MultiGEC: the fixture as a reference (G006) or hypothesis (G007) of an original with
 # essays 1 and 2
