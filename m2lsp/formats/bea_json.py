@@ -29,6 +29,7 @@ from __future__ import annotations
 import bisect
 import re
 import string
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -347,7 +348,7 @@ def unconvertible(document: BeaDocument) -> Iterator[tuple[Essay, str]]:
         ids = [a.id for a in essay.annotators]
         if 0 not in ids:
             yield essay, "no annotator 0, whose sentences json_to_m2.py writes"
-        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        repeated = sorted(i for i, count in Counter(ids).items() if count > 1)
         if repeated:
             yield essay, f"annotator {repeated[0]} is given twice"
         for annotator in essay.annotators:

@@ -84,6 +84,18 @@ def annotated(n: int, rng: random.Random) -> str:
     return " ".join(parts) + "\n"
 
 
+def bea_essay(n: int, rng: random.Random) -> str:
+    import json
+
+    text = " ".join(f"w{k % 97}" + ("\n" if k % 50 == 49 else "") for k in range(n))
+    edits = []
+    for _ in range(n):
+        start = rng.randrange(len(text))
+        edits.append([start, min(len(text), start + rng.randrange(8)),
+                      rng.choice(["x", "", None])])
+    return json.dumps({"text": text, "edits": [[rng.randrange(2), edits]]}) + "\n"
+
+
 DOCUMENTS: dict[str, tuple[Format, Callable[[int, random.Random], str]]] = {
     "m2-one-sentence": (Format.M2, m2_one_sentence),
     "m2-many-sentences": (Format.M2, m2_many_sentences),
@@ -92,6 +104,7 @@ DOCUMENTS: dict[str, tuple[Format, Callable[[int, random.Random], str]]] = {
     "input": (Format.INPUT, input_lines),
     "multigec": (Format.MULTIGEC, essays),
     "ua-gec": (Format.ANN, annotated),
+    "bea-json": (Format.BEA_JSON, bea_essay),
 }
 
 
