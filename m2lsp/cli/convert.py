@@ -17,14 +17,18 @@ TARGETS = {"m2": ("cged",), "cged": ("m2",), "truth": ("cged", "m2"), "parallel"
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
     convert = commands.add_parser(
-        "convert", help="convert between CGED SGML, truth files, M2 and parallel text",
-        description="CGED SGML -> char-level M2 or truth file; M2 -> CGED SGML, truth file or "
-        "parallel text (source, then each annotator's correction, tab separated); parallel "
-        "text -> M2, annotated as `m2lsp annotate` does (English with ERRANT, Chinese at char "
-        "level as ChERRANT). Offsets: CGED start_off..end_off (1-based) is the M2 span "
-        "start-1 end; an M error at k is the insertion point k-1. UA-GEC's annotated texts "
-        "(DOC.aN.ann, or its annotated/ folder: every document, its annotators together) -> "
-        "M2 or parallel text, over the corpus's tokenised sentences beside annotated/.")
+        "convert", help="convert between M2, CGED, parallel text, brat, BEA-2019 JSON, "
+        "UA-GEC and MultiGEC essays",
+        description="CGED SGML -> char-level M2 or truth file; M2 -> CGED SGML, truth file, "
+        "parallel text (source, then each annotator's correction, tab separated), brat "
+        "standoff or BEA-2019 JSON; parallel text -> M2, annotated as `m2lsp annotate` does "
+        "(English with ERRANT, Chinese at char level as ChERRANT); brat (X.ann beside X.txt) "
+        "-> M2; BEA-2019 JSON essays -> M2 as the release's json_to_m2.py -gold; MultiGEC "
+        "essays (ORIG.md --cor REF.md) -> parallel text. Offsets: CGED start_off..end_off "
+        "(1-based) is the M2 span start-1 end; an M error at k is the insertion point k-1. "
+        "UA-GEC's annotated texts (DOC.aN.ann, or its annotated/ folder: every document, its "
+        "annotators together) -> M2 or parallel text, over the corpus's tokenised sentences "
+        "beside annotated/. What each is exact against: docs/formats.md.")
     convert.add_argument("input", type=Path, help="a CGED SGML/XML, M2, parallel text or "
                          "UA-GEC .ann file (or UA-GEC's annotated/ folder)")
     convert.add_argument("--to", required=True, choices=sorted(TARGETS),
@@ -55,7 +59,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                          help="parallel text -> M2 in Chinese: the data/ folder of a ChERRANT "
                          "checkout (default: the setting cherrant-data, else "
                          "$M2LSP_CHERRANT_DATA)")
-    convert.add_argument("--spacy-model", help="parallel text -> M2 in English: the spaCy "
+    convert.add_argument("--spacy-model", help="parallel text or BEA-2019 JSON -> M2 in "
+                         "English: the spaCy "
                          "pipeline (default: the setting spacy-model, else en_core_web_sm)")
     convert.add_argument("--encoding", help="encoding of the input (default: UTF-8)")
     convert.add_argument("--skip-unconvertible", action="store_true",
