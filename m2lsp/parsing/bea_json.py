@@ -84,6 +84,9 @@ def _object(line: _Line) -> dict[str, Spanned] | None:
     except json.JSONDecodeError as exc:
         line.problem(exc.pos, exc.pos + 1, f"not JSON: {exc.msg} (column {exc.pos + 1})")
         return None
+    except (ValueError, RecursionError) as exc:  # a number of thousands of digits; nesting
+        line.problem(start, len(text), f"not read as JSON: {str(exc).split(';')[0]}")
+        return None
     if text[end:].strip():
         line.problem(end, len(text.rstrip()), "more after the essay's object: one essay a line")
         return None
