@@ -58,9 +58,10 @@ def load(options: dict[str, Any], option: str) -> BertScore:
     try:
         from bert_score import BERTScorer
         from bert_score.utils import model2layers
-    except ImportError:
-        raise UsageError("--metric bertscore needs the bert-score package: pip install "
-                         "'m2lsp[neural]'") from None
+    except ImportError as missing:  # bert-score's own import errors name no module
+        cause = f"{missing.name} is not installed" if missing.name else str(missing)
+        raise UsageError(f"--metric bertscore needs the bert-score package ({cause}): pip "
+                         "install 'm2lsp[neural]'") from None
     layers = options.get("num_layers") or model2layers.get(name)
     if layers is None:
         raise UsageError(f"bert-score does not know how many layers of {name!r} to use: "

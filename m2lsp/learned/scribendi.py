@@ -85,9 +85,21 @@ def _computed(scribendi: Scribendi, texts: Sequence[str]) -> list[float]:
     return run_batches(encoded, tokenizer, scribendi.batch_size, step)
 
 
-def token_sort_ratio(a: str, b: str) -> float:
-    from rapidfuzz.distance import Indel
+def _indel() -> Any:
+    """RapidFuzz's Indel distance, or a UsageError naming the extra that installs it."""
+    try:
+        from rapidfuzz.distance import Indel
+    except ImportError as missing:
+        from m2lsp.errors import UsageError
 
+        cause = f"{missing.name} is not installed" if missing.name else str(missing)
+        raise UsageError(f"--metric scribendi needs RapidFuzz ({cause}): pip install "
+                         "'m2lsp[neural]'") from None
+    return Indel
+
+
+def token_sort_ratio(a: str, b: str) -> float:
+    Indel = _indel()
     first, second = _sorted_words(a), _sorted_words(b)
     if first == second:
         return 1.0
@@ -102,6 +114,5 @@ def _sorted_words(text: str) -> str:
 
 
 def distance_ratio(a: str, b: str) -> float:
-    from rapidfuzz.distance import Indel
-
+    Indel = _indel()
     return 1 - Indel.distance(a, b) / (len(a) + len(b))

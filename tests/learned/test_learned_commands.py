@@ -250,3 +250,22 @@ def test_the_learned_metrics_keep_the_contract(conll, made, english_pipeline) ->
     system, gold = _head(conll, 30)
     for name, given in values.items():
         keeps_the_contract(name, Path(system), Path(gold), given)
+
+
+def test_an_import_that_fails_inside_transformers_names_the_cause(tmp_path: Path) -> None:
+    """transformers raises an ImportError that names no module when huggingface-hub is
+    of a version it refuses: the message said `(None is not installed)`."""
+    (tmp_path / "s").write_text("a b\n")
+    why = "huggingface-hub>=0.34.0,<1.0 is required, but found huggingface-hub==2.4.0"
+    stand_in = tmp_path / "site" / "transformers"
+    stand_in.mkdir(parents=True)
+    (stand_in / "__init__.py").write_text(f"raise ImportError({why!r})\n")
+    code = ("from m2lsp.cli import entry; import sys; "
+            f"sys.argv = ['m2lsp', 'score', {str(tmp_path / 's')!r}, '--source', "
+            f"{str(tmp_path / 's')!r}, '--metric', 'impara']; entry()")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                              [str(tmp_path / "site"), str(ROOT)])})
+    assert done.returncode == 2, done.stderr
+    assert why in done.stderr and "None is not installed" not in done.stderr
+    assert "Traceback" not in done.stderr
