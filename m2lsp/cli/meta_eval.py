@@ -17,8 +17,12 @@ FORMATS = ("text", "json", "md", "latex")
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
+    from m2lsp.cli.metric_help import add_help
+
     meta = commands.add_parser(
         "meta-eval", help="correlate metrics with human judgments (SEEDA, GJG15, RevisitCGEC)",
+        add_help=False, usage="%(prog)s [--dataset NAME] [--metric NAME ...] [--scores "
+        "NAME=FILE ...] [options]",
         description="Meta-evaluate metrics against human judgments: system-level Pearson "
         "and Spearman against the human scores (SEEDA: Expected Wins and TrueSkill, "
         "edit- and sentence-based; GJG15: its Table 3; RevisitCGEC: Expected Wins and "
@@ -27,6 +31,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "Kendall's tau-like score against each pairwise human preference, as SEEDA's "
         "corr_system.py and corr_sentence.py compute them. Registry metrics are scored "
         "here; any other metric is given as score files.")
+    add_help(meta)
     meta.add_argument("--dataset", choices=("seeda", "gjg15", "revisit-cgec"), default="seeda",
                       help="the human judgments (default seeda)")
     meta.add_argument("--data", type=Path, help="the folder holding seeda/ and gjg15/, or "
@@ -76,8 +81,9 @@ NOT_HERE = {"gleu_references", "gleu_digits", "source"}
 
 
 def _metric_options(parser: argparse.ArgumentParser) -> None:
-    """The registry metrics' own options (as `score` takes them) and --beta, --jobs, for
-    the metrics scored here: each applies to the metrics that take it."""
+    """--beta and --jobs for the metrics scored here, then each registry metric's own
+    options (as `score` takes them) in a group of its own."""
+    from m2lsp.cli.metric_help import add_metric_groups
     from m2lsp.scoring.metric import declared
 
     group = parser.add_argument_group("options of the --metric scored (as m2lsp score)")
@@ -86,13 +92,7 @@ def _metric_options(parser: argparse.ArgumentParser) -> None:
                        "else 0.5)")
     group.add_argument("--jobs", type=arguments.JOBS, default=None, metavar="N",
                        help="processes scoring or annotating")
-    known = set(parser._option_string_actions)
-    for name in names():
-        for flag in declared(name).flags:
-            if flag.dest in NOT_HERE or any(n in known for n in flag.names):
-                continue
-            group.add_argument(*flag.names, help=flag.help, **flag.spec)
-            known.update(flag.names)
+    add_metric_groups(parser, [declared(name) for name in names()], skip=NOT_HERE)
 
 
 def _given_options(args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:

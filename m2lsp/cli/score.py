@@ -29,12 +29,18 @@ from m2lsp.scoring.metric import (
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
+    from m2lsp.cli.metric_help import add_help, add_metric_groups
+
     metrics = [declared(name) for name in names()]
     score = commands.add_parser(
-        "score", help="score a system against gold edits or references",
-        description="Score a system's output with one of the registered metrics: "
-        + "; ".join(m.help for m in metrics) + ". Defaults come from [tool.m2lsp] in the "
-        "nearest pyproject.toml, flags win.")
+        "score", help="score a system against gold edits or references", add_help=False,
+        usage="%(prog)s SYSTEM [GOLD] [--metric NAME] [options]",
+        description="Score a system's output with a metric (--metric NAME; default: "
+        f"[tool.m2lsp] metric, else {defaults.METRIC}). The common options come first, then "
+        "each metric's own, in a group that says what the metric is and what it reads; "
+        "`m2lsp score --metric NAME --help` shows that metric's only. Defaults come from "
+        "[tool.m2lsp] in the nearest pyproject.toml, flags win.")
+    add_help(score)
     score.add_argument("system", type=Path, help="system output (see --metric); or a folder "
                        "of MultiGEC-2025 hypotheses (LANG-CORPUS-hyp-SPLIT.md), scored into "
                        "the shared task's table")
@@ -42,9 +48,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                        help="gold: what the metric compares with (see --metric); for a "
                        "folder of hypotheses, the folder of their orig and refN files "
                        "(default: beside each hypothesis)")
-    score.add_argument("--metric", choices=names(), default=None,
-                       help="; ".join(m.help for m in metrics)
-                       + f" (default: [tool.m2lsp] metric, else {defaults.METRIC})")
+    score.add_argument("--metric", choices=names(), default=None, metavar="NAME",
+                       help=f"{', '.join(names())} (default: [tool.m2lsp] metric, else "
+                       f"{defaults.METRIC}); what each is: its group below")
     _shared_options(score)
     score.add_argument("--format", choices=["text", "json", "csv"], default="text",
                        help="text (the reference tool's output) or json; for a folder of "
@@ -54,17 +60,18 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         score.add_argument(*flag.names, help=flag.help, **flag.spec)
     score.add_argument("--seed", type=arguments.SEED, default=12345,
                        help="bootstrap seed (default 12345)")
-    for m in metrics:
-        _add_flags(score, m)
+    add_metric_groups(score, metrics)
     score.set_defaults(handler=run_score, command="score")
 
     testable = comparable()
     compare = commands.add_parser(
-        "compare", help="paired significance test of two systems",
+        "compare", help="paired significance test of two systems", add_help=False,
+        usage="%(prog)s SYSTEM_A SYSTEM_B GOLD [--metric NAME] [options]",
         description="Do systems A and B differ? A paired bootstrap test over sentences "
         "(same resamples for both systems) and paired approximate randomisation, both "
         "two-sided unless --alternative says otherwise, for every metric with per-sentence "
         f"statistics ({', '.join(testable)}).")
+    add_help(compare)
     compare.add_argument("system_a", type=Path)
     compare.add_argument("system_b", type=Path)
     compare.add_argument("gold", type=Path)
@@ -79,8 +86,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                          "less: A is worse")
     for flag in WORK_FLAGS:
         compare.add_argument(*flag.names, help=flag.help, **flag.spec)
-    for name in testable:
-        _add_flags(compare, declared(name))
+    add_metric_groups(compare, [declared(name) for name in testable])
     compare.set_defaults(handler=run_compare, command="compare")
 
 
