@@ -4,7 +4,7 @@ The Python API (see docs/api.md): `score`, `Scorer`, `compare`, `explain`, `anno
 `agree`, `report`, `metrics` (the list, and sacreBLEU-style classes), `meta_eval`,
 `evaluate_module` (Hugging Face `evaluate`), `trainer` (a Trainer's `compute_metrics`),
 and one exception family under `M2lspError`.
-What `__all__` names is a promise kept across minor versions (0.x: the README says how);
+What `__all__` names is a promise kept across minor versions (docs/api.md says how);
 everything else may move.  The names load on first use, so `import m2lsp` stays as light
 as the command line's start.
 """

@@ -1,6 +1,6 @@
 """One owner per fact: the registry (`m2lsp.scoring.metric.REGISTRY`) names the metrics, and
 every other list of them -- configuration docs, command-line help, the VS Code client's
-settings, the README -- says the same names, no more and no fewer."""
+settings, the docs -- says the same names, no more and no fewer."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pytest
 from m2lsp.scoring.metric import comparable, names
 from tests.conftest import ROOT
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+LAYOUT = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+SCORING = (ROOT / "docs" / "scoring" / "index.md").read_text(encoding="utf-8")
 CONFIG = (ROOT / "m2lsp" / "config.py").read_text(encoding="utf-8")
 CLIENT = json.loads((ROOT / "vscode-client" / "package.json").read_text(encoding="utf-8"))
 SETTING = CLIENT["contributes"]["configuration"]["properties"]["m2lsp.metric"]
@@ -38,12 +39,12 @@ EVERY_METRIC = [
     ("config.py ScoreSettings.metric", CONFIG, r'"""Default metric: ([^."]*)\.'),
     ("config.py the metric option", option_doc("metric"), r"in-editor scoring: ([^.]*)\."),
     ("the client's metric description", SETTING["description"], None),
-    ("README layout", README, r"one\s+subpackage per metric: (.*?), and the registry"),
+    ("docs/development.md layout", LAYOUT, r"one\s+subpackage per metric: (.*?), and the registry"),
 ]
 # lists of the metrics with per-sentence statistics
 PER_SENTENCE = [
-    ("README --bootstrap", README, r"per-sentence statistics \(([^;]*);"),
-    ("README compare", README, r"m2lsp compare A B GOLD \[--metric ([^\]]*)\]"),
+    ("docs/scoring --bootstrap", SCORING, r"per-sentence statistics \(([^;]*);"),
+    ("docs/scoring compare", SCORING, r"m2lsp compare A B GOLD \[--metric ([^\]]*)\]"),
 ]
 
 

@@ -19,7 +19,7 @@ from m2lsp.logs import logger
 
 log = logger(__name__)
 
-HOW = ("see the README's 'Getting a spaCy model': `python -m spacy download "
+HOW = ("see 'Getting a spaCy model' in docs/languages.md: `python -m spacy download "
        "en_core_web_sm` with internet, else `pip install` a pipeline's wheel or package; "
        "then --spacy-model NAME or the setting spacy-model")
 
