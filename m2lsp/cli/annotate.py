@@ -151,6 +151,12 @@ def run_annotate(args: argparse.Namespace) -> int:
         return EXIT_CLEAN
     essays = _essays(args)
     if essays is not None:
+        if getattr(settings, "tokenise", False):
+            import dataclasses
+
+            print("m2lsp: warning: --tok not applied: essays are tokenised with syntok, as "
+                  "the shared task tokenised them", file=sys.stderr)
+            settings = dataclasses.replace(settings, tokenise=False)
         _check_script(settings, _sample(essays))
         _write(_started(essays, settings, _jobs(args)), args.output, _inputs(args))
         return EXIT_CLEAN
