@@ -349,18 +349,14 @@ def _essays(args: argparse.Namespace) -> ParallelText | None:
     if args.orig is None or not args.cor:
         return None
     from m2lsp.annotation.parallel import ParallelText
-    from m2lsp.parsing.multigec import aligned, is_essays
+    from m2lsp.parsing.multigec import corrected_columns, is_essays
     from m2lsp.parsing.source import read_source
 
     orig = read_source(args.orig, "original", args.encoding).text
     if not is_essays(orig):
         return None
     texts = [read_source(path, "corrected", args.encoding).text for path in args.cor]
-    for path, text in zip(args.cor, texts, strict=True):
-        if not is_essays(text):
-            raise UsageError(f"{path} is not in MultiGEC's essay format, but {args.orig} is: "
-                             "give every file in it (### essay_id = N)")
-    _, sources, _, columns, notes = aligned(orig, orig, texts, [str(p) for p in args.cor])
+    sources, columns, notes = corrected_columns(orig, texts, [str(p) for p in args.cor])
     for note in notes:
         print(f"m2lsp: warning: {note}", file=sys.stderr)
     return ParallelText(sources, columns)

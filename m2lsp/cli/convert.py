@@ -128,16 +128,15 @@ def run(args: argparse.Namespace) -> int:
 def _from_essays(args: argparse.Namespace, orig: str) -> int:
     """A MultiGEC-2025 essay pair (or an original and several corrections) as parallel
     text: one essay a line, its tokens as the shared task's syntok gave them."""
-    from m2lsp.parsing.multigec import aligned, is_essays
+    from m2lsp.parsing.multigec import corrected_columns, is_essays
 
     if args.to != "parallel":
         raise UsageError(f"--cor converts MultiGEC essays to parallel text, not to {args.to}")
+    if not is_essays(orig):
+        raise UsageError(f"{args.input} is not in MultiGEC's essay format (### essay_id = N "
+                         "headings): --cor pairs essay files")
     texts = [read_text(path, "corrected", args.encoding).text for path in args.cor]
-    for path, text in ((args.input, orig), *zip(args.cor, texts, strict=True)):
-        if not is_essays(text):
-            raise UsageError(f"{path} is not in MultiGEC's essay format (### essay_id = N "
-                             "headings): --cor pairs essay files")
-    _, sources, _, columns, notes = aligned(orig, orig, texts, [str(p) for p in args.cor])
+    sources, columns, notes = corrected_columns(orig, texts, [str(p) for p in args.cor])
     for note in notes:
         print(f"m2lsp: warning: {note}", file=sys.stderr)
     rows = ["\t".join(row) for row in zip(sources, *columns, strict=True)]

@@ -132,6 +132,21 @@ def is_essays(text: str) -> bool:
 MISSING_HYPOTHESIS = "!"  # what the shared task's evaluation scored for a missing essay
 
 
+def corrected_columns(orig: str, corrections: list[str], names: Sequence[str]
+                      ) -> tuple[list[str], list[list[str]], list[str]]:
+    """An original essay file and its corrected ones as parallel text: (the original's
+    essays, each correction file's column, notes), paired by id and tokenised as `aligned`
+    does; an InputError names a file that is not in the essay format."""
+    from m2lsp.errors import InputError
+
+    for name, text in zip(names, corrections, strict=True):
+        if not is_essays(text):
+            raise InputError(f"{name} is not in MultiGEC's essay format (### essay_id = N "
+                             "headings), but the original is: give every file in it")
+    _, sources, _, columns, notes = aligned(orig, orig, corrections, names)
+    return sources, columns, notes
+
+
 def aligned(orig: str, hypothesis: str, references: list[str],
             names: Sequence[str] = ()) -> tuple[list[str], list[str], list[str],
                                                 list[list[str]], list[str]]:

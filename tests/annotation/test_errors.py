@@ -203,7 +203,7 @@ def test_a_word_level_gold_is_named_so_for_a_plain_text_hypothesis(capsys, monke
 
 
 @pytest.mark.parametrize("metric", ["errant", "cherrant"])
-def test_a_plain_text_hypothesis_reads_each_file_once(tmp_path, monkeypatch, metric):
+def test_a_plain_text_hypothesis_reads_each_file_once(tmp_path, monkeypatch, capsys, metric):
     """ERRANT and ChERRANT on plain text: the hypothesis, the reference and the source are
     each read once (the hypothesis was read twice)."""
     from collections import Counter
@@ -226,6 +226,7 @@ def test_a_plain_text_hypothesis_reads_each_file_once(tmp_path, monkeypatch, met
         monkeypatch.setenv("M2LSP_CHERRANT_DATA", str(data()))
         ref, hyp = shared("mucgec/demo.ref.m2.char"), shared("mucgec/demo.hyp")
         source, extra = shared("mucgec/demo.input"), []
+    monkeypatch.setenv("M2LSP_CACHE_DIR", str(tmp_path / "cache"))  # no shared cache
     reads: Counter[str] = Counter()
     real = reading.read_bytes
 
@@ -234,7 +235,8 @@ def test_a_plain_text_hypothesis_reads_each_file_once(tmp_path, monkeypatch, met
         return real(path, *args, **kwargs)
 
     monkeypatch.setattr(reading, "read_bytes", counted)
-    assert main(["score", "--metric", metric, str(hyp), str(ref), "--source", str(source),
-                 *extra]) == 0
+    code = main(["score", "--metric", metric, str(hyp), str(ref), "--source", str(source),
+                 *extra])
+    assert code == 0, capsys.readouterr().err
     assert {p: reads[p] for p in map(str, (hyp, ref, source))} == {
         str(hyp): 1, str(ref): 1, str(source): 1}
