@@ -1,7 +1,7 @@
 """m2lsp: language server, linter and scorer for grammatical-error-correction data.
 
 The Python API (see docs/api.md): `score`, `Scorer`, `compare`, `explain`, `annotate`, `check`,
-`agree`, `report`, `metrics` (the list, and sacreBLEU-style classes), `meta_eval`,
+`agree`, `report`, `rank_systems`, `metrics` (the list, and sacreBLEU-style classes), `meta_eval`,
 `evaluate_module` (Hugging Face `evaluate`), `trainer` (a Trainer's `compute_metrics`),
 and one exception family under `M2lspError`.
 What `__all__` names is a promise kept across minor versions (docs/api.md says how);
@@ -18,7 +18,8 @@ __version__ = "0.1.0"
 __all__ = [
     "Explanation", "InputError", "M2lspError", "MetaEval", "MetricInfo", "Score", "Scorer",
     "UsageError", "WriteRefused", "__version__", "agree", "annotate", "check", "compare",
-    "evaluate_module", "explain", "meta_eval", "metrics", "report", "score", "trainer",
+    "evaluate_module", "explain", "meta_eval", "metrics", "rank_systems", "report", "score",
+    "trainer",
 ]
 
 _FROM = {"InputError": "m2lsp.errors", "M2lspError": "m2lsp.errors",
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
         compare,
         explain,
         meta_eval,
+        rank_systems,
         report,
         score,
     )

@@ -21,7 +21,8 @@ from m2lsp.api.explaining import Explanation, explain
 from m2lsp.api.listing import MetricInfo
 from m2lsp.api.meta import MetaEval, meta_eval
 from m2lsp.api.scoring import Score, Scorer, score
-from m2lsp.api.tools import agree, check, compare, report
+from m2lsp.api.tools import agree, check, compare, rank_systems, report
 
 __all__ = ["Explanation", "MetaEval", "MetricInfo", "Score", "Scorer", "agree", "annotate",
-           "check", "compare", "explain", "meta_eval", "report", "score"]
+           "check", "compare", "explain", "meta_eval", "rank_systems", "report",
+           "score"]

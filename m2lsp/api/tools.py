@@ -128,3 +128,46 @@ def _named_systems(systems: Any) -> dict[str, Any]:
                             "sentences)")
     return {Path(str(s)).name if inputs.is_path(s) else f"system {i + 1}": s
             for i, s in enumerate(systems)}
+
+
+def rank_systems(systems: Any, gold: Any = None, *, metric: str = "m2",
+                 aggregation: str = "default", sources: Any = None,
+                 **options: Any) -> dict[str, float]:
+    """Each system's score for ranking them, as gec-metrics' `rank_systems`: with
+    aggregation "default" the metric's own corpus score; with "trueskill" or
+    "expected-wins" its sentence scores turned into a win, loss or tie for every pair of
+    systems on every sentence, and the systems rated from those (TrueSkill: mu 0, sigma
+    0.5, beta 0.25, tau 0, draw probability 0.25; the order of `systems` is the order of
+    the ratings).  `systems`: a mapping of names to inputs, or a list of inputs.  All
+    systems are scored in one pass (an LLM judge sees them side by side)."""
+    from m2lsp.metaeval.rating import aggregation_name, ratings
+    from m2lsp.scoring.metric import Request
+    from m2lsp.scoring.metric import metric as registered
+
+    if not isinstance(aggregation, str):
+        raise inputs.refuse("aggregation", aggregation, "default, trueskill or expected-wins")
+    how = aggregation_name(aggregation)
+    named = _named_systems(systems)
+    with Scorer(metric, **options, gold=gold, sources=sources) as scorer, \
+            scorer._speaking():
+        paths = [scorer._folder.file(text, f"system {name!r}", f"system-{i}")
+                 for i, (name, text) in enumerate(named.items())]
+        request = Request(paths[0], scorer.gold, scorer._shared, scorer._options)
+        found = list(registered(metric).run_many(request, paths))
+    if how == "default":
+        return {name: _main(metric, score, request) for name, score in zip(named, found,
+                                                                            strict=True)}
+    sentences = {name: score.sentence_scores() for name, score in zip(named, found,
+                                                                      strict=True)}
+    lacking = [name for name, values in sentences.items() if values is None]
+    if lacking:
+        raise UsageError(f"aggregation {how}: --metric {metric} has no sentence scores to "
+                         "compare the systems by")
+    return ratings({k: list(v or ()) for k, v in sentences.items()}, how)
+
+
+def _main(metric: str, score: Any, request: Any) -> float:
+    found = score.main(score.json(request))
+    if found is None:
+        raise UsageError(f"metric {metric} has no single number to rank systems by")
+    return float(found)

