@@ -29,7 +29,7 @@ CLASSES = {"m2": "M2", "errant": "ERRANT", "cherrant": "CHERRANT", "cged": "CGED
            "cgec": "CGEC", "gleu": "GLEU", "green": "GREEN", "cleme": "CLEME",
            "impara": "IMPARA", "some": "SOME", "scribendi": "Scribendi",
            "bertscore": "BERTScore", "gotoscorer": "GoToScorer", "pt-errant": "PTERRANT",
-           "pt-m2": "PTM2"}
+           "pt-m2": "PTM2", "llm-s": "LLMS", "llm-e": "LLME"}
 class Metric:
     """A metric with its options, scoring as sacreBLEU's metrics do (see the module)."""
 
@@ -97,6 +97,8 @@ BERTScore = _metric_class("bertscore")
 GoToScorer = _metric_class("gotoscorer")
 PTERRANT = _metric_class("pt-errant")
 PTM2 = _metric_class("pt-m2")
+LLMS = _metric_class("llm-s")
+LLME = _metric_class("llm-e")
 
 
 class _Callable(types.ModuleType):

@@ -63,6 +63,7 @@ def run(request: MetaEvalRequest, progress: Progress | None = None,
                                  request.settings.seed)
     scores = _given(dataset, request) + _scored(dataset, folder, request, progress, warn)
     scores = [aggregated(s, dataset.systems, request.aggregation) for s in scores]
+    scores = [_rated_throughout(s, warn) for s in scores]
     names = [s.name for s in scores]
     if len(set(names)) != len(names):
         raise UsageError("two metrics have the same name: "
@@ -88,6 +89,21 @@ def aggregated(scores: MetricScores, systems: Sequence[str], aggregation: str
                      for s in systems}, name)
     return replace(scores, system=found, resample=None,
                    signature=f"{scores.signature}|aggregation:{name}")
+
+
+def _rated_throughout(scores: MetricScores, warn: Callable[[str], None] | None
+                      ) -> MetricScores:
+    """`scores` without its sentence scores where some sentence has none (an LLM judge
+    shows at most five hypotheses a sentence): the sentence level compares the systems
+    people ranked, and gec-metrics asks the judge anew for those; that is not done here."""
+    if scores.sentences is None or all(v is not None for values in scores.sentences.values()
+                                       for v in values):
+        return scores
+    if warn is not None:
+        warn(f"note: {scores.name}: no sentence-level meta-evaluation (some systems' "
+             "sentences were not shown to the judge; gec-metrics asks it again with the "
+             "systems people ranked, which m2lsp does not yet do)")
+    return replace(scores, sentences=None)
 
 
 def _given(dataset: Dataset, request: MetaEvalRequest) -> list[MetricScores]:

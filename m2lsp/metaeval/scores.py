@@ -6,7 +6,7 @@ sentence's own (SentM2, SentERRANT, sentence GLEU)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
@@ -59,12 +59,9 @@ def metric_scores(dataset: Dataset, name: str, gold: Path, progress: Progress | 
     found, sentences, stats = {}, {}, {}
     ticker = progress(len(dataset.systems)) if progress else nullcontext(None)
     with ticker as tick:
-        for index, system in enumerate(dataset.systems):
-            if tick is not None:
-                tick.at(index)
-            request = Request(_output(dataset, system, name), gold, shared, options,
-                              warn=warn)
-            score = chosen.run(request)
+        for system, request, score in _run(dataset, name, chosen, Request(
+                _output(dataset, dataset.systems[0], name), gold, shared, options, warn=warn),
+                tick):
             main = score.main(score.json(request))
             if main is None:
                 raise UsageError(f"--metric {name} has no single number to rank systems by")
@@ -74,6 +71,25 @@ def metric_scores(dataset: Dataset, name: str, gold: Path, progress: Progress | 
     signature = str(score.signature)
     return MetricScores(name, found, _complete(sentences), signature=signature,
                         resample=_resampler(stats), sentence_count=_count(stats))
+
+
+def _run(dataset: Dataset, name: str, chosen: Any, first: Any, tick: Any
+         ) -> Iterator[tuple[str, Any, Any]]:
+    """Each system, its request and its score: one system after another, or all in one
+    run for a metric that judges them side by side (the LLM judges)."""
+    from dataclasses import replace
+
+    requests = [replace(first, system=_output(dataset, s, name)) for s in dataset.systems]
+    if getattr(chosen, "side_by_side", False):
+        if tick is not None:
+            tick.at(0)
+        scores = chosen.run_many(first, [r.system for r in requests])
+        yield from zip(dataset.systems, requests, scores, strict=True)
+        return
+    for index, (system, request) in enumerate(zip(dataset.systems, requests, strict=True)):
+        if tick is not None:
+            tick.at(index)
+        yield system, request, chosen.run(request)
 
 
 def _output(dataset: Dataset, system: str, metric: str) -> Path:
@@ -102,7 +118,7 @@ def _complete(sentences: dict[str, Any]) -> dict[str, Sequence[float]] | None:
     which no metric here gives, counts as 0)."""
     if any(v is None for v in sentences.values()):
         return None
-    return {s: [0.0 if x is None else x for x in v] for s, v in sentences.items()}
+    return {s: list(v) for s, v in sentences.items()}
 
 
 def _count(stats: dict[str, Any]) -> int:

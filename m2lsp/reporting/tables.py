@@ -12,6 +12,8 @@ from typing import Any
 
 LOWER_IS_BETTER = frozenset({"fpr", "false_positive_rate"})
 UNRANKED = frozenset({"stdev"})  # spread, not quality: never bold
+# metrics whose numbers are no fractions (a sum of +1/-1, a rating from 1 to 5): as they are
+NOT_PERCENT = frozenset({"scribendi", "llm-s", "llm-e"})
 _LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
           "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
           "^": r"\textasciicircum{}"}
@@ -90,7 +92,8 @@ def _cells(data: dict[str, Any], index: int, bold: str) -> list[str]:
     cells = []
     for key in data["names"]:
         value = shown(system, key)
-        text = "–" if value is None else f"{100 * value:.2f}"
+        scale = 1 if data["metric"] in NOT_PERCENT else 100
+        text = "–" if value is None else f"{scale * value:.2f}"
         if value is not None and value == _best(data, key):
             text = bold.format(text)
         cells.append(text)
@@ -98,7 +101,8 @@ def _cells(data: dict[str, Any], index: int, bold: str) -> list[str]:
 
 
 def markdown_table(data: dict[str, Any]) -> str:
-    head = ["Rank", "System", *(f"{_label(data, k)} (%)" for k in data["names"])]
+    unit = "" if data["metric"] in NOT_PERCENT else " (%)"
+    head = ["Rank", "System", *(f"{_label(data, k)}{unit}" for k in data["names"])]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for i in _order(data):
         system = data["systems"][i]
@@ -151,16 +155,17 @@ def p_value(p: float) -> str:
 
 def _note(data: dict[str, Any]) -> str:
     name = metric_name(data)
+    scale = "scores" if data["metric"] in NOT_PERCENT else "scores in percent"
     undefined = (" –: undefined (a system that made no edit has no precision)."
                  if any(s.get("proposed") == 0 for s in data["systems"]) else "")
     best = ("best in bold (a precision or recall only where the other is at least a tenth "
             "of the best)" if "precision" in data["names"] else "best in bold")
     if not data["pairs"]:
-        return f"{name} scores in percent; {best}.{undefined}"
+        return f"{name} {scale}; {best}.{undefined}"
     warned = "".join(f"{w}. " for w in data.get("warnings", []))
     count = len(data["pairs"])
     return warned + (
-            f"{name} scores in percent; {best}.{undefined} Rank: systems the tests "
+            f"{name} {scale}; {best}.{undefined} Rank: systems the tests "
             f"cannot separate share a cluster. † differs significantly from the top system "
             f"(paired bootstrap and approximate randomisation, {data['samples']} samples, "
             f"Holm-corrected over {count} pair{'s' if count != 1 else ''}, "

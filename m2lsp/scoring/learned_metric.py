@@ -136,12 +136,16 @@ class LearnedMetric(MetricBase):
             models = self.models(options)
             scores = self.scores(models, given.sources, given.hypotheses, references)
         found = self.result(models, scores, given.texts)
-        marks = [Diagnostic(self.name, f"{self.label} {score:.4f} (sentence)",
+        marks = [Diagnostic(self.name, f"{self.label} {self.shown(score)} (sentence)",
                             Span.on_line(start, 0, len(job.lines[start])), Severity.HINT)
                  for start, score in zip(starts, found.scores, strict=True)]
         return EditorScore(marks, f"{self.label} {found.corpus:.4f}  ({found.signature})",
                            {self.name: found.corpus, "signature": found.signature,
                             "sentence_scores": list(found.scores)})
+
+    def shown(self, score: Any) -> str:
+        """A sentence's score as the editor shows it."""
+        return f"{score:.4f}"
 
     # -- what each learned metric defines ------------------------------------------------
 

@@ -49,6 +49,8 @@ REGISTRY: dict[str, str] = {
     "gotoscorer": "m2lsp.scoring.gotoscorer",
     "pt-errant": "m2lsp.scoring.pt_errant",
     "pt-m2": "m2lsp.scoring.pt_m2",
+    "llm-s": "m2lsp.scoring.llm_s",
+    "llm-e": "m2lsp.scoring.llm_e",
 }
 
 REFERENCES = "gleu_references"  # the option of the metrics that read plain references

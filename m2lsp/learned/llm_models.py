@@ -1,0 +1,158 @@
+"""Who answers an LLM judge's prompts: a local causal language model, or an
+OpenAI-compatible endpoint.
+
+**A local model** (`--llm-model DIR|hub-id`, loaded as the other learned metrics load it:
+never its own code, never a download unless the hub answers) is not left to write freely.
+The reply's shape is fixed -- `{"target_score1":R1,"target_score2":R2,...}` -- so the model
+is given the prompt (through its chat template, where it has one, as gec-metrics' Hugging
+Face path gives it), then the reply's text up to each rating, and each rating is the digit
+1 to 5 the model finds likeliest there: greedy decoding over the only tokens the answer may
+take.  That is deterministic (the seed changes nothing), it always parses, and it costs one
+forward pass per rating, reusing the prompt's key-value cache.  gec-metrics constrains the
+model with outlines to its JSON schema instead, which allows any integer and spaces between
+tokens; its ratings can differ from these on the same model, and its replies (cached) are
+read here as they are.
+
+**An endpoint** (`--llm-endpoint URL`, its key from $OPENAI_API_KEY, or the variable
+`--llm-key-env` names) is sent what gec-metrics sends OpenAI: the system message, the
+prompt, a JSON schema of the reply and the seed (not to Gemini models, as there), and the
+whole response is cached."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from m2lsp.learned.llm_judge import Reply
+from m2lsp.learned.llm_prompts import SYSTEM_MESSAGE
+from m2lsp.learned.loading import Loaded, ModelError
+
+DIGITS = "12345"
+
+
+def reply_of(ratings: Sequence[int]) -> Reply:
+    """A reply as gec-metrics' Hugging Face path caches it: the compact JSON of the
+    ratings (pydantic's `.json()`) as the first choice's content."""
+    text = json.dumps({f"target_score{k + 1}": r for k, r in enumerate(ratings)},
+                      separators=(",", ":"))
+    return {"choices": [{"message": {"content": text}}]}
+
+
+@dataclass(frozen=True)
+class LocalJudge:
+    loaded: Loaded
+    seed: int = 777
+
+    def ask(self, prompts: Sequence[str], sizes: Sequence[int]) -> list[Reply]:
+        import torch
+
+        torch.manual_seed(self.seed)
+        digits = digit_ids(self.loaded)
+        with torch.inference_mode():
+            return [reply_of(self._rated(text, size, digits))
+                    for text, size in zip(prompts, sizes, strict=True)]
+
+    def _rated(self, text: str, size: int, digits: list[int]) -> list[int]:
+        import torch
+
+        model, tokenizer = self.loaded.model, self.loaded.tokenizer
+        ids = tokenizer(chat(tokenizer, text) + '{"target_score1":',
+                        return_tensors="pt")["input_ids"].to(model.device)
+        out = model(input_ids=ids, use_cache=True)
+        found = []
+        for k in range(size):
+            logits = out.logits[0, -1, digits]
+            choice = int(torch.argmax(logits))
+            found.append(choice + 1)
+            if k + 1 == size:
+                break
+            more = tokenizer(f',"target_score{k + 2}":', add_special_tokens=False)["input_ids"]
+            feed = torch.tensor([[digits[choice], *more]], device=model.device)
+            out = model(input_ids=feed, past_key_values=out.past_key_values, use_cache=True)
+        return found
+
+
+def chat(tokenizer: Any, text: str) -> str:
+    """The prompt through the tokenizer's chat template, where it has one."""
+    if not getattr(tokenizer, "chat_template", None):
+        return text
+    try:
+        return str(tokenizer.apply_chat_template([{"role": "user", "content": text}],
+                                                 tokenize=False))
+    except ValueError:
+        return text
+
+
+def digit_ids(loaded: Loaded) -> list[int]:
+    """The token of each digit 1 to 5: a ModelError where the vocabulary lacks one."""
+    tokenizer = loaded.tokenizer
+    found = []
+    for digit in DIGITS:
+        ids = tokenizer(digit, add_special_tokens=False)["input_ids"]
+        token = tokenizer.convert_tokens_to_ids(digit)
+        if isinstance(token, int) and token != tokenizer.unk_token_id and token >= 0:
+            found.append(token)
+        elif len(ids) == 1:
+            found.append(ids[0])
+        else:
+            raise ModelError(f"the model {loaded.name!r} (--llm-model) has no token for the "
+                             f"digit {digit}: its ratings cannot be read one token each")
+    return found
+
+
+@dataclass(frozen=True)
+class EndpointJudge:
+    url: str  # the API's base, e.g. https://api.openai.com/v1
+    model: str
+    key: str | None
+    seed: int = 777
+    timeout: float = 120.0
+
+    def ask(self, prompts: Sequence[str], sizes: Sequence[int]) -> list[Reply]:
+        return [self._asked(text, size) for text, size in zip(prompts, sizes, strict=True)]
+
+    def _asked(self, text: str, size: int) -> Reply:
+        import urllib.error
+        import urllib.request
+
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": [{"role": "system", "content": SYSTEM_MESSAGE},
+                         {"role": "user", "content": text}],
+            "response_format": {"type": "json_schema", "json_schema": schema(size)}}
+        if "gemini" not in self.model:
+            body["seed"] = self.seed
+        headers = {"Content-Type": "application/json"}
+        if self.key:
+            headers["Authorization"] = f"Bearer {self.key}"
+        request = urllib.request.Request(self.url.rstrip("/") + "/chat/completions",
+                                         json.dumps(body).encode(), headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                data = json.loads(response.read().decode("utf-8", "replace"))
+        except urllib.error.HTTPError as failed:
+            raise ModelError(f"the endpoint {self.url} answered {failed.code} "
+                             f"{failed.reason}: {failed.read()[:300]!r}") from None
+        except (OSError, ValueError) as failed:
+            raise ModelError(f"the endpoint {self.url} gave no reply: {failed}") from None
+        if not isinstance(data, dict):
+            raise ModelError(f"the endpoint {self.url} replied with no JSON object")
+        return data
+
+
+def schema(size: int) -> dict[str, Any]:
+    """The reply's JSON schema, as OpenAI's `parse` makes it of gec-metrics' pydantic
+    class for `size` hypotheses."""
+    fields = [f"target_score{k + 1}" for k in range(size)]
+    return {"name": f"LLMSentOutputFormat{size}", "strict": True,
+            "schema": {"type": "object", "title": f"LLMSentOutputFormat{size}",
+                       "properties": {f: {"title": f.replace("_", " ").title().replace(
+                           " ", " "), "type": "integer"} for f in fields},
+                       "required": fields, "additionalProperties": False}}
+
+
+def endpoint_key(variable: str) -> str | None:
+    return os.environ.get(variable) or None
