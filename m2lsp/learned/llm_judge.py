@@ -160,8 +160,10 @@ class ReplyCache:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         line = json.dumps({"id": prompt_key, "results": reply}, ensure_ascii=False) + "\n"
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(line)
+        with open(self.path, "ab+") as handle:
+            if handle.tell() and (handle.seek(-1, 2), handle.read(1))[1] != b"\n":
+                line = "\n" + line  # after a line written half, a line of its own
+            handle.write(line.encode("utf-8"))
 
 
 def judge(sources: Sequence[str], systems: Sequence[Sequence[str]], instruction: str,
@@ -189,7 +191,8 @@ def _read(plans: list, cache: ReplyCache, count: int, asked: int) -> Judged:
         found = ratings_of(content(cache.get(prompt_key) or {}), len(chosen))
         if found is None:
             unread.append(k)
-        by_text = dict(zip(chosen, found or [None] * len(chosen), strict=True))
+        values: list[float | None] = list(found) if found else [None] * len(chosen)
+        by_text = dict(zip(chosen, values, strict=True))
         for system, hypothesis in enumerate(hypotheses):
             ratings[system].append(by_text.get(hypothesis))
     return Judged(tuple(tuple(r) for r in ratings), tuple(unread), len(plans), asked)

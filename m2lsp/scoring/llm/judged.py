@@ -95,6 +95,25 @@ def model_name(options: Mapping[str, Any]) -> str:
 
 
 def identity(options: Mapping[str, Any]) -> str:
+    """`named`, once per model and folder state in a process."""
+    key = (model_name(options), options.get("endpoint"))
+    folder = Path(key[0]).expanduser()
+    stamp = _stamp(folder) if not key[1] and folder.is_dir() else None
+    found = _IDENTITIES.get((key, stamp))
+    if found is None:
+        found = _IDENTITIES[(key, stamp)] = named(options)
+    return found
+
+
+_IDENTITIES: dict[Any, str] = {}
+
+
+def _stamp(folder: Path) -> tuple:
+    return tuple(sorted((p.name, p.stat().st_ino, p.stat().st_size, p.stat().st_ctime_ns)
+                        for p in folder.iterdir() if p.is_file()))
+
+
+def named(options: Mapping[str, Any]) -> str:
     """What names the judge, without loading it: a folder's content, a hub model's cached
     commit (else its id alone), an endpoint's URL and model name."""
     name = model_name(options)
@@ -156,9 +175,10 @@ class LlmMetric(LearnedMetric):
         out["references"] = ()
         if self.name == "llm-e":
             from m2lsp.annotation.parallel import settings_for
+            from m2lsp.config import ScoreSettings
 
-            out["annotation"] = settings_for("en", config, spacy_model=values.get(
-                "spacy_model"))
+            out["annotation"] = settings_for("en", config or ScoreSettings(),
+                                             spacy_model=values.get("spacy_model"))
             out["jobs"] = shared.jobs or 1
         return out
 

@@ -1,0 +1,287 @@
+"""LLM-S and LLM-E (Kobayashi et al. 2024) against gec-metrics 0.1.2's LLMKobayashi24, and
+the whole path with a model the tests make.
+
+- **Prompts and scores.** On SEEDA's twelve base systems, gec-metrics' own class builds
+  every prompt and asks a stand-in client (a rating drawn from the prompt's MD5), which
+  writes gec-metrics' JSONL cache.  m2lsp, given that file, finds a reply for every prompt
+  it builds (the same MD5 keys: byte-identical prompts) and asks nothing; its pairwise
+  tables are gec-metrics' `score_pairwise`, and its TrueSkill and Expected Wins rankings
+  are gec-metrics' `rank_systems`.
+- **A real model.** A small GPT-2 made in the tests judges: generation, the cache (a second
+  run loads no model), the scores, meta-eval.
+- **An endpoint.** A local HTTP server stands in for an OpenAI-compatible API.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+import m2lsp
+from m2lsp.cli import main
+from m2lsp.learned import llm_judge
+from m2lsp.metaeval.rating import expected_wins, pairwise, trueskill
+from tests.conftest import shared
+
+pytestmark = pytest.mark.usefixtures("neural")
+BASE = ["BART", "BERT-fuse", "GECToR-BERT", "GECToR-ens", "LM-Critic", "PIE", "REF-M",
+        "Riken-Tohoku", "T5", "TemplateGEC", "TransGEC", "UEDIN-MS"]
+
+
+def read_lines(path: Path) -> list[str]:
+    """As gec-metrics reads a file (meta_eval/utils.py)."""
+    return path.read_text(encoding="utf-8").rstrip().split("\n")
+
+
+def stand_in(instruction: str, size: int) -> dict:
+    rng = random.Random(hashlib.md5(instruction.encode()).hexdigest())
+    scores = {f"target_score{k + 1}": rng.randint(1, 5) for k in range(size)}
+    return {"choices": [{"message": {"content": json.dumps(scores)}}]}
+
+
+@pytest.fixture(scope="module")
+def seeda() -> tuple[Path, list[str], list[list[str]]]:
+    folder = shared("meta-eval/seeda/outputs/subset")
+    return (folder, read_lines(folder / "INPUT.txt"),
+            [read_lines(folder / f"{s}.txt") for s in BASE])
+
+
+def theirs(gec_metrics, kind: str, cache: Path, sources, hypotheses):
+    """gec-metrics' LLM metric of `kind` with the stand-in client: its tables and its
+    rankings (the cache file is written as a side effect)."""
+    from gec_metrics.metrics import llm_kobayashi24 as module
+
+    base = module.LLMKobayashi24HFSent if kind == "llm-s" else module.LLMKobayashi24HFEdit
+
+    class StandIn(base):
+        def __init__(self, config) -> None:  # no tokenizer to load: no chat template
+            module.LLMKobayashi24.__init__(self, config)
+            if kind == "llm-e":
+                from gecommon import CachedERRANT
+                self.errant = CachedERRANT()
+
+        def load_client(self):
+            return None
+
+        def call_client(self, instruction, output_format):
+            return stand_in(instruction, len(output_format.model_fields))
+
+    metric = StandIn(StandIn.Config(model="stand-in", cache=str(cache)))
+    tables = metric.score_pairwise(sources, hypotheses)
+    return tables, {a: metric.rank_systems(sources, hypotheses, aggregation=a)
+                    for a in ("trueskill", "expected_wins")}
+
+
+def refuse(prompts, sizes):
+    raise AssertionError(f"asked {len(prompts)} prompts the cache should have had")
+
+
+@pytest.mark.slow
+def test_llm_s_prompts_tables_and_rankings_are_gec_metrics_own(gec_metrics, seeda,
+                                                               tmp_path) -> None:
+    _, sources, hypotheses = seeda
+    cache = tmp_path / "stand-in.cache"
+    tables, ranked = theirs(gec_metrics, "llm-s", cache, sources, hypotheses)
+    found = llm_judge.judge(sources, hypotheses, llm_judge.template("llm-s"),
+                            llm_judge.sentence_form, llm_judge.ReplyCache(cache), refuse)
+    assert found.asked == 0 and found.unread == ()
+    assert found.prompts == len(sources) == 391
+    ours = pairwise(found.ratings)
+    assert ours == tables
+    assert trueskill(ours) == ranked["trueskill"]
+    assert expected_wins(ours) == ranked["expected_wins"]
+
+
+@pytest.mark.slow
+def test_meta_eval_ranks_from_gec_metrics_cache(gec_metrics, seeda, tmp_path,
+                                                capsys) -> None:
+    """The command line reads SEEDA's files and gec-metrics' cache to the same rankings
+    (no model: every reply is in the cache)."""
+    folder, sources, hypotheses = seeda
+    cache = tmp_path / "stand-in.cache"
+    _, ranked = theirs(gec_metrics, "llm-s", cache, sources, hypotheses)
+    for aggregation in ("trueskill", "expected-wins"):
+        assert main(["meta-eval", "--data", str(folder.parents[2]), "--metric", "llm-s",
+                     "--llm-model", "stand-in/model", "--llm-cache", str(cache),
+                     "--aggregation", aggregation, "--format", "json"]) == 0
+        scores = json.loads(capsys.readouterr().out)["metrics"][0]["scores"]
+        assert [scores[s] for s in BASE] == ranked[aggregation.replace("-", "_")]
+
+
+@pytest.mark.slow
+def test_llm_e_prompts_are_gec_metrics_own(gec_metrics, seeda, tmp_path,
+                                           english_pipeline) -> None:
+    from m2lsp.annotation.parallel import settings_for
+    from m2lsp.config import ScoreSettings
+    from m2lsp.learned.llm_edits import edit_forms
+
+    _, sources, hypotheses = seeda
+    head = 120  # ERRANT on 12 x 120 pairs, both sides
+    sources, hypotheses = sources[:head], [h[:head] for h in hypotheses]
+    cache = tmp_path / "stand-in.cache"
+    tables, ranked = theirs(gec_metrics, "llm-e", cache, sources, hypotheses)
+    forms = edit_forms(sources, hypotheses, settings_for("en", ScoreSettings()))
+    found = llm_judge.judge(sources, hypotheses, llm_judge.template("llm-e", None),
+                            forms, llm_judge.ReplyCache(cache), refuse)
+    assert found.asked == 0
+    assert pairwise(found.ratings) == tables
+    assert trueskill(pairwise(found.ratings)) == ranked["trueskill"]
+
+
+@pytest.mark.parametrize(("content", "count", "expected"), [
+    ('{"target_score1": 3, "target_score2": 5}', 2, [3.0, 5.0]),
+    ('{"target_score1":4}', 1, [4.0]),
+    ('```json\n{\n"target1_score": 2, "target2_score": "4"\n}\n```', 2, [2.0, 4.0]),
+    ('Sure! {"target_score1": 5} is my answer', 1, [5.0]),
+    ('{"target_score1": 3}', 2, None),  # a hypothesis without a rating
+    ('{"target_score1": true}', 1, None),
+    ("I cannot rate these.", 1, None),
+    (None, 1, None),
+])
+def test_replies_are_read_robustly(content, count, expected) -> None:
+    assert llm_judge.ratings_of(content, count) == expected
+
+
+@pytest.mark.parametrize(("hypotheses", "shown"), [
+    (["b", "a", "b"], ["a", "b"]),
+    (["f", "e", "d", "c", "b", "a"], ["b", "c", "d", "e", "f"]),  # ties: first seen first
+    (["a", "x", "x", "y", "y", "b", "c", "d"], ["a", "b", "c", "x", "y"]),
+])
+def test_at_most_five_hypotheses_shown(hypotheses, shown) -> None:
+    assert llm_judge.shown(hypotheses) == shown
+
+
+def test_a_half_written_cache_line_is_skipped_and_counted(tmp_path) -> None:
+    cache = tmp_path / "c.jsonl"
+    cache.write_text('{"id": "a", "results": {"choices": []}}\n{"id": "b", "res', "utf-8")
+    found = llm_judge.ReplyCache(cache)
+    assert list(found.replies) == ["a"] and found.skipped == 1
+    found.add("c", {"x": 1})
+    assert llm_judge.ReplyCache(cache).get("c") == {"x": 1}
+
+
+# --- a model made in the tests ----------------------------------------------------------
+
+
+@pytest.fixture
+def few(conll, tmp_path) -> dict[str, Path]:
+    folder = tmp_path / "few"
+    conll.head(30, ("AMU", "CAMB", "INPUT"), folder)
+    (folder / "source").write_text("".join(f"{s}\n" for s in conll.sources[:30]), "utf-8")
+    return {n: folder / n for n in ("AMU", "CAMB", "INPUT", "source", "gold.m2")}
+
+
+def test_a_small_causal_lm_judges_and_its_replies_are_cached(made, few, tmp_path,
+                                                             monkeypatch, capsys) -> None:
+    from m2lsp.scoring.llm import judged
+
+    cache = tmp_path / "replies.jsonl"
+    args = ["report", str(few["gold.m2"]), str(few["AMU"]), str(few["CAMB"]),
+            str(few["INPUT"]), "--metric", "llm-s", "--llm-model", str(made["gpt2"]),
+            "--llm-cache", str(cache), "--format", "json"]
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    lines = cache.read_text("utf-8").splitlines()
+    assert len(lines) == 30
+    content = json.loads(lines[0])["results"]["choices"][0]["message"]["content"]
+    keys = list(json.loads(content))
+    assert keys == [f"target_score{k + 1}" for k in range(len(keys))] and len(keys) <= 3
+    assert all(1 <= v <= 5 for v in json.loads(content).values())
+    monkeypatch.setattr(judged.Judge, "_made", lambda self: pytest.fail("a model loaded"))
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out)["systems"] == first["systems"]
+    assert len(cache.read_text("utf-8").splitlines()) == 30
+
+
+def test_a_small_causal_lm_in_meta_eval(made, tmp_path, capsys, monkeypatch) -> None:
+    data = shared("meta-eval/seeda").parent
+    monkeypatch.setenv("M2LSP_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["meta-eval", "--data", str(data), "--metric", "llm-s", "--llm-model",
+                 str(made["gpt2"]), "--aggregation", "trueskill", "--format", "json"]) == 0
+    out = capsys.readouterr()
+    found = json.loads(out.out)["metrics"][0]
+    assert found["signature"].endswith("|aggregation:trueskill")
+    assert "systems:12" in found["signature"]
+    assert "no sentence-level meta-evaluation" in out.err
+    assert len(list((tmp_path / "cache" / "llm").glob("*.jsonl"))) == 1
+
+
+def test_one_system_from_python(made, few, tmp_path) -> None:
+    found = m2lsp.score(few["AMU"], metric="llm-s", sources=few["source"],
+                        llm_model=str(made["gpt2"]), llm_cache=str(tmp_path / "c.jsonl"))
+    ratings = found.sentence_scores
+    assert len(ratings) == 30 and all(r in (1.0, 2.0, 3.0, 4.0, 5.0) for r in ratings)
+    assert found.data["llm-s"] == pytest.approx(sum(ratings) / 30)
+
+
+# --- an endpoint --------------------------------------------------------------------------
+
+
+class Endpoint(BaseHTTPRequestHandler):
+    seen: ClassVar[list] = []
+    replies: ClassVar[dict] = {1: '{"target_score1": 3}',
+                               2: '{"target_score1": 4, "target_score2": 2}'}
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        Endpoint.seen.append((self.path, self.headers.get("Authorization"), body))
+        size = len(body["response_format"]["json_schema"]["schema"]["required"])
+        content = Endpoint.replies[size]
+        data = json.dumps({"id": "x", "choices": [{"message": {"content": content}}]})
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(data.encode())
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def endpoint():
+    server = HTTPServer(("127.0.0.1", 0), Endpoint)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    Endpoint.seen = []
+    yield f"http://127.0.0.1:{server.server_port}/v1"
+    server.shutdown()
+
+
+def test_an_openai_compatible_endpoint(endpoint, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("MY_KEY", "secret")
+    (tmp_path / "src").write_text("a b\nc d\n", "utf-8")
+    (tmp_path / "A").write_text("a b .\nc d\n", "utf-8")
+    (tmp_path / "B").write_text("a b !\nc d\n", "utf-8")
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S a b\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+                    "S c d\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n", "utf-8")
+    found = m2lsp.rank_systems({"a": tmp_path / "A", "b": tmp_path / "B"}, gold,
+                               metric="llm-s", llm_endpoint=endpoint, llm_model="judge-1",
+                               llm_key_env="MY_KEY", llm_cache=str(tmp_path / "c.jsonl"))
+    path, key, body = Endpoint.seen[0]
+    assert path == "/v1/chat/completions" and key == "Bearer secret"
+    assert body["model"] == "judge-1" and body["seed"] == 777
+    assert body["messages"][0] == {"role": "system", "content": "You are a helpful assistant."}
+    assert body["messages"][1]["content"].startswith("The goal of this task")
+    assert len(Endpoint.seen) == 2  # two sources, each asked once
+    # shown in code-point order: "a b !" (B) is target 1, rated 4; "a b ." (A) 2
+    assert found == {"a": (2 + 3) / 2, "b": (4 + 3) / 2}
+
+
+def test_an_unreadable_reply_is_reported(endpoint, tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.setattr(Endpoint, "replies", {1: "no numbers here"})
+    (tmp_path / "src").write_text("a b\nc d\n", "utf-8")
+    (tmp_path / "A").write_text("a b .\nc d\n", "utf-8")
+    assert main(["score", str(tmp_path / "A"), "--source", str(tmp_path / "src"),
+                 "--metric", "llm-s", "--llm-endpoint", endpoint,
+                 "--llm-cache", str(tmp_path / "c.jsonl"), "--format", "json"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["sentence_scores"] == [None, None]
+    assert "2 of 2 replies give no rating" in out.err
