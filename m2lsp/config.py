@@ -75,7 +75,7 @@ class ScoreSettings:
     """Drop system edits that only change whitespace or case."""
     metric: str = defaults.METRIC
     """Default metric: m2, errant, cherrant, cged, cgec, gleu, green, cleme, impara, some,
-    scribendi, bertscore, gotoscorer, pt-errant or pt-m2."""
+    scribendi, bertscore, gotoscorer, pt-errant, pt-m2, llm-s or llm-e."""
     spacy_model: str | None = None
     """The spaCy pipeline ERRANT annotates plain-text English with (None: not named, so
     en_core_web_sm, or the one English pipeline installed when it is not)."""
@@ -253,8 +253,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("metric", "score", "metric", _metric,
            "Default metric of `m2lsp score`, `m2lsp compare` and in-editor scoring: m2, "
            "errant, cherrant, cged, cgec, gleu, green, cleme, impara, some, scribendi, "
-           "bertscore, gotoscorer, pt-errant or pt-m2. The last seven score on the command "
-           "line and in the API, not in the editor."),
+           "bertscore, gotoscorer, pt-errant, pt-m2, llm-s or llm-e. The last nine score on "
+           "the command line and in the API, not in the editor."),
     Option("spacy-model", "score", "spacy_model", _name,
            "The spaCy pipeline ERRANT annotates plain-text English with (default: "
            "en_core_web_sm; any installed pipeline's name)."),

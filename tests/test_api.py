@@ -53,7 +53,7 @@ TABLE = {
 
 # the learned metrics need models: their table is in tests/learned/test_learned_commands.py
 LEARNED = {"impara", "some", "scribendi", "bertscore", "gotoscorer", "pt-errant",
-           "pt-m2"}
+           "pt-m2", "llm-s", "llm-e"}
 
 
 def test_every_metric_is_in_the_table() -> None:

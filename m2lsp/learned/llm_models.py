@@ -61,6 +61,7 @@ class LocalJudge:
         model, tokenizer = self.loaded.model, self.loaded.tokenizer
         ids = tokenizer(chat(tokenizer, text) + '{"target_score1":',
                         return_tensors="pt")["input_ids"].to(model.device)
+        fits(self.loaded, ids.shape[1] + 12 * size)
         out = model(input_ids=ids, use_cache=True)
         found = []
         for k in range(size):
@@ -73,6 +74,18 @@ class LocalJudge:
             feed = torch.tensor([[digits[choice], *more]], device=model.device)
             out = model(input_ids=feed, past_key_values=out.past_key_values, use_cache=True)
         return found
+
+
+def fits(loaded: Loaded, tokens: int) -> None:
+    """A ModelError where a prompt and its reply are longer than the model's positions
+    (torch would stop with "index out of range")."""
+    config = loaded.model.config
+    limit = getattr(config, "max_position_embeddings", None) or getattr(
+        config, "n_positions", None)
+    if isinstance(limit, int) and tokens > limit:
+        raise ModelError(f"the model {loaded.name!r} (--llm-model) reads at most {limit} "
+                         f"tokens; a prompt and its reply take {tokens} in its tokenizer: "
+                         "give a model with a longer context")
 
 
 def chat(tokenizer: Any, text: str) -> str:

@@ -155,6 +155,7 @@ def _scored(dataset: Dataset, folder: Path, request: MetaEvalRequest,
         raise UsageError(f"no metric {unknown[0]!r}; the metrics are {', '.join(names())}")
     values = dict(request.options)
     _refuse_unused(values, request.metrics)
+    gold: Path | None
     if dataset.prepared is not None:  # RevisitCGEC: the gold of its references
         from m2lsp.config import ScoreSettings
         from m2lsp.metaeval import revisit
@@ -164,12 +165,35 @@ def _scored(dataset: Dataset, folder: Path, request: MetaEvalRequest,
         gold = request.gold or revisit.gold(dataset.prepared, request.config or
                                             ScoreSettings(), values.get("jobs") or 1)
     else:
-        gold = request.gold or _gold_beside(folder)
+        gold = request.gold or _gold_beside(folder, _reference_free(request.metrics))
     with tempfile.TemporaryDirectory(prefix="m2lsp-meta-eval-") as scratch:
-        references = gold_for(dataset, gold, Path(scratch))
+        references = (gold_for(dataset, gold, Path(scratch)) if gold is not None
+                      else _sources_as_gold(dataset, Path(scratch)))
         return [metric_scores(dataset, name, references, progress, warn, values,
                               request.config)
                 for name in request.metrics]
+
+
+def _reference_free(metrics: Sequence[str]) -> bool:
+    from m2lsp.scoring.metric import declared
+
+    return all(declared(m).reference_free for m in metrics)
+
+
+def _sources_as_gold(dataset: Dataset, folder: Path) -> Path:
+    """The dataset's INPUT as an M2 file of S lines (the sources of reference-free metrics,
+    as gec-metrics reads them: SEEDA's INPUT.txt)."""
+    from m2lsp.parsing.source import read_source
+
+    path = dataset.output("INPUT")
+    if not path.is_file():
+        raise UsageError(f"{dataset.name}: no INPUT output at {path} to take the sources "
+                         "from: give --gold")
+    lines = read_source(path, f"{dataset.name}'s INPUT").text.splitlines()
+    gold = folder / "sources.m2"
+    gold.write_text("".join(f"S {line}\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+                            for line in lines), encoding="utf-8")
+    return gold
 
 
 def _refuse_unused(values: dict[str, Any], metrics: Sequence[str]) -> None:
@@ -183,13 +207,16 @@ def _refuse_unused(values: dict[str, Any], metrics: Sequence[str]) -> None:
                          f"({', '.join(metrics)}) takes {'it' if len(unused) == 1 else 'them'}")
 
 
-def _gold_beside(folder: Path) -> Path:
-    """The CoNLL-2014 gold beside the data folder (the layout of m2lsp's test data), else
-    a UsageError asking for --gold."""
+def _gold_beside(folder: Path, sources_will_do: bool = False) -> Path | None:
+    """The CoNLL-2014 gold beside the data folder (the layout of m2lsp's test data); else
+    None where only sources are needed (reference-free metrics), else a UsageError asking
+    for --gold."""
     for candidate in (folder / GOLD_BESIDE, folder.parent / GOLD_BESIDE,
                       folder.parent.parent / GOLD_BESIDE):
         if candidate.is_file():
             return candidate
+    if sources_will_do:
+        return None
     raise UsageError("scoring with --metric needs the CoNLL-2014 gold: give --gold "
                      "official-2014.combined.m2")
 

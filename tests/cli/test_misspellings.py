@@ -15,11 +15,11 @@ CASES = [
     (["score", "sys.txt", "gold.m2", "--metric", "errnt"],
      "m2lsp score: error: unknown --metric 'errnt'; did you mean errant? (one of m2, errant, "
      "cherrant, cged, cgec, gleu, green, cleme, impara, some, scribendi, bertscore, gotoscorer, "
-     "pt-errant, pt-m2)"),
+     "pt-errant, pt-m2, llm-s, llm-e)"),
     (["score", "--metric=errnt", "sys.txt", "gold.m2"],
      "m2lsp score: error: unknown --metric 'errnt'; did you mean errant? (one of m2, errant, "
      "cherrant, cged, cgec, gleu, green, cleme, impara, some, scribendi, bertscore, gotoscorer, "
-     "pt-errant, pt-m2)"),
+     "pt-errant, pt-m2, llm-s, llm-e)"),
     (["scroe", "sys.txt", "gold.m2"],
      "m2lsp: error: unknown command 'scroe'; did you mean score? (one of check, rule, score, "
      "compare, errant-compare, serve, convert, annotate, errant-parallel, agree, report, "

@@ -285,3 +285,17 @@ def test_an_unreadable_reply_is_reported(endpoint, tmp_path, monkeypatch, capsys
     out = capsys.readouterr()
     assert json.loads(out.out)["sentence_scores"] == [None, None]
     assert "2 of 2 replies give no rating" in out.err
+
+
+def test_a_prompt_longer_than_the_model_reads_is_one_clear_error() -> None:
+    from types import SimpleNamespace
+
+    from m2lsp.learned.llm_models import fits
+    from m2lsp.learned.loading import Loaded, ModelError
+
+    config = SimpleNamespace(max_position_embeddings=None, n_positions=100)
+    loaded = Loaded(SimpleNamespace(config=config), None, "tiny", "abc")
+    fits(loaded, 100)
+    with pytest.raises(ModelError, match="reads at most 100 tokens; a prompt and its reply "
+                                         "take 101"):
+        fits(loaded, 101)

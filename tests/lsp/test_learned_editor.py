@@ -48,7 +48,7 @@ def made(tmp_path_factory) -> dict[str, Path]:
     found = {"qe": models.bert(root / "qe", texts, seed=1, head="classifier"),
              "se": models.bert(root / "se", texts, seed=2),
              "bs": models.bert(root / "bs", texts, seed=7, lower=True),
-             "baseline": root / "bs.tsv"}
+             "baseline": root / "bs.tsv", "gpt2": models.gpt2(root / "gpt2", texts, seed=5)}
     found["baseline"].write_text("LAYER,P,R,F\n0,0.1,0.2,0.3\n1,0.31,0.32,0.33\n"
                                  "2,0.4,0.5,0.45\n")
     return found
@@ -93,6 +93,30 @@ async def test_sentence_scores_are_hints_on_the_s_lines(client: LanguageClient, 
     label = "IMPARA" if metric == "impara" else "BERTScore"
     assert [(d.range.start.line, d.message) for d in hints] == [
         (line, f"{label} {score:.4f} (sentence)") for line, score in
+        zip((0, 4, 7), expected.data["sentence_scores"], strict=True)]
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_llm_judge_rates_each_sentence(client: LanguageClient, made, tmp_path):
+    """LLM-S in the editor: the S lines' sources, one hypothesis a prompt, each rating a
+    hint (the replies cached in the file given)."""
+    gold, system = tmp_path / "gold.m2", tmp_path / "system.txt"
+    gold.write_text(GOLD, encoding="utf-8")
+    system.write_text(SYSTEM, encoding="utf-8")
+    uri = gold.as_uri()
+    await open_doc(client, GOLD, uri=uri)
+    options = {"llm_model": str(made["gpt2"]), "llm_cache": str(tmp_path / "replies")}
+    expected = m2lsp.score(system, gold=gold, metric="llm-s", **options)
+    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="m2lsp.score", arguments=[uri, str(system), {"metric": "llm-s", **options}]))
+    assert answer["llm-s"] == expected.score and answer["signature"] == expected.signature
+    found = await published(client, uri, lambda ds: sum(d.source == "m2lsp-score"
+                                                       for d in ds) == 3)
+    hints = sorted((d for d in found if d.source == "m2lsp-score"),
+                   key=lambda d: d.range.start.line)
+    assert [(d.range.start.line, d.message) for d in hints] == [
+        (line, f"LLM-S {score:g} (sentence)") for line, score in
         zip((0, 4, 7), expected.data["sentence_scores"], strict=True)]
 
 

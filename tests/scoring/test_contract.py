@@ -39,7 +39,8 @@ INPUTS = {
 
 # the learned metrics need models: tests/learned/test_learned_commands.py runs them through
 # `keeps_the_contract` on models the tests make
-LEARNED = {"impara", "some", "scribendi", "bertscore", "pt-errant", "pt-m2"}
+LEARNED = {"impara", "some", "scribendi", "bertscore", "pt-errant", "pt-m2", "llm-s",
+           "llm-e"}
 
 
 def test_every_registry_entry_has_inputs_here() -> None:

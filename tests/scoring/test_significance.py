@@ -155,7 +155,7 @@ def test_compare_offers_exactly_the_metrics_it_can_compare(tmp_path, capsys) -> 
     assert comparable() == [n for n in names() if metric(n).per_sentence]
     assert set(comparable()) == {"m2", "errant", "cherrant", "cgec", "green", "cleme",
                                  "impara", "some", "scribendi", "bertscore", "gotoscorer",
-                                 "pt-errant", "pt-m2"}
+                                 "pt-errant", "pt-m2", "llm-s", "llm-e"}
     for name in set(names()) - set(comparable()):
         with pytest.raises(SystemExit) as stop:
             main(["compare", "a", "b", "gold", "--metric", name])
@@ -178,7 +178,7 @@ def test_every_offered_metric_compares(tmp_path, monkeypatch, capsys) -> None:
               "cleme": ("a.m2", "b.m2"), "gotoscorer": ("a.txt", "b.txt")}
     # the metrics with models compare in tests/learned (test_compare_and_report)
     assert set(comparable()) - set(inputs) == {"impara", "some", "scribendi", "bertscore",
-                                               "pt-errant", "pt-m2"}
+                                               "pt-errant", "pt-m2", "llm-s", "llm-e"}
     for name in inputs:
         a, b = inputs[name]
         assert main(["compare", a, b, "gold.m2", "--metric", name, "--samples", "50"]) == 0, name
