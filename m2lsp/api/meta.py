@@ -70,12 +70,14 @@ def meta_eval(dataset: str = "seeda", *, data: str | os.PathLike[str] | None = N
               sentence_scores: Mapping[str, str | os.PathLike[str]] | None = None,
               order: str = "higher", judgments: str | os.PathLike[str] | None = None,
               trueskill_runs: int = 0, bootstrap: int = 0, seed: int = 12345,
-              window: int = 0, aggregation: str = "default", **options: Any) -> MetaEval:
+              window: int = 0, aggregation: str = "default", domain: str = "fce",
+              split: str = "test", **options: Any) -> MetaEval:
     """`m2lsp meta-eval`: registry `metrics` (scored here, with their `options` as `score`
     takes them: `spacy_model=`, `beta=`, `max_unchanged_words=`, ... and the [tool.m2lsp]
     settings) and given score files (`scores`: name -> SYSTEM<TAB>SCORE file;
     `sentence_scores`: name -> folder of SYSTEM.txt) against the human judgments of
-    `dataset` ("seeda", "gjg15" or "revisit-cgec") in the folder `data`; `aggregation`
+    `dataset` ("seeda", "gjg15", "revisit-cgec" or "gmeg", with its `domain` and `split`)
+    in the folder `data`; `aggregation`
     "trueskill" or "expected-wins" rates the systems from their sentence scores (see
     `rank_systems`)."""
     from m2lsp import arguments
@@ -85,12 +87,14 @@ def meta_eval(dataset: str = "seeda", *, data: str | os.PathLike[str] | None = N
     from m2lsp.metaeval.evaluate import Settings
     from m2lsp.metaeval.run import MetaEvalRequest, run
 
-    _names("dataset", dataset, ("seeda", "gjg15", "revisit-cgec"))
+    _names("dataset", dataset, ("seeda", "gjg15", "revisit-cgec", "gmeg"))
+    _names("domain", domain, ("fce", "wiki", "yahoo"))
+    _names("split", split, ("test", "dev"))
     _names("order", order, ("higher", "lower"))
     _names("aggregation", aggregation, ("default", "trueskill", "expected-wins",
                                         "expected_wins"))
     if systems is not None:
-        _names("systems", systems, ("base", "+INPUT", "+REF-F_GPT-3.5", "all"))
+        _names("systems", systems, ("base", "+INPUT", "+REF-F_GPT-3.5", "all", "+source"))
     chosen = inputs.strings(metrics, "metrics")
     settings = Settings(int(counted(arguments.SAMPLES, "bootstrap", bootstrap))
                         if bootstrap else 0, int(counted(arguments.SEED, "seed", seed)),
@@ -101,7 +105,8 @@ def meta_eval(dataset: str = "seeda", *, data: str | os.PathLike[str] | None = N
         dataset, _path("data", data), systems, chosen, _path("gold", gold),
         _files("scores", scores), _files("sentence_scores", sentence_scores), order,
         _path("judgments", judgments), runs, settings, config.meta_eval_data,
-        _metric_options(chosen, options), config, aggregation.replace("_", "-"))
+        _metric_options(chosen, options), config, aggregation.replace("_", "-"), domain,
+        split)
     said: list[str] = []
     with collected(said.append, once=True):
         found = run(request, warn=said.append)

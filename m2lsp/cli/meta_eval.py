@@ -32,14 +32,25 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "corr_system.py and corr_sentence.py compute them. Registry metrics are scored "
         "here; any other metric is given as score files.")
     add_help(meta)
-    meta.add_argument("--dataset", choices=("seeda", "gjg15", "revisit-cgec"), default="seeda",
-                      help="the human judgments (default seeda)")
+    meta.add_argument("--dataset", choices=("seeda", "gjg15", "revisit-cgec", "gmeg"),
+                      default="seeda", help="the human judgments (default seeda)")
     meta.add_argument("--data", type=Path, help="the folder holding seeda/ and gjg15/, or "
                       "RevisitCGEC's release with MuCGEC_dev.txt and "
                       "yaclc-minimal_dev.para (default: the setting meta-eval-data, else "
                       "$M2LSP_META_EVAL_DATA)")
-    meta.add_argument("--systems", choices=("base", "+INPUT", "+REF-F_GPT-3.5", "all"),
-                      help="SEEDA's system sets (default base, as its scripts); GJG15: all")
+    meta.add_argument("--systems", choices=("base", "+INPUT", "+REF-F_GPT-3.5", "all",
+                                            "+source"),
+                      help="SEEDA's system sets (default base, as its scripts); GJG15 and "
+                      "RevisitCGEC: all; GMEG: base (its six systems) or +source")
+    meta.add_argument("--domain", choices=("fce", "wiki", "yahoo"), default="fce",
+                      help="GMEG: the domain (default fce; yahoo's text is given on "
+                      "request)")
+    meta.add_argument("--split", choices=("test", "dev"), default="test",
+                      help="GMEG: the split (default test, as the paper's tables)")
+    meta.add_argument("--synthetic", type=int, default=0, metavar="N",
+                      help="GMEG: N synthetic systems more, each a seeded mix of a pair of "
+                      "its systems' sentences, as the paper adds 674 (metrics with "
+                      "per-sentence statistics)")
     meta.add_argument("--metric", action="append", default=[], choices=names(),
                       metavar="NAME", help="a registry metric to score the systems with "
                       f"(repeatable: {', '.join(names())})")
@@ -133,7 +144,8 @@ def run(args: argparse.Namespace) -> int:
         pairs(args.scores, "--scores"), pairs(args.sentence_scores, "--sentence-scores"),
         args.order, args.judgments, args.trueskill_runs or 0,
         Settings(args.bootstrap, args.seed, args.window), _setting(args),
-        _given_options(args), _config(args).score, args.aggregation)
+        _given_options(args), _config(args).score, args.aggregation, args.domain, args.split,
+        _synthetic(args.synthetic))
     found = meta_eval(request, progress=_progress, warn=_warn)
     if args.format == "json":
         print(json.dumps(render.to_dict(found), indent=1, ensure_ascii=False,
@@ -142,6 +154,12 @@ def run(args: argparse.Namespace) -> int:
         shown = {"text": render.text, "md": render.markdown, "latex": render.latex}
         sys.stdout.write(shown[args.format](found, args.digits))
     return EXIT_CLEAN
+
+
+def _synthetic(count: int) -> int:
+    if count < 0 or count > 100_000:
+        raise UsageError(f"--synthetic is a number of systems from 0 to 100000, not {count}")
+    return count
 
 
 def _ranking(found: list[tuple[str, float, float | None]], args: argparse.Namespace) -> int:

@@ -7,6 +7,8 @@ public releases are (`--data`, the setting `meta-eval-data`, or $M2LSP_META_EVAL
     gjg15/original/official_submissions/SYSTEM   the 12 CoNLL-2014 teams and INPUT
     gjg15/judgments.xml                   sentence-level rankings (src-id: 0-based line)
 
+and GMEG-Data's release (metaeval.gmeg), RevisitCGEC's (metaeval.revisit).
+
 SEEDA: Kobayashi et al. (TACL 2024), tmu-nlp/SEEDA.  GJG15: Grundkiewicz et al. (EMNLP
 2015), grammatical/evaluation.  Nothing of either is shipped with m2lsp but the published
 system scores of GJG15's Table 3, which its release has only as scripts' output.
@@ -47,7 +49,7 @@ GJG15_SYSTEMS = tuple(GJG15_PUBLISHED["EW"])
 GJG15_HUMAN = {"EW": "GJG15 Table 3(b), Expected Wins", "TS": "GJG15 Table 3(c), TrueSkill"}
 REVISIT_HUMAN = {"EW": "RevisitCGEC, Expected Wins (EW.pl)",
                  "TS": "RevisitCGEC, TrueSkill (mean mu of TS.py's runs)"}
-DATASETS = ("seeda", "gjg15", "revisit-cgec")
+DATASETS = ("seeda", "gjg15", "revisit-cgec", "gmeg")
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,9 @@ class Dataset:
     sentence_lines: Mapping[tuple[str, int], int] = field(default_factory=dict)  # a
     # (doc-id, src-id)'s line, where src-ids count per document (RevisitCGEC)
     prepared: Any = None  # metaeval.revisit.Prepared
+    judged: Mapping[str, Sequence[Any]] = field(default_factory=dict)  # sentence-level
+    # judgments read already (GMEG's ratings), by name
+    variant: str = ""  # what else chooses the data (GMEG: domain|split)
 
     def output(self, system: str) -> Path:
         if self.outputs:
@@ -97,7 +102,8 @@ class Dataset:
 
     @property
     def signature(self) -> str:
-        return f"{self.name}|systems:{self.subset}|n:{len(self.systems)}"
+        variant = f"|{self.variant}" if self.variant else ""
+        return f"{self.name}{variant}|systems:{self.subset}|n:{len(self.systems)}"
 
 
 def data_folder(given: Path | str | None, setting: str | None = None) -> Path:
@@ -113,15 +119,21 @@ def data_folder(given: Path | str | None, setting: str | None = None) -> Path:
                      f"--data DIR, the setting meta-eval-data, or ${ENVIRONMENT}")
 
 
-def load(name: str, folder: Path, subset: str | None = None) -> Dataset:
-    """Dataset `name` ('seeda' or 'gjg15') from the data folder, with the systems of
-    `subset` (SEEDA: base, the default, +INPUT, +REF-F_GPT-3.5 or all; GJG15: all)."""
+def load(name: str, folder: Path, subset: str | None = None, domain: str = "fce",
+         split: str = "test") -> Dataset:
+    """Dataset `name` from the data folder, with the systems of `subset` (SEEDA: base, the
+    default, +INPUT, +REF-F_GPT-3.5 or all; GJG15 and RevisitCGEC: all; GMEG: base or
+    +source, and its `domain` and `split`)."""
     if name == "seeda":
         return _seeda(_within(folder, "seeda"), subset or "base")
     if name == "gjg15":
         return _gjg15(_within(folder, "gjg15"), subset or "all")
     if name == "revisit-cgec":
         return _revisit(folder, subset or "all")
+    if name == "gmeg":
+        from m2lsp.metaeval import gmeg
+
+        return gmeg.load(folder, subset or "base", domain, split)
     raise UsageError(f"no dataset {name!r}: {', '.join(DATASETS)}")
 
 

@@ -33,6 +33,9 @@ class MetricScores:
     resample: Callable[[Sequence[int]], dict[str, float]] | None = field(
         default=None, compare=False, repr=False)
     sentence_count: int = 0  # the sentences `resample` draws from
+    mix: Callable[[Sequence[str]], float] | None = field(default=None, compare=False,
+                                                         repr=False)  # the score of an
+    # output taking each sentence from the system named (GMEG's synthetic systems)
 
 
 @dataclass(frozen=True)
@@ -109,8 +112,8 @@ class Settings:
 def evaluate(dataset: Dataset, metrics: Sequence[MetricScores],
              settings: Settings = Settings()) -> MetaEvalResult:
     """Every metric against the dataset's human scores and judgments."""
-    judgments = _judgments(dataset) if settings.sentence_level and any(
-        m.sentences is not None for m in metrics) else {}
+    wanted = settings.sentence_level and any(m.sentences is not None for m in metrics)
+    judgments = {**_judgments(dataset), **dataset.judged} if wanted else {}
     results = tuple(_one(dataset, m, judgments, settings) for m in metrics)
     return MetaEvalResult(dataset, results, _comparisons(dataset, results), settings.samples,
                           settings.seed, settings.window)

@@ -45,6 +45,9 @@ class MetaEvalRequest:
     options: tuple[tuple[str, Any], ...] = ()  # the metrics' options given, by dest
     config: Any = None  # config.ScoreSettings: [tool.m2lsp] (None: the defaults)
     aggregation: str = "default"  # or trueskill, expected-wins (metaeval.rating)
+    domain: str = "fce"  # GMEG's domain and split
+    split: str = "test"
+    synthetic: int = 0  # GMEG: synthetic systems more (metaeval.gmeg.synthetic)
 
 
 def run(request: MetaEvalRequest, progress: Progress | None = None,
@@ -53,7 +56,9 @@ def run(request: MetaEvalRequest, progress: Progress | None = None,
     if request.order not in ("higher", "lower"):
         raise UsageError("--order is higher or lower")
     folder = data_folder(request.data, request.setting_data)
-    dataset = load(request.dataset, folder, request.systems)
+    dataset = load(request.dataset, folder, request.systems, request.domain, request.split)
+    if request.synthetic and dataset.name != "gmeg":
+        raise UsageError("--synthetic makes GMEG's synthetic systems: give --dataset gmeg")
     if dataset.name == "revisit-cgec":
         _refuse_whole_references(request.metrics)
         dataset = with_trueskill(dataset, request.trueskill_runs or REVISIT_RUNS,
@@ -64,6 +69,8 @@ def run(request: MetaEvalRequest, progress: Progress | None = None,
     scores = _given(dataset, request) + _scored(dataset, folder, request, progress, warn)
     scores = [aggregated(s, dataset.systems, request.aggregation) for s in scores]
     scores = [_rated_throughout(s, warn) for s in scores]
+    if request.synthetic:
+        dataset, scores = _synthetic(dataset, scores, request)
     names = [s.name for s in scores]
     if len(set(names)) != len(names):
         raise UsageError("two metrics have the same name: "
@@ -89,6 +96,16 @@ def aggregated(scores: MetricScores, systems: Sequence[str], aggregation: str
                      for s in systems}, name)
     return replace(scores, system=found, resample=None,
                    signature=f"{scores.signature}|aggregation:{name}")
+
+
+def _synthetic(dataset: Dataset, scores: list[MetricScores], request: MetaEvalRequest
+               ) -> tuple[Dataset, list[MetricScores]]:
+    from m2lsp.metaeval import gmeg
+
+    if request.aggregation != "default":
+        raise UsageError("--synthetic mixes the metric's own statistics; it does not go "
+                         "with --aggregation")
+    return gmeg.synthetic(dataset, scores, request.synthetic, request.settings.seed)
 
 
 def _rated_throughout(scores: MetricScores, warn: Callable[[str], None] | None
@@ -164,6 +181,12 @@ def _scored(dataset: Dataset, folder: Path, request: MetaEvalRequest,
             values.setdefault("cherrant_data", dataset.prepared.cherrant_data)
         gold = request.gold or revisit.gold(dataset.prepared, request.config or
                                             ScoreSettings(), values.get("jobs") or 1)
+    elif dataset.name == "gmeg":
+        from m2lsp.config import ScoreSettings
+        from m2lsp.metaeval import gmeg
+
+        gold = request.gold or gmeg.gold(dataset, request.config or ScoreSettings(),
+                                         values.get("jobs") or 1)
     else:
         gold = request.gold or _gold_beside(folder, _reference_free(request.metrics))
     with tempfile.TemporaryDirectory(prefix="m2lsp-meta-eval-") as scratch:

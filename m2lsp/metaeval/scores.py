@@ -70,7 +70,8 @@ def metric_scores(dataset: Dataset, name: str, gold: Path, progress: Progress | 
             stats[system] = score.sentence_stats()
     signature = str(score.signature)
     return MetricScores(name, found, _complete(sentences), signature=signature,
-                        resample=_resampler(stats), sentence_count=_count(stats))
+                        resample=_resampler(stats), sentence_count=_count(stats),
+                        mix=_mixer(stats))
 
 
 def _run(dataset: Dataset, name: str, chosen: Any, first: Any, tick: Any
@@ -123,6 +124,23 @@ def _complete(sentences: dict[str, Any]) -> dict[str, Sequence[float]] | None:
 
 def _count(stats: dict[str, Any]) -> int:
     return min((len(s.rows) for s in stats.values() if s is not None), default=0)
+
+
+def _mixer(stats: dict[str, Any]) -> Callable[[Sequence[str]], float] | None:
+    """The main number of an output made of the systems' sentences (sentence k from
+    `chosen[k]`): their per-sentence statistics summed, where every system has them."""
+    if not stats or any(s is None for s in stats.values()):
+        return None
+    first = next(iter(stats.values()))
+
+    def mix(chosen: Sequence[str]) -> float:
+        width = len(first.rows[0]) if first.rows else 0
+        sums = [0.0] * width
+        for k, system in enumerate(chosen):
+            for j, value in enumerate(stats[system].rows[k]):
+                sums[j] += value
+        return float(first.aggregate(sums)[first.main])
+    return mix
 
 
 def _resampler(stats: dict[str, Any]) -> Callable[[Sequence[int]], dict[str, float]] | None:
