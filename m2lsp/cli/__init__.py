@@ -85,7 +85,7 @@ COMMANDS = {"check": "check", "rule": "rule", "score": "score", "compare": "scor
             "annotate": "annotate", "errant-parallel": "annotate", "agree": "agree",
             "report": "report", "cache": "cache", "meta-eval": "meta_eval",
             "gotoscorer-weight": "gotoscorer_weight", "explain": "explain",
-            "merge": "merge", "split": "merge"}
+            "merge": "merge", "split": "merge", "audit": "audit"}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

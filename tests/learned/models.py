@@ -40,16 +40,24 @@ def bert_tokenizer(folder: Path, texts: Iterable[str], lower: bool = False):
 
 def bert(folder: Path, texts: Iterable[str], *, seed: int, head: str | None = None,
          labels: int = 1, size: str = "tiny", lower: bool = False) -> Path:
-    """A BERT encoder (`head=None`) or sequence classifier (`head="classifier"`, `labels`
-    outputs) with random weights from `seed`, and its tokenizer, saved in `folder`."""
+    """A BERT encoder (`head=None`), sequence classifier (`head="classifier"`, `labels`
+    outputs) or masked LM (`head="masked"`) with random weights from `seed`, and its
+    tokenizer, saved in `folder`."""
     import torch
-    from transformers import BertConfig, BertForSequenceClassification, BertModel
+    from transformers import (
+        BertConfig,
+        BertForMaskedLM,
+        BertForSequenceClassification,
+        BertModel,
+    )
 
     tokenizer = bert_tokenizer(folder, texts, lower)
     config = BertConfig(vocab_size=len(tokenizer), max_position_embeddings=512,
                         num_labels=labels, **SHAPES[size])
     torch.manual_seed(seed)
-    model = BertForSequenceClassification(config) if head else BertModel(config)
+    kinds = {None: BertModel, "classifier": BertForSequenceClassification,
+             "masked": BertForMaskedLM}
+    model = kinds[head](config)
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
