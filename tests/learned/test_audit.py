@@ -39,7 +39,7 @@ def test_mask_fill_takes_the_first_filling_the_model_prefers() -> None:
     found = attacks.mask_fill(
         ["a b", "zz zz"], "[MASK]", fill, lambda texts: [5.0 if t == "a b" else len(t)
                                                           for t in texts],
-        lambda text: text.upper(), lambda s, h: [1.0 if h[0] != s[0] else -1.0] + [-1.0])
+        lambda text: text.upper(), lambda s, h: [1.0, -1.0])
     assert found == ["X B", "zz zz"]  # "x b" (3 < 5), tokenised; the second put back
 
 
