@@ -133,7 +133,7 @@ def load(name: str, folder: Path, subset: str | None = None, domain: str = "fce"
     if name == "gmeg":
         from m2lsp.metaeval import gmeg
 
-        return gmeg.load(folder, subset or "base", domain, split)
+        return Dataset(**gmeg.parts(folder, subset or "base", domain, split))
     raise UsageError(f"no dataset {name!r}: {', '.join(DATASETS)}")
 
 

@@ -63,9 +63,8 @@ def split_folder(folder: Path, split: str) -> Path:
                      "DOMAIN-corpus-scores.csv; grammarly/GMEG)")
 
 
-def load(folder: Path, subset: str, domain: str, split: str) -> Any:
-    from m2lsp.metaeval.datasets import Dataset
-
+def parts(folder: Path, subset: str, domain: str, split: str) -> dict[str, Any]:
+    """The fields of the GMEG `Dataset` (metaeval.datasets) of a domain and split."""
     if subset not in SUBSETS:
         raise UsageError(f"GMEG's system sets are {', '.join(SUBSETS)}, not {subset!r}")
     if domain not in DOMAINS:
@@ -81,9 +80,10 @@ def load(folder: Path, subset: str, domain: str, split: str) -> Any:
     human = _corpus_scores(root / f"{domain}-corpus-scores.csv", systems)
     ratings = _segment_scores(root / f"{domain}-segment-scores.csv", systems)
     name = f"GMEG-Data mean rating ({domain}, {split})"
-    return Dataset("gmeg", texts, subset, systems, {"rating": human}, {"rating": name}, {},
-                   ids_are_lines=True, outputs={s: texts / s for s in (*systems, "source")},
-                   judged={"rating": ratings}, variant=f"{domain}|{split}")
+    return {"name": "gmeg", "folder": texts, "subset": subset, "systems": systems,
+            "human": {"rating": human}, "human_names": {"rating": name}, "judgments": {},
+            "ids_are_lines": True, "outputs": {s: texts / s for s in (*systems, "source")},
+            "judged": {"rating": ratings}, "variant": f"{domain}|{split}"}
 
 
 def _corpus_scores(path: Path, systems: Sequence[str]) -> tuple[float, ...]:

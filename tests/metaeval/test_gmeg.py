@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from m2lsp.cli import main
-from m2lsp.metaeval import gmeg
 
 SOURCE = ["a b c .", "d e f .", "g h i .", "j k l ."]
 FIXED = ["a b C .", "d e F .", "g h I .", "j k L ."]
@@ -105,7 +104,9 @@ def test_synthetic_is_gmegs(capsys) -> None:
 
 def test_the_ratings_are_read_as_judgments(tmp_path) -> None:
     root = release(tmp_path / "g")
-    dataset = gmeg.load(root, "base", "fce", "test")
+    from m2lsp.metaeval.datasets import load
+
+    dataset = load("gmeg", root, "base", "fce", "test")
     ratings = dataset.judged["rating"]
     assert len(ratings) == 4
     assert ratings[3].scores(["amu", "nus"]) == [None, 80.0]  # amu's blank cell
