@@ -115,10 +115,15 @@ def baseline_read(scorer: Any, layer: int) -> str:
     from m2lsp.learned.identity import file_digest
     from m2lsp.learned.loading import ModelError
 
+    import warnings
+
     path = Path(scorer.baseline_path)
     try:
         path.read_bytes().decode("utf-8")
-        values = [float(v) for v in scorer.baseline_vals.view(-1).tolist()]
+        with warnings.catch_warnings():  # bert-score hands torch a read-only array: a
+            # warning about torch's internals, once a process, not about the user's input
+            warnings.filterwarnings("ignore", message="The given NumPy array is not writable")
+            values = [float(v) for v in scorer.baseline_vals.view(-1).tolist()]
     except (OSError, UnicodeDecodeError) as exc:
         raise ModelError(f"{path}: the BERTScore baseline cannot be read ({exc}); give "
                          "--bertscore-baseline-path FILE, or --bertscore-no-rescale-with-"

@@ -69,7 +69,8 @@ def metric_scores(dataset: Dataset, name: str, gold: Path, progress: Progress | 
             sentences[system] = score.sentence_scores()
             stats[system] = score.sentence_stats()
     signature = str(score.signature)
-    return MetricScores(name, found, _complete(sentences), signature=signature,
+    unrated = getattr(chosen, "side_by_side", False)
+    return MetricScores(name, found, _complete(sentences, unrated), signature=signature,
                         resample=_resampler(stats), sentence_count=_count(stats),
                         mix=_mixer(stats))
 
@@ -114,12 +115,16 @@ def taken_by(name: str) -> set[str]:
             | {s for s in SHARED_OPTIONS if s in chosen.shared})
 
 
-def _complete(sentences: dict[str, Any]) -> dict[str, Sequence[float]] | None:
-    """The sentence scores, where every system has them (a sentence without a score,
-    which no metric here gives, counts as 0)."""
+def _complete(sentences: dict[str, Any], unrated: bool = False
+              ) -> dict[str, Sequence[float]] | None:
+    """The sentence scores, where every system has them: a sentence without a score (a
+    CGEC sentence ChERRANT does not score) counts as 0, but for a metric that leaves some
+    hypotheses unrated (`unrated`: the LLM judges), whose None the rankings skip."""
     if any(v is None for v in sentences.values()):
         return None
-    return {s: list(v) for s, v in sentences.items()}
+    if unrated:
+        return {s: list(v) for s, v in sentences.items()}
+    return {s: [0.0 if x is None else x for x in v] for s, v in sentences.items()}
 
 
 def _count(stats: dict[str, Any]) -> int:

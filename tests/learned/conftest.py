@@ -77,6 +77,8 @@ def made(neural, conll: Conll, tmp_path_factory) -> dict[str, Path]:
     for k, name in enumerate("gfm"):
         found[name] = models.bert(root / name, texts, seed=10 + k, head="classifier")
     found["gpt2"] = models.gpt2(root / "gpt2", texts, seed=5)
+    found["llm"] = models.gpt2(root / "llm", texts, seed=6, positions=4096)  # a judge's
+    # prompt (instruction, source, up to five hypotheses) outgrows 1024 of its tokens
     found["bs"] = models.bert(root / "bs", texts, seed=7, lower=True)
     found["baseline"] = root / "bs.tsv"
     found["baseline"].write_text("LAYER,P,R,F\n0,0.1,0.2,0.3\n1,0.31,0.32,0.33\n"

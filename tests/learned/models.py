@@ -63,7 +63,8 @@ def bert(folder: Path, texts: Iterable[str], *, seed: int, head: str | None = No
     return folder
 
 
-def gpt2(folder: Path, texts: Iterable[str], *, seed: int, size: str = "tiny") -> Path:
+def gpt2(folder: Path, texts: Iterable[str], *, seed: int, size: str = "tiny",
+         positions: int = 1024) -> Path:
     """A GPT-2 language model with random weights and a byte-level BPE tokenizer trained on
     `texts`, saved in `folder`."""
     import torch
@@ -78,7 +79,7 @@ def gpt2(folder: Path, texts: Iterable[str], *, seed: int, size: str = "tiny") -
     tokenizer = GPT2TokenizerFast(vocab_file=str(folder / "vocab.json"),
                                   merges_file=str(folder / "merges.txt"), model_max_length=1024)
     shape = SHAPES[size]
-    config = GPT2Config(vocab_size=len(tokenizer), n_positions=1024,
+    config = GPT2Config(vocab_size=len(tokenizer), n_positions=positions,
                         n_embd=shape["hidden_size"], n_layer=shape["num_hidden_layers"],
                         n_head=shape["num_attention_heads"],
                         initializer_range=shape.get("initializer_range", 0.02))

@@ -48,7 +48,7 @@ def test_injection_against_an_llm_judge(made, conll, tmp_path, capsys) -> None:
     (tmp_path / "out").write_text("".join(f"{s}\n" for s in conll.systems["CAMB"][:12]),
                                   "utf-8")
     code = main(["audit", str(tmp_path / "out"), "--source", str(tmp_path / "src"),
-                 "--metric", "llm-s", "--llm-model", str(made["gpt2"]), "--llm-cache",
+                 "--metric", "llm-s", "--llm-model", str(made["llm"]), "--llm-cache",
                  str(tmp_path / "replies"), "--format", "json"])
     found = json.loads(capsys.readouterr().out)
     (attack,) = found["attacks"]

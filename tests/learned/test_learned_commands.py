@@ -210,7 +210,7 @@ def model_options(made) -> dict[str, dict[str, object]]:
                  "some_model_m": str(made["m"])},
         "scribendi": {"scribendi_model": str(made["gpt2"])},
         "bertscore": weights, "pt-errant": weights, "pt-m2": weights,
-        "llm-s": {"llm_model": str(made["gpt2"])}, "llm-e": {"llm_model": str(made["gpt2"])},
+        "llm-s": {"llm_model": str(made["llm"])}, "llm-e": {"llm_model": str(made["llm"])},
     }
 
 

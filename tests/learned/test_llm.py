@@ -184,7 +184,7 @@ def test_a_small_causal_lm_judges_and_its_replies_are_cached(made, few, tmp_path
 
     cache = tmp_path / "replies.jsonl"
     args = ["report", str(few["gold.m2"]), str(few["AMU"]), str(few["CAMB"]),
-            str(few["INPUT"]), "--metric", "llm-s", "--llm-model", str(made["gpt2"]),
+            str(few["INPUT"]), "--metric", "llm-s", "--llm-model", str(made["llm"]),
             "--llm-cache", str(cache), "--format", "json"]
     assert main(args) == 0
     first = json.loads(capsys.readouterr().out)
@@ -204,7 +204,7 @@ def test_a_small_causal_lm_in_meta_eval(made, tmp_path, capsys, monkeypatch) -> 
     data = shared("meta-eval/seeda").parent
     monkeypatch.setenv("M2LSP_CACHE_DIR", str(tmp_path / "cache"))
     assert main(["meta-eval", "--data", str(data), "--metric", "llm-s", "--llm-model",
-                 str(made["gpt2"]), "--aggregation", "trueskill", "--format", "json"]) == 0
+                 str(made["llm"]), "--aggregation", "trueskill", "--format", "json"]) == 0
     out = capsys.readouterr()
     found = json.loads(out.out)["metrics"][0]
     assert found["signature"].endswith("|aggregation:trueskill")
@@ -215,7 +215,7 @@ def test_a_small_causal_lm_in_meta_eval(made, tmp_path, capsys, monkeypatch) -> 
 
 def test_one_system_from_python(made, few, tmp_path) -> None:
     found = m2lsp.score(few["AMU"], metric="llm-s", sources=few["source"],
-                        llm_model=str(made["gpt2"]), llm_cache=str(tmp_path / "c.jsonl"))
+                        llm_model=str(made["llm"]), llm_cache=str(tmp_path / "c.jsonl"))
     ratings = found.sentence_scores
     assert len(ratings) == 30 and all(r in (1.0, 2.0, 3.0, 4.0, 5.0) for r in ratings)
     assert found.data["llm-s"] == pytest.approx(sum(ratings) / 30)
