@@ -112,10 +112,10 @@ def baseline_read(scorer: Any, layer: int) -> str:
     """The rescaling baseline's content hash, once bert-score has read the file and its
     row for `layer` holds three finite numbers below 1 (the scores are divided by 1 - b):
     anything else is a ModelError naming the file."""
+    import warnings
+
     from m2lsp.learned.identity import file_digest
     from m2lsp.learned.loading import ModelError
-
-    import warnings
 
     path = Path(scorer.baseline_path)
     try:
