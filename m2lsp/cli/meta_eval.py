@@ -85,6 +85,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     meta.add_argument("--window", type=int, default=0, metavar="N",
                       help="also correlate over each N consecutive systems of the human "
                       "ranking (SEEDA's window analysis uses 4 to 8)")
+    meta.add_argument("--no-sentence-level", action="store_true",
+                      help="the system level only (an LLM judge's sentence level shows it "
+                      "each human ranking's systems: on SEEDA 419 prompts more than the "
+                      "391 of its system level)")
     meta.add_argument("--format", choices=FORMATS, default="text")
     meta.add_argument("--digits", type=arguments.DIGITS, default=4,
                       help="decimals of the tables (default 4; JSON has every digit)")
@@ -143,7 +147,8 @@ def run(args: argparse.Namespace) -> int:
         args.dataset, args.data, args.systems, tuple(args.metric), args.gold,
         pairs(args.scores, "--scores"), pairs(args.sentence_scores, "--sentence-scores"),
         args.order, args.judgments, args.trueskill_runs or 0,
-        Settings(args.bootstrap, args.seed, args.window), _setting(args),
+        Settings(args.bootstrap, args.seed, args.window, not args.no_sentence_level),
+        _setting(args),
         _given_options(args), _config(args).score, args.aggregation, args.domain, args.split,
         _synthetic(args.synthetic))
     found = meta_eval(request, progress=_progress, warn=_warn)

@@ -36,6 +36,9 @@ class MetricScores:
     mix: Callable[[Sequence[str]], float] | None = field(default=None, compare=False,
                                                          repr=False)  # the score of an
     # output taking each sentence from the system named (GMEG's synthetic systems)
+    sentence_judge: Callable[[Any, Mapping[str, Sequence[Any]]], list[Any]] | None = field(
+        default=None, compare=False, repr=False)  # the sentence level of a judge that
+    # rates systems side by side (metaeval.judge_sentences): (name, accuracy, kendall, pairs)
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,8 @@ class Settings:
 def evaluate(dataset: Dataset, metrics: Sequence[MetricScores],
              settings: Settings = Settings()) -> MetaEvalResult:
     """Every metric against the dataset's human scores and judgments."""
-    wanted = settings.sentence_level and any(m.sentences is not None for m in metrics)
+    wanted = settings.sentence_level and any(
+        m.sentences is not None or m.sentence_judge is not None for m in metrics)
     judgments = {**_judgments(dataset), **dataset.judged} if wanted else {}
     results = tuple(_one(dataset, m, judgments, settings) for m in metrics)
     return MetaEvalResult(dataset, results, _comparisons(dataset, results), settings.samples,
@@ -124,8 +128,12 @@ def _one(dataset: Dataset, scores: MetricScores, judgments: Mapping[str, Any],
     values = _in_order(dataset, scores)
     system = tuple(_correlation(dataset, name, human, values, scores, settings)
                    for name, human in dataset.human.items())
-    sentence = tuple(_sentence_level(dataset, name, rows, scores)
-                     for name, rows in judgments.items()) if scores.sentences else ()
+    if scores.sentence_judge is not None and judgments:
+        sentence = tuple(SentenceLevel(*found)
+                         for found in scores.sentence_judge(dataset, judgments))
+    else:
+        sentence = tuple(_sentence_level(dataset, name, rows, scores)
+                         for name, rows in judgments.items()) if scores.sentences else ()
     windows = tuple(w for name, human in dataset.human.items()
                     for w in _windows(name, human, values, settings.window))
     return MetricResult(scores.name, scores.signature,

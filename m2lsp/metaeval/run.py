@@ -116,6 +116,8 @@ def _rated_throughout(scores: MetricScores, warn: Callable[[str], None] | None
     if scores.sentences is None or all(v is not None for values in scores.sentences.values()
                                        for v in values):
         return scores
+    if scores.sentence_judge is not None:  # the judge's own sentence level
+        return replace(scores, sentences=None)
     if warn is not None:
         warn(f"note: {scores.name}: no sentence-level meta-evaluation (some systems' "
              "sentences were not shown to the judge; gec-metrics asks it again with the "

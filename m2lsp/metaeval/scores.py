@@ -57,11 +57,11 @@ def metric_scores(dataset: Dataset, name: str, gold: Path, progress: Progress | 
     shared = Shared.settled(mine, config)
     options = chosen.options(mine, shared, config)
     found, sentences, stats = {}, {}, {}
+    first = Request(_output(dataset, dataset.systems[0], name), gold, shared, options,
+                    warn=warn)
     ticker = progress(len(dataset.systems)) if progress else nullcontext(None)
     with ticker as tick:
-        for system, request, score in _run(dataset, name, chosen, Request(
-                _output(dataset, dataset.systems[0], name), gold, shared, options, warn=warn),
-                tick):
+        for system, request, score in _run(dataset, name, chosen, first, tick):
             main = score.main(score.json(request))
             if main is None:
                 raise UsageError(f"--metric {name} has no single number to rank systems by")
@@ -72,7 +72,32 @@ def metric_scores(dataset: Dataset, name: str, gold: Path, progress: Progress | 
     unrated = getattr(chosen, "side_by_side", False)
     return MetricScores(name, found, _complete(sentences, unrated), signature=signature,
                         resample=_resampler(stats), sentence_count=_count(stats),
-                        mix=_mixer(stats))
+                        mix=_mixer(stats), sentence_judge=_judge(dataset, name, chosen, first))
+
+
+def _judge(dataset: Dataset, name: str, chosen: Any, first: Any) -> Any:
+    """For a metric that judges systems side by side: its sentence level, the judge asked
+    about each human ranking's systems (metaeval.judge_sentences)."""
+    if not getattr(chosen, "side_by_side", False):
+        return None
+    from dataclasses import replace
+
+    from m2lsp.metaeval.judge_sentences import sentence_levels
+
+    read = [chosen.sentences(replace(first, system=_output(dataset, s, name)))
+            for s in dataset.systems]
+
+    def rate(sources: list[str], systems: list[list[str]]) -> Any:
+        from m2lsp.scoring.llm.judged import Judge
+
+        judged, _ = chosen.judged(first.options, sources, systems,
+                                  Judge(first.options, chosen.label))
+        return judged.ratings
+
+    def judge(data: Any, judgments: Mapping[str, Sequence[Any]]) -> list[Any]:
+        return sentence_levels(data, judgments, read[0].sources,
+                               [r.hypotheses for r in read], rate)
+    return judge
 
 
 def _run(dataset: Dataset, name: str, chosen: Any, first: Any, tick: Any

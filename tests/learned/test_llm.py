@@ -56,6 +56,14 @@ def seeda() -> tuple[Path, list[str], list[list[str]]]:
 def theirs(gec_metrics, kind: str, cache: Path, sources, hypotheses):
     """gec-metrics' LLM metric of `kind` with the stand-in client: its tables and its
     rankings (the cache file is written as a side effect)."""
+    metric = stand_in_metric(kind, cache)
+    tables = metric.score_pairwise(sources, hypotheses)
+    return tables, {a: metric.rank_systems(sources, hypotheses, aggregation=a)
+                    for a in ("trueskill", "expected_wins")}
+
+
+def stand_in_metric(kind: str, cache: Path):
+    """gec-metrics' LLM metric of `kind`, its client the stand-in."""
     from gec_metrics.metrics import llm_kobayashi24 as module
 
     base = module.LLMKobayashi24HFSent if kind == "llm-s" else module.LLMKobayashi24HFEdit
@@ -73,10 +81,7 @@ def theirs(gec_metrics, kind: str, cache: Path, sources, hypotheses):
         def call_client(self, instruction, output_format):
             return stand_in(instruction, len(output_format.model_fields))
 
-    metric = StandIn(StandIn.Config(model="stand-in", cache=str(cache)))
-    tables = metric.score_pairwise(sources, hypotheses)
-    return tables, {a: metric.rank_systems(sources, hypotheses, aggregation=a)
-                    for a in ("trueskill", "expected_wins")}
+    return StandIn(StandIn.Config(model="stand-in", cache=str(cache)))
 
 
 def refuse(prompts, sizes):
@@ -110,9 +115,45 @@ def test_meta_eval_ranks_from_gec_metrics_cache(gec_metrics, seeda, tmp_path,
     for aggregation in ("trueskill", "expected-wins"):
         assert main(["meta-eval", "--data", str(folder.parents[2]), "--metric", "llm-s",
                      "--llm-model", "stand-in/model", "--llm-cache", str(cache),
-                     "--aggregation", aggregation, "--format", "json"]) == 0
+                     "--aggregation", aggregation, "--format", "json",
+                     "--no-sentence-level"]) == 0
         scores = json.loads(capsys.readouterr().out)["metrics"][0]["scores"]
         assert [scores[s] for s in BASE] == ranked[aggregation.replace("-", "_")]
+
+
+@pytest.mark.slow
+def test_the_sentence_level_is_gec_metrics_own(gec_metrics, seeda, tmp_path, capsys,
+                                               monkeypatch) -> None:
+    """gec-metrics' SEEDA corr_sentence for its LLM metric (each human ranking's systems
+    shown to the judge) and m2lsp's, from the same replies: the same accuracy and Kendall
+    for SEEDA-E and SEEDA-S.  Its SEEDA loader needs REF0/REF1 (made by its download
+    script from the CoNLL-2014 gold): SEEDA's REF-M and REF-F stand in, unread by LLM-S."""
+    import shutil
+
+    from gec_metrics.meta_eval import MetaEvalSEEDA
+
+    folder, sources, hypotheses = seeda
+    root = tmp_path / "work"
+    subset = root / "SEEDA" / "outputs" / "subset"
+    shutil.copytree(folder, subset)
+    for name in ("scores", "data"):
+        (root / "SEEDA" / name).symlink_to(folder.parents[1] / name)
+    shutil.copy(subset / "REF-M.txt", subset / "REF0.txt")
+    shutil.copy(subset / "REF-F.txt", subset / "REF1.txt")
+    cache = tmp_path / "stand-in.cache"
+    theirs(gec_metrics, "llm-s", cache, sources, hypotheses)  # the system level's replies
+    monkeypatch.chdir(root)
+    corrs = MetaEvalSEEDA(MetaEvalSEEDA.Config(system="base")).corr_sentence(
+        stand_in_metric("llm-s", cache))
+    monkeypatch.undo()
+    assert main(["meta-eval", "--data", str(folder.parents[2]), "--metric", "llm-s",
+                 "--llm-model", "stand-in/model", "--llm-cache", str(cache),
+                 "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)["metrics"][0]["sentence_level"]
+    for name in ("edit", "sent"):
+        expected = getattr(corrs, name)
+        assert (found[name]["accuracy"], found[name]["kendall"]) == (expected.accuracy,
+                                                                     expected.kendall)
 
 
 @pytest.mark.slow
@@ -209,7 +250,8 @@ def test_a_small_causal_lm_in_meta_eval(made, tmp_path, capsys, monkeypatch) -> 
     found = json.loads(out.out)["metrics"][0]
     assert found["signature"].endswith("|aggregation:trueskill")
     assert "systems:12" in found["signature"]
-    assert "no sentence-level meta-evaluation" in out.err
+    assert set(found["sentence_level"]) == {"edit", "sent"}
+    assert all(v["pairs"] > 1000 for v in found["sentence_level"].values())
     assert len(list((tmp_path / "cache" / "llm").glob("*.jsonl"))) == 1
 
 
