@@ -13,6 +13,7 @@ from m2lsp.audit.attacks import ATTACKS
 from m2lsp.errors import UsageError
 
 MASK_MODEL = "google-bert/bert-base-cased"  # AttackerForScribendi's fill-mask model
+ENCODER = "bert-base-cased"  # AttackerForIMPARA's sentence encoder (semsis, avg)
 EXAMPLES = 3
 
 
@@ -26,6 +27,7 @@ class AuditRequest:
     corpus: Path | None = None  # an M2 file: its sources and annotator 0's corrections
     mask_model: str | None = None
     no_cuda: bool = False
+    encoder: str | None = None  # neighbour: the sentence encoder
     options: Mapping[str, Any] = field(default_factory=dict)  # the metric's, by dest
 
 
@@ -63,6 +65,8 @@ def chosen(request: AuditRequest) -> tuple[str, ...]:
         found.append("best-sentence")
     if request.mask_model is not None:
         found.append("mask-fill")
+    if request.encoder is not None and request.corpus is not None:
+        found.append("neighbour")
     return tuple(found)
 
 
@@ -73,9 +77,13 @@ def audit(request: AuditRequest) -> AuditResult:
     if "mask-fill" in attacks and request.metric != "scribendi":
         raise UsageError("the mask-fill attack searches by Scribendi's language model: "
                          "--metric scribendi")
-    if "best-sentence" in attacks and request.corpus is None:
-        raise UsageError("the best-sentence attack picks from a corpus of corrections: give "
-                         "--audit-corpus FILE.m2")
+    if "neighbour" in attacks and request.metric != "impara":
+        raise UsageError("the neighbour attack keeps corrections IMPARA's threshold lets "
+                         "through: --metric impara")
+    for name in ("best-sentence", "neighbour"):
+        if name in attacks and request.corpus is None:
+            raise UsageError(f"the {name} attack picks from a corpus of corrections: give "
+                             "--audit-corpus FILE.m2")
     with Scorer(request.metric, gold=request.gold, sources=request.source,
                 **request.options) as scorer:
         honest = scorer.score(request.system)
@@ -119,6 +127,8 @@ def _hypotheses(name: str, sources: list[str], request: AuditRequest) -> list[st
         corpus_sources, targets = corpus(request.corpus)
         return attacks.best_sentence(sources, corpus_sources, targets,
                                      _pair_scorer(request))
+    if name == "neighbour":
+        return _neighbour(sources, request)
     return _mask_fill(sources, request)
 
 
@@ -151,6 +161,44 @@ def _pair_scorer(request: AuditRequest) -> Any:
                              "sentence: the best-sentence attack cannot rank them")
         return [float(v) for v in values]  # type: ignore[arg-type]
     return score
+
+
+def _neighbour(sources: list[str], request: AuditRequest) -> list[str]:
+    from m2lsp.audit.attacks import neighbour
+    from m2lsp.config import ScoreSettings
+    from m2lsp.learned.loading import model_errors
+    from m2lsp.scoring.metric import Shared, metric
+
+    chosen_metric: Any = metric("impara")
+    options = chosen_metric.options(dict(request.options), Shared(), ScoreSettings())
+    _, targets = corpus(request.corpus)
+    with model_errors("the neighbour attack"):
+        encode = _encoder(request, int(options["batch_size"]))
+        return neighbour(sources, targets, encode, float(options["threshold"]),
+                         _pair_scorer(request))
+
+
+def _encoder(request: AuditRequest, batch: int) -> Any:
+    """Sentences to the mean of a BERT encoder's last hidden state over their tokens
+    (semsis' `avg` sentence encoder), in batches."""
+    from m2lsp.learned.loading import device, load, torch_modules
+
+    torch, _ = torch_modules()
+    loaded = load("AutoModel", request.encoder or ENCODER, device(request.no_cuda),
+                  "--audit-encoder")
+
+    def encode(texts: list[str]) -> Any:
+        rows = []
+        with torch.inference_mode():
+            for at in range(0, len(texts), batch):
+                inputs = loaded.tokenizer(texts[at:at + batch], return_tensors="pt",
+                                          padding=True, truncation=True).to(
+                    loaded.model.device)
+                hidden = loaded.model(**inputs)["last_hidden_state"]
+                mask = inputs["attention_mask"].unsqueeze(-1)
+                rows.append(((hidden * mask).sum(dim=1) / mask.sum(dim=1)).cpu())
+        return torch.cat(rows).numpy()
+    return encode
 
 
 def _mask_fill(sources: list[str], request: AuditRequest) -> list[str]:

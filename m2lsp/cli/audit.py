@@ -26,7 +26,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "(Goto et al. 2025, 'Reliability Crisis of Reference-free Metrics for GEC'): "
         "injection (an instruction to an LLM judge as every hypothesis), best-sentence (the "
         "corpus correction the metric rates best, for every sentence: --audit-corpus), "
-        "mask-fill (Scribendi: a masked LM's filling its LM prefers: --audit-mask-model). "
+        "mask-fill (Scribendi: a masked LM's filling its LM prefers: --audit-mask-model), "
+        "neighbour (IMPARA: the nearest corpus corrections it rates best: --audit-corpus "
+        "--audit-encoder). "
         "Prints each attack's score and how far it climbs above the system's; exit 1 when "
         "one does.")
     add_help(command)
@@ -45,8 +47,11 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     command.add_argument("--audit-mask-model", metavar="MODEL", help="mask-fill: the "
                          "masked LM, a hub id or a folder (default google-bert/"
                          "bert-base-cased, the attack's)")
+    command.add_argument("--audit-encoder", metavar="MODEL", help="neighbour: the sentence "
+                         "encoder, a hub id or a folder (default bert-base-cased, the "
+                         "attack's; mean of its last hidden state)")
     command.add_argument("--audit-no-cuda", action="store_true",
-                         help="mask-fill: the masked LM on the CPU")
+                         help="mask-fill, neighbour: their models on the CPU")
     command.add_argument("--beta", type=float, default=None, metavar="B",
                          help="the metric's beta, where it has one")
     command.add_argument("--format", choices=["text", "json"], default="text")
@@ -59,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
     request = AuditRequest(args.system, args.metric, args.gold, args.source,
                            tuple(args.attack), args.audit_corpus, args.audit_mask_model,
-                           args.audit_no_cuda, _options(args))
+                           args.audit_no_cuda, args.audit_encoder, _options(args))
     found = audit(request)
     if args.format == "json":
         print(json.dumps(as_dict(found), indent=1, ensure_ascii=False, allow_nan=False))

@@ -90,6 +90,7 @@ def test_mask_fill_against_scribendi(made, conll, tmp_path, capsys, english_pipe
 @pytest.mark.parametrize(("args", "said"), [
     (["--metric", "llm-s", "--attack", "mask-fill"], "--metric scribendi"),
     (["--metric", "llm-s", "--attack", "best-sentence"], "--audit-corpus"),
+    (["--metric", "llm-s", "--attack", "neighbour"], "--metric impara"),
 ])
 def test_what_is_refused(tmp_path, capsys, args, said) -> None:
     (tmp_path / "src").write_text("a b\n", "utf-8")
@@ -97,3 +98,28 @@ def test_what_is_refused(tmp_path, capsys, args, said) -> None:
     assert main(["audit", str(tmp_path / "out"), "--source", str(tmp_path / "src"),
                  *args]) == 2
     assert said in capsys.readouterr().err
+
+
+def test_neighbour_takes_the_best_near_correction() -> None:
+    """Vectors by hand: "far" is below the similarity threshold; of the near two, the
+    scorer prefers "near b"; a source with no near correction keeps itself."""
+    vectors = {"src": [1.0, 0.0], "other": [0.0, 1.0], "near a": [1.0, 0.05],
+               "near b": [1.0, 0.1], "far": [0.2, 1.0]}
+    found = attacks.neighbour(
+        ["src", "other"], ["near a", "far", "near b"],
+        lambda texts: [vectors[t] for t in texts], 0.9,
+        lambda srcs, hyps: [{"near a": 0.2, "near b": 0.7, "far": 0.9}[h] for h in hyps])
+    assert found == ["near b", "far"]
+
+
+def test_neighbour_against_impara(made, conll, tmp_path, capsys) -> None:
+    head = conll.head(15, ("CAMB",), tmp_path / "head")
+    main(["audit", str(head.path("CAMB")), str(head.gold), "--metric", "impara",
+          "--impara-model-qe", str(made["qe"]), "--impara-model-se", str(made["se"]),
+          "--attack", "neighbour", "--audit-corpus", str(head.gold), "--audit-encoder",
+          str(made["se"]), "--audit-no-cuda", "--format", "json"])
+    found = json.loads(capsys.readouterr().out)
+    (attack,) = found["attacks"]
+    corrections = {r[0] for r in head.references}
+    assert attack["attack"] == "neighbour" and attack["sentences"] == 15
+    assert all(h in corrections or h in head.sources for h in attack["examples"])
