@@ -341,3 +341,15 @@ def test_a_prompt_longer_than_the_model_reads_is_one_clear_error() -> None:
     with pytest.raises(ModelError, match="reads at most 100 tokens; a prompt and its reply "
                                          "take 101"):
         fits(loaded, 101)
+
+
+def test_explain_attributes_a_judges_rating_to_the_edits(made, few, tmp_path, capsys,
+                                                         english_pipeline) -> None:
+    """`explain` with LLM-S: each edited sentence judged alone, each edit's share of the
+    rating's change (the same cache as any run)."""
+    assert main(["explain", str(few["CAMB"]), "--source", str(few["source"]), "--metric",
+                 "llm-s", "--llm-model", str(made["llm"]), "--llm-cache",
+                 str(tmp_path / "replies"), "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["signature"].startswith("Explain(LLM-S|")
+    assert found["sentences"] and all(s["edits"] is not None for s in found["sentences"])
