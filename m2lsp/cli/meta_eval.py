@@ -20,7 +20,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     from m2lsp.cli.metric_help import add_help
 
     meta = commands.add_parser(
-        "meta-eval", help="correlate metrics with human judgments (SEEDA, GJG15, RevisitCGEC)",
+        "meta-eval", help="correlate metrics with human judgments (SEEDA, GJG15, RevisitCGEC, "
+        "GMEG)",
         add_help=False, usage="%(prog)s [--dataset NAME] [--metric NAME ...] [--scores "
         "NAME=FILE ...] [options]",
         description="Meta-evaluate metrics against human judgments: system-level Pearson "
