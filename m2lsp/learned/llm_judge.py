@@ -30,7 +30,7 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +38,8 @@ from m2lsp.learned.llm_prompts import CRITERIA, EDIT, SENTENCE
 
 MOST = 5  # hypotheses shown at once
 Reply = dict  # {"choices": [{"message": {"content": str}}], ...}
-Ask = Callable[[Sequence[str], Sequence[int]], list[Reply]]  # prompts, sizes -> replies
+Ask = Callable[[Sequence[str], Sequence[int]], Iterable[Reply]]  # prompts, sizes ->
+# replies, one by one (each is cached as it comes: an interrupted run keeps them)
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,7 @@ class ReplyCache:
 def judge(sources: Sequence[str], systems: Sequence[Sequence[str]], instruction: str,
           forms: Callable[[str, str], str], cache: ReplyCache, ask: Ask) -> Judged:
     """Every system's ratings: the prompts built, the replies from `cache` or from `ask`
-    (all missing prompts at once, each asked once), read."""
+    (all missing prompts at once, each asked once and kept as its reply comes), read."""
     plans = []
     for k, source in enumerate(sources):
         hypotheses = [column[k] for column in systems]
@@ -180,7 +181,7 @@ def judge(sources: Sequence[str], systems: Sequence[Sequence[str]], instruction:
     if missing:
         replies = ask([p[1] for p in missing], [len(p[2]) for p in missing])
         for plan, reply in zip(missing, replies, strict=True):
-            cache.add(plan[0], reply)
+            cache.add(plan[0], reply)  # written before the next prompt is asked
     return _read(plans, cache, len(systems), len(missing))
 
 

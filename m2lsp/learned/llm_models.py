@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,14 +46,15 @@ class LocalJudge:
     loaded: Loaded
     seed: int = 777
 
-    def ask(self, prompts: Sequence[str], sizes: Sequence[int]) -> list[Reply]:
+    def ask(self, prompts: Sequence[str], sizes: Sequence[int]) -> Iterator[Reply]:
         import torch
 
         torch.manual_seed(self.seed)
         digits = digit_ids(self.loaded)
-        with torch.inference_mode():
-            return [reply_of(self._rated(text, size, digits))
-                    for text, size in zip(prompts, sizes, strict=True)]
+        for text, size in zip(prompts, sizes, strict=True):
+            with torch.inference_mode():
+                ratings = self._rated(text, size, digits)
+            yield reply_of(ratings)
 
     def _rated(self, text: str, size: int, digits: list[int]) -> list[int]:
         import torch
@@ -123,9 +124,25 @@ class EndpointJudge:
     key: str | None
     seed: int = 777
     timeout: float = 120.0
+    tries: int = 4  # a 429 or 5xx answer, or no answer, is asked again
+    backoff: float = 2.0  # seconds before the second try, doubled each time
 
-    def ask(self, prompts: Sequence[str], sizes: Sequence[int]) -> list[Reply]:
-        return [self._asked(text, size) for text, size in zip(prompts, sizes, strict=True)]
+    def ask(self, prompts: Sequence[str], sizes: Sequence[int]) -> Iterator[Reply]:
+        for text, size in zip(prompts, sizes, strict=True):
+            yield self._with_tries(text, size)
+
+    def _with_tries(self, text: str, size: int) -> Reply:
+        import time
+
+        for attempt in range(self.tries):
+            try:
+                return self._asked(text, size)
+            except _Transient as failed:
+                if attempt + 1 == self.tries:
+                    raise ModelError(f"{failed} ({self.tries} tries; the replies so far "
+                                     "are cached: run again to go on)") from None
+                time.sleep(self.backoff * 2 ** attempt)
+        raise AssertionError("unreachable")
 
     def _asked(self, text: str, size: int) -> Reply:
         import urllib.error
@@ -147,13 +164,23 @@ class EndpointJudge:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 data = json.loads(response.read().decode("utf-8", "replace"))
         except urllib.error.HTTPError as failed:
-            raise ModelError(f"the endpoint {self.url} answered {failed.code} "
-                             f"{failed.reason}: {failed.read()[:300]!r}") from None
-        except (OSError, ValueError) as failed:
-            raise ModelError(f"the endpoint {self.url} gave no reply: {failed}") from None
+            said = (f"the endpoint {self.url} answered {failed.code} {failed.reason}: "
+                    f"{failed.read()[:300]!r}")
+            if failed.code == 429 or failed.code >= 500:
+                raise _Transient(said) from None
+            raise ModelError(said) from None
+        except OSError as failed:
+            raise _Transient(f"the endpoint {self.url} gave no reply: {failed}") from None
+        except ValueError as failed:
+            raise ModelError(f"the endpoint {self.url} replied with no JSON: {failed}"
+                             ) from None
         if not isinstance(data, dict):
             raise ModelError(f"the endpoint {self.url} replied with no JSON object")
         return data
+
+
+class _Transient(Exception):
+    """An answer worth asking again: too many requests, a server's error, no answer."""
 
 
 def schema(size: int) -> dict[str, Any]:

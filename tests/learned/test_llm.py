@@ -271,8 +271,15 @@ class Endpoint(BaseHTTPRequestHandler):
     replies: ClassVar[dict] = {1: '{"target_score1": 3}',
                                2: '{"target_score1": 4, "target_score2": 2}'}
 
+    failures: ClassVar[list[int]] = []  # answer these statuses first, one a request
+
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if Endpoint.failures:
+            self.send_response(Endpoint.failures.pop(0))
+            self.end_headers()
+            self.wfile.write(b'{"error": "slow down"}')
+            return
         Endpoint.seen.append((self.path, self.headers.get("Authorization"), body))
         size = len(body["response_format"]["json_schema"]["schema"]["required"])
         content = Endpoint.replies[size]
@@ -353,3 +360,54 @@ def test_explain_attributes_a_judges_rating_to_the_edits(made, few, tmp_path, ca
     found = json.loads(capsys.readouterr().out)
     assert found["signature"].startswith("Explain(LLM-S|")
     assert found["sentences"] and all(s["edits"] is not None for s in found["sentences"])
+
+
+def test_an_interrupted_run_keeps_the_replies_it_had(tmp_path) -> None:
+    """Each reply is written to the cache as it comes: stopped after two of three
+    prompts, the next run asks only the third."""
+    cache = tmp_path / "replies.jsonl"
+    sources = ["a b", "c d", "e f"]
+
+    def ask_two_then_stop(prompts, sizes):
+        for count, (text, size) in enumerate(zip(prompts, sizes, strict=True)):
+            if count == 2:
+                raise KeyboardInterrupt
+            yield stand_in(text, size)
+
+    with pytest.raises(KeyboardInterrupt):
+        llm_judge.judge(sources, [["a b .", "c d .", "e f ."]], llm_judge.template("llm-s"),
+                        llm_judge.sentence_form, llm_judge.ReplyCache(cache),
+                        ask_two_then_stop)
+    assert len(cache.read_text("utf-8").splitlines()) == 2
+    asked = []
+
+    def ask(prompts, sizes):
+        asked.extend(prompts)
+        return [stand_in(t, s) for t, s in zip(prompts, sizes, strict=True)]
+
+    found = llm_judge.judge(sources, [["a b .", "c d .", "e f ."]],
+                            llm_judge.template("llm-s"), llm_judge.sentence_form,
+                            llm_judge.ReplyCache(cache), ask)
+    assert len(asked) == 1 and "e f ." in asked[0] and found.unread == ()
+
+
+@pytest.mark.parametrize(("failures", "code", "said"), [
+    ([429, 503], 0, None),  # asked again, after a pause
+    ([429, 429, 429, 429], 2, "answered 429"),  # four tries, then one clear error
+    ([401], 2, "answered 401"),  # not worth a second try
+])
+def test_an_endpoint_that_says_wait(endpoint, tmp_path, monkeypatch, capsys, failures, code,
+                                    said) -> None:
+    slept: list[float] = []
+    monkeypatch.setattr("time.sleep", slept.append)
+    monkeypatch.setattr(Endpoint, "failures", list(failures))
+    (tmp_path / "src").write_text("a b\n", "utf-8")
+    (tmp_path / "A").write_text("a b .\n", "utf-8")
+    assert main(["score", str(tmp_path / "A"), "--source", str(tmp_path / "src"),
+                 "--metric", "llm-s", "--llm-endpoint", endpoint,
+                 "--llm-cache", str(tmp_path / "c.jsonl")]) == code
+    err = capsys.readouterr().err
+    if said is None:
+        assert slept == [2.0, 4.0]
+    else:
+        assert said in err and "Traceback" not in err

@@ -6,7 +6,7 @@ system's ratings as its sentence scores, their mean its score."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -63,13 +63,13 @@ class Judge:
         self.options, self.label = options, label
         self._asker: Any = None
 
-    def ask(self, prompts: Sequence[str], sizes: Sequence[int]) -> list[dict]:
+    def ask(self, prompts: Sequence[str], sizes: Sequence[int]) -> Iterator[dict]:
         from m2lsp.learned.loading import model_errors
 
         with model_errors(self.label):
             if self._asker is None:
                 self._asker = self._made()
-            return list(self._asker.ask(prompts, sizes))
+            yield from self._asker.ask(prompts, sizes)
 
     def _made(self) -> Any:
         from m2lsp.learned import llm_models
