@@ -15,6 +15,8 @@ import pytest
 
 from tests.conftest import ROOT
 
+# one worker builds and tests the client: two `npm ci` in one folder at once break each other
+pytestmark = pytest.mark.xdist_group("vscode-client")
 CLIENT = ROOT / "vscode-client"
 NPM = shutil.which("npm")
 REQUIRE = os.environ.get("M2LSP_REQUIRE_EDITORS") == "1"
