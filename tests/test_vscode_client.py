@@ -15,9 +15,8 @@ import pytest
 
 from tests.conftest import ROOT, SHARED_DATA
 
-# one worker builds and tests the client (it is built once, in a copy of its own: two `npm
-# ci` in one folder at once break each other, and another run may be building it)
-pytestmark = pytest.mark.xdist_group("vscode-client")
+# each worker that tests the client builds it in a copy of its own: two `npm ci` in one
+# folder at once break each other (and another run may be building it)
 CLIENT = ROOT / "vscode-client"
 NPM = shutil.which("npm")
 REQUIRE = os.environ.get("M2LSP_REQUIRE_EDITORS") == "1"

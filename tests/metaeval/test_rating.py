@@ -134,7 +134,6 @@ def reference(tmp_path_factory) -> dict:
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("gec-metrics-rank")  # gec-metrics runs once, on one worker
 @pytest.mark.parametrize("metric", ["green", "gleu", "errant"])
 @pytest.mark.parametrize("aggregation", ["trueskill", "expected_wins"])
 def test_seeda_rankings_are_gec_metrics_own(reference, metric, aggregation, tmp_path,
