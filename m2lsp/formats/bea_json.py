@@ -447,19 +447,15 @@ def from_m2(document: Any, problems: list[Any]) -> str:
     import json
 
     from m2lsp.conversion import Unconverted
+    from m2lsp.formats.m2_sentences import m2_sentences
 
     lines = []
-    number = 0
-    for start, block in zip(document.starts, document.blocks, strict=True):
-        if block.sentence is None:
-            problems.append(Unconverted("-", "lines without an S line above them", start))
-            continue
-        number += 1
+    for found in m2_sentences(document, problems):
+        number, start, block = found.number, found.start, found.block
         text = block.sentence.text
-        columns = [(a - 2, b - 2) for a, b in block.sentence.token_columns()]
         by_id: dict[int, list[list[Any]]] = {}
         for edit in block.edits:
-            written = _json_edit(edit, text, columns)
+            written = _json_edit(edit, text, found.columns)
             if isinstance(written, str):
                 problems.append(Unconverted(str(number), written, start + edit.row))
                 continue

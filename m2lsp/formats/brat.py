@@ -23,6 +23,7 @@ from pathlib import Path
 
 from m2lsp.conversion import Unconverted
 from m2lsp.errors import InputError
+from m2lsp.formats.m2_sentences import m2_sentences
 from m2lsp.model import Edit, M2Document
 
 _ID = re.compile(r"^(?:[TARENM]\d+|#\d*)\t")
@@ -44,19 +45,14 @@ def to_brat(document: M2Document, problems: list[Unconverted]) -> tuple[str, str
     ann: list[str] = []
     offset = 0
     counters = {"T": 0, "A": 0, "#": 0}
-    number = 0
-    for start, block in zip(document.starts, document.blocks, strict=True):
-        if block.sentence is None:
-            problems.append(Unconverted("-", "lines without an S line above them", start))
-            continue
-        number += 1
+    for found in m2_sentences(document, problems):
+        number, start, block = found.number, found.start, found.block
         if block.targets:
             problems.append(Unconverted(str(number), "ChERRANT's target lines (T...) have "
                                         "no place in brat", start))
         sentence = block.sentence
-        columns = [(a - 2, b - 2) for a, b in sentence.token_columns()]
         for edit in block.edits:
-            written = _annotation(edit, sentence.text, columns, offset, counters)
+            written = _annotation(edit, sentence.text, found.columns, offset, counters)
             if isinstance(written, str):
                 problems.append(Unconverted(str(number), written, start + edit.row))
             else:

@@ -23,7 +23,6 @@ class Rated(SentenceScored):
     the corpus score is the mean of those it has."""
 
     scores: tuple[float | None, ...]  # type: ignore[assignment]
-    unread: int = 0
 
     @property
     def rated(self) -> list[float]:
@@ -95,27 +94,9 @@ def model_name(options: Mapping[str, Any]) -> str:
 
 
 def identity(options: Mapping[str, Any]) -> str:
-    """`named`, once per model and folder state in a process."""
-    key = (model_name(options), options.get("endpoint"))
-    folder = Path(key[0]).expanduser()
-    stamp = _stamp(folder) if not key[1] and folder.is_dir() else None
-    found = _IDENTITIES.get((key, stamp))
-    if found is None:
-        found = _IDENTITIES[(key, stamp)] = named(options)
-    return found
-
-
-_IDENTITIES: dict[Any, str] = {}
-
-
-def _stamp(folder: Path) -> tuple:
-    return tuple(sorted((p.name, p.stat().st_ino, p.stat().st_size, p.stat().st_ctime_ns)
-                        for p in folder.iterdir() if p.is_file()))
-
-
-def named(options: Mapping[str, Any]) -> str:
     """What names the judge, without loading it: a folder's content, a hub model's cached
-    commit (else its id alone), an endpoint's URL and model name."""
+    commit (else its id alone), an endpoint's URL and model name.  A folder's hash reads
+    every file's stat and its remembered digest: computed once a run, and passed on."""
     name = model_name(options)
     if options.get("endpoint"):
         return f"{name}@{options['endpoint']}"
@@ -138,9 +119,9 @@ def _hub_commit(name: str) -> str | None:
         return None
 
 
-def cache_file(options: Mapping[str, Any]) -> Path | None:
-    """The replies' file: --llm-cache, else one per judge in m2lsp's cache folder (None
-    where m2lsp keeps no cache)."""
+def cache_file(options: Mapping[str, Any], named: str) -> Path | None:
+    """The replies' file: --llm-cache, else one per judge (`named`: its `identity`) in
+    m2lsp's cache folder (None where m2lsp keeps no cache)."""
     if options.get("cache"):
         return Path(str(options["cache"])).expanduser()
     from m2lsp.parsing.grammar import cache_dir
@@ -148,7 +129,6 @@ def cache_file(options: Mapping[str, Any]) -> Path | None:
     where = cache_dir()
     if where is None:
         return None
-    named = identity(options)
     if not options.get("endpoint") and Path(model_name(options)).expanduser().is_dir():
         named = named.rsplit("@", 1)[1]  # a folder's content, wherever it is
     slug = "".join(c if c.isalnum() or c in "-_." else "-"
@@ -200,20 +180,25 @@ class LlmMetric(LearnedMetric):
         found = [self.sentences(replace(request, system=s)) for s in systems]
         self.checked(request.options)
         judge = Judge(request.options, self.label)
+        named = identity(request.options)
         judged, cache = self.judged(request.options, found[0].sources,
-                                    [f.hypotheses for f in found], judge)
+                                    [f.hypotheses for f in found], judge, named)
         for note in notes(judged, cache, self.label, len(systems)):
             if request.warn is not None:
                 request.warn(note)
-        return [self.rated(request.options, r, f.texts, len(systems), len(judged.unread))
+        return [self.rated(request.options, named, r, f.texts, len(systems),
+                           len(judged.unread))
                 for r, f in zip(judged.ratings, found, strict=True)]
 
     def judged(self, options: Mapping[str, Any], sources: Sequence[str],
-               systems: Sequence[Sequence[str]], judge: Judge) -> tuple[Any, Any]:
+               systems: Sequence[Sequence[str]], judge: Judge, named: str | None = None
+               ) -> tuple[Any, Any]:
+        """The judge's ratings of `systems` side by side, and the reply cache it used
+        (`named`: the judge's `identity`, computed here when not given)."""
         from m2lsp.learned import llm_judge
 
         forms = self.forms(options, sources, systems)
-        cache = llm_judge.ReplyCache(cache_file(options))
+        cache = llm_judge.ReplyCache(cache_file(options, named or identity(options)))
         instruction = llm_judge.template(self.name, options.get("criterion"))
         return llm_judge.judge(sources, systems, instruction, forms, cache, judge.ask), cache
 
@@ -228,17 +213,16 @@ class LlmMetric(LearnedMetric):
 
         return edit_forms(sources, systems, options["annotation"], options["jobs"])
 
-    def rated(self, options: Mapping[str, Any], ratings: Sequence[float | None],
+    def rated(self, options: Mapping[str, Any], named: str, ratings: Sequence[float | None],
               texts: tuple[str, ...], side_by_side: int, unread: int) -> Rated:
         from m2lsp.scoring.signature import Signature
 
-        fields = (("model", identity(options)),
+        fields = (("model", named),
                   ("decoding", "endpoint" if options["endpoint"] else "constrained-greedy"),
                   ("criterion", options.get("criterion") or "none"),
                   ("systems", str(side_by_side)), ("scorer", self.scorer))
         return Rated(self.name, self.label, tuple(ratings), Signature(self.label, fields),
-                     texts, "mean", {"model": model_name(options), "unread": unread},
-                     unread=unread)
+                     texts, "mean", {"model": model_name(options), "unread": unread})
 
     # the editor and the API's one system: LearnedMetric's path, one system alone
 
@@ -251,7 +235,8 @@ class LlmMetric(LearnedMetric):
         return list(judged.ratings[0])
 
     def result(self, models: Any, scores: list[Any], texts: tuple[str, ...]) -> Any:
-        return self.rated(models, scores, texts, 1, sum(s is None for s in scores))
+        return self.rated(models, identity(models), scores, texts, 1,
+                          sum(s is None for s in scores))
 
     def shown(self, score: Any) -> str:
         return "unrated" if score is None else f"{score:g}"
