@@ -566,10 +566,14 @@ class TypeDoesNotFitOperation(Rule):
                 0 <= edit.start <= edit.end <= len(tokens)):
             return None
         first = edit.canonical[0] if edit.canonical else ""
-        removed, added = list(tokens[edit.start:edit.end]), first.split()
-        if taxonomy == "errant":
-            removed, added = _core(removed, added)
-        fits = _FITS[taxonomy].get((not removed, not added))
+        added = first.split()
+        removes = edit.end > edit.start
+        if taxonomy == "errant" and removes and added and (
+                edit.end - edit.start > 1 or len(added) > 1):
+            # only a replacement of more than one token on a side can lose a side in _core
+            core_removed, core_added = _core(tokens[edit.start:edit.end], added)
+            removes, added = bool(core_removed), core_added
+        fits = _FITS[taxonomy].get((not removes, not added))
         if fits is None or fits == letter or (letter == "W" and fits == "S"):
             return None
         fitted = fits + (":" + rest if rest else "")
