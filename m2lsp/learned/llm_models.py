@@ -67,6 +67,7 @@ class LocalJudge:
         found = []
         for k in range(size):
             logits = out.logits[0, -1, digits]
+            finite_logits(self.loaded, logits)
             choice = int(torch.argmax(logits))
             found.append(choice + 1)
             if k + 1 == size:
@@ -75,6 +76,18 @@ class LocalJudge:
             feed = torch.tensor([[digits[choice], *more]], device=model.device)
             out = model(input_ids=feed, past_key_values=out.past_key_values, use_cache=True)
         return found
+
+
+def finite_logits(loaded: Loaded, logits: Any) -> None:
+    """A ModelError where the digits' scores are not finite numbers (a model whose weights
+    are NaN): argmax would still pick a digit, a rating the model never gave."""
+    import torch
+
+    if not bool(torch.isfinite(logits).all()):
+        raise ModelError(f"the model {loaded.name!r} (--llm-model) gives the ratings' digits "
+                         f"the scores {[float(v) for v in logits]}; a score that is not a "
+                         "finite number rates nothing: its weights (NaN, after a training "
+                         "run that diverged?) cannot judge")
 
 
 def fits(loaded: Loaded, tokens: int) -> None:

@@ -6,7 +6,10 @@ corpus score is the sum.
 
 Perplexity is the exponent of the mean token loss after a beginning-of-text token, padding
 left out.  Each distinct text's perplexity is computed once (and kept in the cache), in
-length-sorted batches; unchanged sentences never reach the model.
+length-sorted batches; unchanged sentences never reach the model.  A perplexity that is not
+a finite number (a model whose weights are NaN, an overflow) is refused with a ModelError:
+gec-metrics compares it as it is, and a NaN is never smaller, so every changed sentence
+close to its source would score +1 -- the best score from a model that read nothing.
 
 The token sort ratio is fuzzywuzzy's with python-Levenshtein (gec-metrics' dependencies):
 characters 128-255 dropped, anything but letters and digits made a space, lower case, words
@@ -59,8 +62,29 @@ def perplexities(scribendi: Scribendi, texts: Sequence[str]) -> list[float]:
     from m2lsp.learned.remembered import namespace, remembered
 
     space = namespace("scribendi-ppl", scribendi.model.signed, scribendi.model.model.device)
-    return remembered(space, list(texts),
-                      lambda missing: _computed(scribendi, [texts[i] for i in missing]))
+    return finite_perplexities(scribendi, texts, remembered(
+        space, list(texts), lambda missing: finite_perplexities(
+            scribendi, [texts[i] for i in missing],
+            _computed(scribendi, [texts[i] for i in missing]))))
+
+
+def finite_perplexities(scribendi: Scribendi, texts: Sequence[str],
+                        found: list[float]) -> list[float]:
+    """`found`, each a finite number, else a ModelError naming the model and the text
+    (checked before the cache keeps them, and again as the cache gives them back)."""
+    import math
+
+    from m2lsp.learned.loading import ModelError
+
+    bad = next((i for i, v in enumerate(found) if not math.isfinite(v)), None)
+    if bad is None:
+        return found
+    model = scribendi.model.name
+    text = texts[bad] if len(texts[bad]) <= 60 else texts[bad][:57] + "..."
+    raise ModelError(f"Scribendi: the model {model!r} (--scribendi-model) gives {text!r} "
+                     f"the perplexity {found[bad]}, which is not a finite number: its "
+                     "weights (NaN, after a training run that diverged?) or its settings "
+                     "do not fit this metric")
 
 
 def _computed(scribendi: Scribendi, texts: Sequence[str]) -> list[float]:

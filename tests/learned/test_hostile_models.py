@@ -283,3 +283,32 @@ def test_a_classifier_of_two_labels_as_the_regressor_is_refused(tiny, tmp_path, 
     two = models.bert(tmp_path / "two", TEXTS, seed=4, head="classifier", labels=2)
     err = refused(impara(tiny, qe=two), capsys)
     assert "gives 2 outputs a sentence; the metric reads 1" in err
+
+
+# -- R4 12: a model whose weights are NaN gives no score, however its numbers compare -----
+
+def nan_weights(source: Path, where: Path) -> Path:
+    """`source`'s model with every weight a NaN (as a diverged training run saves it)."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    shutil.copytree(source, where)
+    model = AutoModelForCausalLM.from_pretrained(where)
+    with torch.no_grad():
+        for parameter in model.parameters():
+            parameter.fill_(float("nan"))
+    model.save_pretrained(where)
+    return where
+
+
+@pytest.mark.parametrize("metric", ["scribendi", "llm-s"])
+def test_a_model_of_nan_weights_is_refused(tiny, tmp_path, capsys, metric) -> None:
+    folder = nan_weights(tiny["gpt2"], tmp_path / "nan")
+    model = {"scribendi": ["--scribendi-model", str(folder), "--scribendi-no-cuda"],
+             "llm-s": ["--llm-model", str(folder), "--llm-no-cuda",
+                       "--llm-cache", str(tmp_path / "replies.jsonl")]}[metric]
+    err = refused(["score", str(tiny["hyp"]), "--source", str(tiny["src"]), "--metric",
+                   metric, *model, "--format", "json"], capsys)
+    assert "not a finite number" in err and str(folder) in err
+    assert not (tmp_path / "replies.jsonl").exists() or \
+        (tmp_path / "replies.jsonl").read_text() == ""  # no reply made of NaNs kept
