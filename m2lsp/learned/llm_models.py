@@ -16,12 +16,18 @@ read here as they are.
 **An endpoint** (`--llm-endpoint URL`, its key from $OPENAI_API_KEY, or the variable
 `--llm-key-env` names) is sent what gec-metrics sends OpenAI: the system message, the
 prompt, a JSON schema of the reply and the seed (not to Gemini models, as there), and the
-whole response is cached."""
+whole response is cached.  A user and password in the URL are sent as HTTP Basic
+authentication where no key is set, and never shown (`public_url`).  A reply is bounded:
+at most `MAX_REPLY` bytes (a chat completion is a few kilobytes), and `timeout` seconds
+from connecting to its last byte, whatever its pace (a deadline shuts the socket: a
+socket's own timeout bounds each read, and a reply that trickles a byte every few seconds
+never trips it)."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -130,15 +136,22 @@ def digit_ids(loaded: Loaded) -> list[int]:
     return found
 
 
+MAX_REPLY = 2**20  # bytes of one endpoint reply
+
+
 @dataclass(frozen=True)
 class EndpointJudge:
     url: str  # the API's base, e.g. https://api.openai.com/v1
     model: str
     key: str | None
     seed: int = 777
-    timeout: float = 120.0
+    timeout: float = 120.0  # seconds for one reply, from connecting to its last byte
     tries: int = 4  # a 429 or 5xx answer, or no answer, is asked again
     backoff: float = 2.0  # seconds before the second try, doubled each time
+
+    @property
+    def shown(self) -> str:
+        return public_url(self.url)
 
     def ask(self, prompts: Sequence[str], sizes: Sequence[int]) -> Iterator[Reply]:
         for text, size in zip(prompts, sizes, strict=True):
@@ -158,8 +171,8 @@ class EndpointJudge:
         raise AssertionError("unreachable")
 
     def _asked(self, text: str, size: int) -> Reply:
+        import http.client
         import urllib.error
-        import urllib.request
 
         body: dict[str, Any] = {
             "model": self.model,
@@ -168,28 +181,162 @@ class EndpointJudge:
             "response_format": {"type": "json_schema", "json_schema": schema(size)}}
         if "gemini" not in self.model:
             body["seed"] = self.seed
+        with Deadline(self.timeout) as deadline:
+            try:
+                data = json.loads(self._read(self._request(body), deadline))
+            except urllib.error.HTTPError as failed:
+                said = (f"the endpoint {self.shown} answered {failed.code} {failed.reason}: "
+                        f"{failed.read(300)!r}")
+                if failed.code == 429 or failed.code >= 500:
+                    raise _Transient(said) from None
+                raise ModelError(said) from None
+            except (OSError, http.client.HTTPException) as failed:
+                if deadline.passed:
+                    raise _Transient(f"the endpoint {self.shown} gave no whole reply within "
+                                     f"{self.timeout:g} s (--llm-timeout)") from None
+                raise _Transient(f"the endpoint {self.shown} gave no reply: "
+                                 f"{_said(failed)}") from None
+            except ValueError as failed:
+                if deadline.passed:
+                    raise _Transient(f"the endpoint {self.shown} gave no whole reply within "
+                                     f"{self.timeout:g} s (--llm-timeout)") from None
+                raise ModelError(f"the endpoint {self.shown} replied with no JSON: "
+                                 f"{failed}") from None
+        if not isinstance(data, dict):
+            raise ModelError(f"the endpoint {self.shown} replied with no JSON object")
+        return data
+
+    def _request(self, body: dict[str, Any]) -> Any:
+        import base64
+        import urllib.request
+
+        plain, user = without_user(self.url)
         headers = {"Content-Type": "application/json"}
         if self.key:
             headers["Authorization"] = f"Bearer {self.key}"
-        request = urllib.request.Request(self.url.rstrip("/") + "/chat/completions",
-                                         json.dumps(body).encode(), headers, method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                data = json.loads(response.read().decode("utf-8", "replace"))
-        except urllib.error.HTTPError as failed:
-            said = (f"the endpoint {self.url} answered {failed.code} {failed.reason}: "
-                    f"{failed.read()[:300]!r}")
-            if failed.code == 429 or failed.code >= 500:
-                raise _Transient(said) from None
-            raise ModelError(said) from None
-        except OSError as failed:
-            raise _Transient(f"the endpoint {self.url} gave no reply: {failed}") from None
-        except ValueError as failed:
-            raise ModelError(f"the endpoint {self.url} replied with no JSON: {failed}"
-                             ) from None
-        if not isinstance(data, dict):
-            raise ModelError(f"the endpoint {self.url} replied with no JSON object")
-        return data
+        elif user:
+            headers["Authorization"] = "Basic " + base64.b64encode(
+                user.encode("utf-8")).decode("ascii")
+        return urllib.request.Request(plain.rstrip("/") + "/chat/completions",
+                                      json.dumps(body).encode(), headers, method="POST")
+
+    def _read(self, request: Any, deadline: Deadline) -> str:
+        """The reply's text: a ModelError past MAX_REPLY bytes, read no further."""
+        with deadline.opener().open(request, timeout=self.timeout) as response:
+            length = response.headers.get("Content-Length", "")
+            if length.strip().isdigit() and int(length) > MAX_REPLY:
+                raise ModelError(self._too_large(f"{int(length)} bytes"))
+            data = response.read(MAX_REPLY + 1)
+            if len(data) > MAX_REPLY:
+                raise ModelError(self._too_large("more"))
+        if deadline.passed:  # a reply cut short by the deadline, no length to say so
+            raise TimeoutError
+        return data.decode("utf-8", "replace")
+
+    def _too_large(self, size: str) -> str:
+        return (f"the endpoint {self.shown} sent a reply of {size} (more than "
+                f"{MAX_REPLY // 2**20} MiB; a chat completion is a few kB): not read. Is "
+                "--llm-endpoint an OpenAI-compatible API's base URL?")
+
+
+def _said(failed: BaseException) -> str:
+    import urllib.error
+
+    if isinstance(failed, urllib.error.URLError):
+        return str(failed.reason)
+    return str(failed) or type(failed).__name__
+
+
+class Deadline:
+    """One reply's whole time: when it is up, the sockets of the request are shut,
+    whatever they are doing (connecting, waiting for the headers, reading a body that
+    trickles), and `passed` says so.  Its `opener` makes them."""
+
+    def __init__(self, seconds: float) -> None:
+        import threading
+
+        self.seconds = seconds
+        self.passed = False
+        self._sockets: list[Any] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+
+    def __enter__(self) -> Deadline:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+
+    def watch(self, sock: Any) -> None:
+        with self._lock:
+            self._sockets.append(sock)
+            if self.passed:
+                _shut(sock)
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.passed = True
+            for sock in self._sockets:
+                _shut(sock)
+
+    def opener(self) -> Any:
+        """urllib's opener (proxies from the environment as ever), its connections
+        watched."""
+        import http.client
+        import urllib.request
+
+        deadline = self
+
+        class Http(http.client.HTTPConnection):
+            def connect(self) -> None:
+                super().connect()
+                deadline.watch(self.sock)
+
+        class Https(http.client.HTTPSConnection):
+            def connect(self) -> None:
+                super().connect()
+                deadline.watch(self.sock)
+
+        class HttpHandler(urllib.request.HTTPHandler):
+            def do_open(self, http_class: Any, req: Any, **kwargs: Any) -> Any:
+                return super().do_open(Http, req, **kwargs)
+
+        class HttpsHandler(urllib.request.HTTPSHandler):
+            def do_open(self, http_class: Any, req: Any, **kwargs: Any) -> Any:
+                return super().do_open(Https, req, **kwargs)
+
+        return urllib.request.build_opener(HttpHandler, HttpsHandler)
+
+
+def _shut(sock: Any) -> None:
+    import contextlib
+    import socket
+
+    with contextlib.suppress(OSError):  # closed already
+        sock.shutdown(socket.SHUT_RDWR)
+
+
+_USER = re.compile(r"^((?:[A-Za-z][A-Za-z0-9+.-]*:)?//)?[^/?#]*@")
+
+
+def public_url(url: str) -> str:
+    """`url` without its user information (`http://user:password@host/v1` ->
+    `http://host/v1`): what messages and signatures show of an endpoint."""
+    return _USER.sub(lambda m: m.group(1) or "", url, count=1)
+
+
+def without_user(url: str) -> tuple[str, str | None]:
+    """`url` without its user information, and that information (`user:password`,
+    percent-decoded), if it has some."""
+    import urllib.parse
+
+    found = _USER.match(url)
+    if found is None:
+        return url, None
+    given = found.group(0)[len(found.group(1) or ""):-1]
+    return public_url(url), urllib.parse.unquote(given)
 
 
 class _Transient(Exception):

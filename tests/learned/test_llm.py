@@ -18,7 +18,7 @@ import hashlib
 import json
 import random
 import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
 
@@ -267,11 +267,18 @@ def test_one_system_from_python(made, few, tmp_path) -> None:
 
 
 class Endpoint(BaseHTTPRequestHandler):
+    """An OpenAI-compatible endpoint on 127.0.0.1.  `behaviour` makes it hostile: "huge"
+    (a 600 MB Content-Length, of which it sends 2 MB), "huge-unsized" (2 MB without a
+    length), "trickle" (a byte every 50 ms), "hang" (no answer at all); every loop of its
+    own is bounded, and `stop` ends them when the test does."""
+
     seen: ClassVar[list] = []
     replies: ClassVar[dict] = {1: '{"target_score1": 3}',
                                2: '{"target_score1": 4, "target_score2": 2}'}
-
+    unreadable: ClassVar[str | None] = None  # a prompt holding this is answered in words
     failures: ClassVar[list[int]] = []  # answer these statuses first, one a request
+    behaviour: ClassVar[str | None] = None
+    stop: ClassVar[threading.Event] = threading.Event()
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -281,13 +288,40 @@ class Endpoint(BaseHTTPRequestHandler):
             self.wfile.write(b'{"error": "slow down"}')
             return
         Endpoint.seen.append((self.path, self.headers.get("Authorization"), body))
+        if Endpoint.behaviour is not None:
+            self.hostile(Endpoint.behaviour)
+            return
         size = len(body["response_format"]["json_schema"]["schema"]["required"])
         content = Endpoint.replies[size]
-        data = json.dumps({"id": "x", "choices": [{"message": {"content": content}}]})
+        if Endpoint.unreadable and Endpoint.unreadable in body["messages"][1]["content"]:
+            content = "I would rather not say."
+        data = json.dumps({"id": "x", "model": body["model"],
+                           "choices": [{"message": {"content": content}}]})
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.end_headers()
         self.wfile.write(data.encode())
+
+    def hostile(self, behaviour: str) -> None:
+        if behaviour == "hang":
+            Endpoint.stop.wait(10)
+            return
+        self.send_response(200)
+        if behaviour == "huge":
+            self.send_header("Content-Length", str(600 * 2**20))
+        self.end_headers()
+        pieces = {"huge": 32, "huge-unsized": 32, "trickle": 200}[behaviour]
+        piece = b"x" * 2**16 if behaviour.startswith("huge") else b" "
+        for _ in range(pieces):
+            if Endpoint.stop.is_set():
+                return
+            try:
+                self.wfile.write(piece)
+                self.wfile.flush()
+            except OSError:
+                return
+            if behaviour == "trickle":
+                Endpoint.stop.wait(0.05)
 
     def log_message(self, *args) -> None:
         pass
@@ -295,12 +329,16 @@ class Endpoint(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def endpoint():
-    server = HTTPServer(("127.0.0.1", 0), Endpoint)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Endpoint)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     Endpoint.seen = []
+    Endpoint.stop = threading.Event()
     yield f"http://127.0.0.1:{server.server_port}/v1"
+    Endpoint.stop.set()
     server.shutdown()
+    server.server_close()
 
 
 def test_an_openai_compatible_endpoint(endpoint, tmp_path, monkeypatch) -> None:
@@ -324,16 +362,57 @@ def test_an_openai_compatible_endpoint(endpoint, tmp_path, monkeypatch) -> None:
     assert found == {"a": (2 + 3) / 2, "b": (4 + 3) / 2}
 
 
-def test_an_unreadable_reply_is_reported(endpoint, tmp_path, monkeypatch, capsys) -> None:
-    monkeypatch.setattr(Endpoint, "replies", {1: "no numbers here"})
+def two_sentences(tmp_path: Path) -> list[str]:
+    """`score` of one system of two sentences, by the endpoint, with a cache of its own:
+    the arguments before the endpoint's."""
     (tmp_path / "src").write_text("a b\nc d\n", "utf-8")
     (tmp_path / "A").write_text("a b .\nc d\n", "utf-8")
-    assert main(["score", str(tmp_path / "A"), "--source", str(tmp_path / "src"),
-                 "--metric", "llm-s", "--llm-endpoint", endpoint,
-                 "--llm-cache", str(tmp_path / "c.jsonl"), "--format", "json"]) == 0
+    return ["score", str(tmp_path / "A"), "--source", str(tmp_path / "src"), "--metric",
+            "llm-s", "--llm-cache", str(tmp_path / "c.jsonl")]
+
+
+def cached(tmp_path: Path) -> list[dict]:
+    path = tmp_path / "c.jsonl"
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines()] \
+        if path.exists() else []
+
+
+def test_an_unreadable_reply_is_reported_and_never_cached(endpoint, tmp_path, monkeypatch,
+                                                          capsys) -> None:
+    """A reply that gives no rating rates nothing this run and is not kept: the next run
+    asks again (R4 13)."""
+    monkeypatch.setattr(Endpoint, "unreadable", "c d")
+    argv = [*two_sentences(tmp_path), "--llm-endpoint", endpoint, "--format", "json"]
+    assert main(argv) == 0
     out = capsys.readouterr()
-    assert json.loads(out.out)["sentence_scores"] == [None, None]
-    assert "2 of 2 replies give no rating" in out.err
+    assert json.loads(out.out)["sentence_scores"] == [3.0, None]
+    assert "1 of 2 replies give no rating" in out.err
+    assert len(cached(tmp_path)) == 1 and len(Endpoint.seen) == 2
+    monkeypatch.setattr(Endpoint, "unreadable", None)
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["sentence_scores"] == [3.0, 3.0]
+    assert len(Endpoint.seen) == 3 and len(cached(tmp_path)) == 2  # the unread one alone
+
+
+@pytest.mark.parametrize("command", ["score", "report"])
+def test_a_score_over_no_rated_sentence_is_not_available(endpoint, tmp_path, monkeypatch,
+                                                         capsys, command) -> None:
+    """Every reply unreadable: no `LLM-S : 0.0000 (0 of 2 sentences rated)` and exit 0,
+    but "not available" and exit 2 (R4 13)."""
+    monkeypatch.setattr(Endpoint, "unreadable", "# source")
+    argv = [*two_sentences(tmp_path), "--llm-endpoint", endpoint]
+    if command == "report":
+        (tmp_path / "gold.m2").write_text("S a b\nA -1 -1|||noop|||-NONE-|||REQUIRED|||"
+                                          "-NONE-|||0\n\nS c d\nA -1 -1|||noop|||-NONE-"
+                                          "|||REQUIRED|||-NONE-|||0\n\n", "utf-8")
+        (tmp_path / "B").write_text("a b !\nc d\n", "utf-8")
+        argv = ["report", str(tmp_path / "gold.m2"), str(tmp_path / "A"),
+                str(tmp_path / "B"), *argv[4:]]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert "LLM-S: not available" in err and "none of the 2 sentences was rated" in err
+    assert "0.0000" not in out and "Traceback" not in err
+    assert cached(tmp_path) == []
 
 
 def test_a_prompt_longer_than_the_model_reads_is_one_clear_error() -> None:
@@ -411,3 +490,104 @@ def test_an_endpoint_that_says_wait(endpoint, tmp_path, monkeypatch, capsys, fai
         assert slept == [2.0, 4.0]
     else:
         assert said in err and "Traceback" not in err
+
+
+# --- R4 14: an explicit cache answers only for the judge that wrote it -------------------
+
+
+def test_an_explicit_cache_answers_only_for_its_own_judge(endpoint, tmp_path,
+                                                          capsys) -> None:
+    """Each entry records the judge (model and endpoint); another judge's replies are not
+    taken for this one's, whatever the file, and are asked anew."""
+    base = [*two_sentences(tmp_path), "--format", "json"]
+
+    def run(model: str, url: str = endpoint) -> dict:
+        assert main([*base, "--llm-endpoint", url, "--llm-model", model]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    first = run("judge-1")
+    assert len(Endpoint.seen) == 2
+    assert {e["judge"] for e in cached(tmp_path)} == {f"judge-1@{endpoint}"}
+    second = run("judge-2")
+    assert len(Endpoint.seen) == 4 and [b["model"] for _, _, b in Endpoint.seen[2:]] == [
+        "judge-2", "judge-2"]
+    assert "judge-2@" in second["signature"] and "judge-1" not in second["signature"]
+    assert run("judge-1") == first and len(Endpoint.seen) == 4  # its own, from the cache
+    run("judge-1", endpoint.replace("127.0.0.1", "localhost"))  # another endpoint
+    assert len(Endpoint.seen) == 6 and len(cached(tmp_path)) == 6
+
+
+def test_gec_metrics_cache_lines_still_answer(endpoint, tmp_path, capsys) -> None:
+    """gec-metrics' lines name no judge: they are read as before, and the run says so."""
+    template = llm_judge.template("llm-s")
+    lines = [{"id": llm_judge.key(llm_judge.prompt(template, s, [h])),
+              "results": stand_in("x", 1)} for s, h in (("a b", "a b ."), ("c d", "c d"))]
+    argv = two_sentences(tmp_path)
+    (tmp_path / "c.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines), "utf-8")
+    assert main([*argv, "--llm-endpoint", endpoint, "--llm-model", "judge-1"]) == 0
+    assert Endpoint.seen == []
+    assert "2 replies of" in capsys.readouterr().err
+
+
+# --- R4 15: an endpoint that sends too much, too slowly, or nothing ----------------------
+
+
+@pytest.mark.parametrize(("behaviour", "said", "tries"), [
+    ("huge", "more than 1 MiB", 1),  # not read whole, not asked again
+    ("huge-unsized", "more than 1 MiB", 1),
+    ("trickle", "no whole reply within 0.25 s (--llm-timeout)", 4),
+    ("hang", "no whole reply within 0.25 s (--llm-timeout)", 4),
+])
+def test_an_endpoint_that_sends_too_much_or_too_slowly(endpoint, tmp_path, monkeypatch,
+                                                      capsys, behaviour, said,
+                                                      tries) -> None:
+    monkeypatch.setattr("time.sleep", lambda seconds: None)  # the tries' pauses
+    monkeypatch.setattr(Endpoint, "behaviour", behaviour)
+    assert main([*two_sentences(tmp_path), "--llm-endpoint", endpoint,
+                 "--llm-timeout", "0.25"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
+    assert len(Endpoint.seen) == tries and cached(tmp_path) == []
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "soon"])
+def test_a_timeout_that_is_no_duration_is_refused(tmp_path, capsys, value) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([*two_sentences(tmp_path), "--llm-endpoint", "http://127.0.0.1:9/v1",
+              "--llm-timeout", value])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --llm-timeout: expected a finite number greater than 0" in err
+
+
+# --- R4 24: credentials in the endpoint's URL are never shown ----------------------------
+
+
+def with_password(url: str) -> str:
+    return url.replace("http://", "http://user:PASSWORD@")
+
+
+def test_credentials_in_the_endpoint_are_sent_but_never_shown(endpoint, tmp_path,
+                                                              monkeypatch, capsys) -> None:
+    import base64
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert main([*two_sentences(tmp_path), "--llm-endpoint", with_password(endpoint),
+                 "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert Endpoint.seen[0][1] == "Basic " + base64.b64encode(b"user:PASSWORD").decode()
+    assert "PASSWORD" not in out + err + (tmp_path / "c.jsonl").read_text("utf-8")
+    assert f"gpt-4o-mini-2024-07-18@{endpoint}|" in json.loads(out)["signature"]
+
+
+@pytest.mark.parametrize("case", ["refused", "unreachable", "not http"])
+def test_credentials_are_kept_out_of_errors(endpoint, tmp_path, monkeypatch, capsys,
+                                            case) -> None:
+    monkeypatch.setattr("time.sleep", lambda seconds: None)
+    monkeypatch.setattr(Endpoint, "failures", [401])
+    url = {"refused": with_password(endpoint),
+           "unreachable": "http://user:PASSWORD@127.0.0.1:9/v1",
+           "not http": "ftp://user:PASSWORD@127.0.0.1/v1"}[case]
+    assert main([*two_sentences(tmp_path), "--llm-endpoint", url]) == 2
+    err = capsys.readouterr().err
+    assert "PASSWORD" not in err and "127.0.0.1" in err and "Traceback" not in err

@@ -8,6 +8,8 @@ from m2lsp.scoring.metric import Flag
 
 LOCAL_DEFAULT = "meta-llama/Llama-2-13b-chat-hf"  # gec-metrics' Hugging Face default
 ENDPOINT_DEFAULT = "gpt-4o-mini-2024-07-18"  # gec-metrics' OpenAI default
+TIMEOUT = arguments.Number(float, 0, 86_400, above=True)
+"""Seconds for an endpoint's reply: more than none, at most a day."""
 
 FLAGS = (
     Flag(("--llm-model",), "llm-s, llm-e: the judge, a local causal LM (a hub id or a folder; "
@@ -31,6 +33,11 @@ FLAGS = (
          "nothing, as in gec-metrics, whose LLM-S instruction has no place for them)",
          {"choices": ["grammaticality", "fluency", "meaning", "difficulty", "impact"],
           "default": None, "dest": "llm_criterion"}),
+    Flag(("--llm-timeout",), "llm-s, llm-e: the most seconds an endpoint may take over one "
+         "reply, from connecting to its last byte (default 120); a reply not whole by then "
+         "is asked again, up to four tries in all", {"type": TIMEOUT, "default": 120.0,
+                                                     "metavar": "SECONDS",
+                                                     "dest": "llm_timeout"}),
     Flag(("--llm-no-cuda",), "llm-s, llm-e: run a local model on the CPU even where CUDA is "
          "available", {"action": "store_true", "dest": "llm_no_cuda"}),
 )

@@ -78,7 +78,8 @@ class Judge:
         if options["endpoint"]:
             return llm_models.EndpointJudge(options["endpoint"], model_name(options),
                                             llm_models.endpoint_key(options["key_env"]),
-                                            int(options["seed"]))
+                                            int(options["seed"]),
+                                            timeout=float(options["timeout"]))
         loaded = load("AutoModelForCausalLM", model_name(options), device(options["no_cuda"]),
                       "--llm-model")
         return llm_models.LocalJudge(loaded, int(options["seed"]))
@@ -95,11 +96,14 @@ def model_name(options: Mapping[str, Any]) -> str:
 
 def identity(options: Mapping[str, Any]) -> str:
     """What names the judge, without loading it: a folder's content, a hub model's cached
-    commit (else its id alone), an endpoint's URL and model name.  A folder's hash reads
-    every file's stat and its remembered digest: computed once a run, and passed on."""
+    commit (else its id alone), an endpoint's URL (never its user and password) and model
+    name.  A folder's hash reads every file's stat and its remembered digest: computed once
+    a run, and passed on."""
     name = model_name(options)
     if options.get("endpoint"):
-        return f"{name}@{options['endpoint']}"
+        from m2lsp.learned.llm_models import public_url
+
+        return f"{name}@{public_url(str(options['endpoint']))}"
     if Path(name).expanduser().is_dir():
         from m2lsp.learned.identity import folder_digest
 
@@ -117,6 +121,14 @@ def _hub_commit(name: str) -> str | None:
         return ref.read_text(encoding="utf-8").strip()[:12] or None
     except OSError:
         return None
+
+
+def judge_of_lines(options: Mapping[str, Any], named: str) -> str:
+    """What each cache line records of its judge, and must match to answer: `identity`,
+    but a folder by its name and content alone (wherever it is)."""
+    if not options.get("endpoint") and Path(model_name(options)).expanduser().is_dir():
+        return f"{Path(model_name(options)).expanduser().name}@{named.rsplit('@', 1)[1]}"
+    return named
 
 
 def cache_file(options: Mapping[str, Any], named: str) -> Path | None:
@@ -167,8 +179,10 @@ class LlmMetric(LearnedMetric):
 
         if options["endpoint"]:
             if not str(options["endpoint"]).startswith(("http://", "https://")):
+                from m2lsp.learned.llm_models import public_url
+
                 raise UsageError(f"--llm-endpoint takes an http(s) URL, not "
-                                 f"{options['endpoint']!r}")
+                                 f"{public_url(str(options['endpoint']))!r}")
             return
         exists(model_name(options), "--llm-model")
 
@@ -183,12 +197,14 @@ class LlmMetric(LearnedMetric):
         named = identity(request.options)
         judged, cache = self.judged(request.options, found[0].sources,
                                     [f.hypotheses for f in found], judge, named)
-        for note in notes(judged, cache, self.label, len(systems)):
+        for note in notes(judged, cache, self.label, bool(request.options.get("cache"))):
             if request.warn is not None:
                 request.warn(note)
-        return [self.rated(request.options, named, r, f.texts, len(systems),
-                           len(judged.unread))
-                for r, f in zip(judged.ratings, found, strict=True)]
+        out = [self.rated(request.options, named, r, f.texts, len(systems),
+                          len(judged.unread))
+               for r, f in zip(judged.ratings, found, strict=True)]
+        available(self.label, out, [s.name for s in systems], judged)
+        return out
 
     def judged(self, options: Mapping[str, Any], sources: Sequence[str],
                systems: Sequence[Sequence[str]], judge: Judge, named: str | None = None
@@ -198,7 +214,9 @@ class LlmMetric(LearnedMetric):
         from m2lsp.learned import llm_judge
 
         forms = self.forms(options, sources, systems)
-        cache = llm_judge.ReplyCache(cache_file(options, named or identity(options)))
+        named = named or identity(options)
+        cache = llm_judge.ReplyCache(cache_file(options, named),
+                                     judge_of_lines(options, named))
         instruction = llm_judge.template(self.name, options.get("criterion"))
         return llm_judge.judge(sources, systems, instruction, forms, cache, judge.ask), cache
 
@@ -235,23 +253,54 @@ class LlmMetric(LearnedMetric):
         return list(judged.ratings[0])
 
     def result(self, models: Any, scores: list[Any], texts: tuple[str, ...]) -> Any:
-        return self.rated(models, identity(models), scores, texts, 1,
-                          sum(s is None for s in scores))
+        found = self.rated(models, identity(models), scores, texts, 1,
+                           sum(s is None for s in scores))
+        available(self.label, [found], [""], None)
+        return found
 
     def shown(self, score: Any) -> str:
         return "unrated" if score is None else f"{score:g}"
 
 
-def notes(judged: Any, cache: Any, label: str, systems: int) -> list[str]:
-    """What a run says beside its numbers: unread replies, skipped cache lines."""
+def available(label: str, scores: Sequence[Rated], names: Sequence[str],
+              judged: Any) -> None:
+    """A ModelError where a system has no rated sentence: a mean over nothing is no score
+    (it would print 0.0000 and rank the system last).  `names`: the systems' ("" for the
+    one system of the editor and the API)."""
+    from m2lsp.learned.loading import ModelError
+
+    empty = [n for n, s in zip(names, scores, strict=True) if not s.rated]
+    if not empty:
+        return
+    if judged is not None and not judged.unread:
+        why = "their hypotheses were never among the five the judge was shown"
+    else:
+        told = "" if judged is None else f"{len(judged.unread)} of {judged.prompts} "
+        why = (f"{told}replies give no rating; such replies are not cached: a run again "
+               "asks again")
+    which = f" for {', '.join(empty)}" if any(empty) else ""
+    raise ModelError(f"{label}: not available{which}: none of the {len(scores[0].scores)} "
+                     f"sentences was rated ({why})")
+
+
+def notes(judged: Any, cache: Any, label: str, explicit: bool = False) -> list[str]:
+    """What a run says beside its numbers: unread replies, skipped cache lines, replies
+    of a cache named on the command line (`explicit`) that name no judge, and prompts
+    asked anew because only another judge had answered them."""
     found = []
     if judged.unread:
         first = ", ".join(str(k + 1) for k in judged.unread[:5])
         found.append(f"warning: {label}: {len(judged.unread)} of {judged.prompts} replies "
                      f"give no rating for every hypothesis shown (sentences {first}"
                      f"{', ...' if len(judged.unread) > 5 else ''}); those sentences rate "
-                     "no system")
+                     "no system, and those replies are not cached")
     if cache.skipped:
         found.append(f"warning: {label}: {cache.skipped} lines of {cache.path} are no cache "
                      "entry (a line written half?) and were skipped")
+    if explicit and judged.unsigned:
+        found.append(f"note: {label}: {judged.unsigned} replies of {cache.path} name no "
+                     f"judge (gec-metrics writes none): taken as {cache.judge}'s")
+    if judged.others:
+        found.append(f"note: {label}: {judged.others} prompts had only another judge's "
+                     f"reply in {cache.path}: asked {cache.judge} anew")
     return found
