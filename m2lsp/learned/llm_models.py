@@ -225,18 +225,19 @@ class EndpointJudge:
         with deadline.opener().open(request, timeout=self.timeout) as response:
             length = response.headers.get("Content-Length", "")
             if length.strip().isdigit() and int(length) > MAX_REPLY:
-                raise ModelError(self._too_large(f"{int(length)} bytes"))
+                raise ModelError(self._too_large(int(length)))
             data = response.read(MAX_REPLY + 1)
             if len(data) > MAX_REPLY:
-                raise ModelError(self._too_large("more"))
+                raise ModelError(self._too_large(None))
         if deadline.passed:  # a reply cut short by the deadline, no length to say so
             raise TimeoutError
         return data.decode("utf-8", "replace")
 
-    def _too_large(self, size: str) -> str:
-        return (f"the endpoint {self.shown} sent a reply of {size} (more than "
-                f"{MAX_REPLY // 2**20} MiB; a chat completion is a few kB): not read. Is "
-                "--llm-endpoint an OpenAI-compatible API's base URL?")
+    def _too_large(self, size: int | None) -> str:
+        limit = f"{MAX_REPLY // 2**20} MiB"
+        said = f"{size} bytes (more than {limit})" if size else f"more than {limit}"
+        return (f"the endpoint {self.shown} sent a reply of {said}; a chat completion is a "
+                "few kB: not read. Is --llm-endpoint an OpenAI-compatible API's base URL?")
 
 
 def _said(failed: BaseException) -> str:
