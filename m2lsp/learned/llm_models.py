@@ -257,15 +257,27 @@ class Deadline:
         import threading
 
         self.seconds = seconds
-        self.passed = False
+        self._expired = False
+        self._end = float("inf")
         self._sockets: list[Any] = []
         self._lock = threading.Lock()
         self._timer = threading.Timer(seconds, self._expire)
         self._timer.daemon = True
 
     def __enter__(self) -> Deadline:
+        import time
+
+        self._end = time.monotonic() + self.seconds
         self._timer.start()
         return self
+
+    @property
+    def passed(self) -> bool:
+        """Whether the time is up (a socket's own timeout, of as many seconds, may say so
+        a moment before the timer)."""
+        import time
+
+        return self._expired or time.monotonic() >= self._end
 
     def __exit__(self, *exc: object) -> None:
         self._timer.cancel()
@@ -273,12 +285,12 @@ class Deadline:
     def watch(self, sock: Any) -> None:
         with self._lock:
             self._sockets.append(sock)
-            if self.passed:
+            if self._expired:
                 _shut(sock)
 
     def _expire(self) -> None:
         with self._lock:
-            self.passed = True
+            self._expired = True
             for sock in self._sockets:
                 _shut(sock)
 

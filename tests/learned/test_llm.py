@@ -591,3 +591,15 @@ def test_credentials_are_kept_out_of_errors(endpoint, tmp_path, monkeypatch, cap
     assert main([*two_sentences(tmp_path), "--llm-endpoint", url]) == 2
     err = capsys.readouterr().err
     assert "PASSWORD" not in err and "127.0.0.1" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("url", "said"), [
+    ("http://", "names no host"),
+    ("http://user:PASSWORD@host:port/v1", "is no URL: Port could not be cast"),
+    ("http://[::1", "is no URL: Invalid IPv6 URL"),
+])
+def test_an_endpoint_that_is_no_url_is_refused_before_any_request(tmp_path, capsys, url,
+                                                                  said) -> None:
+    assert main([*two_sentences(tmp_path), "--llm-endpoint", url]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "tries" not in err and "PASSWORD" not in err

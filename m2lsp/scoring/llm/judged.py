@@ -148,6 +148,25 @@ def cache_file(options: Mapping[str, Any], named: str) -> Path | None:
     return where / "llm" / f"{slug}-{hashlib.sha256(named.encode()).hexdigest()[:12]}.jsonl"
 
 
+def endpoint_checked(url: str) -> None:
+    """A UsageError where `url` is no http(s) URL with a host (a port, if any, a number),
+    said before any request (and without its user and password)."""
+    import urllib.parse
+
+    from m2lsp.learned.llm_models import public_url
+
+    shown = public_url(url)
+    if not url.startswith(("http://", "https://")):
+        raise UsageError(f"--llm-endpoint takes an http(s) URL, not {shown!r}")
+    try:
+        parts = urllib.parse.urlsplit(shown)
+        host, _ = parts.hostname, parts.port
+    except ValueError as bad:
+        raise UsageError(f"--llm-endpoint {shown!r} is no URL: {bad}") from None
+    if not host:
+        raise UsageError(f"--llm-endpoint {shown!r} names no host")
+
+
 class LlmMetric(LearnedMetric):
     """LLM-S or LLM-E (`kind`)."""
 
@@ -178,11 +197,7 @@ class LlmMetric(LearnedMetric):
         from m2lsp.learned.loading import exists
 
         if options["endpoint"]:
-            if not str(options["endpoint"]).startswith(("http://", "https://")):
-                from m2lsp.learned.llm_models import public_url
-
-                raise UsageError(f"--llm-endpoint takes an http(s) URL, not "
-                                 f"{public_url(str(options['endpoint']))!r}")
+            endpoint_checked(str(options["endpoint"]))
             return
         exists(model_name(options), "--llm-model")
 
