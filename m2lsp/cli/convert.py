@@ -205,7 +205,7 @@ def _to_brat(args: argparse.Namespace, document: Any, problems: list) -> int:
     """M2 as a brat document: `-o X.ann` writes X.ann and X.txt (a folder: its files are
     named after the input)."""
     from m2lsp.files.writing import write_atomic
-    from m2lsp.formats.brat import to_brat
+    from m2lsp.formats.brat import configurations, to_brat
 
     if args.output is None:
         raise UsageError("--to brat writes two files (X.txt and X.ann): give -o X.ann or "
@@ -221,6 +221,8 @@ def _to_brat(args: argparse.Namespace, document: Any, problems: list) -> int:
     ann_path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(ann_path.with_suffix(".txt"), text, inputs=[args.input])
     write_atomic(ann_path, ann, inputs=[args.input])
+    for name, conf in configurations(ann).items():  # brat shows the types it is told of
+        write_atomic(ann_path.with_name(name), conf, inputs=[args.input])
     print(f"m2lsp: wrote {ann_path.with_suffix('.txt')} and {ann_path}", file=sys.stderr)
     return EXIT_CLEAN
 

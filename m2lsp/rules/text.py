@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Severity, TextEdit
@@ -189,3 +190,81 @@ class TrailingWhitespace(Rule):
             if not line.isspace():
                 span = Span(first + k, len(line.rstrip(_TRAILING)), first + k, len(line))
                 yield self.report(span, fix=Fix(self.fix_title, (TextEdit(span, ""),)))
+
+
+# A NUL or a UTF-16 surrogate code point as a character, and in JSON as an escape (`\\\\`
+# first, so that an escaped backslash before `u0000` is read as what it is).
+_INVALID = re.compile("[\x00\ud800-\udfff]")
+_JSON_ESCAPE = re.compile(r"\\(?:\\|u([0-9a-fA-F]{4}))")
+
+
+class InvalidCharacter(Rule):
+    """Reports a NUL character or a lone UTF-16 surrogate: one finding a line, at its first.
+
+    ## What it does
+    Flags U+0000 (NUL) and the surrogate code points U+D800-U+DFFF, written as characters
+    or, in BEA-2019 JSON, as escapes (`\\u0000`, a `\\ud800` not followed by its low
+    half). A file read as UTF-8 cannot hold a surrogate, but an editor's text, a JSON
+    escape or a file read with `--encoding unicode_escape` can.
+
+    ## Why is this bad?
+    A NUL ends a string in C tools and shows as nothing in most editors: two sentences that
+    look the same are not. A lone surrogate is no character at all: no UTF-8 file can
+    hold it, so every tool that writes the text out (the NUS scorer, ERRANT, m2lsp's own
+    conversions) stops or writes something else. Both usually come from a broken
+    conversion (UTF-16 read as UTF-8 gives a NUL after every ASCII letter).
+
+    ## Example
+    `S The cat\\x00 sat .` or, in JSON, `{"text": "The cat \\ud800 sat."}`
+
+    ## Use instead
+    `S The cat sat .`: remove the character, or decode the file with its real encoding.
+
+    ## Fix safety
+    No automatic fix: whether the character stands for a lost one is for a person to say.
+    """
+
+    code = "X005"
+    name = "invalid-character"
+    severity = Severity.ERROR
+    message = "{what}{more}: no GEC tool reads it as a character"
+    scope = Scope.TEXT
+
+    def check(self, source: SourceText, ctx: Context) -> Iterator[Diagnostic]:
+        json = ctx.format is Format.BEA_JSON and "\\" in source.text
+        if _INVALID.search(source.text) is None and not json:
+            return
+        for row, line in enumerate(source.lines):
+            found = _invalid_in(line, json)
+            if found:
+                (col, width, what), more = found[0], len(found) - 1
+                yield self.report(Span.on_line(row, col, col + width), what=what,
+                                  more=f" (and {more:,} more on this line)" if more else "")
+
+
+def _invalid_in(line: str, json: bool) -> list[tuple[int, int, str]]:
+    """(column, width, what) of each NUL or lone surrogate of a line, as a character and,
+    in JSON, as an escape."""
+    found = [(m.start(), 1, _named(ord(m.group()))) for m in _INVALID.finditer(line)]
+    if json and "\\u" in line:
+        found.extend(_json_escapes(line))
+        found.sort()
+    return found
+
+
+def _json_escapes(line: str) -> Iterator[tuple[int, int, str]]:
+    escapes = [(m.start(), int(m.group(1), 16)) for m in _JSON_ESCAPE.finditer(line)
+               if m.group(1) is not None]
+    paired: set[int] = set()
+    for (at, value), (after, low) in zip(escapes, escapes[1:], strict=False):
+        if 0xD800 <= value < 0xDC00 and after == at + 6 and 0xDC00 <= low < 0xE000:
+            paired |= {at, after}
+    for at, value in escapes:
+        if at not in paired and (value == 0 or 0xD800 <= value < 0xE000):
+            yield at, 6, f"the escape \\u{value:04x}, {_named(value)}"
+
+
+def _named(value: int) -> str:
+    if value == 0:
+        return "a NUL character (U+0000)"
+    return f"a lone surrogate U+{value:04X} (half of a UTF-16 pair)"
