@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, keep_until_exit
 from m2lsp.errors import M2lspError, UsageError
+from m2lsp.linting.cap import MOST_PER_RULE
 from m2lsp.model import Format
 from m2lsp.severity import Severity
 
@@ -47,6 +48,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                        help="exit 1 only for findings of this severity or worse (default "
                        "hint: any finding); every finding is still printed, so `--fail-on "
                        "error` keeps warnings in sight without blocking a commit")
+    check.add_argument("--max-findings-per-rule", type=_count, default=MOST_PER_RULE,
+                       metavar="N",
+                       help=f"list at most N findings of each rule in each file (default "
+                       f"{MOST_PER_RULE:,}), then one line `and 999,000 more M005`; the "
+                       "summary and the exit code count them all; 0 lists every finding "
+                       "(a file of a million findings then takes gigabytes)")
     check.add_argument("-q", "--quiet", action="store_true",
                        help="print diagnostics only (errors still go to stderr)")
     check.add_argument("--allow-empty", action="store_true",
@@ -57,6 +64,17 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                        "inside a named folder are), instead of an error; for hooks that "
                        "select files by name, e.g. *.xml")
     check.set_defaults(handler=run_check)
+
+
+def _count(value: str) -> int:
+    """A count of 0 or more, for argparse (its error names the option)."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a count (0 or more)")
+    return number
 
 
 UNKNOWN_FORMAT = ("not recognised as M2, CGED SGML, a CGED truth file or a CGED input file; "
@@ -137,7 +155,7 @@ def _check_options(args: argparse.Namespace) -> CheckOptions:
             {Applicability.UNSAFE} if args.unsafe_fixes else set()))
     _check_encoding(args.encoding)
     return CheckOptions(config.lint, Format(args.format) if args.format else None,
-                        args.encoding, fix, args.cged_input)
+                        args.encoding, fix, args.cged_input, args.max_findings_per_rule or None)
 
 
 def _check_codes(codes: tuple[str, ...], option: str) -> None:
@@ -164,7 +182,8 @@ def _check_encoding(encoding: str | None) -> None:
 def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bool) -> int:
     from m2lsp.output import FileReport, renderers
 
-    reports = [FileReport(str(r.path), r.diagnostics) for r in results if r.diagnostics]
+    reports = [FileReport(str(r.path), r.diagnostics, r.unlisted) for r in results
+               if r.diagnostics or r.unlisted]
     render = renderers()[args.output_format]
     failed = sum(1 for r in results if r.error)
     checked = sum(1 for r in results if r.format is not None and not r.error)
@@ -201,7 +220,7 @@ def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bo
         return EXIT_ERROR
     worst = Severity.parse(args.fail_on)
     if not args.exit_zero and any(d.severity <= worst for r in results
-                                  for d in r.diagnostics):
+                                  for d in (*r.diagnostics, *r.unlisted)):
         return EXIT_FINDINGS
     return EXIT_CLEAN
 

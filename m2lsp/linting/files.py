@@ -11,6 +11,7 @@ from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Applicability, Diagnostic
 from m2lsp.files import reading
 from m2lsp.files.writing import TEMP_SUFFIX, Snapshot, WriteRefused, write_atomic
+from m2lsp.linting.cap import Unlisted
 from m2lsp.linting.fixes import FixOutcome, fix_until_stable
 from m2lsp.linting.run import Corpus, LintResult, lint
 from m2lsp.model import Format
@@ -32,6 +33,7 @@ class CheckedFile:
     not_fixed: str | None = None  # why fixes were not written
     not_regular: bool = False  # inside a folder and not a regular file: skipped unread
     empty: bool = False  # nothing but blanks: read, and nothing in it to check
+    unlisted: tuple[Unlisted, ...] = ()  # findings counted beyond `most_per_rule`, by rule
     # what linting made (the parsed document with it), for a caller that would rather keep
     # it than free it: `m2lsp check` keeps the last file's to its exit
     linted: LintResult | None = field(default=None, compare=False, repr=False)
@@ -44,6 +46,7 @@ class CheckOptions:
     encoding: str | None = None
     fix: frozenset[Applicability] = frozenset()  # empty: report only
     cged_input: Path | None = None
+    most_per_rule: int | None = None  # findings kept per rule (None: all), the rest counted
 
 
 def discover(paths: list[Path]) -> Iterator[Path]:
@@ -78,10 +81,12 @@ def check_file(path: Path, options: CheckOptions, explicit: bool = True) -> Chec
                            else None)
     known = _known_ids(path, options) if fmt is Format.TRUTH else None
     corpus = corpus_of(path, options.encoding) if fmt is Format.MULTIGEC else None
-    result = lint(source, fmt, options.settings, known_ids=known, corpus=corpus)
     if not options.fix:
+        result = lint(source, fmt, options.settings, known_ids=known, corpus=corpus,
+                      most_per_rule=options.most_per_rule)
         return CheckedFile(path, fmt, result.diagnostics, linted=result,
-                           empty=not source.text.strip())
+                           empty=not source.text.strip(), unlisted=result.unlisted)
+    result = lint(source, fmt, options.settings, known_ids=known, corpus=corpus)
     return _fix(path, source, fmt, options, known, result.diagnostics, snapshot, corpus)
 
 
@@ -112,10 +117,10 @@ def _fix(path: Path, source: SourceText, fmt: Format, options: CheckOptions,
             return CheckedFile(path, fmt, found, error=str(exc))
         except OSError as exc:
             return CheckedFile(path, fmt, found, error=f"cannot write: {exc.strerror or exc}")
-    remaining = lint(outcome.source, fmt, options.settings, known_ids=known,
-                     corpus=corpus).diagnostics
-    return CheckedFile(path, fmt, remaining, fixed=outcome,
-                       empty=not outcome.source.text.strip())
+    remaining = lint(outcome.source, fmt, options.settings, known_ids=known, corpus=corpus,
+                     most_per_rule=options.most_per_rule)
+    return CheckedFile(path, fmt, remaining.diagnostics, fixed=outcome,
+                       empty=not outcome.source.text.strip(), unlisted=remaining.unlisted)
 
 
 def write_source(path: Path, source: SourceText, snapshot: Snapshot | None) -> None:

@@ -12,6 +12,7 @@ from m2lsp import taxonomy as taxonomies
 from m2lsp.cged_model import CgedDocument, TruthDocument
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic, position_order
+from m2lsp.linting.cap import RuleCap, Unlisted
 from m2lsp.model import Block, M2Document, read_int
 from m2lsp.parsing import m2 as m2_parsing
 from m2lsp.parsing.m2 import BlockCache, parse_m2, paused_gc
@@ -30,6 +31,8 @@ class LintResult:
     diagnostics: tuple[Diagnostic, ...]
     document: M2Document | CgedDocument | TruthDocument | None = None
     unchecked: tuple[str, ...] = ()  # rules not run: the pass's time was up (`deadline`)
+    # findings counted but not kept (`most_per_rule`), by rule
+    unlisted: tuple[Unlisted, ...] = ()
 
 
 def selected_rules(fmt: Format, settings: LintSettings) -> dict[Scope, list[Rule]]:
@@ -53,37 +56,41 @@ class Corpus:
 
 def lint(source: SourceText, fmt: Format, settings: LintSettings | None = None,
          cache: BlockCache | None = None, known_ids: frozenset[str] | None = None,
-         corpus: Corpus | None = None, deadline: float | None = None) -> LintResult:
+         corpus: Corpus | None = None, deadline: float | None = None,
+         most_per_rule: int | None = None) -> LintResult:
     """Every selected rule's diagnostics for `source` read as `fmt`; with a `deadline`
     (`time.monotonic()`), the rules not begun by then are left out and named in
-    `unchecked` (the language server's budget per pass)."""
+    `unchecked` (the language server's budget per pass); with `most_per_rule`, only the
+    first that many of each rule are kept, the others counted in `unlisted`."""
     settings = settings or LintSettings()
     with paused_gc():
-        return _lint(source, fmt, settings, cache, known_ids, corpus, deadline)
+        return _lint(source, fmt, settings, cache, known_ids, corpus, deadline,
+                     RuleCap(most_per_rule, settings))
 
 
 def _lint(source: SourceText, fmt: Format, settings: LintSettings, cache: BlockCache | None,
           known_ids: frozenset[str] | None, corpus: Corpus | None = None,
-          deadline: float | None = None) -> LintResult:
+          deadline: float | None = None, cap: RuleCap | None = None) -> LintResult:
     rules = selected_rules(fmt, settings)
     document, ctx = _parse(source, fmt, settings, cache, known_ids, corpus)
-    found: list[Diagnostic] = []
+    cap = cap or RuleCap(None)
     timed = _Timed(deadline)
     for rule in timed(rules[Scope.TEXT]):
-        found.extend(rule.check(source, ctx))
+        cap.add(rule.check(source, ctx))
     for rule in timed(rules[Scope.LINE]):
-        found.extend(rule.check(LineRange(0, source.lines), ctx))
+        cap.add(rule.check(LineRange(0, source.lines), ctx))
     if isinstance(document, M2Document):
-        found.extend(_m2_block_diagnostics(document, list(timed(rules[Scope.M2_BLOCK])), ctx))
+        cap.add(_m2_block_diagnostics(document, list(timed(rules[Scope.M2_BLOCK])), ctx))
         for rule in timed(rules[Scope.M2_DOCUMENT]):
-            found.extend(rule.check(document, ctx))
+            cap.add(rule.check(document, ctx))
     for scope in (Scope.CGED, Scope.TRUTH, Scope.INPUT, Scope.ESSAYS, Scope.ANNOTATED,
                   Scope.BEA_JSON):
         for rule in timed(rules[scope]):
-            found.extend(rule.check(document, ctx))
-    found = with_severities(found, settings)
+            cap.add(rule.check(document, ctx))
+    found = with_severities(cap.kept, settings)
     found.sort(key=position_order)
-    return LintResult(source, fmt, tuple(found), document, tuple(timed.skipped))
+    return LintResult(source, fmt, tuple(found), document, tuple(timed.skipped),
+                      cap.unlisted)
 
 
 class _Timed:

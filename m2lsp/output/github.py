@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from m2lsp.diagnostic import Severity
-from m2lsp.output.report import FileReport
+from m2lsp.output.report import UNLISTED_CODE, FileReport, unlisted_note
 from m2lsp.rules.registry import rule_by_code
 
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice",
@@ -22,6 +22,9 @@ def render(reports: Sequence[FileReport]) -> str:
                      f"endLine={d.span.end_line + 1},endColumn={d.span.end_col + 1},"
                      f"title={_prop(title)}")
             lines.append(f"::{_LEVELS[d.severity]} {props}::{_data(f'{d.code} {d.message}')}")
+        lines.extend(f"::notice file={_prop(report.path)},line=1,col=1,"
+                     f"title={UNLISTED_CODE}::{_data(unlisted_note(u))}"
+                     for u in report.unlisted)
     return "".join(line + "\n" for line in lines)
 
 

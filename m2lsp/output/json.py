@@ -14,17 +14,40 @@ from collections.abc import Sequence
 from typing import Any
 
 from m2lsp.diagnostic import Diagnostic, Fix
+from m2lsp.linting.cap import Unlisted
 from m2lsp.model import Span
-from m2lsp.output.report import FileReport, rule_url
+from m2lsp.output.report import UNLISTED_CODE, FileReport, rule_url, unlisted_note
 from m2lsp.rules.registry import rule_by_code
 
 _string = json.encoder.encode_basestring  # the C implementation where there is one
 
 
 def render(reports: Sequence[FileReport]) -> str:
-    parts = [_diagnostic_text(_string(report.path), d)
-             for report in reports for d in report.diagnostics]
+    parts = []
+    for report in reports:
+        path = _string(report.path)
+        parts.extend(_diagnostic_text(path, d) for d in report.diagnostics)
+        parts.extend(_unlisted_text(path, u) for u in report.unlisted)
     return ("[\n" + ",\n".join(parts) + "\n]\n") if parts else "[]\n"
+
+
+def unlisted_json(path: str, unlisted: Unlisted) -> dict[str, Any]:
+    """The item that stands for one rule's findings counted, not listed: code
+    `max-findings`, the rule and the count under `unlisted`."""
+    start = _position(0, 0)
+    return {"code": UNLISTED_CODE, "name": None, "message": unlisted_note(unlisted),
+            "severity": "info", "filename": path, "location": start, "end_location": start,
+            "fix": None, "related": [], "url": None,
+            "unlisted": {"code": unlisted.code, "count": unlisted.count}}
+
+
+def _unlisted_text(path: str, unlisted: Unlisted) -> str:
+    import json as module
+
+    item = unlisted_json("", unlisted) | {"filename": None}
+    text = module.dumps(item, ensure_ascii=False, indent=2).replace(
+        '"filename": null', f'"filename": {path}')
+    return "\n".join("  " + line for line in text.splitlines())
 
 
 def diagnostic_json(path: str, d: Diagnostic) -> dict[str, Any]:

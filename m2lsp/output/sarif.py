@@ -9,7 +9,8 @@ from typing import Any
 
 from m2lsp import __version__
 from m2lsp.diagnostic import Diagnostic, Severity
-from m2lsp.output.report import FileReport, rule_url
+from m2lsp.linting.cap import Unlisted
+from m2lsp.output.report import UNLISTED_CODE, FileReport, rule_url, unlisted_note
 from m2lsp.rules.registry import all_rules
 
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note",
@@ -31,6 +32,10 @@ def render(reports: Sequence[FileReport]) -> str:
         "results": [_result(report.path, d, index) for report in reports
                     for d in report.diagnostics],
     }
+    notes = [_note(report.path, u) for report in reports for u in report.unlisted]
+    if notes:  # SARIF's place for what the tool says about its run
+        run["invocations"] = [{"executionSuccessful": True,
+                               "toolExecutionNotifications": notes}]
     return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]},
                       ensure_ascii=False, indent=2) + "\n"
 
@@ -58,4 +63,14 @@ def _result(path: str, d: Diagnostic, index: dict[str, int]) -> dict[str, Any]:
             "artifactLocation": {"uri": Path(path).as_posix()},
             "region": region,
         }}],
+    }
+
+
+def _note(path: str, unlisted: Unlisted) -> dict[str, Any]:
+    return {
+        "descriptor": {"id": UNLISTED_CODE},
+        "level": "note",
+        "message": {"text": unlisted_note(unlisted)},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": Path(path).as_posix()}}}],
+        "properties": {"ruleId": unlisted.code, "count": unlisted.count},
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from m2lsp.linting.fixes import fixable_at_once
-from m2lsp.output.report import FileReport
+from m2lsp.output.report import FileReport, unlisted_note
 
 
 def render(reports: Sequence[FileReport], checked: int | None = None,
@@ -23,8 +23,9 @@ def render(reports: Sequence[FileReport], checked: int | None = None,
         for d in report.diagnostics:
             span = d.span
             lines.append(f"{path}:{span.line + 1}:{span.col + 1}: {d.code} {d.message}")
-        fixable += fixable_at_once(report.diagnostics)
-        total += len(report.diagnostics)
+        lines.extend(f"{path}: {unlisted_note(u)}" for u in report.unlisted)
+        fixable += fixable_at_once(report.diagnostics) + sum(u.fixable for u in report.unlisted)
+        total += report.total
     if not quiet:
         lines.append(summary(total, fixable, checked, unchecked, skipped, special, empty))
     return "\n".join(lines) + "\n" if lines else ""

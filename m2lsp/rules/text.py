@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -256,7 +257,7 @@ def _json_escapes(line: str) -> Iterator[tuple[int, int, str]]:
     escapes = [(m.start(), int(m.group(1), 16)) for m in _JSON_ESCAPE.finditer(line)
                if m.group(1) is not None]
     paired: set[int] = set()
-    for (at, value), (after, low) in zip(escapes, escapes[1:], strict=False):
+    for (at, value), (after, low) in itertools.pairwise(escapes):
         if 0xD800 <= value < 0xDC00 and after == at + 6 and 0xDC00 <= low < 0xE000:
             paired |= {at, after}
     for at, value in escapes:
