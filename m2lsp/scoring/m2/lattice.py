@@ -123,11 +123,14 @@ class LatticeTooLarge(Exception):
     had been gone through (0 of 0: not known)."""
 
     def __init__(self, vertices: int, entries: int, needed: float, limit: float,
-                 done: int = 0, total: int = 0) -> None:
-        super().__init__(vertices, entries, needed, limit, done, total)
+                 done: int = 0, total: int = 0, annotators: int = 0,
+                 paths: bool = False) -> None:
+        super().__init__(vertices, entries, needed, limit, done, total, annotators, paths)
         self.vertices, self.entries = vertices, entries
         self.needed, self.limit = needed, limit
         self.done, self.total = done, total
+        self.annotators = annotators  # the sentence's annotators (0: not said)
+        self.paths = paths  # stopped before the lattice: its annotators' paths alone are too many
 
     @property
     def projected(self) -> float | None:
@@ -555,10 +558,27 @@ def best_paths(source: Sequence[str], target: Sequence[str], max_unchanged: int,
     """The best path's edits (last first) for each annotator's gold edits: in C when the
     compiled core is there, else in Python; both give the same edits.  Raises
     LatticeTooLarge rather than take more than `memory_limit` bytes (0: no bound)."""
+    check_annotators(len(source), len(target), len(annotators), memory_limit)
     if use_compiled and compiled is not None:
         return _compiled_paths(source, target, max_unchanged, annotators, memory_limit)
     lattice = SentenceLattice(source, target, max_unchanged, memory_limit)
     return [lattice.best_edits(gold) for gold in annotators]
+
+
+# What one edit of a best path may take as the scorer keeps it (its SystemEdit and two
+# texts, its places in the attempt's tuples, the compiled core's tuple on the way).
+PATH_EDIT_BYTES = 256
+
+
+def check_annotators(source: int, target: int, annotators: int, memory_limit: float) -> None:
+    """LatticeTooLarge, before anything is built, when the best paths of a sentence's
+    annotators could take more than the bound: each annotator's path has at most one edit
+    per source or hypothesis token, and every annotator's is kept.  This is what grows
+    with the number of annotators whatever the lattice; the compiled core checks its
+    per-annotator search state against the bound likewise, once it knows the vertices."""
+    needed = float(annotators) * (source + target + 1) * PATH_EDIT_BYTES
+    if memory_limit and needed > memory_limit:
+        raise LatticeTooLarge(0, 0, needed, memory_limit, annotators=annotators, paths=True)
 
 
 def _compiled_paths(source: Sequence[str], target: Sequence[str], max_unchanged: int,
@@ -569,7 +589,7 @@ def _compiled_paths(source: Sequence[str], target: Sequence[str], max_unchanged:
         paths = compiled.best_paths(source_ids, target_ids, max_unchanged, golds, True, -1,
                                     float(memory_limit))
     except compiled.TooLarge as exc:
-        raise LatticeTooLarge(*exc.args) from None
+        raise LatticeTooLarge(*exc.args, annotators=len(annotators)) from None
     if paths is None:
         raise LatticeCrash("the NUS scorer 3.2 raises an exception on this sentence")
     return [[SystemEdit(start, end, " ".join(source[i1:i2]), " ".join(target[j1:j2]))

@@ -220,20 +220,28 @@ class SentenceTooLarge(InputError):
                  found: LatticeTooLarge, available: bool = False) -> None:
         self.index, self.line = index, line
         made = f", {found.entries:,} edges made before stopping" if found.entries else ""
+        made += f", {found.annotators:,} annotators" if found.annotators > 1 else ""
+        what = (f"the edit lattice of its {source} source and {hypothesis} hypothesis tokens "
+                f"({found.vertices:,} vertices{made})")
+        if found.paths:
+            what = (f"the best paths of its {found.annotators:,} annotators over its {source} "
+                    f"source and {hypothesis} hypothesis tokens")
         within = (f"the memory available ({_mib(found.limit)}, --max-lattice-memory 0)"
                   if available else _mib(found.limit))
         lift = ("No bound lifts this on this machine" if available else
                 "The option --max-lattice-memory MIB raises the bound (0: the memory available)")
         super().__init__(
             f"sentence {index + 1} (gold line {line + 1}) cannot be scored exactly within "
-            f"{within}: the edit lattice of its {source} source and {hypothesis} "
-            f"hypothesis tokens ({found.vertices:,} vertices{made}) needs more than "
+            f"{within}: {what} {'may need' if found.paths else 'needs'} more than "
             f"{_mib(found.needed)}{_projection(found)}.  {lift}; NUS M2 scorer 3.2 builds "
             "the same lattice, with more memory and time")
 
 
 def _projection(found: LatticeTooLarge) -> str:
     """How large the whole lattice would be, where enough of it was built to tell."""
+    if found.paths:
+        return (" (each annotator's path has at most one edit per token, and every "
+                "annotator's is kept)")
     projected = found.projected
     if projected is None or projected < 2 * found.needed:
         return " (a lower bound: how large it grows shows only as it is built)"

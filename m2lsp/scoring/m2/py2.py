@@ -66,9 +66,11 @@ def _int_dict_order(keys: list[int]) -> list[int]:
     size = 8
     table: list[int | None] = [None] * size
     used = 0
+    seen: set[int] = set()  # (`key in table` scanned the table: quadratic in the keys)
     for key in keys:
-        if key in table:
+        if key in seen:
             continue
+        seen.add(key)
         _insert(table, key)
         used += 1
         if used * 3 >= size * 2:  # fill == used: nothing is ever deleted
