@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 import resource
 import subprocess
-import tracemalloc
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
