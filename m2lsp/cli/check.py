@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import errno
+import itertools
 import os
 import sys
 from dataclasses import replace
@@ -219,8 +220,9 @@ def _report(results: list[CheckedFile], args: argparse.Namespace, had_errors: bo
             + "; --allow-empty exits 0 when that is expected", file=sys.stderr)
         return EXIT_ERROR
     worst = Severity.parse(args.fail_on)
-    if not args.exit_zero and any(d.severity <= worst for r in results
-                                  for d in (*r.diagnostics, *r.unlisted)):
+    severities = itertools.chain((d.severity for r in results for d in r.diagnostics),
+                                 (u.severity for r in results for u in r.unlisted))
+    if not args.exit_zero and any(severity <= worst for severity in severities):
         return EXIT_FINDINGS
     return EXIT_CLEAN
 

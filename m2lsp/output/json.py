@@ -23,7 +23,7 @@ _string = json.encoder.encode_basestring  # the C implementation where there is 
 
 
 def render(reports: Sequence[FileReport]) -> str:
-    parts = []
+    parts: list[str] = []
     for report in reports:
         path = _string(report.path)
         parts.extend(_diagnostic_text(path, d) for d in report.diagnostics)

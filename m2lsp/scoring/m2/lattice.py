@@ -589,7 +589,9 @@ def _compiled_paths(source: Sequence[str], target: Sequence[str], max_unchanged:
         paths = compiled.best_paths(source_ids, target_ids, max_unchanged, golds, True, -1,
                                     float(memory_limit))
     except compiled.TooLarge as exc:
-        raise LatticeTooLarge(*exc.args, annotators=len(annotators)) from None
+        vertices, entries, needed, limit, done, total = exc.args
+        raise LatticeTooLarge(vertices, entries, needed, limit, done, total,
+                              annotators=len(annotators)) from None
     if paths is None:
         raise LatticeCrash("the NUS scorer 3.2 raises an exception on this sentence")
     return [[SystemEdit(start, end, " ".join(source[i1:i2]), " ".join(target[j1:j2]))
