@@ -73,6 +73,13 @@ def _run(argv: list[str]) -> int:
         return EXIT_ERROR
     except BrokenPipeError:
         return EXIT_ERROR
+    except UnicodeEncodeError as exc:  # a lone surrogate read from a JSON escape or decoder
+        if exc.reason != "surrogates not allowed":
+            raise
+        print(f"m2lsp: error: the input holds a lone surrogate "
+              f"(U+{ord(exc.object[exc.start]):04X}), which UTF-8 cannot hold, so nothing was "
+              "written; `m2lsp check` locates each one (X005)", file=sys.stderr)
+        return EXIT_ERROR
     except KeyboardInterrupt:  # a file being written is left as it was (files.writing)
         print("m2lsp: interrupted; no file was left half written", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -49,3 +49,20 @@ def test_a_surrogate_pair_escape_and_an_escaped_backslash_are_fine(tmp_path: Pat
     path.write_bytes(b'{"text": "A \\ud83d\\ude00 and \\\\u0000.", "edits": [[0, []]]}\n')
     assert main(["check", str(path), "--select", "X005"]) == 0
     capsys.readouterr()
+
+
+@pytest.mark.parametrize(("target", "output"), [("parallel", None), ("parallel", "out.tsv"),
+                                                ("bea-json", "out.json"),
+                                                ("brat", "out/doc.ann")])
+def test_a_lone_surrogate_is_a_clear_error_where_it_cannot_be_written(
+        tmp_path: Path, capsys, target: str, output: str | None) -> None:
+    """Written out, it was a UnicodeEncodeError traceback."""
+    path = tmp_path / "escaped.m2"
+    path.write_bytes(M2.replace("cat", "c\\ud800at").encode())
+    extra = ["-o", str(tmp_path / output)] if output else []
+    assert main(["convert", str(path), "--encoding", "unicode_escape", "--to", target,
+                 *extra]) == 2
+    err = capsys.readouterr().err
+    assert "m2lsp: error: the input holds a lone surrogate (U+D800), which UTF-8 cannot hold"\
+        in err
+    assert output is None or not (tmp_path / output).exists()
