@@ -278,6 +278,12 @@ def write_together(files: Sequence[tuple[Path, bytes | str]], *,
         raise
 
 
+def make_folder(path: Path) -> None:
+    """`path` and the folders above it, made where missing (a failure as `CannotWrite`)."""
+    with reported(path):
+        path.mkdir(parents=True, exist_ok=True)
+
+
 def _refuse_twice(targets: Sequence[Target]) -> None:
     seen: dict[str, str] = {}
     for target in targets:
