@@ -34,7 +34,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "split", help="split a gold's annotators into one M2 file each",
         description="One M2 file per annotator of GOLD (or per --group), every sentence "
         "with that annotator's lines, renumbered from 0 (--keep-ids: as written): "
-        "DIR/STEM.ID.m2 (an id's characters other than ASCII letters, digits, - and _ as %XX). "
+        "DIR/STEM.ID.m2 (an id's characters other than ASCII letters, digits, - and _ "
+        "as %XX). "
         "All files are written or none. `m2lsp merge` of the pieces gives the gold back.")
     split.add_argument("gold", type=Path, help="an M2 file")
     split.add_argument("-o", "--output", type=Path, required=True, metavar="DIR",
@@ -123,7 +124,7 @@ def _file_names(stem: str, groups: list[tuple[str, ...]]) -> dict[tuple[str, ...
 
 
 def _safe(annotator: str) -> str:
-    return "".join(c if c.isalnum() and c.isascii() or c in "-_" else
+    return "".join(c if (c.isalnum() and c.isascii()) or c in "-_" else
                    "".join(f"%{b:02X}" for b in c.encode("utf-8", "surrogatepass"))
                    for c in annotator)
 
