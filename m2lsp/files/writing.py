@@ -221,11 +221,15 @@ def atomic_open(path: Path | str, *, binary: bool = False,
     with reported(path):
         temp, handle = _temporary(target.path, binary)
     try:
-        with handle:
+        try:
             yield Output(handle, target.given)
             with reported(path):
                 handle.flush()
                 os.fsync(handle.fileno())
+                handle.close()
+        finally:
+            with suppress(OSError):  # what could not be flushed was reported above
+                handle.close()
         with reported(path):
             _settle(target, temp, expect)
             os.replace(temp, target.path)
