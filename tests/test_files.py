@@ -297,16 +297,21 @@ def test_another_users_file_is_not_replaced(tmp_path: Path, capsys) -> None:
 
 
 @ROOT_ONLY
-def test_check_fix_does_not_replace_another_users_file(tmp_path: Path, capsys) -> None:
+@pytest.mark.parametrize(("protect", "said"), [
+    (lambda p: os.chown(p, OTHER_UID, OTHER_UID), "belongs to another user"),
+    (lambda p: os.chmod(p, 0o444), "is read-only")], ids=["other-user", "0444"])
+def test_check_fix_does_not_replace_a_protected_file(tmp_path: Path, capsys, protect,
+                                                     said: str) -> None:
     from m2lsp.cli import main
 
     target = tmp_path / "gold.m2"
     target.write_text("S a . \nA 0 1|||R:X|||b|||REQUIRED|||-NONE-|||0 \n\n")
-    os.chown(target, OTHER_UID, OTHER_UID)
-    before = target.read_bytes()
+    protect(target)
+    before, info = target.read_bytes(), target.stat()
     assert main(["check", "--fix", str(target)]) == 2
-    assert "belongs to another user" in capsys.readouterr().err
-    assert target.read_bytes() == before and target.stat().st_uid == OTHER_UID
+    assert said in capsys.readouterr().err
+    assert target.read_bytes() == before
+    assert (target.stat().st_uid, target.stat().st_mode) == (info.st_uid, info.st_mode)
 
 
 @ROOT_ONLY

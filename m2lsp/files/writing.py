@@ -99,6 +99,7 @@ class Target:
     path: str
     info: os.stat_result | None
     stream: bool
+    magic: bool = False  # a /proc/*/fd link: only the kernel can follow it
 
 
 def same_file(a: Path | str, b: Path | str) -> bool:
@@ -154,7 +155,7 @@ def _followed(given: str) -> Target:
         if os.path.realpath(folder).startswith("/proc/"):
             # /dev/stdout, /dev/fd/N: a link to an open file ("pipe:[N]", a terminal, a
             # file the shell opened): only the kernel can open it, and it is written through
-            return Target(given, given, os.stat(given), stream=True)
+            return Target(given, given, os.stat(given), stream=True, magic=True)
         current = os.path.join(folder, os.readlink(current))
     raise CannotWrite(given, "too many levels of symbolic links")
 
@@ -302,8 +303,14 @@ def _refuse_twice(targets: Sequence[Target]) -> None:
 def _stream(target: Target, binary: bool) -> Iterator[Output]:
     """A pipe or a device opened as the shell's `>` opens it (appending where it is a file
     a shell opened: `-o /dev/stdout >> log`), written as the block writes."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_NOCTTY
     with reported(target.given):
-        fd = os.open(target.given, os.O_WRONLY | os.O_APPEND | os.O_NOCTTY)
+        # the pipe or device found, not a link put in its place since
+        fd = os.open(target.path, flags if target.magic else flags | os.O_NOFOLLOW)
+        if not target.magic and stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise WriteRefused(f"{target.given} became a regular file while m2lsp wrote "
+                               "it; not written")
     handle = os.fdopen(fd, "wb") if binary else \
         os.fdopen(fd, "w", encoding="utf-8", newline="\n")
     try:
