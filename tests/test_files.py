@@ -260,6 +260,20 @@ def test_another_users_link_in_a_shared_folder_is_not_followed(tmp_path: Path,
 
 
 @ROOT_ONLY
+def test_another_users_link_to_a_folder_in_a_shared_folder_is_not_followed(
+        tmp_path: Path, capsys) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "gold.m2").write_text("years of work\n")
+    link = _shared_folder(tmp_path) / "project"
+    link.symlink_to(home)
+    os.lchown(link, OTHER_UID, OTHER_UID)
+    code, err = _merge_into(tmp_path, link / "gold.m2", capsys)
+    assert code == 2 and "symbolic link of another user" in err
+    assert (home / "gold.m2").read_text() == "years of work\n"
+
+
+@ROOT_ONLY
 @pytest.mark.parametrize("owner", ["mine", "the folder's"])
 def test_a_link_of_the_user_or_the_folders_owner_is_followed(tmp_path: Path, capsys,
                                                              owner: str) -> None:

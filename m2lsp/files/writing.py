@@ -141,16 +141,18 @@ def target_of(path: Path | str) -> Target:
 
 def _followed(given: str) -> Target:
     """The given path with its last component's links followed one by one, each checked as
-    protected_symlinks checks it (the folders above are the kernel's to resolve)."""
+    protected_symlinks checks it, as are the links among the folders above (which the
+    kernel then resolves)."""
     current = given
     for _ in range(_LINKS_MOST):
+        folder = os.path.dirname(current) or "."
+        _check_folders(given, folder)
         try:
             info = os.lstat(current)
         except FileNotFoundError:
             return Target(given, current, None, stream=False)
         if not stat.S_ISLNK(info.st_mode):
             return Target(given, current, info, stream=False)
-        folder = os.path.dirname(current) or "."
         _refuse_foreign_link(given, current, info, folder)
         if os.path.realpath(folder).startswith("/proc/"):
             # /dev/stdout, /dev/fd/N: a link to an open file ("pipe:[N]", a terminal, a
@@ -158,6 +160,25 @@ def _followed(given: str) -> Target:
             return Target(given, given, os.stat(given), stream=True, magic=True)
         current = os.path.join(folder, os.readlink(current))
     raise CannotWrite(given, "too many levels of symbolic links")
+
+
+def _check_folders(given: str, folder: str) -> None:
+    """Each link among the components of `folder`, checked as `_refuse_foreign_link` does
+    (`/tmp/x/out.m2` where another user made `/tmp/x` a link to the user's folder)."""
+    parts = folder.split(os.sep)
+    prefix = os.sep if folder.startswith(os.sep) else ""
+    for part in parts:
+        if part in ("", ".", ".."):
+            prefix = os.path.join(prefix, part) if part else prefix
+            continue
+        path = os.path.join(prefix, part)
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return  # the write itself says why
+        if stat.S_ISLNK(info.st_mode):
+            _refuse_foreign_link(given, path, info, prefix or ".")
+        prefix = path
 
 
 def _refuse_foreign_link(given: str, link: str, info: os.stat_result, folder: str) -> None:
@@ -286,7 +307,11 @@ def write_together(files: Sequence[tuple[Path, bytes | str]], *,
 def make_folder(path: Path) -> None:
     """`path` and the folders above it, made where missing (a failure as `CannotWrite`)."""
     with reported(path):
-        path.mkdir(parents=True, exist_ok=True)
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError) as exc:
+            raise CannotWrite(str(path), "a file is in the way of the folder",
+                              exc.errno) from exc
 
 
 def _refuse_twice(targets: Sequence[Target]) -> None:
