@@ -6,12 +6,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from m2lsp.cli.exits import EXIT_CLEAN
 from m2lsp.cli.inputs import read_text
 from m2lsp.errors import UsageError
 from m2lsp.model import M2Document
+
+if TYPE_CHECKING:
+    from m2lsp.authoring.annotators import Merged, Named
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -76,7 +79,7 @@ def run_merge(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-def _say_ids(files: list, merged: Any, output: Path | None) -> None:
+def _say_ids(files: list[Named], merged: Merged, output: Path | None) -> None:
     """Where a file holds several annotators: which id each has in the gold, and the
     split that gives the files back."""
     mapping = "; ".join(f"{f.name}: " + ", ".join(f"{was} -> {now}" for was, now in
@@ -109,7 +112,7 @@ def run_split(args: argparse.Namespace) -> int:
 
 
 def _file_names(stem: str, groups: list[tuple[str, ...]]) -> dict[tuple[str, ...], str]:
-    """STEM.ID.m2 per group (ids joined by +): an id's characters other than letters,
+    """STEM.ID.m2 per group (ids joined by +): an id's characters other than ASCII letters,
     digits, - and _ as %XX, so distinct ids give distinct names (also where case does not
     count)."""
     named = {g: f"{stem}.{'+'.join(_safe(a) for a in g)}.m2" for g in groups}
@@ -138,4 +141,4 @@ def _say_left(folder: Path, stem: str, written: set[str]) -> None:
         return
     if left:
         print(f"m2lsp: note: {folder} also holds {', '.join(left)}, of an earlier split "
-              f"or another file; left as it was", file=sys.stderr)
+              f"or another file; left untouched", file=sys.stderr)

@@ -130,4 +130,4 @@ def test_split_names_the_files_of_an_earlier_split_it_left(tmp_path: Path, capsy
     (parts / "gold.7.m2").write_text("earlier\n")
     assert main(["split", str(gold), "-o", str(parts)]) == 0
     err = capsys.readouterr().err
-    assert "gold.7.m2" in err and "left as it was" in err
+    assert "gold.7.m2" in err and "left untouched" in err
