@@ -131,3 +131,46 @@ def test_split_names_the_files_of_an_earlier_split_it_left(tmp_path: Path, capsy
     assert main(["split", str(gold), "-o", str(parts)]) == 0
     err = capsys.readouterr().err
     assert "gold.7.m2" in err and "left untouched" in err
+
+
+def _document(annotators: list[list[list[tuple[int, str]]]], sentences: list[str]) -> str:
+    """An M2 text: per sentence, per annotator, its edits (start, correction)."""
+    out = []
+    for k, sentence in enumerate(sentences):
+        lines = [f"S {sentence}"]
+        for who, edits in enumerate(annotators):
+            lines += [f"A {s} {s + 1}|||R:OTHER|||{c}|||REQUIRED|||-NONE-|||{who}"
+                      for s, c in edits[k]] or \
+                [f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{who}"]
+        out.append("\n".join(lines) + "\n\n")
+    return "".join(out)
+
+
+def test_split_of_merge_is_the_inputs_for_any_number_of_annotators() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from m2lsp.authoring.annotators import Named, merge, split
+    from m2lsp.parsing.m2 import parse_m2
+    from m2lsp.parsing.source import SourceText
+
+    words = st.text("abcxyz", min_size=1, max_size=4)
+    edit = st.tuples(st.integers(0, 3), words)
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.integers(1, 4), st.lists(st.integers(1, 3), min_size=1, max_size=3),
+           st.data())
+    def check(sentences: int, sizes: list[int], data: st.DataObject) -> None:
+        texts = [" ".join(data.draw(st.lists(words, min_size=4, max_size=6)))
+                 for _ in range(sentences)]
+        originals = []
+        for size in sizes:
+            edits = [[data.draw(st.lists(edit, max_size=2)) for _ in texts]
+                     for _ in range(size)]
+            originals.append(_document(edits, texts))
+        merged = merge([Named(f"f{n}.m2", parse_m2(SourceText(text)))
+                        for n, text in enumerate(originals)])
+        pieces = split(parse_m2(SourceText(merged.text)), groups=merged.groups)
+        assert list(pieces.values()) == originals
+
+    check()
