@@ -348,3 +348,28 @@ def test_a_hard_link_split_from_its_file_is_said(tmp_path: Path, capsys) -> None
     assert code == 0 and target.read_text() == MERGED
     assert "1 other hard link(s); they keep the old content" in err
     assert (tmp_path / "backup.m2").read_text() == "old\n"
+
+
+@ROOT_ONLY
+@pytest.mark.slow
+def test_annotate_into_a_device_makes_no_shards_beside_it(tmp_path: Path, capsys,
+                                                          monkeypatch) -> None:
+    from m2lsp.annotation import shards
+    from m2lsp.cli import main
+    from tests.annotation.conftest import spacy_model
+
+    model = spacy_model()
+    null = tmp_path / "dev" / "null"
+    null.parent.mkdir()
+    os.mknod(null, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+    (tmp_path / "o.txt").write_text("The cat sat .\n")
+    (tmp_path / "c.txt").write_text("The dog sat .\n")
+
+    def no_parts(output: Path) -> None:
+        raise AssertionError(f"a shard folder beside {output}")
+
+    monkeypatch.setattr(shards.Parts, "beside", staticmethod(no_parts))
+    assert main(["annotate", "--spacy-model", model, "--orig", str(tmp_path / "o.txt"),
+                 "--cor", str(tmp_path / "c.txt"), "-o", str(null)]) == 0, \
+        capsys.readouterr().err
+    assert [p.name for p in null.parent.iterdir()] == ["null"]
