@@ -303,19 +303,49 @@ def test_a_read_only_file_is_not_replaced(tmp_path: Path, capsys, mode: int) -> 
 
 
 @ROOT_ONLY
-def test_another_users_file_is_not_replaced(tmp_path: Path, capsys) -> None:
+def test_root_replaces_another_users_file_keeping_its_owner(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "gold.m2"
+    target.write_text("old\n")
+    os.chown(target, OTHER_UID, 1234)
+    os.chmod(target, 0o640)
+    code, err = _merge_into(tmp_path, target, capsys)
+    assert code == 0, err
+    info = target.stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (OTHER_UID, 1234, 0o640)
+    assert target.read_text() == MERGED
+
+
+@ROOT_ONLY
+def test_another_users_file_in_a_shared_folder_is_not_replaced(tmp_path: Path,
+                                                               capsys) -> None:
+    target = _shared_folder(tmp_path) / "gold.m2"
+    target.write_text("kept\n")
+    os.chown(target, OTHER_UID, OTHER_UID)  # put there by another user
+    code, err = _merge_into(tmp_path, target, capsys)
+    assert code == 2 and "protected_regular" in err
+    assert target.read_text() == "kept\n" and target.stat().st_uid == OTHER_UID
+
+
+def test_a_user_other_than_root_does_not_replace_another_users_file(
+        tmp_path: Path, capsys, monkeypatch) -> None:
     target = tmp_path / "gold.m2"
     target.write_text("kept\n")
-    os.chown(target, OTHER_UID, OTHER_UID)
+    owner = target.stat().st_uid
+    monkeypatch.setattr(os, "geteuid", lambda: owner + 1000)  # as if another user ran it
     code, err = _merge_into(tmp_path, target, capsys)
-    assert code == 2 and "belongs to another user" in err
-    assert target.read_text() == "kept\n" and target.stat().st_uid == OTHER_UID
+    assert code == 2 and "belongs to another user" in err and "could not keep its owner" in err
+    assert target.read_text() == "kept\n"
+
+
+def _planted(path: Path) -> None:
+    os.chmod(path.parent, 0o1777)
+    os.chown(path, OTHER_UID, OTHER_UID)
 
 
 @ROOT_ONLY
 @pytest.mark.parametrize(("protect", "said"), [
-    (lambda p: os.chown(p, OTHER_UID, OTHER_UID), "belongs to another user"),
-    (lambda p: os.chmod(p, 0o444), "is read-only")], ids=["other-user", "0444"])
+    (_planted, "belongs to another user"),
+    (lambda p: os.chmod(p, 0o444), "is read-only")], ids=["other-user-in-tmp", "0444"])
 def test_check_fix_does_not_replace_a_protected_file(tmp_path: Path, capsys, protect,
                                                      said: str) -> None:
     from m2lsp.cli import main
@@ -328,6 +358,17 @@ def test_check_fix_does_not_replace_a_protected_file(tmp_path: Path, capsys, pro
     assert said in capsys.readouterr().err
     assert target.read_bytes() == before
     assert (target.stat().st_uid, target.stat().st_mode) == (info.st_uid, info.st_mode)
+
+
+@ROOT_ONLY
+def test_check_fix_as_root_keeps_the_owner(tmp_path: Path, capsys) -> None:
+    from m2lsp.cli import main
+
+    target = tmp_path / "gold.m2"
+    target.write_text("S a . \nA 0 1|||R:X|||b|||REQUIRED|||-NONE-|||0 \n\n")
+    os.chown(target, OTHER_UID, OTHER_UID)  # a checkout of the host's user, in a container
+    assert main(["check", "--fix", str(target)]) == 0, capsys.readouterr().err
+    assert b" \n" not in target.read_bytes() and target.stat().st_uid == OTHER_UID
 
 
 @ROOT_ONLY

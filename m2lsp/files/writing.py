@@ -18,9 +18,12 @@ Refused, with the file untouched (`WriteRefused`, exit 2):
 - a symbolic link the kernel's `protected_symlinks` would not follow: one in a sticky,
   world-writable folder (`/tmp`) owned neither by the user nor by the folder's owner, even
   where that setting is off, and even for root;
-- a regular file that belongs to another user, or whose owner may not write it (mode
-  0444): replacing it would take it over; root, whom the kernel lets write anything, is
-  refused too.
+- a regular file whose owner may not write it (mode 0444), even for root, whom the
+  kernel lets write anything;
+- a regular file of another user: a user other than root could not give the new file its
+  owner (replacing it would take it over); root replaces it keeping its owner and group,
+  except in a sticky world-writable folder (`/tmp`), where the kernel's
+  `protected_regular` would not let even root open a file another user put there.
 
 Any other failure (no space left, a file-size limit, a folder that cannot be written) is a
 `CannotWrite` saying `cannot write PATH: REASON`, the target untouched; the command line
@@ -206,14 +209,29 @@ def _checked(target: Target) -> Target:
         raise WriteRefused(f"cannot write {target.given}: it is {what}; m2lsp writes regular "
                            "files, pipes and character devices")
     if info.st_uid != os.geteuid():
-        raise WriteRefused(
-            f"{target.given} belongs to another user (uid {info.st_uid}); m2lsp does not "
-            "replace another user's file (write elsewhere, or remove it first)")
+        _refuse_foreign_file(target, info)
     if not mode & stat.S_IWUSR:
         raise WriteRefused(
             f"{target.given} is read-only (mode {stat.S_IMODE(mode):04o}); m2lsp does not "
             "replace a protected file (`chmod u+w` it, or write elsewhere)")
     return target
+
+
+def _refuse_foreign_file(target: Target, info: os.stat_result) -> None:
+    """WriteRefused for another user's file, unless root may replace it keeping its owner
+    (outside a shared folder, where the file may have been put there to be written)."""
+    if os.geteuid() != 0:
+        raise WriteRefused(
+            f"{target.given} belongs to another user (uid {info.st_uid}); m2lsp replaces "
+            "a file whole and could not keep its owner (write elsewhere, or ask its owner)")
+    folder = os.path.dirname(target.path) or "."
+    where = os.stat(folder)
+    if where.st_mode & stat.S_ISVTX and where.st_mode & stat.S_IWOTH and \
+            info.st_uid != where.st_uid:
+        raise WriteRefused(
+            f"{target.given} belongs to another user (uid {info.st_uid}) in a shared folder "
+            f"({folder}, sticky and world-writable); m2lsp does not write it (as the "
+            "kernel's protected_regular would not): write elsewhere")
 
 
 class Output:
@@ -358,17 +376,18 @@ def _temporary(target: str, binary: bool) -> tuple[Path, IO]:
 
 
 def _settle(target: Target, temp: Path, expect: Snapshot | None) -> None:
-    """Before the temporary file replaces the target: the target's mode and group on it,
-    a word where what is kept is not all, and the target checked unchanged."""
+    """Before the temporary file replaces the target: the target's owner, group and mode
+    on it, a word where what is kept is not all, and the target checked unchanged."""
     info = target.info
     if info is not None:
-        os.chmod(temp, stat.S_IMODE(info.st_mode))
-        if info.st_gid != os.stat(temp).st_gid:
-            try:
-                os.chown(temp, -1, info.st_gid)
+        made = os.stat(temp)
+        if (info.st_uid, info.st_gid) != (made.st_uid, made.st_gid):
+            try:  # (another user's owner only where root writes: see _refuse_foreign_file)
+                os.chown(temp, info.st_uid, info.st_gid)
             except PermissionError:
                 _LOG.warning("%s: its group (gid %d) could not be kept; the new file has "
                              "yours", target.given, info.st_gid)
+        os.chmod(temp, stat.S_IMODE(info.st_mode))  # after chown, which may clear set-id bits
         if info.st_nlink > 1:
             _LOG.warning("%s had %d other hard link(s); they keep the old content (the new "
                          "file replaces this name only)", target.given, info.st_nlink - 1)
