@@ -219,6 +219,20 @@ def test_a_fifo_with_a_reader_gets_the_gold_and_stays_a_fifo(tmp_path: Path, cap
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
+def test_check_fix_of_a_pipe_does_not_write_it_back(tmp_path: Path, capsys) -> None:
+    from m2lsp.cli import main
+
+    fifo = tmp_path / "gold.m2"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(
+        b"S a . \nA 0 1|||R:X|||b|||REQUIRED|||-NONE-|||0 \n\n"))
+    writer.start()
+    code = main(["check", "--fix", str(fifo)])  # writing back would wait for a reader
+    writer.join(timeout=30)
+    assert code == 2 and "not written back" in capsys.readouterr().err
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
 @pytest.mark.parametrize("alias", ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
 def test_stdout_by_name_into_a_pipe(tmp_path: Path, alias: str) -> None:
     import subprocess

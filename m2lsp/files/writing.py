@@ -254,6 +254,9 @@ def atomic_open(path: Path | str, *, binary: bool = False,
     device is written through as the block writes."""
     target = target_of(path)
     refuse_inputs(path, inputs)
+    if target.stream and expect is not None:
+        raise WriteRefused(f"{path} is a pipe or a device, not a file: not written back "
+                           "(what was read from it is gone from it)")
     if target.stream:
         with _stream(target, binary) as out:
             yield out
