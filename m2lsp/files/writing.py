@@ -131,15 +131,16 @@ def reported(path: Path | str) -> Iterator[None]:
         raise
     except OSError as exc:
         raise CannotWrite(str(path), exc.strerror or str(exc), exc.errno) from exc
-    except (UnicodeEncodeError, ValueError) as exc:  # a lone surrogate, a NUL in the name
-        raise CannotWrite(str(path), f"not a usable file name ({exc})") from exc
 
 
 def target_of(path: Path | str) -> Target:
     """What writing `path` would write (see the module's docstring), or WriteRefused."""
     given = os.fspath(path)
-    with reported(given):
-        return _checked(_followed(given))
+    try:
+        with reported(given):
+            return _checked(_followed(given))
+    except (UnicodeEncodeError, ValueError) as exc:  # a lone surrogate, a NUL in the name
+        raise CannotWrite(given, f"not a usable file name ({exc})") from exc
 
 
 def _followed(given: str) -> Target:
