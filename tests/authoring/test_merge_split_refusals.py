@@ -157,7 +157,7 @@ def test_split_of_merge_is_the_inputs_for_any_number_of_annotators() -> None:
     words = st.text("abcxyz", min_size=1, max_size=4)
     edit = st.tuples(st.integers(0, 3), words)
 
-    @settings(max_examples=60, deadline=None)
+    @settings(max_examples=40, deadline=None)
     @given(st.integers(1, 4), st.lists(st.integers(1, 3), min_size=1, max_size=3),
            st.data())
     def check(sentences: int, sizes: list[int], data: st.DataObject) -> None:
