@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -202,8 +202,14 @@ def _stream(source: Any, settings: Any, jobs: int, output: Path | None, inputs: 
         _warn_bom(source.paths[0])
     if announce:
         print("Processing parallel files...", flush=True)
+    from m2lsp.files.writing import atomic_open, target_of
+
     if output is None:
-        _to_stdout(source, settings, jobs, scheduler, checked.count)
+        _to_stdout(source, settings, jobs, scheduler, checked.count, sys.stdout.write)
+        return
+    if target_of(output).stream:  # a pipe or a device: written through, nothing to resume
+        with atomic_open(output, inputs=inputs) as out:
+            _to_stdout(source, settings, jobs, scheduler, checked.count, out.write)
         return
     try:
         annotate_to(output, source.rows, checked, [*inputs], settings, jobs,
@@ -213,7 +219,9 @@ def _stream(source: Any, settings: Any, jobs: int, output: Path | None, inputs: 
         raise InputError(f"cannot write {output}: {exc.strerror or exc}") from None
 
 
-def _to_stdout(source: Any, settings: Any, jobs: int, scheduler: Any, count: int) -> None:
+def _to_stdout(source: Any, settings: Any, jobs: int, scheduler: Any, count: int,
+               write: Callable[[str], object]) -> None:
+    """The blocks, as they are made, to `write` (stdout, or a pipe or device named by -o)."""
     from m2lsp.annotation.chunks import chunked
     from m2lsp.annotation.running import run_chunks
     from m2lsp.cli.progress import Rate
@@ -223,7 +231,9 @@ def _to_stdout(source: Any, settings: Any, jobs: int, scheduler: Any, count: int
         workers = jobs if scheduler is None else 1
         for blocks in run_chunks(chunked(source.rows(), total=count, workers=workers),
                                  settings, jobs, scheduler):
-            sys.stdout.writelines(b for b in blocks if b is not None)
+            for block in blocks:
+                if block is not None:
+                    write(block)
             done += len(blocks)
             tick.at(done - 1)
 

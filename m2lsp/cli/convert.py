@@ -204,7 +204,7 @@ def _from_brat(args: argparse.Namespace) -> int:
 def _to_brat(args: argparse.Namespace, document: Any, problems: list) -> int:
     """M2 as a brat document: `-o X.ann` writes X.ann and X.txt (a folder: its files are
     named after the input)."""
-    from m2lsp.files.writing import write_atomic
+    from m2lsp.files.writing import make_folder, write_together
     from m2lsp.formats.brat import configurations, to_brat
 
     if args.output is None:
@@ -218,11 +218,12 @@ def _to_brat(args: argparse.Namespace, document: Any, problems: list) -> int:
     for problem in problems:
         print(f"m2lsp: warning: {args.input}: {problem.where}: {problem.reason}",
               file=sys.stderr)
-    ann_path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(ann_path.with_suffix(".txt"), text, inputs=[args.input])
-    write_atomic(ann_path, ann, inputs=[args.input])
-    for name, conf in configurations(ann).items():  # brat shows the types it is told of
-        write_atomic(ann_path.with_name(name), conf, inputs=[args.input])
+    make_folder(ann_path.parent)
+    # both or neither: a new text beside an old annotation puts its offsets in other words;
+    # the configurations (brat shows the types it is told of) with them
+    confs = [(ann_path.with_name(name), conf) for name, conf in configurations(ann).items()]
+    write_together([(ann_path.with_suffix(".txt"), text), (ann_path, ann), *confs],
+                   inputs=[args.input])
     print(f"m2lsp: wrote {ann_path.with_suffix('.txt')} and {ann_path}", file=sys.stderr)
     return EXIT_CLEAN
 
@@ -338,8 +339,5 @@ def _write(args: argparse.Namespace, text: str, problems: list) -> int:
     from m2lsp.cli.inputs import input_paths
     from m2lsp.files.writing import write_atomic
 
-    try:
-        write_atomic(args.output, text, inputs=input_paths(args, "output"))
-    except OSError as exc:
-        raise InputError(f"cannot write {args.output}: {exc.strerror or exc}") from exc
+    write_atomic(args.output, text, inputs=input_paths(args, "output"))
     return EXIT_CLEAN

@@ -214,8 +214,5 @@ def _write(args: argparse.Namespace, text: str) -> None:
     if target is None:
         sys.stdout.write(text)
         return
-    try:
-        write_atomic(target, text, inputs=input_paths(args, "output"))
-    except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+    write_atomic(target, text, inputs=input_paths(args, "output"))  # a failure says itself
     print(f"m2lsp: wrote {target} ({len(text.encode('utf-8')) / 1e6:.1f} MB)", file=sys.stderr)
