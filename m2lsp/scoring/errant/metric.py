@@ -122,6 +122,13 @@ class ErrantScore(ScoreBase):
         p, rec, f = f_exact(r.tp, r.fp, r.fn, r.settings.beta)
         return Numbers(p, rec, f, {"tp": r.tp, "fp": r.fp, "fn": r.fn})
 
+    def main(self, data: dict[str, Any]) -> float | None:
+        """F as errant_compare prints it (4 decimals, what SEEDA's scripts correlate), or
+        for the gec-metrics variant at full precision, as gec-metrics correlates it."""
+        if self.result.settings.variant == "gec-metrics":
+            return self.unrounded(data).f
+        return super().main(data)
+
     def sentence_average(self) -> Any:
         """SentERRANT: each sentence's best F over the annotators' comparisons."""
         from m2lsp.scoring.sentence_average import averaged

@@ -17,6 +17,10 @@ DECLARATION = Declaration(
         Flag(("--fix-seed",), "gleu: as the gleu package's `gleu -f` (MultiGEC-2025): "
              "Python 2's draws, prints SYSTEM<TAB>GLEU x 100",
              {"action": "store_true", "dest": "gleu_fixed_seed"}),
+        Flag(("--gleu-variant",), "gleu: jfleg (JFLEG's gleu.py, the default) or gec-metrics "
+             "(gec-metrics' GLEU class: GREEN's reformulation, each kept source n-gram "
+             "counted, no smoothing of sentence scores, prints as gecmetrics-eval)",
+             {"choices": ["jfleg", "gec-metrics"], "default": None, "dest": "gleu_variant"}),
         Flag(("--digits",), "gleu: with --fix-seed, decimals printed (default 2)",
              {"type": arguments.DIGITS, "default": 2, "metavar": "N",
               "dest": "gleu_digits"}),

@@ -27,10 +27,14 @@ class GleuSettings:
     """Draw and average as the `gleu` package's `--fix-seed` (Python 2's draws; MultiGEC)."""
     digits: int = 2
     """With `fixed_seed`: decimals of the score x 100 (the package's `-d`)."""
+    variant: str = "jfleg"
+    """Or gec-metrics: its GLEU class (`gleu.gec_metrics`)."""
 
     def signature(self, references: int) -> Signature:
         """How the numbers were made (`Signature.signed` adds the references' hash)."""
-        scorer = "gleu-package-1.1.0-fix-seed" if self.fixed_seed else "jfleg-gleu.py-python3"
+        scorer = ("gec-metrics-0.1.2-gleu" if self.variant == "gec-metrics"
+                  else "gleu-package-1.1.0-fix-seed" if self.fixed_seed
+                  else "jfleg-gleu.py-python3")
         return Signature("GLEU", (("refs", str(references)), ("iterations", str(self.iterations)),
                                   ("order", str(self.order)), ("scorer", scorer)))
 
