@@ -244,10 +244,17 @@ class Errant(MetricBase):
         hyp_blocks = read_blocks(as_errant_reads(hyp), hyp_name)
         if annotated and getattr(request.options.annotation, "tokenise", False):
             _retokenised(hyp_blocks, refs, str(request.gold))
+        hyp_blocks, refs = self.selected(request, hyp_blocks, refs)
         result = score_blocks(hyp_blocks, hyp_name, refs, str(request.gold),
                               request.options.settings, request.warn,
                               hyp_by_sentence=bool(annotated))
         return ErrantScore(result, ref.text, annotated)
+
+    def selected(self, request: Request, hyp: list[Any], refs: list[Any]
+                 ) -> tuple[list[Any], list[Any]]:
+        """The sentences scored, of the hypothesis's and the reference's blocks (all;
+        ChERRANT's scorer can take a slice)."""
+        return hyp, refs
 
     def check_language(self, request: Request, system: str, gold: str) -> None:
         """ERRANT annotates English: a Chinese plain-text hypothesis or gold would be
