@@ -14,6 +14,10 @@ DECLARATION = Declaration(
         Flag(("--iter",), "gleu: iterations, each with one reference per sentence drawn at "
              "random (default 500)", {"type": arguments.SAMPLES, "default": 500, "metavar": "N",
                                       "dest": "gleu_iterations"}),
+        Flag(("--gleu-n", "-n"), "gleu: the n-gram order (gleu.py -n; default 4). gleu.py "
+             "divides by 4 whatever n is, and its corpus score counts at most 4-grams: so "
+             "does this", {"type": arguments.DIGITS, "default": 4, "metavar": "N",
+                           "dest": "gleu_order"}),
         Flag(("--fix-seed",), "gleu: as the gleu package's `gleu -f` (MultiGEC-2025): "
              "Python 2's draws, prints SYSTEM<TAB>GLEU x 100",
              {"action": "store_true", "dest": "gleu_fixed_seed"}),

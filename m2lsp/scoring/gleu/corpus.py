@@ -104,9 +104,11 @@ def evaluate(sources: Sequence[Sequence[str]], references: Sequence[Sequence[Seq
     draw = python2_choices if settings.fixed_seed else jfleg_choices
     choices = draw(settings.iterations, len(table), count)
     score = gleu_package if settings.fixed_seed else gleu
+    # gleu.py sums each iteration into a vector of 2 + 2 * 4 numbers whatever its -n, and
+    # zip stops at the shorter: its corpus score counts at most 4-grams
+    width = 2 + 2 * (settings.order if settings.fixed_seed else min(settings.order, ORDER))
     return GleuResult(settings, count, table,
-                      tuple(score(s) for s in iteration_sums(table, choices,
-                                                                 2 + 2 * settings.order)))
+                      tuple(score(s) for s in iteration_sums(table, choices, width)))
 
 
 def iteration_sums(table: Sequence[Sequence[Stats]], choices: Sequence[Sequence[int]],

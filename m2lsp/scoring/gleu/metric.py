@@ -216,9 +216,12 @@ def gleu_options(values: Mapping[str, Any], shared: Shared) -> GleuOptions:
     if variant == "gec-metrics" and values.get("gleu_fixed_seed"):
         raise UsageError("--fix-seed is the gleu package's; --gleu-variant gec-metrics draws "
                          "as JFLEG's gleu.py does")
+    order = given(values, "gleu_order", 4)
+    if order < 1:
+        raise UsageError(f"--gleu-n must be at least 1, not {order}")
     settings = GleuSettings(iterations=iterations,
                             fixed_seed=bool(values.get("gleu_fixed_seed")), digits=digits,
-                            variant=variant)
+                            variant=variant, order=order)
     source = None if shared.source is None else str(shared.source)
     return GleuOptions(source, tuple(values.get("gleu_references") or ()), settings)
 
