@@ -42,6 +42,42 @@ def counting(request, monkeypatch) -> str:
     return request.param
 
 
+# green (and mgreen) -s SRC -r REF0 REF1 -c AMU CAMB INPUT -b 0.5 1 2 -d 10, at ab1546d
+SEVERAL = {
+    "green": {"AMU": ("85.6976066333", "82.5288365139", "80.0948233739"),
+              "CAMB": ("82.1494612112", "80.7938508889", "80.2489026293"),
+              "INPUT": ("93.4492338409", "85.0883277696", "78.1006591851")},
+    "mgreen": {"AMU": ("86.6974155614", "83.6289343897", "82.2265800283"),
+               "CAMB": ("80.8142168779", "80.1531205708", "81.3345494119"),
+               "INPUT": ("92.5668636907", "85.3944739519", "80.2617690899")},
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("tool", sorted(SEVERAL))
+def test_several_systems_and_betas_as_green_prints_them(tool, capsys) -> None:
+    """`green -c A B C -b 0.5 1 2` (each beta choosing its own references), and mgreen's
+    mean of the sentences' GREEN."""
+    paths = [str(shared(f"conll2014/systems/{s}")) for s in ("AMU", "CAMB", "INPUT")]
+    assert main(["score", "--metric", "green", "--green-digits", "10", paths[0],
+                 str(shared(GOLD)), "--cor", *paths[1:], "--green-beta", "0.5", "1", "2",
+                 *(["--green-mean"] if tool == "mgreen" else [])]) == 0
+    rows = [f"{p}\t" + "\t".join(SEVERAL[tool][name]) for p, name
+            in zip(paths, ("AMU", "CAMB", "INPUT"), strict=True)]
+    assert capsys.readouterr().out == (
+        "alpha\t0.8000000000\t0.5000000000\t0.2000000000\n"
+        "beta\t0.5000000000\t1.0000000000\t2.0000000000\n" + "\n".join(rows) + "\n")
+
+
+def test_mgreen_alone_and_in_json(capsys) -> None:
+    path = str(shared("conll2014/systems/AMU"))
+    assert main(["score", "--metric", "green", "--green-mean", "--format", "json", path,
+                 str(shared(GOLD))]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert f"{100 * data['green']:.10f}" == SEVERAL["mgreen"]["AMU"][1]
+    assert "aggregate:mean-of-sentences" in data["signature"]
+
+
 @pytest.mark.parametrize("system", sorted(AUTHORS))
 def test_green_prints_what_the_authors_green_prints(system, capsys, counting) -> None:
     path = shared(f"conll2014/systems/{system}")
