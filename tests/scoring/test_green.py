@@ -7,6 +7,7 @@ annotators of the combined gold as references; and gec-metrics' own published te
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -142,3 +143,29 @@ def test_green_needs_references(tmp_path, capsys) -> None:
     system.write_text("a b\n", encoding="utf-8")
     assert main(["score", "--metric", "green", str(system)]) == 2
     assert "--metric green needs references" in capsys.readouterr().err
+
+# green -s SRC -r REF0 REF1 -c CAMB -b 0.5 2 -v (and -v -l -d 4) on the first 30 sentences
+VERBOSE = Path(__file__).with_name("expected") / "green-v-camb-30.txt"  # {system}: CAMB
+LINE_VERBOSE = ("0.8000\t0.5000\t79.5062\t80.5233\t79.7076\n"
+                "0.2000\t2.0000\t77.9161\t82.4756\t81.5215\n")
+
+
+@pytest.mark.parametrize("line", [False, True])
+def test_verbose_tables_as_green_v_prints_them(tmp_path, capsys, line) -> None:
+    from m2lsp.scoring.sentence_inputs import from_m2 as _from_m2
+
+    sources, references, _ = _from_m2(shared(GOLD), None)
+    (tmp_path / "src").write_text("".join(f"{s}\n" for s in sources[:30]), encoding="utf-8")
+    for k in (0, 1):
+        (tmp_path / f"ref{k}").write_text("".join(f"{r[k]}\n" for r in references[:30]),
+                                          encoding="utf-8")
+    camb = tmp_path / "CAMB"
+    head = shared("conll2014/systems/CAMB").read_text(encoding="utf-8").splitlines()[:30]
+    camb.write_text("".join(f"{h}\n" for h in head), encoding="utf-8")
+    assert main(["score", "--metric", "green", str(camb), "--ref", str(tmp_path / "ref0"),
+                 str(tmp_path / "ref1"), "--source", str(tmp_path / "src"), "--green-beta",
+                 "0.5", "2", "-v", *(["--line-verbose", "--green-digits", "4"] if line
+                                     else [])]) == 0
+    expected = LINE_VERBOSE if line else VERBOSE.read_text(encoding="utf-8").format(
+        system=camb)
+    assert capsys.readouterr().out == expected

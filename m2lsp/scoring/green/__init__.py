@@ -22,6 +22,9 @@ DECLARATION = Declaration(
         Flag(("--green-systems", "--cor"), "green: more systems scored in the same run, a "
              "line each after SYSTEM's (green -c SYSTEM B C)",
              {"nargs": "+", "default": None, "metavar": "SYSTEM", "dest": "green_systems"}),
+        Flag(("--line-verbose",), "green: with -v, one line per system and beta: alpha, "
+             "beta, P, R, F over 1..n (green -v -l)",
+             {"action": "store_true", "dest": "green_line_verbose"}),
         Flag(("--green-mean",), "green: each system's score the mean of its sentences' "
              "GREEN, as the authors' mgreen prints it",
              {"action": "store_true", "dest": "green_mean"}),
@@ -37,4 +40,5 @@ DECLARATION = Declaration(
                               "dest": "green_digits"}),
     ),
     also=tuple(f for f in gleu.DECLARATION.flags if f.dest == "gleu_references"),
-    shared=frozenset({"sentence_level", "source", "bootstrap", "jobs"}), per_sentence=True)
+    shared=frozenset({"sentence_level", "source", "bootstrap", "jobs", "verbose"}),
+    per_sentence=True)

@@ -35,6 +35,7 @@ class GreenOptions:
     betas: tuple[float, ...] = ()  # --green-beta B ...: every beta printed (first: settings')
     systems: tuple[str, ...] = ()  # --green-systems: more systems, a line each
     mean: bool = False  # --green-mean: mgreen's mean of the sentences' GREEN
+    line_verbose: bool = False  # --line-verbose
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,8 @@ class GreenScore(ScoreBase):
     betas: tuple[float, ...] = ()  # every beta asked (empty: the settings' one)
     rows: tuple[GreenRow, ...] = ()  # every system's scores for each beta
     mean: bool = False  # the system score is mgreen's mean of the sentences'
+    tables: tuple[Any, ...] = ()  # -v: verbose.VerboseTable per system and beta
+    one_line: bool = False  # --line-verbose
 
     @property
     def signature(self) -> str:
@@ -71,6 +74,10 @@ class GreenScore(ScoreBase):
             quantum = Decimal("0." + "0" * self.digits) if self.digits else Decimal("1")
             return str(Decimal(str(x)).quantize(quantum, rounding=ROUND_HALF_UP))
 
+        if self.tables:
+            from m2lsp.scoring.green.verbose import text
+
+            return text(self.tables, self.digits, self.one_line)
         s = self.result.settings
         betas = self.betas or (s.beta,)
         rows = self.rows or (GreenRow(str(request.system), (self.score,)),)
@@ -142,21 +149,38 @@ class GreenScore(ScoreBase):
         return [self.result.sentence_f(i) for i in range(len(self.result.chosen))]
 
 
+def _outputs(request: Request, options: GreenOptions, found: Any
+             ) -> list[tuple[str, list[str]]]:
+    """SYSTEM's sentences, then each of --green-systems', by name."""
+    from m2lsp.scoring.sentence_inputs import read, same
+
+    outputs = [(str(request.system), list(found.hypotheses))]
+    for path in options.systems:
+        lines, _ = read(path, "system", request.encoding)
+        same(path, len(lines), request.system, len(found.hypotheses), "GREEN")
+        outputs.append((path, lines))
+    return outputs
+
+
+def _tables(request: Request, options: GreenOptions, found: Any) -> tuple[Any, ...]:
+    """-v: each system's regions for each beta (the authors' order: systems outside)."""
+    from m2lsp.scoring.green.verbose import table
+
+    betas = options.betas or (options.settings.beta,)
+    return tuple(table(name, found.sources, found.references, hypotheses,
+                       replace(options.settings, beta=beta))
+                 for name, hypotheses in _outputs(request, options, found) for beta in betas)
+
+
 def _rows(request: Request, options: GreenOptions, found: Any, first: GreenScore,
           jobs: int) -> tuple[GreenRow, ...]:
     """Every system's scores for each beta (each beta chooses its own references, as the
     authors' green does): SYSTEM's, then each of --green-systems."""
     from m2lsp.scoring.green.split import evaluate_on
-    from m2lsp.scoring.sentence_inputs import read, same
 
     betas = options.betas or (options.settings.beta,)
-    outputs = [(str(request.system), found.hypotheses)]
-    for path in options.systems:
-        lines, _ = read(path, "system", request.encoding)
-        same(path, len(lines), request.system, len(found.hypotheses), "GREEN")
-        outputs.append((path, lines))
     rows = []
-    for name, hypotheses in outputs:
+    for name, hypotheses in _outputs(request, options, found):
         scores = []
         for beta in betas:
             if name == str(request.system) and beta == betas[0]:
@@ -194,7 +218,8 @@ class Green(MetricBase):
                             given(values, "green_digits", 2),
                             betas if len(betas) > 1 else (),
                             tuple(values.get("green_systems") or ()),
-                            bool(values.get("green_mean")))
+                            bool(values.get("green_mean")),
+                            bool(values.get("green_line_verbose")))
 
     def run(self, request: Request) -> GreenScore:
         from m2lsp.scoring.green.split import evaluate_on
@@ -207,6 +232,9 @@ class Green(MetricBase):
         jobs = request.shared.jobs or defaults.jobs()
         result = evaluate_on(jobs, sources, references, hypotheses, options.settings)
         score = GreenScore(result, texts, options.digits, options.betas, mean=options.mean)
+        if request.shared.verbose:
+            score = replace(score, tables=_tables(request, options, found),
+                            one_line=options.line_verbose)
         if not options.betas and not options.systems:
             return score
         return replace(score, rows=_rows(request, options, found, score, jobs))
