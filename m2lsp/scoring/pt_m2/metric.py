@@ -73,7 +73,8 @@ class PtM2Score(ScoreBase):
         p, r, f = self._numbers()
         data: dict[str, Any] = {
             "metric": "pt-m2", "signature": self.signature, "system": str(request.system),
-            "base": dict(self.base.fields).get("base", self.result.base), "pt-m2": self.result.score, "precision": p,
+            "base": dict(self.base.fields).get("base", self.result.base),
+            "pt-m2": self.result.score, "precision": p,
             "recall": r, "f": f, "beta": self.beta,
             "sentence_scores": list(self.result.sentence_f)}
         if request.shared.bootstrap:
