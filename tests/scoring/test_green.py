@@ -169,3 +169,24 @@ def test_verbose_tables_as_green_v_prints_them(tmp_path, capsys, line) -> None:
     expected = LINE_VERBOSE if line else VERBOSE.read_text(encoding="utf-8").format(
         system=camb)
     assert capsys.readouterr().out == expected
+
+
+# sgreen -s SRC -r REF0 REF1 -c CAMB -b 1 2 -v on the first 3 sentences
+SENTENCE_VERBOSE = Path(__file__).with_name("expected") / "sgreen-v-camb-3.txt"
+
+
+def test_sentence_tables_as_sgreen_v_prints_them(tmp_path, capsys) -> None:
+    from m2lsp.scoring.sentence_inputs import from_m2 as _from_m2
+
+    sources, references, _ = _from_m2(shared(GOLD), None)
+    (tmp_path / "src").write_text("".join(f"{s}\n" for s in sources[:3]), encoding="utf-8")
+    for k in (0, 1):
+        (tmp_path / f"ref{k}").write_text("".join(f"{r[k]}\n" for r in references[:3]),
+                                          encoding="utf-8")
+    camb = tmp_path / "CAMB"
+    head = shared("conll2014/systems/CAMB").read_text(encoding="utf-8").splitlines()[:3]
+    camb.write_text("".join(f"{h}\n" for h in head), encoding="utf-8")
+    assert main(["score", "--metric", "green", str(camb), "--ref", str(tmp_path / "ref0"),
+                 str(tmp_path / "ref1"), "--source", str(tmp_path / "src"), "--green-beta",
+                 "1", "2", "-v", "--sent"]) == 0
+    assert capsys.readouterr().out == SENTENCE_VERBOSE.read_text(encoding="utf-8")

@@ -56,6 +56,7 @@ class GreenScore(ScoreBase):
     mean: bool = False  # the system score is mgreen's mean of the sentences'
     tables: tuple[Any, ...] = ()  # -v: verbose.VerboseTable per system and beta
     one_line: bool = False  # --line-verbose
+    sentence_tables: str = ""  # -v --sent: sgreen -v's tables
 
     @property
     def signature(self) -> str:
@@ -74,6 +75,8 @@ class GreenScore(ScoreBase):
             quantum = Decimal("0." + "0" * self.digits) if self.digits else Decimal("1")
             return str(Decimal(str(x)).quantize(quantum, rounding=ROUND_HALF_UP))
 
+        if self.sentence_tables:
+            return self.sentence_tables
         if self.tables:
             from m2lsp.scoring.green.verbose import text
 
@@ -232,7 +235,15 @@ class Green(MetricBase):
         jobs = request.shared.jobs or defaults.jobs()
         result = evaluate_on(jobs, sources, references, hypotheses, options.settings)
         score = GreenScore(result, texts, options.digits, options.betas, mean=options.mean)
-        if request.shared.verbose:
+        if request.shared.verbose and request.shared.sentence_level:
+            from m2lsp.scoring.green.verbose import sentence_text
+
+            betas = options.betas or (options.settings.beta,)
+            score = replace(score, sentence_tables=sentence_text(
+                found.sources, found.references,
+                [h for _, h in _outputs(request, options, found)],
+                [replace(options.settings, beta=b) for b in betas], options.digits))
+        elif request.shared.verbose:
             score = replace(score, tables=_tables(request, options, found),
                             one_line=options.line_verbose)
         if not options.betas and not options.systems:

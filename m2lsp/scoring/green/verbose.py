@@ -116,3 +116,26 @@ def text(tables: Sequence[VerboseTable], digits: int, one_line: bool) -> str:
         out.append(f"{found.system}\talpha={alpha}\tbeta={beta}")
         out.append(render(header, body))
     return "\n".join(out) + "\n"
+
+
+def sentence_text(sources: Sequence[str], references: Sequence[Sequence[str]],
+                  outputs: Sequence[Sequence[str]], settings: Sequence[GreenSettings],
+                  digits: int) -> str:
+    """What `sgreen -v` prints: for each sentence, each system (`outputs`) and each of
+    `settings` (a beta each), every reference's table under the sentence, the system's
+    and the reference's line, the chosen reference marked `*`."""
+    out = []
+    for d, (source, refs) in enumerate(zip(sources, references, strict=True)):
+        for c, output in enumerate(outputs):
+            for setting in settings:
+                candidates = [counts(source, r, output[d], setting) for r in refs]
+                best = best_reference(candidates, setting)
+                for r, reference in enumerate(refs):
+                    found = VerboseTable("", setting, sentence_regions(
+                        source, reference, output[d], setting))
+                    header = ["", "tk", "td", "ti", "od", "oi", "ud", "ui", "TP", "FP", "FN",
+                              "P", "R", f"F{setting.beta}", "cumP", "cumR", "cumF"]
+                    out += [f"S-{d + 1}   \t{source}", f"C-{d + 1}-{c + 1} \t{output[d]}",
+                            f"R-{d + 1}-{r + 1}{'*' if r == best else ' '}\t{reference}",
+                            render(header, rows(found, digits))]
+    return "\n".join(out) + "\n" if out else ""
