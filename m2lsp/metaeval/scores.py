@@ -6,6 +6,7 @@ sentence's own (SentM2, SentERRANT, sentence GLEU)."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
@@ -41,19 +42,34 @@ def gold_for(dataset: Dataset, gold: Path, folder: Path) -> Path:
     return path
 
 
-def metric_scores(dataset: Dataset, name: str, gold: Path, progress: Progress | None = None,
-                  warn: Callable[[str], None] | None = None,
+def metric_scores(dataset: Dataset, name: str, gold: Path | None,
+                  progress: Progress | None = None, warn: Callable[[str], None] | None = None,
                   values: Mapping[str, Any] | None = None, config: Any = None
                   ) -> MetricScores:
     """Every system of `dataset` scored with registry metric `name` against `gold` (the
     M2 file of the outputs' sentences), with the option `values` (by dest) it takes and
-    the [tool.m2lsp] settings `config` (`config.ScoreSettings`; default: the defaults)."""
+    the [tool.m2lsp] settings `config` (`config.ScoreSettings`; default: the defaults).
+    ERRANT as gec-metrics scores it (`--errant-variant gec-metrics`) is given the gold's
+    sources and its annotators' corrected sentences as plain text, and annotates them
+    (gec-metrics' ERRANT never reads the gold's own edits)."""
     from m2lsp.config import ScoreSettings
+
+    config = config if config is not None else ScoreSettings()
+    mine = {k: v for k, v in (values or {}).items() if k in taken_by(name)}
+    if plain_references(name, mine):
+        with tempfile.TemporaryDirectory(prefix="m2lsp-references-") as folder:
+            found = dict(mine, **references_of(gold, Path(folder)))
+            return _scores(dataset, name, None, progress, warn, found, config)
+    return _scores(dataset, name, gold, progress, warn, mine, config)
+
+
+def _scores(dataset: Dataset, name: str, gold: Path | None, progress: Progress | None,
+            warn: Callable[[str], None] | None, mine: dict[str, Any], config: Any
+            ) -> MetricScores:
+    """`metric_scores` with the metric's own option values `mine`, settled."""
     from m2lsp.scoring.metric import Request, Shared, metric
 
     chosen = metric(name)
-    config = config if config is not None else ScoreSettings()
-    mine = {k: v for k, v in (values or {}).items() if k in taken_by(name)}
     shared = Shared.settled(mine, config)
     options = chosen.options(mine, shared, config)
     found, sentences, stats = {}, {}, {}
@@ -73,6 +89,32 @@ def metric_scores(dataset: Dataset, name: str, gold: Path, progress: Progress | 
     return MetricScores(name, found, _complete(sentences, unrated), signature=signature,
                         resample=_resampler(stats), sentence_count=_count(stats),
                         mix=_mixer(stats), sentence_judge=_judge(dataset, name, chosen, first))
+
+
+def plain_references(name: str, values: Mapping[str, Any]) -> bool:
+    """Whether metric `name` with option `values` scores against plain-text references
+    made from the gold (ERRANT as gec-metrics) rather than against the gold's edits."""
+    return (name == "errant" and values.get("errant_variant") == "gec-metrics"
+            and not values.get("gleu_references"))
+
+
+def references_of(gold: Path | None, folder: Path) -> dict[str, Any]:
+    """The gold's S lines and each annotator's corrected sentences as files of one sentence
+    a line in `folder` (what gec-metrics' download script makes of the CoNLL-2014 gold:
+    INPUT, REF0, REF1), as the option values `--source` and `--ref`."""
+    from m2lsp.scoring.sentence_inputs import from_m2
+
+    if gold is None:
+        raise UsageError("--errant-variant gec-metrics needs the gold's references")
+    sources, references, _ = from_m2(gold, None)
+    source = folder / "INPUT.txt"
+    source.write_text("".join(f"{s}\n" for s in sources), encoding="utf-8")
+    paths = []
+    for k in range(len(references[0]) if references else 0):
+        path = folder / f"REF{k}.txt"
+        path.write_text("".join(f"{r[k]}\n" for r in references), encoding="utf-8")
+        paths.append(str(path))
+    return {"source": source, "gleu_references": paths}
 
 
 def _judge(dataset: Dataset, name: str, chosen: Any, first: Any) -> Any:

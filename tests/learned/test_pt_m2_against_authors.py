@@ -126,3 +126,53 @@ def test_with_bertscore_weights_it_agrees(authors, conll, made, tmp_path) -> Non
             worst = max(abs(a - b) for a, b in pairs)
             assert worst < SENTENCE, (name, worst)
             assert 0 < theirs["score"] < 1 and len(set(theirs["sentences"])) > 5
+
+
+# the authors' compute_errant and compute_senterrant, every edit weighing 1: the system's
+# edits are read from `{hypothesis}.m2` (ERRANT's annotation of it) beside the hypothesis
+ERRANT_DRIVER = r"""
+import json, os, sys
+from types import SimpleNamespace
+root, gold = sys.argv[1:3]
+jobs = json.loads(sys.argv[3])
+os.chdir(root)
+sys.path[:0] = [root, os.path.join(root, "m2score")]
+import torch
+from m2scorer import load_annotation
+from util import get_ref
+import metrics
+sources, golds = load_annotation(gold)
+references = [{a: get_ref(sorted([(g[0], g[1], g[2], g[-1][0]) for g in edits],
+                                 key=lambda x: (x[0], x[1])), source)
+               for a, edits in sentence.items()} for source, sentence in zip(sources, golds)]
+metric = metrics.PTM2(SimpleNamespace(beta=0.5, device=torch.device("cpu"), model_type="none",
+                                      scorer="self"), corpus=None)
+out = []
+for base, system in jobs:
+    run = metric.compute_senterrant if base == "senterrant" else metric.compute_errant
+    out.append(float(run(m2_file=gold, hyp_file=system, sources=sources,
+                         references=references)))
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.slow
+def test_the_errant_bases_are_identical(authors, conll, tmp_path) -> None:
+    """`--pt-m2-base errant|senterrant` on 150 CoNLL-2014 sentences, the systems' edits
+    errant_parallel's (../shared/data/conll2014/expected/errant-parallel)."""
+    names = ("AMU", "CAMB")
+    folder = _head(conll, tmp_path, 150, names)
+    annotated = conll.gold.parents[1] / "expected" / "errant-parallel"
+    for name in names:
+        blocks = (annotated / f"{name}.alone.m2").read_text(encoding="utf-8").split("\n\n")
+        (folder / f"{name}.m2").write_text("\n\n".join(blocks[:150]) + "\n\n", "utf-8")
+    jobs = [(base, name) for name in names for base in ("errant", "senterrant")]
+    done = subprocess.run(
+        [sys.executable, "-c", ERRANT_DRIVER, str(authors), str(folder / "gold.m2"),
+         json.dumps([[b, str(folder / s)] for b, s in jobs])],
+        capture_output=True, text=True, env={**os.environ, "TQDM_DISABLE": "1"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    for (base, name), theirs in zip(jobs, json.loads(done.stdout), strict=True):
+        mine = m2lsp.score(str(folder / f"{name}.m2"), gold=str(folder / "gold.m2"),
+                           metric="pt-m2", pt_m2_scorer="self", pt_m2_base=base)
+        assert mine.score == theirs, (base, name)

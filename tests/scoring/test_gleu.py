@@ -28,12 +28,13 @@ np = pytest.importorskip("numpy", reason="the reference gleu.py needs NumPy")
 scipy_stats = pytest.importorskip("scipy.stats", reason="the reference gleu.py needs SciPy")
 
 
-def reference(hyp: Path, src: Path, refs: list[Path], sent: bool = False) -> str:
+def reference(hyp: Path, src: Path, refs: list[Path], sent: bool = False,
+              more: tuple[str, ...] = ()) -> str:
     """What JFLEG's gleu.py prints, run with this Python."""
     if not GLEU_PY.is_file():
         pytest.skip(f"{GLEU_PY} is absent (JFLEG's eval/gleu.py)")
     argv = [sys.executable, str(GLEU_PY), "--src", str(src), "--hyp", str(hyp),
-            "--ref", *map(str, refs), *(["--sent"] if sent else [])]
+            "--ref", *map(str, refs), *(["--sent"] if sent else []), *more]
     return subprocess.run(argv, capture_output=True, text=True, check=True).stdout
 
 
@@ -60,6 +61,24 @@ def test_jfleg_as_gleu_py_prints_it(capsys, split, sent, hypothesis) -> None:
     argv = ["score", "--metric", "gleu", str(hyp), "--source", str(src), "--ref",
             *map(str, used), *(["--sent"] if sent else [])]
     assert ours(capsys, argv) == reference(hyp, src, used, sent)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("order", [1, 2, 3, 5])
+@pytest.mark.parametrize("sent", [False, True])
+def test_the_order_as_gleu_py_n(capsys, tmp_path, order, sent) -> None:
+    """gleu.py -n: its corpus score counts at most 4-grams and every score divides by 4
+    (on JFLEG dev's first 120 sentences)."""
+    files = jfleg("dev")
+    refs = [tmp_path / f.name for f in files[1]]
+    for path in (files[0], *files[1]):
+        head = path.read_text(encoding="utf-8").splitlines(keepends=True)[:120]
+        (tmp_path / path.name).write_text("".join(head), encoding="utf-8")
+    src, hyp = tmp_path / files[0].name, tmp_path / "hyp"
+    hyp.write_text((tmp_path / files[1][3].name).read_text(encoding="utf-8"), "utf-8")
+    argv = ["score", "--metric", "gleu", str(hyp), "--source", str(src), "--ref",
+            *map(str, refs[:2]), "-n", str(order), *(["--sent"] if sent else [])]
+    assert ours(capsys, argv) == reference(hyp, src, refs[:2], sent, ("-n", str(order)))
 
 
 @pytest.mark.slow

@@ -17,6 +17,18 @@ FLAGS = (
          "annotators (compare_m2_for_evaluation --reference_num)",
          {"type": arguments.REFERENCES, "default": None, "metavar": "N",
           "dest": "cherrant_references"}),
+    Flag(("--start",), "cherrant: with --end, score only sentences START .. END-1 of both "
+         "files, counted from 0 (compare_m2_for_evaluation --start; a Python slice)",
+         {"type": int, "default": None, "metavar": "START", "dest": "cherrant_start"}),
+    Flag(("--end",), "cherrant: with --start, the end of the slice (compare_m2_for_evaluation "
+         "--end)", {"type": int, "default": None, "metavar": "END", "dest": "cherrant_end"}),
+    Flag(("--multi-hyp-avg",), "cherrant: compare_m2_for_evaluation -multi_hyp_avg, which "
+         "it accepts and ignores: several hypothesis annotators of a sentence are scored "
+         "as without it (the best hypothesis and reference pair)",
+         {"action": "store_true", "dest": "cherrant_multi_hyp_avg"}),
+    Flag(("--multi-hyp-max",), "cherrant: compare_m2_for_evaluation -multi_hyp_max, which "
+         "it accepts and ignores (the best pair is what it scores anyway)",
+         {"action": "store_true", "dest": "cherrant_multi_hyp_max"}),
     Flag(("--cherrant-data",), "cherrant: a plain-text hypothesis is annotated with the "
          "tables in this data/ folder of a ChERRANT checkout (default: the setting "
          "cherrant-data, else $M2LSP_CHERRANT_DATA)",

@@ -32,6 +32,9 @@ class CherrantOptions:
     simplified: bool = True
     strategy: str = "all"
     jobs: int | None = None
+    start: int | None = None  # --start, --end: compare_m2_for_evaluation's slice
+    end: int | None = None
+    multi_hyp: str | None = None  # -multi_hyp_avg or -multi_hyp_max, given (no effect)
 
     def annotation(self) -> Any:
         """The annotation settings of a plain-text hypothesis (an error when no folder of
@@ -53,10 +56,37 @@ class Cherrant(Errant):
         settings, category = compare_settings(
             values, shared, cherrant=True, max_answers=values.get("cherrant_max_answers"),
             references=references)
+        multi = [f"--multi-hyp-{k}" for k in ("avg", "max")
+                 if values.get(f"cherrant_multi_hyp_{k}")]
         return CherrantOptions(settings, category,
                                values.get("cherrant_data") or config.cherrant_data,
                                not values.get("cherrant_traditional"),
-                               values.get("cherrant_strategy") or "all", shared.jobs)
+                               values.get("cherrant_strategy") or "all", shared.jobs,
+                               values.get("cherrant_start"), values.get("cherrant_end"),
+                               " and ".join(multi) or None)
+
+    def selected(self, request: Request, hyp: list[Any], refs: list[Any]
+                 ) -> tuple[list[Any], list[Any]]:
+        """compare_m2_for_evaluation's `--start`/`--end`: a Python slice of both files'
+        blocks, taken only when both are given (one alone is ignored, as there)."""
+        options: CherrantOptions = request.options
+        if options.multi_hyp and request.warn is not None:
+            request.warn(f"note: {options.multi_hyp}: compare_m2_for_evaluation.py accepts "
+                         "-multi_hyp_avg and -multi_hyp_max but does not use them; a "
+                         "sentence's several hypotheses are scored as without them (the "
+                         "best hypothesis and reference pair)")
+        start, end = options.start, options.end
+        if start is None and end is None:
+            return hyp, refs
+        if start is None or end is None:
+            if request.warn is not None:
+                given = "--start" if start is not None else "--end"
+                request.warn(f"warning: {given} without "
+                             f"{'--end' if start is not None else '--start'}: "
+                             "compare_m2_for_evaluation.py slices only when both are given, "
+                             "so every sentence is scored, as there")
+            return hyp, refs
+        return hyp[start:end], refs[start:end]
 
     def check_reference(self, request: Request, text: str) -> None:
         return None

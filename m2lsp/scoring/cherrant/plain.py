@@ -41,10 +41,46 @@ def annotate_chinese(request: Request, refs: Any, hyp: Any) -> Annotated:
         else:
             sources = ["".join(block.tokens) for block in refs]
             name = f"{request.gold} (its S lines)"
+            _say_source(request, sources, hypotheses)
         check_lengths(name, len(sources), request.system, len(hypotheses))
         text = ParallelText(sources, [hypotheses])
     blocks = annotate(text, settings, options.jobs or default_jobs(), request.progress)
     return Annotated("".join(blocks), ChineseAnnotator(settings).versions, name)
+
+
+def _say_source(request: Request, sources: list[str], hypotheses: list[str]) -> None:
+    """Without --source the hypothesis is annotated against the gold's S lines: say so, and
+    warn where the hypothesis looks made from another version of the input."""
+    if request.warn is None:
+        return
+    request.warn(f"note: {request.system} is annotated against the S lines of {request.gold} "
+                 "(no --source)")
+    found = width_variants(sources, hypotheses)
+    if found:
+        index, theirs, ours = found[0]
+        request.warn(
+            f"warning: {len(found)} sentence(s) of {request.system} have a full-width mark "
+            f"where the S line of {request.gold} has its half-width form (first: sentence "
+            f"{index + 1}, {theirs!r} for {ours!r}): ChERRANT's golds normalise "
+            "such marks, so the hypothesis looks made from another version of the input, "
+            "and each counts as an edit of the system here; if it is, give --source with "
+            "the system's input")
+
+
+def width_variants(sources: list[str], hypotheses: list[str]) -> list[tuple[int, str, str]]:
+    """Per sentence whose hypothesis has a character absent from its source whose NFKC
+    form (its other width) the source has: (index, the hypothesis's, the source's)."""
+    import unicodedata
+
+    found = []
+    for index, (source, hypothesis) in enumerate(zip(sources, hypotheses, strict=False)):
+        have = set(source)
+        for char in dict.fromkeys(hypothesis):
+            other = unicodedata.normalize("NFKC", char)
+            if char not in have and other != char and other in have:
+                found.append((index, char, other))
+                break
+    return found
 
 
 def _refuse_word_level(refs: Any, request: Request) -> None:

@@ -19,6 +19,9 @@ DECLARATION = Declaration(
         Flag(("--level",), "cleme: corpus (F0.5 over the totals, the default) or sentence "
              "(the mean of each sentence's best)",
              {"choices": ["corpus", "sentence"], "default": "corpus", "dest": "cleme_level"}),
+        Flag(("--vis",), "cleme: also print each sentence's chunks as tables, the "
+             "references' targets then the hypothesis's (CLEME v1's evaluate.py --vis)",
+             {"action": "store_true", "dest": "cleme_vis"}),
         Flag(("--cleme2",), "cleme: CLEME2.0's breakdown as THUKElab/CLEME (e90abea) prints "
              "it: HIT, ERR (wrong), UND (under-), OVE (over-correction) and their weighted sum "
              "COM, at the corpus and the sentence level, unweighted and weighted, with the "

@@ -34,6 +34,7 @@ class ClemeOptions:
     annotation: Any  # EnglishSettings, for a plain-text hypothesis
     version2: bool = False  # --cleme2: CLEME2.0's breakdown
     weigher: str = "length"
+    vis: bool = False  # --vis: the chunk tables
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class ClemeScore(ScoreBase):
     scorer: str
     level: str
     gold_text: str
+    tables: str = ""  # --vis: every sentence's chunk table
 
     @property
     def signature(self) -> str:
@@ -58,7 +60,7 @@ class ClemeScore(ScoreBase):
         return {"num_sample": r.sentences, "F": r.f, "P": r.p, "R": r.r, "Acc": r.acc}
 
     def text(self, request: Request) -> str:
-        out = repr(self.numbers()) + "\n"
+        out = repr(self.numbers()) + "\n" + self.tables
         if request.shared.bootstrap:
             from m2lsp.scoring.metric import bootstrap_text
 
@@ -135,9 +137,11 @@ class Cleme(MetricBase):
         weigher = given(values, "cleme_weigher", "length")
         if values.get("cleme_weigher") not in (None, "length") and not version2:
             raise UsageError("--cleme-weigher weighs CLEME2.0's rows: use it with --cleme2")
+        if values.get("cleme_vis") and version2:
+            raise UsageError("--vis draws CLEME v1's chunk tables: not with --cleme2")
         return ClemeOptions(given(values, "cleme_scorer", "dependent"),
                             given(values, "cleme_level", "corpus"), shared.source, shared.jobs,
-                            annotation, version2, weigher)
+                            annotation, version2, weigher, bool(values.get("cleme_vis")))
 
     def run(self, request: Request) -> Score:
         from m2lsp.parsing.source import read_source
@@ -157,8 +161,13 @@ class Cleme(MetricBase):
 
             return Cleme2Score(evaluate2(hypotheses, references, options.scorer, options.level,
                                          options.weigher), options.scorer, options.level, gold)
-        return ClemeScore(evaluate(hypotheses, references, options.scorer, options.level),
-                          options.scorer, options.level, gold)
+        found = evaluate(hypotheses, references, options.scorer, options.level)
+        drawn = ""
+        if options.vis:
+            from m2lsp.scoring.cleme.vis import tables
+
+            drawn = tables(references, hypotheses)
+        return ClemeScore(found, options.scorer, options.level, gold, drawn)
 
     def live(self, config: Any) -> Any:  # config.ScoreSettings -> live.ClemeLive
         """A score of the open reference that follows its edits and the system's."""

@@ -41,7 +41,14 @@ PARALLEL_FLAGS = (
          "code is annotated as MultiGEC-2025 did, ERRANT's English merger and classifier "
          "over a UD parse)", {"default": None, "metavar": "CODE", "dest": "errant_lang"}),
 )
-FLAGS = COMPARE_FLAGS + PARALLEL_FLAGS
+VARIANT_FLAGS = (
+    Flag(("--errant-variant",), "errant: errant (errant_compare's choice of each sentence's "
+         "reference on F rounded to 4 decimals, the default) or gec-metrics (gec-metrics' "
+         "ERRANT: the choice on F at full precision, and the full-precision F as the number "
+         "meta-eval correlates)", {"choices": ["errant", "gec-metrics"], "default": None,
+                                   "dest": "errant_variant"}),
+)
+FLAGS = COMPARE_FLAGS + VARIANT_FLAGS + PARALLEL_FLAGS
 
 DECLARATION = Declaration(
     "errant", "errant (span-based, as errant_compare 3.0.2; SYSTEM hypothesis M2, or plain "

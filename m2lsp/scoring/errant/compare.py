@@ -14,6 +14,9 @@ far, give the highest F (rounded to 4 places, as errant_compare rounds), then mo
 positives, fewer false positives, fewer false negatives; on a complete tie the first pair in
 file order (hypothesis annotators outside, reference annotators inside, each in order of
 first appearance).  This is not the M2 scorer's choice, which breaks ties differently.
+gec-metrics' ERRANT (`variant` "gec-metrics") chooses the same way on F at full precision:
+where two references' F round alike it may keep another one (SEEDA's PIE at beta 2: F
+0.45817 against errant_compare's 0.45804).
 
 P, R, F: a denominator without false positives (or false negatives) gives precision (or
 recall) 1.0, F is 0.0 when P + R is 0, and all three are rounded to 4 places.
@@ -60,6 +63,7 @@ class ErrantSettings:
     cherrant: bool = False  # ChERRANT's compare_m2_for_evaluation.py (module docstring)
     max_answers: int | None = None  # ChERRANT: only annotators 0 .. N-1
     references: int | None = None  # ChERRANT: only sentences with N reference annotators
+    variant: str = "errant"  # or gec-metrics: each reference chosen on F at full precision
 
     def signature(self) -> Signature:
         """How the numbers were made, printed with them."""
@@ -70,6 +74,8 @@ class ErrantSettings:
             fields.append(("multi", None))
         if self.filtered:
             fields.append(("filter", ",".join(self.filtered)))
+        if self.variant != "errant":
+            fields.append(("choice", "full-precision-f"))
         if not self.cherrant:
             return Signature("ERRANT", (*fields, ("scorer", "errant_compare-3.0.2")))
         if self.max_answers is not None:
@@ -323,7 +329,8 @@ def _sentence(index: int, hyp: ErrantBlock, ref: ErrantBlock, settings: ErrantSe
         return ErrantSentence(index, hyp, ref, (), 0, before)
     comparisons = [compare(h, r) for h in coder_edits(hyp.edits, settings) for r in refs]
     return ErrantSentence(index, hyp, ref, tuple(comparisons),
-                          choose(comparisons, before, settings.beta), before)
+                          choose(comparisons, before, settings.beta,
+                                 exact=settings.variant == "gec-metrics"), before)
 
 
 def _left_out(refs: Sequence[CoderEdits], settings: ErrantSettings) -> bool:
@@ -337,13 +344,15 @@ def _left_out(refs: Sequence[CoderEdits], settings: ErrantSettings) -> bool:
 
 
 def choose(comparisons: Sequence[Comparison], before: tuple[int, int, int],
-           beta: float) -> int:
-    """The index of the comparison errant_compare keeps (see the module docstring)."""
+           beta: float, exact: bool = False) -> int:
+    """The index of the comparison errant_compare keeps (see the module docstring); with
+    `exact`, the one gec-metrics' ERRANT keeps (F at full precision)."""
     if len(comparisons) == 1:
         return 0
+    score = f_exact if exact else f_score
     best, best_key = 0, None
     for index, c in enumerate(comparisons):
-        f = f_score(c.tp + before[0], c.fp + before[1], c.fn + before[2], beta)[2]
+        f = score(c.tp + before[0], c.fp + before[1], c.fn + before[2], beta)[2]
         key = (f, c.tp, -c.fp, -c.fn)
         if best_key is None or key > best_key:
             best, best_key = index, key

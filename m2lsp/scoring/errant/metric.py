@@ -122,6 +122,13 @@ class ErrantScore(ScoreBase):
         p, rec, f = f_exact(r.tp, r.fp, r.fn, r.settings.beta)
         return Numbers(p, rec, f, {"tp": r.tp, "fp": r.fp, "fn": r.fn})
 
+    def main(self, data: dict[str, Any]) -> float | None:
+        """F as errant_compare prints it (4 decimals, what SEEDA's scripts correlate), or
+        for the gec-metrics variant at full precision, as gec-metrics correlates it."""
+        if self.result.settings.variant == "gec-metrics":
+            return self.unrounded(data).f
+        return super().main(data)
+
     def sentence_average(self) -> Any:
         """SentERRANT: each sentence's best F over the annotators' comparisons."""
         from m2lsp.scoring.sentence_average import averaged
@@ -237,10 +244,17 @@ class Errant(MetricBase):
         hyp_blocks = read_blocks(as_errant_reads(hyp), hyp_name)
         if annotated and getattr(request.options.annotation, "tokenise", False):
             _retokenised(hyp_blocks, refs, str(request.gold))
+        hyp_blocks, refs = self.selected(request, hyp_blocks, refs)
         result = score_blocks(hyp_blocks, hyp_name, refs, str(request.gold),
                               request.options.settings, request.warn,
                               hyp_by_sentence=bool(annotated))
         return ErrantScore(result, ref.text, annotated)
+
+    def selected(self, request: Request, hyp: list[Any], refs: list[Any]
+                 ) -> tuple[list[Any], list[Any]]:
+        """The sentences scored, of the hypothesis's and the reference's blocks (all;
+        ChERRANT's scorer can take a slice)."""
+        return hyp, refs
 
     def check_language(self, request: Request, system: str, gold: str) -> None:
         """ERRANT annotates English: a Chinese plain-text hypothesis or gold would be

@@ -43,7 +43,8 @@ def compare_settings(values: Mapping[str, Any], shared: Shared, **more: Any
     settings = ErrantSettings(shared.beta, modes[0] if modes else "cs",
                               bool(values.get("errant_single")),
                               bool(values.get("errant_multi")),
-                              tuple(values.get("errant_filt") or ()), **more)
+                              tuple(values.get("errant_filt") or ()),
+                              variant=values.get("errant_variant") or "errant", **more)
     return settings, values.get("errant_cat") or (3 if shared.per_type else None)
 
 

@@ -27,10 +27,14 @@ class GleuSettings:
     """Draw and average as the `gleu` package's `--fix-seed` (Python 2's draws; MultiGEC)."""
     digits: int = 2
     """With `fixed_seed`: decimals of the score x 100 (the package's `-d`)."""
+    variant: str = "jfleg"
+    """Or gec-metrics: its GLEU class (`gleu.gec_metrics`)."""
 
     def signature(self, references: int) -> Signature:
         """How the numbers were made (`Signature.signed` adds the references' hash)."""
-        scorer = "gleu-package-1.1.0-fix-seed" if self.fixed_seed else "jfleg-gleu.py-python3"
+        scorer = ("gec-metrics-0.1.2-gleu" if self.variant == "gec-metrics"
+                  else "gleu-package-1.1.0-fix-seed" if self.fixed_seed
+                  else "jfleg-gleu.py-python3")
         return Signature("GLEU", (("refs", str(references)), ("iterations", str(self.iterations)),
                                   ("order", str(self.order)), ("scorer", scorer)))
 
@@ -100,9 +104,11 @@ def evaluate(sources: Sequence[Sequence[str]], references: Sequence[Sequence[Seq
     draw = python2_choices if settings.fixed_seed else jfleg_choices
     choices = draw(settings.iterations, len(table), count)
     score = gleu_package if settings.fixed_seed else gleu
+    # gleu.py sums each iteration into a vector of 2 + 2 * 4 numbers whatever its -n, and
+    # zip stops at the shorter: its corpus score counts at most 4-grams
+    width = 2 + 2 * (settings.order if settings.fixed_seed else min(settings.order, ORDER))
     return GleuResult(settings, count, table,
-                      tuple(score(s) for s in iteration_sums(table, choices,
-                                                                 2 + 2 * settings.order)))
+                      tuple(score(s) for s in iteration_sums(table, choices, width)))
 
 
 def iteration_sums(table: Sequence[Sequence[Stats]], choices: Sequence[Sequence[int]],

@@ -51,6 +51,39 @@ class GleuScore(ScoreBase):
         return [self.result.sentence(i).mean for i in range(len(self.result.table))]
 
 
+@dataclass(frozen=True)
+class GecMetricsGleuScore(ScoreBase):
+    """GLEU as gec-metrics' `GLEU` class computes it (`gleu.gec_metrics`)."""
+
+    corpus: float
+    sentences: tuple[float, ...]
+    signature: str
+    iterations: int
+
+    def text(self, request: Request) -> str:
+        """As `gecmetrics-eval --metric gleu` prints it; with --sent, then each sentence's
+        score, numbered."""
+        lines = [f"Score={self.corpus} | Metric=gleu | hyp_file={request.system}"]
+        if request.shared.sentence_level:
+            lines += [f"{i + 1}\t{v}" for i, v in enumerate(self.sentences)]
+        return "\n".join(lines) + "\n"
+
+    def json(self, request: Request) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "metric": "gleu", "signature": self.signature, "system": str(request.system),
+            "variant": "gec-metrics", "sentences": len(self.sentences),
+            "iterations": self.iterations, "gleu": self.corpus}
+        if request.shared.sentence_level:
+            data["sentence_scores"] = list(self.sentences)
+        return data
+
+    def headline(self, data: dict[str, Any]) -> dict[str, float]:
+        return {"gleu": data["gleu"]}
+
+    def sentence_scores(self) -> list[float | None]:
+        return list(self.sentences)
+
+
 class Gleu(MetricBase):
     declaration = DECLARATION
     editor = "steps"
@@ -58,12 +91,14 @@ class Gleu(MetricBase):
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> GleuOptions:
         return gleu_options(values, shared)
 
-    def run(self, request: Request) -> GleuScore:
+    def run(self, request: Request) -> GleuScore | GecMetricsGleuScore:
         from m2lsp.scoring.gleu.corpus import evaluate
         from m2lsp.scoring.gleu.inputs import read_m2, read_plain
         from m2lsp.scoring.signature import signed
 
         settings = request.options.settings
+        if settings.variant == "gec-metrics":
+            return _gec_metrics(request)
         refs = request.options.references
         if refs and request.gold is not None:
             raise UsageError("--metric gleu takes the references from --ref or from GOLD "
@@ -127,6 +162,28 @@ class Gleu(MetricBase):
                             "signature": signature})
 
 
+def _gec_metrics(request: Request) -> GecMetricsGleuScore:
+    """gec-metrics' GLEU of the request's system output."""
+    from m2lsp.scoring.gleu import gec_metrics
+    from m2lsp.scoring.sentence_inputs import with_references
+    from m2lsp.scoring.signature import signed
+
+    options: GleuOptions = request.options
+    settings = options.settings
+    found = with_references(request, options.references, options.source, "GLEU")
+    counts = found.references[0] if found.references else []
+    if any(len(refs) != len(counts) for refs in found.references):
+        raise InputError("--gleu-variant gec-metrics: every sentence needs the same number "
+                         "of references")
+    stats = gec_metrics.table(found.sources, found.references, found.hypotheses,
+                              settings.order, "word")
+    corpus = gec_metrics.mean(gec_metrics.corpus_iterations(stats, settings.iterations,
+                                                            settings.order))
+    signature = signed(settings.signature(len(counts)), *found.texts)
+    return GecMetricsGleuScore(corpus, tuple(gec_metrics.sentence_scores(stats, settings.order)),
+                               signature, settings.iterations)
+
+
 def _editor_references(value: Any, count: int, uri: str) -> tuple[tuple, tuple[str, ...]]:
     """Reference token lists per sentence from the `references` option (paths)."""
     from m2lsp.scoring.gleu.inputs import read_references
@@ -155,8 +212,16 @@ def gleu_options(values: Mapping[str, Any], shared: Shared) -> GleuOptions:
         raise UsageError(f"--iter must be at least 1, not {iterations}")
     if digits < 0:
         raise UsageError(f"--digits must be 0 or more, not {digits}")
+    variant = given(values, "gleu_variant", "jfleg")
+    if variant == "gec-metrics" and values.get("gleu_fixed_seed"):
+        raise UsageError("--fix-seed is the gleu package's; --gleu-variant gec-metrics draws "
+                         "as JFLEG's gleu.py does")
+    order = given(values, "gleu_order", 4)
+    if order < 1:
+        raise UsageError(f"--gleu-n must be at least 1, not {order}")
     settings = GleuSettings(iterations=iterations,
-                            fixed_seed=bool(values.get("gleu_fixed_seed")), digits=digits)
+                            fixed_seed=bool(values.get("gleu_fixed_seed")), digits=digits,
+                            variant=variant, order=order)
     source = None if shared.source is None else str(shared.source)
     return GleuOptions(source, tuple(values.get("gleu_references") or ()), settings)
 

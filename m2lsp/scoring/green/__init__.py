@@ -15,8 +15,19 @@ DECLARATION = Declaration(
         Flag(("--green-n",), "green: the largest n of the n-grams (default 4)",
              {"type": arguments.DIGITS, "default": 4, "metavar": "N", "dest": "green_n"}),
         Flag(("--green-beta",), "green: beta of the F-score (default: 1.0, the authors'; "
-             "2.0 with --green-variant gec-metrics)",
-             {"type": arguments.BETA, "default": None, "metavar": "B", "dest": "green_beta"}),
+             "2.0 with --green-variant gec-metrics); several: a column each, as green -b "
+             "0.5 1 2 prints them (the first is the score's)",
+             {"type": arguments.BETA, "default": None, "metavar": "B", "nargs": "+",
+              "dest": "green_beta"}),
+        Flag(("--green-systems", "--cor"), "green: more systems scored in the same run, a "
+             "line each after SYSTEM's (green -c SYSTEM B C)",
+             {"nargs": "+", "default": None, "metavar": "SYSTEM", "dest": "green_systems"}),
+        Flag(("--line-verbose",), "green: with -v, one line per system and beta: alpha, "
+             "beta, P, R, F over 1..n (green -v -l)",
+             {"action": "store_true", "dest": "green_line_verbose"}),
+        Flag(("--green-mean",), "green: each system's score the mean of its sentences' "
+             "GREEN, as the authors' mgreen prints it",
+             {"action": "store_true", "dest": "green_mean"}),
         Flag(("--green-unit",), "green: n-grams of words (default) or of characters",
              {"choices": ["word", "char"], "default": "word", "dest": "green_unit"}),
         Flag(("--green-variant",), "green: authors (shotakoyama/green, the default) or "
@@ -29,4 +40,5 @@ DECLARATION = Declaration(
                               "dest": "green_digits"}),
     ),
     also=tuple(f for f in gleu.DECLARATION.flags if f.dest == "gleu_references"),
-    shared=frozenset({"sentence_level", "source", "bootstrap", "jobs"}), per_sentence=True)
+    shared=frozenset({"sentence_level", "source", "bootstrap", "jobs", "verbose"}),
+    per_sentence=True)

@@ -6,7 +6,7 @@ one reference, the S lines the source).  Text output as the authors' `green` pri
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from m2lsp import defaults
@@ -32,6 +32,18 @@ class GreenOptions:
     references: tuple[str, ...]
     source: str | None
     digits: int
+    betas: tuple[float, ...] = ()  # --green-beta B ...: every beta printed (first: settings')
+    systems: tuple[str, ...] = ()  # --green-systems: more systems, a line each
+    mean: bool = False  # --green-mean: mgreen's mean of the sentences' GREEN
+    line_verbose: bool = False  # --line-verbose
+
+
+@dataclass(frozen=True)
+class GreenRow:
+    """One system's line of the authors' table: its score for each beta."""
+
+    system: str
+    scores: tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -39,12 +51,21 @@ class GreenScore(ScoreBase):
     result: Any  # ngrams.GreenResult
     reference_texts: tuple[str, ...]
     digits: int
+    betas: tuple[float, ...] = ()  # every beta asked (empty: the settings' one)
+    rows: tuple[GreenRow, ...] = ()  # every system's scores for each beta
+    mean: bool = False  # the system score is mgreen's mean of the sentences'
+    tables: tuple[Any, ...] = ()  # -v: verbose.VerboseTable per system and beta
+    one_line: bool = False  # --line-verbose
+    sentence_tables: str = ""  # -v --sent: sgreen -v's tables
 
     @property
     def signature(self) -> str:
         s = self.result.settings
-        base = Signature("GREEN", (("n", str(s.n)), ("beta", f"{s.beta:g}"), ("unit", s.unit),
-                                   ("variant", s.variant), ("scorer", _scorer(s.variant))))
+        fields = [("n", str(s.n)), ("beta", f"{s.beta:g}"), ("unit", s.unit),
+                  ("variant", s.variant)]
+        if self.mean:
+            fields.append(("aggregate", "mean-of-sentences"))
+        base = Signature("GREEN", (*fields, ("scorer", _scorer(s.variant))))
         return signed(base, *self.reference_texts)
 
     def text(self, request: Request) -> str:
@@ -54,13 +75,35 @@ class GreenScore(ScoreBase):
             quantum = Decimal("0." + "0" * self.digits) if self.digits else Decimal("1")
             return str(Decimal(str(x)).quantize(quantum, rounding=ROUND_HALF_UP))
 
+        if self.sentence_tables:
+            return self.sentence_tables
+        if self.tables:
+            from m2lsp.scoring.green.verbose import text
+
+            return text(self.tables, self.digits, self.one_line)
         s = self.result.settings
-        lines = [f"alpha\t{shown(s.alpha)}", f"beta\t{shown(s.beta)}",
-                 f"{request.system}\t{shown(100 * self.result.f)}"]
+        betas = self.betas or (s.beta,)
+        rows = self.rows or (GreenRow(str(request.system), (self.score,)),)
+        alphas = [1 / (b ** 2 + 1) for b in betas]
+        lines = ["\t".join(["alpha", *map(shown, alphas)]),
+                 "\t".join(["beta", *map(shown, betas)]),
+                 *("\t".join([row.system, *(shown(100 * f) for f in row.scores)])
+                   for row in rows)]
         if request.shared.sentence_level:
             lines += [f"{i + 1}\t{shown(100 * self.result.sentence_f(i))}"
                       for i in range(len(self.result.chosen))]
         return "\n".join(lines) + "\n"
+
+    @property
+    def score(self) -> float:
+        """The system's GREEN: of the corpus's counts, or with `mean` the mean of the
+        sentences' (NumPy's mean, as mgreen takes it)."""
+        if not self.mean:
+            return self.result.f
+        from m2lsp.scoring.gleu.numeric import mean
+
+        count = len(self.result.chosen)
+        return mean([self.result.sentence_f(i) for i in range(count)]) if count else 0.0
 
     def json(self, request: Request) -> dict[str, Any]:
         from m2lsp.scoring.green.ngrams import precision_recall
@@ -68,7 +111,7 @@ class GreenScore(ScoreBase):
         s = self.result.settings
         data: dict[str, Any] = {
             "metric": "green", "signature": self.signature, "system": str(request.system),
-            "green": self.result.f, "n": s.n, "beta": s.beta, "unit": s.unit,
+            "green": self.score, "n": s.n, "beta": s.beta, "unit": s.unit,
             "variant": s.variant, "sentences": len(self.result.chosen),
             "counts": [{"n": n + 1, "true_positives": tp, "false_positives": fp,
                         "false_negatives": fn,
@@ -78,13 +121,22 @@ class GreenScore(ScoreBase):
         if request.shared.sentence_level:
             data["sentence_scores"] = [self.result.sentence_f(i)
                                        for i in range(len(self.result.chosen))]
+        if self.rows:
+            data["table"] = [{"system": row.system, "scores": dict(zip(
+                (f"{b:g}" for b in self.betas), row.scores, strict=True))}
+                for row in self.rows]
+        if self.mean:
+            data["mean_of_sentences"] = True
         return data
 
     def headline(self, data: dict[str, Any]) -> dict[str, float]:
         return {"green": data["green"]}
 
-    def sentence_stats(self) -> SentenceStats:
+    def sentence_stats(self) -> SentenceStats | None:
         from m2lsp.scoring.green.ngrams import score
+
+        if self.mean:
+            return None  # a mean of sentence scores: the bootstrap resamples the counts
 
         settings = self.result.settings
         width = settings.n
@@ -98,6 +150,50 @@ class GreenScore(ScoreBase):
 
     def sentence_scores(self) -> list[float | None]:
         return [self.result.sentence_f(i) for i in range(len(self.result.chosen))]
+
+
+def _outputs(request: Request, options: GreenOptions, found: Any
+             ) -> list[tuple[str, list[str]]]:
+    """SYSTEM's sentences, then each of --green-systems', by name."""
+    from m2lsp.scoring.sentence_inputs import read, same
+
+    outputs = [(str(request.system), list(found.hypotheses))]
+    for path in options.systems:
+        lines, _ = read(path, "system", request.encoding)
+        same(path, len(lines), request.system, len(found.hypotheses), "GREEN")
+        outputs.append((path, lines))
+    return outputs
+
+
+def _tables(request: Request, options: GreenOptions, found: Any) -> tuple[Any, ...]:
+    """-v: each system's regions for each beta (the authors' order: systems outside)."""
+    from m2lsp.scoring.green.verbose import table
+
+    betas = options.betas or (options.settings.beta,)
+    return tuple(table(name, found.sources, found.references, hypotheses,
+                       replace(options.settings, beta=beta))
+                 for name, hypotheses in _outputs(request, options, found) for beta in betas)
+
+
+def _rows(request: Request, options: GreenOptions, found: Any, first: GreenScore,
+          jobs: int) -> tuple[GreenRow, ...]:
+    """Every system's scores for each beta (each beta chooses its own references, as the
+    authors' green does): SYSTEM's, then each of --green-systems."""
+    from m2lsp.scoring.green.split import evaluate_on
+
+    betas = options.betas or (options.settings.beta,)
+    rows = []
+    for name, hypotheses in _outputs(request, options, found):
+        scores = []
+        for beta in betas:
+            if name == str(request.system) and beta == betas[0]:
+                scores.append(first.score)
+                continue
+            settings = replace(options.settings, beta=beta)
+            result = evaluate_on(jobs, found.sources, found.references, hypotheses, settings)
+            scores.append(replace(first, result=result).score)
+        rows.append(GreenRow(name, tuple(scores)))
+    return tuple(rows)
 
 
 def _scorer(variant: str) -> str:
@@ -116,10 +212,17 @@ class Green(MetricBase):
         if n < 1:
             raise UsageError(f"--green-n must be at least 1, not {n}")
         beta = given(values, "green_beta", 2.0 if variant == "gec-metrics" else 1.0)
-        settings = GreenSettings(n, float(beta), given(values, "green_unit", "word"), variant)
+        betas = tuple(float(b) for b in (beta if isinstance(beta, list | tuple) else [beta]))
+        if not betas:
+            raise UsageError("--green-beta needs a value")
+        settings = GreenSettings(n, betas[0], given(values, "green_unit", "word"), variant)
         source = None if shared.source is None else str(shared.source)
         return GreenOptions(settings, tuple(values.get("gleu_references") or ()), source,
-                            given(values, "green_digits", 2))
+                            given(values, "green_digits", 2),
+                            betas if len(betas) > 1 else (),
+                            tuple(values.get("green_systems") or ()),
+                            bool(values.get("green_mean")),
+                            bool(values.get("green_line_verbose")))
 
     def run(self, request: Request) -> GreenScore:
         from m2lsp.scoring.green.split import evaluate_on
@@ -129,9 +232,23 @@ class Green(MetricBase):
         found = with_references(request, options.references, options.source, "GREEN")
         sources, references, hypotheses, texts = (found.sources, found.references,
                                                   found.hypotheses, found.texts)
-        result = evaluate_on(request.shared.jobs or defaults.jobs(), sources, references,
-                             hypotheses, options.settings)
-        return GreenScore(result, texts, options.digits)
+        jobs = request.shared.jobs or defaults.jobs()
+        result = evaluate_on(jobs, sources, references, hypotheses, options.settings)
+        score = GreenScore(result, texts, options.digits, options.betas, mean=options.mean)
+        if request.shared.verbose and request.shared.sentence_level:
+            from m2lsp.scoring.green.verbose import sentence_text
+
+            betas = options.betas or (options.settings.beta,)
+            score = replace(score, sentence_tables=sentence_text(
+                found.sources, found.references,
+                [h for _, h in _outputs(request, options, found)],
+                [replace(options.settings, beta=b) for b in betas], options.digits))
+        elif request.shared.verbose:
+            score = replace(score, tables=_tables(request, options, found),
+                            one_line=options.line_verbose)
+        if not options.betas and not options.systems:
+            return score
+        return replace(score, rows=_rows(request, options, found, score, jobs))
 
     def in_editor(self, job: EditorJob) -> Steps:
         """The open document is the M2 gold (its S lines the sources, each annotator's

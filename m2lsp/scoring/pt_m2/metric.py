@@ -29,6 +29,7 @@ class PtM2Options:
     scorer: str  # bertscore or self
     bertscore: dict[str, Any]  # BERTScore's options, by gec-metrics' field names
     jobs: int
+    spacy_model: str | None = None  # the errant bases: what annotates a plain-text system
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,8 @@ class PtM2Score(ScoreBase):
         p, r, f = self._numbers()
         data: dict[str, Any] = {
             "metric": "pt-m2", "signature": self.signature, "system": str(request.system),
-            "base": self.result.base, "pt-m2": self.result.score, "precision": p,
+            "base": dict(self.base.fields).get("base", self.result.base),
+            "pt-m2": self.result.score, "precision": p,
             "recall": r, "f": f, "beta": self.beta,
             "sentence_scores": list(self.result.sentence_f)}
         if request.shared.bootstrap:
@@ -117,7 +119,7 @@ class PtM2(MetricBase):
             raise UsageError("--beta must be > 0")
         return PtM2Options(shared.beta, str(given(values, "pt_m2_base", "sentm2")),
                            str(given(values, "pt_m2_scorer", "bertscore")), weights,
-                           shared.jobs or 1)
+                           shared.jobs or 1, values.get("spacy_model"))
 
     def run(self, request: Request) -> Any:
         return self.run_many(request, [request.system])[0]
@@ -133,11 +135,6 @@ class PtM2(MetricBase):
         if request.gold is None:
             raise UsageError("--metric pt-m2 needs GOLD (an M2 file)")
         options: PtM2Options = request.options
-        job = Scoring(M2Settings(beta=options.beta), request.encoding, options.jobs, 5.0,
-                      request.warn, request.progress, request.usage, metric="pt-m2")
-        found = [job.results(s, request.gold) for s in systems]
-        text = job.texts[request.gold]
-        lines = text.split("\n")
         score = None
         weights: tuple[tuple[str, str], ...] = (("weights", "self"),)
         if options.scorer == "bertscore":
@@ -153,10 +150,60 @@ class PtM2(MetricBase):
 
         base = Signature("PT-M2", (("base", options.base), ("beta", f"{options.beta:g}"),
                                    *weights, ("scorer", "pygongnlp-pt-m2")))
-        return [PtM2Score(evaluate([r.source for r in results],
-                                   [readings(r, lines, request.gold) for r in results], score,
-                                   options.base, options.beta), options.beta, base, text)
-                for results in found]
+        sums = {"errant": "m2", "senterrant": "sentm2"}.get(options.base, options.base)
+        if options.base in ("errant", "senterrant"):
+            inputs, text = _errant_inputs(request, systems)
+        else:
+            job = Scoring(M2Settings(beta=options.beta), request.encoding, options.jobs, 5.0,
+                          request.warn, request.progress, request.usage, metric="pt-m2")
+            found = [job.results(s, request.gold) for s in systems]
+            text = job.texts[request.gold]
+            lines = text.split("\n")
+            inputs = [([r.source for r in results],
+                       [readings(r, lines, request.gold) for r in results])
+                      for results in found]
+        return [PtM2Score(evaluate(sources, found_readings, score, sums, options.beta),
+                          options.beta, base, text)
+                for sources, found_readings in inputs]
+
+
+def _errant_inputs(request: Request, systems: Sequence[Path]
+                   ) -> tuple[list[tuple[list[str], list[Any]]], str]:
+    """Each system's sources and readings for the errant bases: the gold read as
+    errant_compare reads it, a plain-text system annotated as `--metric errant` annotates
+    it (the gold's S lines its source), an M2 system read as it is."""
+    from dataclasses import replace
+
+    from m2lsp.config import ScoreSettings
+    from m2lsp.parsing.source import SourceText, read_source
+    from m2lsp.scoring.errant.files import as_errant_reads
+    from m2lsp.scoring.errant.inputs import read_blocks
+    from m2lsp.scoring.errant.metric import _annotated
+    from m2lsp.scoring.errant.options import errant_options
+    from m2lsp.scoring.pt_m2.errant_base import readings as errant_readings
+    from m2lsp.scoring.system_text import looks_like_m2
+
+    assert request.gold is not None
+    gold = read_source(request.gold, "reference", request.encoding)
+    refs = read_blocks(as_errant_reads(gold), str(request.gold))
+    wanted = {"spacy_model": request.options.spacy_model}
+    annotating = replace(request, options=errant_options(wanted, Shared(), ScoreSettings()),
+                         shared=Shared(jobs=request.shared.jobs))
+    out = []
+    for system in systems:
+        hyp = read_source(system, "hypothesis", request.encoding)
+        if not looks_like_m2(hyp.text):
+            hyp = SourceText(_annotated(replace(annotating, system=system), refs, hyp).m2)
+        blocks = read_blocks(as_errant_reads(hyp), str(system))
+        if len(blocks) != len(refs):
+            from m2lsp.errors import InputError
+
+            raise InputError(f"{system} has {len(blocks)} sentences but {request.gold} has "
+                             f"{len(refs)}")
+        sources = [r.sentence[2:] for r in refs]
+        out.append((sources, [errant_readings(s, h.edits, r.edits)
+                              for s, h, r in zip(sources, blocks, refs, strict=True)]))
+    return out, gold.text
 
 
 def readings(result: Any, lines: Sequence[str], path: Path) -> list[Any]:
