@@ -62,6 +62,9 @@ def _parsed(given: object, kind: type) -> float | None:
 
 BETA = Number(float, 0, 1e6, above=True)
 """F-beta's beta: positive (beta 0 would be precision alone; use P)."""
+BETA_OR_ZERO = Number(float, 0, 1e6)
+"""`--beta` of `score` and `compare`: 0 too, which MaxMatch takes as NUS scorer 3.2 does
+(F_0 is precision); the other metrics refuse it once chosen."""
 COUNT = Number(int, 0, 10**7)
 """Resamples, iterations: 0 (none) to ten million."""
 SAMPLES = Number(int, 1, 10**7)

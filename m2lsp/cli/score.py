@@ -91,9 +91,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def _shared_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--beta", type=arguments.BETA, default=None, metavar="B",
+    parser.add_argument("--beta", type=arguments.BETA_OR_ZERO, default=None, metavar="B",
                         help=f"weight of recall in the F-score (default: [tool.m2lsp] beta, "
-                        f"else {defaults.BETA})")
+                        f"else {defaults.BETA}; 0, precision alone: m2 only, as the NUS "
+                        "scorer takes it)")
     parser.add_argument("--encoding", help="encoding of the files (default: UTF-8)")
     parser.add_argument("--config", type=Path,
                         help="pyproject.toml to read [tool.m2lsp] from (default: the nearest)")
@@ -162,6 +163,10 @@ def _refuse_others(args: argparse.Namespace, chosen: Metric) -> None:
              if getattr(args, f.dest, f.default) != f.default]
     if args.beta is not None and "beta" not in chosen.shared:
         given.append("--beta")
+    elif args.beta == 0 and chosen.name != "m2":
+        raise UsageError(f"--beta 0 (F_0: precision alone) is taken by --metric m2 only, as "
+                         f"the NUS scorer takes it; --metric {chosen.name} divides by beta: "
+                         "read its precision instead")
     if given:
         raise UsageError(f"not available with --metric {chosen.name}: "
                          + ", ".join(dict.fromkeys(given)))
@@ -287,19 +292,31 @@ def _both(chosen: Chosen, args: argparse.Namespace) -> Sequence[Any]:
 
 
 def score_files(system_path: Path, gold_path: Path, settings: Any,
-                verbose_output: bool = False, encoding: str | None = None,
+                loudness: Loudness | None = None, encoding: str | None = None,
                 usage: str = "m2scorer [OPTIONS] SYSTEM GOLD") -> str:
     """The NUS scorer's output for one system (summary, or with -v the full report);
     `usage`: the command that asked, for a message about arguments in the wrong order."""
     from m2lsp.scoring.m2.maxmatch import choose, corpus_score
     from m2lsp.scoring.m2.metric import Scoring
-    from m2lsp.scoring.m2.report import summary, verbose
+    from m2lsp.scoring.m2.report import Reprs, summary, verbose
 
-    results = Scoring(settings, encoding, usage=usage).results(system_path, gold_path)
-    if verbose_output:
-        return verbose(results, settings)[0]
+    job = Scoring(settings, encoding, usage=usage)
+    results = job.results(system_path, gold_path)
+    if loudness is not None and loudness.verbose:
+        reprs = Reprs(True, job.texts[gold_path].split("\n")) if loudness.python2 else Reprs()
+        return verbose(results, settings, reprs=reprs)[0]
     _, total = choose(results, settings.beta)
     return summary(corpus_score(total, settings))
+
+
+@dataclass(frozen=True)
+class Loudness:
+    """What the drop-in prints beyond the summary: -v's report, in Python 2.7's reprs with
+    `--python2`; `very`: --very_verbose was asked for (m2lsp prints -v's report then)."""
+
+    verbose: bool = False
+    python2: bool = False
+    very: bool = False
 
 
 # ---------------------------------------------------------------------------------------
@@ -316,6 +333,15 @@ OPTIONS
         --beta B                    -  Beta value for F-measure. Default 0.5.
         --ignore_whitespace_casing  -  Ignore edits that only affect whitespace and caseing. Default no.
 """  # noqa: E501
+# said after the usage: m2lsp's own options, and what differs from 3.2
+OWN_OPTIONS = """m2lsp's own:
+        --python2                   -  with -v, print 3.2's bytes under Python 2.7 (u'' strings, 12-digit floats)
+        --max_lattice_memory MIB    -  stop on a sentence whose edit lattice needs more than MIB MiB
+        --very_verbose prints what -v prints: 3.2's matrices and graphs are not reproduced
+"""  # noqa: E501
+VERY_VERBOSE_NOTE = ("m2scorer: note: --very_verbose prints what -v prints; release 3.2's "
+                     "edit matrices, graphs and weights are not reproduced (`m2lsp score "
+                     "--very-verbose` prints each sentence's lattice in m2lsp's own format)")
 
 
 def m2scorer_main(argv: Sequence[str] | None = None) -> int:
@@ -328,17 +354,19 @@ def m2scorer_main(argv: Sequence[str] | None = None) -> int:
     try:
         opts, args = getopt.getopt(argv, "v", ["max_unchanged_words=", "beta=", "verbose",
                                                "ignore_whitespace_casing", "very_verbose",
-                                               "max_lattice_memory="])
-        settings, loud = _m2scorer_options(opts)
+                                               "max_lattice_memory=", "python2"])
+        settings, loudness = _m2scorer_options(opts)
     except (getopt.GetoptError, UsageError, ValueError) as exc:
         print(exc, file=sys.stderr)
-        sys.stderr.write(USAGE)
+        sys.stderr.write(USAGE + OWN_OPTIONS)
         return 255
     if len(args) != 2:
-        sys.stderr.write(USAGE)
+        sys.stderr.write(USAGE + OWN_OPTIONS)
         return 255
+    if loudness.very:
+        print(VERY_VERBOSE_NOTE, file=sys.stderr)
     try:
-        sys.stdout.write(score_files(Path(args[0]), Path(args[1]), settings, loud))
+        sys.stdout.write(score_files(Path(args[0]), Path(args[1]), settings, loudness))
     except M2lspError as exc:
         message = str(exc).replace("--max-lattice-memory", "--max_lattice_memory")
         print(f"m2scorer: error: {message}", file=sys.stderr)
@@ -346,20 +374,28 @@ def m2scorer_main(argv: Sequence[str] | None = None) -> int:
     return EXIT_CLEAN
 
 
-def _m2scorer_options(opts: list[tuple[str, str]]) -> tuple[Any, bool]:
+def _m2scorer_options(opts: list[tuple[str, str]]) -> tuple[Any, Loudness]:
     from m2lsp.scoring.m2.maxmatch import M2Settings
 
-    max_unchanged, beta, ignore, loud = defaults.MAX_UNCHANGED_WORDS, defaults.BETA, False, False
+    max_unchanged, beta, ignore = defaults.MAX_UNCHANGED_WORDS, defaults.BETA, False
+    loud = very = python2 = False
     memory = M2Settings.max_lattice_memory
     for option, value in opts:
-        if option in ("-v", "--verbose", "--very_verbose"):
+        if option in ("-v", "--verbose"):
             loud = True
+        elif option == "--very_verbose":
+            loud = very = True
+        elif option == "--python2":
+            python2 = True
         elif option == "--max_unchanged_words":
             max_unchanged = int(arguments.converter(arguments.UNCHANGED_WORDS)(value))
         elif option == "--beta":
-            beta = arguments.converter(arguments.BETA)(value)
+            beta = arguments.converter(arguments.BETA_OR_ZERO)(value)
         elif option == "--ignore_whitespace_casing":
             ignore = True
         elif option == "--max_lattice_memory":  # m2lsp's own: the bound on one lattice
             memory = int(arguments.converter(arguments.MEBIBYTES)(value))
-    return M2Settings(max_unchanged, beta, ignore, memory), loud
+    if python2 and not loud:
+        raise UsageError("--python2 changes what -v prints: give -v too")
+    return M2Settings(max_unchanged, beta, ignore, memory), Loudness(loud, python2, very)
+

@@ -107,15 +107,15 @@ class EditBeforeSentence(Rule):
 
 
 class FieldCount(Rule):
-    """Reports an A line without exactly six `|||`-separated fields.
+    """Reports an A line with fewer than six `|||`-separated fields.
 
     ## What it does
     Counts the fields of an A line: offsets, type, corrections, required flag, comment and
-    annotator id.
+    annotator id.  A line with more than six has its own rule (M012).
 
     ## Why is this bad?
     The NUS scorer takes the annotator id from the sixth field: with five it stops with an
-    IndexError, with seven it silently reads the wrong field.
+    IndexError.
 
     ## Example
     `A 3 4|||Prep|||on|||REQUIRED|||-NONE-`
@@ -137,8 +137,48 @@ class FieldCount(Rule):
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
         for index, problem in _problems(view, "field-count"):
             count = len(problem.text[2:].split("|||"))
-            yield index, self.report(Span.on_line(problem.row, 0, len(problem.text)),
-                                     count=count)
+            if count < 6:
+                yield index, self.report(Span.on_line(problem.row, 0, len(problem.text)),
+                                         count=count)
+
+
+class ExtraFields(Rule):
+    """Reports an A line with more than six `|||`-separated fields.
+
+    ## What it does
+    Flags an A line with a field after the annotator id, or one that ends in `|||`.
+
+    ## Why is this bad?
+    The NUS scorer reads the first six fields and never looks at the rest: the line is
+    scored, and m2lsp scores it the same way, but whatever the extra fields say (a second
+    annotator id, a note) is lost, and tools that take the annotator from the last field
+    (ERRANT's `compare_m2`) read another id or stop.
+
+    ## Example
+    `A 3 4|||Prep|||on|||REQUIRED|||-NONE-|||0|||`
+
+    ## Use instead
+    `A 3 4|||Prep|||on|||REQUIRED|||-NONE-|||0`
+
+    ## Fix safety
+    No automatic fix: an extra field may be the annotator id that was meant.
+    """
+
+    code = "M012"
+    name = "extra-fields"
+    severity = Severity.WARNING
+    message = "A line has {count} fields; the NUS scorer reads the first 6 and ignores {after!r}"
+    scope = Scope.M2_BLOCK
+    suspect = Suspect.PROBLEMS
+
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        for index, problem in _problems(view, "field-count"):
+            fields = problem.text[2:].split("|||")
+            if len(fields) > 6:
+                start = len("|||".join(problem.text.split("|||")[:6]))
+                yield index, self.report(
+                    Span.on_line(problem.row, start, len(problem.text)),
+                    count=len(fields), after=shortened("|||" + "|||".join(fields[6:])))
 
 
 class NonIntegerOffset(Rule):

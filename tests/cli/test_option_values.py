@@ -15,10 +15,10 @@ from m2lsp.cli.score import m2scorer_main
 GOLD = "S The cat sat .\nA 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0\n\n"
 
 BAD_VALUES = [  # (command, flag, value)
-    *((["score", "sys.txt", "gold.m2"], "--beta", v) for v in ("nan", "inf", "1e309", "-1",
-                                                                 "0")),
+    *((["score", "sys.txt", "gold.m2"], "--beta", v) for v in ("nan", "inf", "1e309", "-1")),
     (["score", "sys.txt", "gold.m2", "--metric", "cherrant"], "--beta", "nan"),
     (["agree", "gold.m2"], "--beta", "nan"), (["agree", "gold.m2"], "--beta", "-1"),
+    (["agree", "gold.m2"], "--beta", "0"),
     (["report", "gold.m2", "sys.txt", "--format", "md"], "--beta", "nan"),
     (["score", "sys.txt", "gold.m2"], "--max-unchanged-words", "99999999999999999999"),
     (["score", "sys.txt", "gold.m2"], "--max-unchanged-words", "-1"),

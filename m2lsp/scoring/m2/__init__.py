@@ -10,6 +10,9 @@ DECLARATION = Declaration(
     flags=(
         Flag(("--very-verbose",), "m2: also print each sentence's lattice and weights",
              {"action": "store_true"}),
+        Flag(("--python2",), "m2: with -v, print what NUS scorer 3.2 prints under Python 2.7 "
+             "(u'' strings, 12-digit floats) byte for byte, for a diff against its logs "
+             "(default: what it prints under Python 3)", {"action": "store_true"}),
         Flag(("--max-unchanged-words",), "m2: longest run of unchanged tokens inside one edit "
              f"(default: [tool.m2lsp], else {defaults.MAX_UNCHANGED_WORDS})",
              {"type": arguments.UNCHANGED_WORDS, "default": None, "metavar": "N"}),

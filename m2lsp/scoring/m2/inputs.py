@@ -11,6 +11,8 @@ means something else.  What the scorer does read is reproduced exactly:
 - `noop` edits are moved to -1 -1; edits with a negative offset or past the end are
   dropped (their annotator stays, with no edits);
 - corrections are stripped, `-NONE-` is the empty correction;
+- an A line with more than six fields is read by its first six (the scorer never looks
+  further; `check` warns of it, M012), one with fewer is refused;
 - a sentence with no A line has one annotator, 0, with no edits;
 - annotators are tried in the order a Python 2.7 dict iterates them.
 
@@ -25,7 +27,7 @@ from functools import lru_cache
 from typing import cast
 
 from m2lsp.errors import InputError
-from m2lsp.model import MAX_DIGITS, NOOP_TYPE, Block, M2Document, shortened
+from m2lsp.model import MAX_DIGITS, NOOP_TYPE, Block, Edit, LineProblem, M2Document, shortened
 from m2lsp.parsing.source import SourceText
 from m2lsp.scoring.m2 import py2
 from m2lsp.scoring.m2.lattice import GoldEdit
@@ -159,15 +161,43 @@ def _block_problem(block: Block, start: int) -> ReadingProblem | None:
     if block.sentence is None:
         return ReadingProblem(start, "M002", "edit lines with no S line above them, on which "
                               "the NUS scorer stops")
-    if block.problems:
-        return ReadingProblem(start + block.problems[0].row, "M001", "a line that does not "
+    unread = [p for p in block.problems if _first_six(p) is None]
+    if unread:
+        return ReadingProblem(start + unread[0].row, "M001", "a line that does not "
                               "parse, on which the NUS scorer stops")
-    bad = next((e for e in block.edits if _readable_id(e.annotator) is None), None)
+    bad = next((e for e in scored_edits(block) if _readable_id(e.annotator) is None), None)
     if bad is not None:
         return ReadingProblem(start + bad.row, "M301", f"annotator id "
                               f"{shortened(bad.annotator)!r}, which is not an integer of at "
                               f"most {MAX_DIGITS} digits")
     return None
+
+
+def scored_edits(block: Block) -> tuple[Edit, ...]:
+    """The block's edits as the scorer reads them, in file order: with the A lines that have
+    more than six fields read by their first six (it takes the annotator from the sixth
+    and never looks further)."""
+    if not block.problems:
+        return block.edits
+    extra = [edit for p in block.problems if (edit := _first_six(p)) is not None]
+    if not extra:
+        return block.edits
+    return tuple(sorted((*block.edits, *extra), key=lambda e: e.row))
+
+
+def _first_six(problem: LineProblem) -> Edit | None:
+    """The edit of a line with more than six fields, read by its first six; None for any
+    other problem (or where the first six do not parse either)."""
+    from m2lsp.parsing.m2 import parse_line_fast, parse_line_slow
+
+    if problem.kind != "field-count":
+        return None
+    parts = problem.text.split("|||")
+    if len(parts) <= 6:
+        return None
+    line = "|||".join(parts[:6])
+    item = parse_line_fast(problem.row, line) or parse_line_slow(problem.row, line)
+    return item if isinstance(item, Edit) else None
 
 
 # characters at which Python's splitlines(), which the scorer uses, breaks a line
@@ -234,7 +264,7 @@ def _read_group(document: M2Document, group: list[int]) -> list[GoldSentence]:
     annotations: dict[int, list[tuple[GoldEdit, str, int]]] = {}
     order: list[int] = []
     for index, block in zip(group, blocks, strict=True):
-        for edit in block.edits:
+        for edit in scored_edits(block):
             # ids the scorer cannot read stop it before (reading_problems, M301)
             annotator = _annotator_id(edit.annotator)
             start, end = (-1, -1) if edit.type == NOOP_TYPE else (edit.start, edit.end)
@@ -278,7 +308,7 @@ def _read_block(document: M2Document, index: int) -> GoldSentence:
     found: dict[int, tuple[list[GoldEdit], list[str], list[int], list]] = {}
     annotations: dict[int, list[tuple[GoldEdit, str, int]]] = {}
     strip, none = py2.strip, "-NONE-"
-    for edit in block.edits:
+    for edit in scored_edits(block):
         annotator = _annotator_id(edit.annotator)
         kind = edit.type
         start, end = (-1, -1) if kind == NOOP_TYPE else (edit.start, edit.end)

@@ -49,12 +49,14 @@ class M2Score(ScoreBase):
         return chosen, corpus_score(total, self.settings)
 
     def text(self, request: Request) -> str:
-        from m2lsp.scoring.m2.report import summary, verbose
+        from m2lsp.scoring.m2.report import Reprs, summary, verbose
 
         chosen, score = self.chosen
         if request.shared.verbose or request.options.very_verbose:
+            reprs = Reprs(True, self.gold_text.split("\n")) if request.options.python2 \
+                else Reprs()
             text, score = verbose(list(self.results), self.settings,
-                                  lattices=request.options.very_verbose)
+                                  lattices=request.options.very_verbose, reprs=reprs)
         else:
             text = summary(score)
         return text + self._extras(chosen, request)

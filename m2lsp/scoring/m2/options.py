@@ -23,6 +23,7 @@ class M2Options:
     very_verbose: bool = False  # also each sentence's lattice and weights
     jobs: int = 1  # processes
     time_limit: float = 5.0  # seconds after which a sentence is named on stderr
+    python2: bool = False  # -v as release 3.2 prints it under Python 2.7
 
 
 def m2_options(values: Mapping[str, Any], shared: Shared, config: Any) -> M2Options:
@@ -33,13 +34,16 @@ def m2_options(values: Mapping[str, Any], shared: Shared, config: Any) -> M2Opti
     unchanged = given(values, "max_unchanged_words", config.max_unchanged_words)
     memory = given(values, "max_lattice_memory", defaults.MAX_LATTICE_MEMORY_MIB)
     jobs = 1 if shared.jobs is None else shared.jobs
-    if unchanged < 0 or shared.beta <= 0:
-        raise UsageError("--max-unchanged-words must be >= 0 and --beta > 0")
+    if unchanged < 0 or shared.beta < 0:
+        raise UsageError("--max-unchanged-words and --beta must be >= 0")
     if memory < 0:
         raise UsageError("--max-lattice-memory must be >= 0 (0: the memory available)")
     if jobs < 1:
         raise UsageError("--jobs must be >= 1")
     ignore = given(values, "ignore_whitespace_casing", config.ignore_whitespace_casing)
     split = bool(values.get("split_chars"))
+    very_verbose, python2 = bool(values.get("very_verbose")), bool(values.get("python2"))
+    if python2 and not (shared.verbose or very_verbose):
+        raise UsageError("--python2 changes what -v prints: give -v too")
     return M2Options(M2Settings(unchanged, shared.beta, ignore, memory, split),
-                     bool(values.get("very_verbose")), jobs, given(values, "time_limit", 5.0))
+                     very_verbose, jobs, given(values, "time_limit", 5.0), python2)

@@ -99,3 +99,38 @@ def _insert(table: list[int | None], key: int) -> None:
         index = (5 * index + perturb + 1) & _MASK64
         perturb >>= 5
     table[index & mask] = key
+
+
+def float_str(value: float) -> str:
+    """`str(value)` in Python 2.7, which `print` uses: 12 significant digits, not the
+    shortest repr (`0.454545454545`, not `0.45454545454545453`)."""
+    if value != value or value in (float("inf"), float("-inf")):
+        return str(value)
+    text = format(value, ".12g")
+    return text if any(c in text for c in ".e") else text + ".0"
+
+
+def unicode_repr(text: str) -> str:
+    """`repr(text)` of a Python 2.7 unicode string: `u'...'`, everything outside printable
+    ASCII escaped (`u'l\\xe0'`, `u'\\u4e2d'`)."""
+    quote = '"' if "'" in text and '"' not in text else "'"
+    out = ["u", quote]
+    for char in text:
+        code = ord(char)
+        if char in (quote, "\\"):
+            out.append("\\" + char)
+        elif code >= 0x10000:
+            out.append(f"\\U{code:08x}")
+        elif code >= 0x100:
+            out.append(f"\\u{code:04x}")
+        elif char in _CONTROL:
+            out.append(_CONTROL[char])
+        elif code < 0x20 or code >= 0x7F:
+            out.append(f"\\x{code:02x}")
+        else:
+            out.append(char)
+    out.append(quote)
+    return "".join(out)
+
+
+_CONTROL = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
