@@ -91,6 +91,12 @@ class Cherrant(Errant):
     def check_reference(self, request: Request, text: str) -> None:
         return None
 
+    def reference_blocks(self, request: Request, ref: Any) -> Any:
+        """ChERRANT's reading: a second blank line after a block changes nothing."""
+        from m2lsp.scoring.errant.metric import _reference_blocks
+
+        return _reference_blocks(request, ref, cherrant=True)
+
     def check_language(self, request: Request, system: str, gold: str) -> None:
         """ChERRANT annotates Chinese characters: English is --metric errant's."""
         from m2lsp.scripts import script

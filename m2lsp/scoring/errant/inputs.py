@@ -69,26 +69,38 @@ class ErrantReadError(InputError):
 
 def read_blocks(text: str, path: str,
                 known: Mapping[tuple[str, int], ErrantBlock] | None = None,
-                kept: dict[tuple[str, int], ErrantBlock] | None = None) -> list[ErrantBlock]:
+                kept: dict[tuple[str, int], ErrantBlock] | None = None,
+                cherrant: bool = False) -> list[ErrantBlock]:
     """The blocks of an M2 file, in errant_compare's reading.  `known`: blocks read before,
     by (text, first line), reused where unchanged (the editor's live score); `kept` receives
-    this reading's blocks by the same key."""
+    this reading's blocks by the same key.  `cherrant`: a reference in ChERRANT's reading,
+    which takes only `A ` lines as edits, so that a second blank line after a block (a
+    chunk that starts with a line break) changes nothing; a third still makes an empty
+    sentence, an error."""
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
     body = text.strip()
     line = text[:len(text) - len(text.lstrip())].count("\n")
     blocks = []
     for index, chunk in enumerate(body.split("\n\n")):
+        if cherrant and index and chunk[:1] == "\n" and chunk[1:2] not in ("", "\n"):
+            chunk, line = chunk[1:], line + 1
         if index and chunk.partition("\n")[0] == "":
-            raise ErrantReadError(f"{path}:{line + 1}: two or more empty lines between blocks; "
-                                  "errant_compare would read them as a sentence of their own "
-                                  "or the next sentence line as an edit")
+            raise ErrantReadError(_empty_lines(path, line, cherrant))
         block = (known.get((chunk, line)) if known else None) or _block(chunk, line, path)
         if kept is not None:
             kept[(chunk, line)] = block
         blocks.append(block)
         line += chunk.count("\n") + 2
     return blocks
+
+
+def _empty_lines(path: str, line: int, cherrant: bool) -> str:
+    if cherrant:
+        return (f"{path}:{line + 1}: three or more empty lines between blocks; ChERRANT's "
+                "compare_m2_for_evaluation.py would read an empty sentence there")
+    return (f"{path}:{line + 1}: two or more empty lines between blocks; errant_compare "
+            "would read them as a sentence of their own or the next sentence line as an edit")
 
 
 def _block(chunk: str, line: int, path: str) -> ErrantBlock:

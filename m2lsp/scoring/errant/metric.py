@@ -234,7 +234,7 @@ class Errant(MetricBase):
         self.check_reference(request, ref.text)
         annotated: tuple[tuple[str, str], ...] = ()
         hyp_name = str(request.system)
-        refs = _reference_blocks(request, ref) if not references else read_blocks(
+        refs = self.reference_blocks(request, ref) if not references else read_blocks(
             as_errant_reads(ref), str(request.gold))  # read and split once
         if not looks_like_m2(hyp.text):
             self.check_language(request, hyp.text, ref.text)
@@ -255,6 +255,10 @@ class Errant(MetricBase):
         """The sentences scored, of the hypothesis's and the reference's blocks (all;
         ChERRANT's scorer can take a slice)."""
         return hyp, refs
+
+    def reference_blocks(self, request: Request, ref: Any) -> Any:
+        """The gold's blocks as the reference tool reads them (kept while unchanged)."""
+        return _reference_blocks(request, ref)
 
     def check_language(self, request: Request, system: str, gold: str) -> None:
         """ERRANT annotates English: a Chinese plain-text hypothesis or gold would be
@@ -377,16 +381,18 @@ def _annotated(request: Request, refs: Any, hyp: Any) -> Any:
 METRIC = Errant()
 
 
-def _reference_blocks(request: Request, ref: Any) -> Any:
-    """The gold's blocks in errant_compare's reading, kept for the next run while the file
-    is unchanged (`files.kept`)."""
+def _reference_blocks(request: Request, ref: Any, cherrant: bool = False) -> Any:
+    """The gold's blocks in errant_compare's reading (`cherrant`: ChERRANT's), kept for the
+    next run while the file is unchanged (`files.kept`)."""
     from m2lsp.files.kept import kept
     from m2lsp.scoring.errant.files import as_errant_reads
     from m2lsp.scoring.errant.inputs import read_blocks
 
     assert request.gold is not None
-    return kept(request.gold, ("errant-blocks", request.encoding),
-                lambda: read_blocks(as_errant_reads(ref), str(request.gold)))
+    return kept(request.gold, ("cherrant-blocks" if cherrant else "errant-blocks",
+                               request.encoding),
+                lambda: read_blocks(as_errant_reads(ref), str(request.gold),
+                                    cherrant=cherrant))
 
 
 def _retokenised(hyp: Any, ref: Any, gold: str) -> None:
