@@ -62,11 +62,11 @@ def _run(argv: list[str]) -> int:
         print(f"m2lsp {__version__}")
         return exits.EXIT_CLEAN
     parser = build_parser(next((a for a in argv if not a.startswith("-")), None))
-    args = parser.parse_args(argv)
-    if not getattr(args, "handler", None):
-        parser.print_help(sys.stderr)
-        return EXIT_ERROR
     try:
+        args = parser.parse_args(argv)  # (--help prints here: `| head` can close the pipe)
+        if not getattr(args, "handler", None):
+            parser.print_help(sys.stderr)
+            return EXIT_ERROR
         return args.handler(args)
     except M2lspError as exc:
         print(f"m2lsp: error: {exc}", file=sys.stderr)

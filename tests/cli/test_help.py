@@ -68,3 +68,24 @@ def test_the_full_help_is_the_sum_of_its_groups(capsys) -> None:
         for flag in declared(name).flags:
             assert len(re.findall(rf"^  {re.escape(flag.names[0])}[ ,\n]", out,
                                   re.MULTILINE)) == 1
+
+
+@pytest.mark.parametrize("argv", [["score", "--metric", "impara", "--help"],
+                                  ["score", "--help"], ["check", "--help"], ["rule", "--all"]])
+def test_help_into_a_closed_pipe_is_no_traceback(argv) -> None:
+    """`m2lsp score --metric impara --help | head -5`: the reader has gone before the help
+    is written."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.Popen([sys.executable, "-m", "m2lsp", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    assert done.stdout is not None and done.stderr is not None
+    done.stdout.close()  # as `head` does once it has its lines
+    err = done.stderr.read().decode()
+    done.wait(timeout=60)
+    assert "Traceback" not in err and "BrokenPipeError" not in err
