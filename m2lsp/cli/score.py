@@ -274,15 +274,21 @@ def comparison_text(found: Any, name: str, args: argparse.Namespace, scale: floa
             f"[{k * found.difference.low:+.4f}, {k * found.difference.high:+.4f}] (paired "
             f"bootstrap percentiles)\n"
             f"alternative: {side} ({HYPOTHESES[side]})\n"
-            f"{p_value(found.p_value)} ({side}, paired bootstrap, {found.samples} resamples "
-            f"of sentences, seed {found.seed}: {BOOTSTRAP_P[side]})\n"
-            f"{p_value(found.p_randomised)} ({side}, paired approximate randomisation, "
+            f"{p_value(found.p_value, found.samples)} ({side}, paired bootstrap, "
+            f"{found.samples} resamples of sentences, seed {found.seed}: "
+            f"{BOOTSTRAP_P[side]})\n"
+            f"{p_value(found.p_randomised, found.samples)} ({side}, paired approximate "
+            f"randomisation, "
             f"{found.samples} shuffles, seed {found.seed}: {RANDOMISED_P[side]})\n")
 
 
-def p_value(p: float) -> str:
-    """`p = 0.0312`; a p-value that rounds to 0 is `p < 0.0001`, not `p = 0.0000`."""
-    return "p < 0.0001" if p < 0.00005 else f"p = {p:.4f}"
+def p_value(p: float, samples: int = 10_000) -> str:
+    """`p = 0.031`, to the decimals `samples` resamples resolve (1,000: three); a p-value
+    that rounds to 0 there is `p < 0.001`, not `p = 0.000`."""
+    from m2lsp.scoring.bootstrap import p_text
+
+    text = p_text(p, samples)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
 def _both(chosen: Chosen, args: argparse.Namespace) -> Sequence[Any]:

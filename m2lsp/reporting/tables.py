@@ -148,9 +148,12 @@ def metric_name(data: dict[str, Any]) -> str:
     return METRIC_NAMES.get(data["metric"], data["metric"])
 
 
-def p_value(p: float) -> str:
-    """A p-value as papers print it: three decimals, `< 0.001` below them."""
-    return "< 0.001" if p < 0.0005 else f"{p:.3f}"
+def p_value(p: float, samples: int = 1000) -> str:
+    """A p-value as papers print it: to the decimals its `samples` resamples resolve (three
+    for 1,000, never more), `< 0.001` below them."""
+    from m2lsp.scoring.bootstrap import p_text
+
+    return p_text(p, samples)
 
 
 def _note(data: dict[str, Any]) -> str:

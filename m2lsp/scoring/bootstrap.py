@@ -121,6 +121,19 @@ def compare(rows_a: Sequence[Row], rows_b: Sequence[Row], aggregate: Aggregate, 
                       samples, seed, alternative)
 
 
+def p_digits(samples: int) -> int:
+    """The decimals a p-value from `samples` resamples (or shuffles) can resolve: its
+    smallest step is 1/samples, so 1,000 give three decimals, 200 two, never more."""
+    return max(1, len(str(max(samples, 1))) - 1)  # floor(log10(samples))
+
+
+def p_text(p: float, samples: int) -> str:
+    """`0.031` for 1,000 resamples, `< 0.001` where p rounds to 0 at their resolution."""
+    digits = p_digits(samples)
+    step = 10.0 ** -digits
+    return f"< {step:.{digits}f}" if p < step / 2 else f"{p:.{digits}f}"
+
+
 def bootstrap_p(differences: Sequence[float], alternative: str = "two-sided") -> float:
     """The paired bootstrap's p from the resampled differences M(A) - M(B): for `greater` the
     share of resamples in which A does not beat B (difference <= 0), for `less` the share in

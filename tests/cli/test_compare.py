@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from m2lsp.cli import main
 from m2lsp.cli.score import p_value
 from tests.conftest import shared
@@ -42,4 +44,21 @@ def test_a_p_value_below_a_ten_thousandth(tmp_path, capsys) -> None:
     gold, camb, source = _files(tmp_path)
     assert main(["compare", str(camb), str(source), str(gold), "--samples", "200"]) == 0
     out = capsys.readouterr().out
-    assert "p = 0.0000" not in out and "p < 0.0001 (two-sided, paired bootstrap" in out
+    assert "p = 0.00" not in out and "p < 0.01 (two-sided, paired bootstrap" in out
+
+
+@pytest.mark.parametrize(("p", "samples", "printed"), [
+    (0.0, 1000, "p < 0.001"), (1 / 1001, 1000, "p = 0.001"), (0.0312, 1000, "p = 0.031"),
+    (0.0, 200, "p < 0.01"), (0.0312, 200, "p = 0.03"), (0.0, 20, "p < 0.1"),
+    (0.00004, 100_000, "p = 0.00004"), (0.5, 5, "p = 0.5")])
+def test_a_p_value_is_never_finer_than_its_resamples(p, samples, printed) -> None:
+    assert p_value(p, samples) == printed
+
+
+def test_both_p_values_at_the_same_resolution(tmp_path, capsys) -> None:
+    """1,000 resamples: the bootstrap's 0 is `p < 0.001`, beside randomisation's smallest
+    p, 1/1001, printed `p = 0.001` (not `p < 0.0001` beside `p = 0.0010`)."""
+    gold, camb, source = _files(tmp_path, 400)
+    assert main(["compare", str(camb), str(source), str(gold), "--samples", "1000"]) == 0
+    out = capsys.readouterr().out
+    assert re.findall(r"^p ([<=] [\d.]+) \(", out, re.M) == ["< 0.001", "= 0.001"]

@@ -66,6 +66,14 @@ def test_small_p_values_are_printed_below_a_thousandth(conll) -> None:
     assert "p 0.000" not in html
 
 
+def test_p_values_are_never_finer_than_the_samples(conll) -> None:
+    """20 samples resolve one decimal: no p in the page has two."""
+    data, html = conll
+    assert data["samples"] == 20
+    printed = re.findall(r"(?:raw p |<span class=\"ci\">p )([^<\"]+)", html)
+    assert printed and not [p for p in printed if re.search(r"\.\d\d", p)]
+
+
 def test_the_sentences_say_whose_edits_they_were_scored_against(conll) -> None:
     data, _ = conll
     assert all(isinstance(x["annotator"], int) for s in data["sentences"] for x in s["systems"])

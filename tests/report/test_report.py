@@ -74,9 +74,9 @@ def test_every_p_value_is_compare_s(conll_report: dict,
     capsys.readouterr()
     assert main(["compare", str(systems[1]), str(systems[2]), str(gold), "--samples",
                  SAMPLES]) == 0
-    printed = re.findall(r"p = (\d\.\d{4})", capsys.readouterr().out)
-    pair = pairs[1, 2]
-    assert printed == [f"{pair['p_bootstrap']:.4f}", f"{pair['p_randomised']:.4f}"]
+    printed = re.findall(r"p = (\d\.\d+) ", capsys.readouterr().out)
+    pair = pairs[1, 2]  # (200 samples resolve two decimals)
+    assert printed == [f"{pair['p_bootstrap']:.2f}", f"{pair['p_randomised']:.2f}"]
 
 
 def test_holm_and_ranks_follow_the_pairs(conll_report: dict) -> None:
