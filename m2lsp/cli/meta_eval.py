@@ -174,11 +174,16 @@ def _ranking(found: list[tuple[str, float, float | None]], args: argparse.Namesp
                           | ({"trueskill": t} if t is not None else {})
                           for s, v, t in found], indent=1, allow_nan=False))
     else:
-        width = max(len(s) for s, _, _ in found)
-        sys.stdout.write("".join(
-            f"{rank:>3}  {s:<{width}}  {v:.{args.digits}f}"
-            + (f"  {t:+.{args.digits}f}" if t is not None else "") + "\n"
-            for rank, (s, v, t) in enumerate(found, 1)))
+        skill = any(t is not None for _, _, t in found)
+        rows = [["rank", "system", "EW", *(["TrueSkill"] if skill else [])]] + [
+            [str(rank), s, f"{v:.{args.digits}f}",
+             *([f"{t:+.{args.digits}f}" if t is not None else "-"] if skill else [])]
+            for rank, (s, v, t) in enumerate(found, 1)]
+        widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+        sys.stdout.write("".join("  ".join(  # the system's name left, numbers right
+            cell.ljust(w) if k == 1 else cell.rjust(w)
+            for k, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip() + "\n"
+            for r in rows))
     return EXIT_CLEAN
 
 

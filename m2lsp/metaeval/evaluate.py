@@ -97,10 +97,13 @@ class MetaEvalResult:
     samples: int = 0
     seed: int = 12345
     window: int = 0
+    aggregation: str = "default"  # how the metrics' system scores were made (--aggregation)
 
     @property
     def signature(self) -> str:
         extra = f"|bootstrap:{self.samples}|seed:{self.seed}" if self.samples else ""
+        if self.aggregation != "default":
+            extra += f"|aggregation:{self.aggregation}"
         return f"META-EVAL|{self.dataset.signature}{extra}"
 
 

@@ -75,7 +75,10 @@ def run(request: MetaEvalRequest, progress: Progress | None = None,
     if len(set(names)) != len(names):
         raise UsageError("two metrics have the same name: "
                          + ", ".join(sorted({n for n in names if names.count(n) > 1})))
-    return evaluate(dataset, scores, request.settings)
+    from m2lsp.metaeval.rating import aggregation_name
+
+    return replace(evaluate(dataset, scores, request.settings),
+                   aggregation=aggregation_name(request.aggregation))
 
 
 def aggregated(scores: MetricScores, systems: Sequence[str], aggregation: str

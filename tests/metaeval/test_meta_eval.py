@@ -117,8 +117,28 @@ def test_expected_wins_from_the_judgments_are_table_3b(data) -> None:
 def test_judgments_alone_print_the_ranking(data, capsys) -> None:
     assert main(["meta-eval", "--judgments", str(data / "gjg15" / "judgments.xml"),
                  "--digits", "3"]) == 0
-    assert capsys.readouterr().out.splitlines()[:2] == ["  1  AMU    0.628",
-                                                        "  2  RAC    0.566"]
+    assert capsys.readouterr().out.splitlines()[1:3] == ["   1  AMU     0.628",
+                                                         "   2  RAC     0.566"]
+
+
+@pytest.mark.parametrize("runs", [[], ["--trueskill-runs", "2"]])
+def test_the_ranking_has_a_header(data, capsys, runs) -> None:
+    assert main(["meta-eval", "--judgments", str(data / "gjg15" / "judgments.xml"),
+                 "--digits", "3", *runs]) == 0
+    head = capsys.readouterr().out.splitlines()[0].split()
+    assert head == ["rank", "system", "EW", *(["TrueSkill"] if runs else [])]
+
+
+@pytest.mark.parametrize("aggregation", ["trueskill", "expected-wins"])
+def test_the_footer_signature_names_the_aggregation(data, tmp_path, capsys,
+                                                    aggregation) -> None:
+    _, per_sentence = length_files(data, "seeda", tmp_path)
+    args = ["meta-eval", "--data", str(data), "--sentence-scores", f"length={per_sentence}"]
+    assert main([*args, "--aggregation", aggregation]) == 0
+    footer = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert footer.startswith("META-EVAL|") and footer.endswith(f"|aggregation:{aggregation}")
+    assert main(args) == 0
+    assert "aggregation" not in capsys.readouterr().out.rstrip().splitlines()[-1]
 
 
 # --- SEEDA's own scripts, run beside on m2lsp's M2 scores --------------------------------
