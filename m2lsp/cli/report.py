@@ -34,7 +34,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     report.add_argument("--metric", choices=names(), default=None,
                         help=f"default: [tool.m2lsp] metric, else {defaults.METRIC}")
     report.add_argument("--names", help="the systems' names, comma separated (default: "
-                        "their file names)")
+                        "their file names without an extension)")
     report.add_argument("--format", choices=FORMATS, default="html",
                         help="html (default), md (GitHub), latex (booktabs), csv, or json "
                         "(the data the page is drawn from)")
@@ -66,15 +66,28 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def system_names(args: argparse.Namespace) -> list[str]:
+    """`--names`, else the file names without their extension (`CAMB.txt`: CAMB), else,
+    where two would be the same, the file names, else the paths."""
     if args.names is None:
-        found = [path.name for path in args.systems]
-        return found if len(set(found)) == len(found) else [str(p) for p in args.systems]
+        for found in ([_stem(p) for p in args.systems], [p.name for p in args.systems]):
+            if len(set(found)) == len(found):
+                return found
+        return [str(p) for p in args.systems]
     given = [n.strip() for n in args.names.split(",")]
     if len(given) != len(args.systems) or not all(given):
         raise UsageError(f"--names gives {len(given)} names for {len(args.systems)} systems")
     if len(set(given)) != len(given):
         raise UsageError("--names: two systems have the same name; each needs its own")
     return given
+
+
+def _stem(path: Path) -> str:
+    """The file name without an extension: a last suffix of letters and digits with a
+    letter in it (`.txt`, `.m2`, `.out`), not a version or a number (`run.1`)."""
+    suffix = path.suffix[1:]
+    if suffix.isalnum() and not suffix.isdigit() and path.stem and len(suffix) <= 5:
+        return path.stem
+    return path.name
 
 
 def run(args: argparse.Namespace) -> int:

@@ -84,6 +84,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     compare.add_argument("--alternative", choices=defaults.ALTERNATIVES, default="two-sided",
                          help="two-sided (default): A and B differ; greater: A is better; "
                          "less: A is worse")
+    compare.add_argument("--format", choices=["text", "json"], default="text",
+                         help="text (default), or json: the numbers unrounded, as "
+                         "m2lsp.compare() returns them, with both systems' paths")
     for flag in WORK_FLAGS:
         compare.add_argument(*flag.names, help=flag.help, **flag.spec)
     add_metric_groups(compare, [declared(name) for name in testable])
@@ -243,9 +246,29 @@ def run_compare(args: argparse.Namespace) -> int:
     stats = [s.sentence_stats() for s in scores]
     found = compare(stats[0].rows, stats[1].rows, stats[0].aggregate, stats[0].main,
                     args.samples, args.seed, args.alternative)
-    sys.stdout.write(comparison_text(found, stats[0].names[stats[0].main], args,
-                                     stats[0].scale) + f"{scores[0].signature}\n")
+    name = stats[0].names[stats[0].main]
+    if args.format == "json":
+        import json
+
+        sys.stdout.write(json.dumps(comparison_data(found, name, args, chosen.metric.name,
+                                                    scores[0].signature),
+                                    ensure_ascii=False, indent=1) + "\n")
+        return EXIT_CLEAN
+    sys.stdout.write(comparison_text(found, name, args, stats[0].scale)
+                     + f"{scores[0].signature}\n")
     return EXIT_CLEAN
+
+
+def comparison_data(found: Any, name: str, args: argparse.Namespace, metric_name: str,
+                    signature: str) -> dict[str, Any]:
+    """`compare --format json`: what `m2lsp.compare()` returns, with the systems' paths."""
+    return {"metric": metric_name, "name": name, "system_a": str(args.system_a),
+            "system_b": str(args.system_b), "a": found.a, "b": found.b,
+            "difference": found.a - found.b,
+            "interval": [found.difference.low, found.difference.high],
+            "p_bootstrap": found.p_value, "p_randomised": found.p_randomised,
+            "samples": found.samples, "seed": found.seed, "alternative": found.alternative,
+            "signature": signature}
 
 
 HYPOTHESES = {"two-sided": "A and B differ", "greater": "A is better than B",

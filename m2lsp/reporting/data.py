@@ -97,7 +97,8 @@ def build_report(metric: Metric, request: Request, systems: Sequence[Path],
         keys = labels = tuple(_headline_of(scores[0], data[0]))
         main = keys[0] if keys else ""
     if all(st is not None for st in stats) and len(systems) > 1:
-        say(f"testing {len(systems) * (len(systems) - 1) // 2} pairs, {samples} samples")
+        count = len(systems) * (len(systems) - 1) // 2
+        say(f"testing {count} pair{'s' if count != 1 else ''}, {samples} samples")
     results, pairs = _tested(scores, stats, data, names, systems, keys, main, samples, seed)
     results = [replace(r, proposed=_proposed(d)) for r, d in zip(results, data, strict=True)]
     if not pairs:
@@ -279,9 +280,9 @@ def _warnings(report: Report) -> list[str]:
     if count and count / (report.samples + 1) >= ALPHA:
         least = int(count / ALPHA)
         return [f"with {report.samples} samples the smallest randomisation p is "
-                f"1/{report.samples + 1}, which Holm's correction over {count} pairs lifts "
-                f"to {count / (report.samples + 1):.3f}: no pair can be significant at "
-                f"{ALPHA}; use --samples {least} or more"]
+                f"1/{report.samples + 1}, which Holm's correction over {count} "
+                f"pair{'s' if count != 1 else ''} lifts to {count / (report.samples + 1):.3f}"
+                f": no pair can be significant at {ALPHA}; use --samples {least} or more"]
     return []
 
 

@@ -6,6 +6,7 @@ bars per type.  Text stays text in the SVG (smaller, and selectable in a paper's
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -67,6 +68,12 @@ def beta_of(data: dict[str, Any]) -> float:
 
 def pr_scatter(data: dict[str, Any]) -> str | None:
     """Each system's precision and recall, with curves of equal F-beta."""
+    figure = pr_figure(data)
+    return None if figure is None else _svg(figure)
+
+
+def pr_figure(data: dict[str, Any]) -> Any:
+    """`pr_scatter`'s figure (matplotlib), None where the metric has no P and R."""
     if not {"precision", "recall"} <= set(data["names"]):
         return None
     plt = _pyplot()
@@ -79,13 +86,10 @@ def pr_scatter(data: dict[str, Any]) -> str | None:
     colour = colours([s["name"] for s in data["systems"]])
     for name, x, y in points:
         axes.scatter([x], [y], s=28, zorder=3, color=colour[name], gid=system_id(name))
-    for (name, x, y), (dx, dy, align) in zip(points, placed(points, (x0, x1), (y0, y1)),
-                                             strict=True):
-        axes.annotate(name, (x, y), textcoords="offset points", xytext=(dx, dy), fontsize=8,
-                      ha=align, va="center")
     axes.set(xlabel="recall", ylabel="precision", xlim=(x0, x1), ylim=(y0, y1))
     axes.set_title(f"Precision and recall ({metric_name(data)}), curves of equal F{beta:g}")
-    return _svg(figure)
+    label_points(figure, axes, points, 8)
+    return figure
 
 
 def _equal_f_curves(axes: Any, beta: float, xs: tuple[float, float],
@@ -128,37 +132,77 @@ def zoomed(values: Sequence[float], margin: float = 0.15, least: float = 0.1
 # where a label may go beside its point: (dx, dy) in points and the text's alignment
 SPOTS = ((5, 0, "left"), (-5, 0, "right"), (5, 9, "left"), (5, -9, "left"),
          (-5, 9, "right"), (-5, -9, "right"), (0, 14, "center"), (0, -14, "center"))
-_POINT = 1 / 72  # inch
-_SIZE = (5.2 * 0.78, 4.2 * 0.77)  # the axes in inches (figure less its margins)
 
 
-def placed(points: Sequence[tuple[str, float, float]], xs: tuple[float, float],
-           ys: tuple[float, float]) -> list[tuple[int, int, str]]:
-    """A spot for each label that overlaps no label placed before it and no point (greedy,
-    in the order given; the first spot where all are taken)."""
-    def box(name: str, x: float, y: float, spot: tuple[int, int, str]) -> tuple:
-        px = (x - xs[0]) / (xs[1] - xs[0]) * _SIZE[0] / _POINT + spot[0]
-        py = (y - ys[0]) / (ys[1] - ys[0]) * _SIZE[1] / _POINT + spot[1]
-        width = 4.6 * len(name) + 2  # 8-point text
-        left = {"left": px, "right": px - width, "center": px - width / 2}[spot[2]]
-        return left, py - 5, left + width, py + 5
+def _ring(radius: float, count: int = 12) -> tuple[tuple[int, int, str], ...]:
+    """Spots around a point at `radius` points, the label aligned away from the point."""
+    spots = []
+    for k in range(count):
+        angle = 2 * math.pi * k / count
+        dx, dy = math.cos(angle), math.sin(angle)
+        align = "left" if dx > 0.3 else "right" if dx < -0.3 else "center"
+        spots.append((round(radius * dx), round(radius * dy), align))
+    return tuple(spots)
 
-    def hits(a: tuple, b: tuple) -> bool:
-        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
-    dots = [box("", x, y, (-3, 0, "left")) for _, x, y in points]
-    taken: list[tuple] = []
-    chosen = []
+# farther spots, tried after SPOTS, nearest first (joined to their point by a line)
+FARTHER = tuple(spot for radius in (18, 26, 36, 48, 62) for spot in _ring(radius))
+
+
+def label_points(figure: Any, axes: Any, points: Sequence[tuple[str, float, float]],
+                 fontsize: float) -> list[Any]:
+    """Each point's name beside it where it overlaps no label placed before it, no point
+    and nothing outside the axes, measured as matplotlib draws the text (the axes' limits
+    set first): near spots before farther ones (a farther label joined to its point by a
+    thin line), and where every spot is taken, the one that overlaps least."""
+    renderer = figure.canvas.get_renderer()
+    dots = []
+    for _, x, y in points:
+        px, py = axes.transData.transform((x, y))
+        dots.append((px - 3, py - 3, px + 3, py + 3))
+    frame = axes.get_window_extent(renderer)
+    inside = (frame.x0, frame.y0, frame.x1, frame.y1)
+    taken: list[tuple[float, float, float, float]] = []
+    labels = []
     for name, x, y in points:
-        for spot in SPOTS:
-            candidate = box(name, x, y, spot)
-            if not any(hits(candidate, other) for other in [*taken, *dots]):
+        tried = []
+        for spot in (*SPOTS, *FARTHER):
+            box = _label_box(axes, renderer, name, (x, y), spot, fontsize)
+            clashes = 2 * sum(_overlap(box, other) for other in (*taken, *dots)) \
+                + (not _within(box, inside))
+            tried.append((clashes, len(tried), spot, box))
+            if clashes == 0:
                 break
-        else:
-            spot, candidate = SPOTS[0], box(name, x, y, SPOTS[0])
-        taken.append(candidate)
-        chosen.append(spot)
-    return chosen
+        _, index, (dx, dy, align), box = min(tried)
+        line = {"arrowprops": {"arrowstyle": "-", "lw": 0.5, "color": "#999",
+                               "shrinkA": 0, "shrinkB": 3}} if index >= len(SPOTS) else {}
+        labels.append(axes.annotate(name, (x, y), textcoords="offset points",
+                                    xytext=(dx, dy), fontsize=fontsize, ha=align,
+                                    va="center", **line))
+        taken.append(box)
+    return labels
+
+
+def _label_box(axes: Any, renderer: Any, name: str, xy: tuple[float, float],
+               spot: tuple[int, int, str], fontsize: float
+               ) -> tuple[float, float, float, float]:
+    """Where a label at `spot` would be drawn, in display units."""
+    label = axes.annotate(name, xy, textcoords="offset points", xytext=spot[:2],
+                          fontsize=fontsize, ha=spot[2], va="center")
+    extent = label.get_window_extent(renderer)
+    label.remove()
+    return extent.x0, extent.y0, extent.x1, extent.y1
+
+
+def _within(box: tuple[float, float, float, float],
+            frame: tuple[float, float, float, float]) -> bool:
+    return frame[0] <= box[0] and box[2] <= frame[2] and frame[1] <= box[1] \
+        and box[3] <= frame[3]
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+             ) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _recall_for(f: float, p: float, beta: float) -> float | None:
@@ -175,11 +219,17 @@ def group_of(kind: str) -> str:
     return kind.split(":", 1)[0] if ":" in kind else kind
 
 
+# m2's false positives near no gold edit (scoring.m2.breakdown.UNTYPED): not an error type
+UNTYPED = "(none)"
+
+
 def type_table(data: dict[str, Any], grouped: bool) -> list[tuple[str, list[Any]]]:
     """(type, per system (tp, fp, fn) or None), the types with the most gold edits first
-    (grouped: summed within each ERRANT operation)."""
+    (grouped: summed within each ERRANT operation); m2's `(none)` left out."""
     table: dict[str, list[Any]] = {}
     for row in data["types"]:
+        if row["type"] == UNTYPED:
+            continue
         name = group_of(row["type"]) if grouped else row["type"]
         cells = table.setdefault(name, [None] * len(data["systems"]))
         for k, counts in enumerate(row["systems"]):
@@ -273,6 +323,11 @@ def found_missed(data: dict[str, Any], rows: list[tuple[str, list[Any]]]) -> str
 def meta_eval_scatter(meta: dict[str, Any], metric: dict[str, Any]) -> str:
     """The metric's score of each system against each human score of a meta-evaluation
     (`metaeval.render.to_dict`), one panel a human score, systems labelled."""
+    return _svg(meta_eval_figure(meta, metric))
+
+
+def meta_eval_figure(meta: dict[str, Any], metric: dict[str, Any]) -> Any:
+    """`meta_eval_scatter`'s figure (matplotlib)."""
     plt = _pyplot()
     humans = list(meta["human"])
     figure, panels = plt.subplots(1, len(humans), figsize=(3.9 * len(humans), 3.4),
@@ -285,9 +340,8 @@ def meta_eval_scatter(meta: dict[str, Any], metric: dict[str, Any]) -> str:
         for name, x, y in points:
             axes.scatter([x], [y], s=20, zorder=3, color=colour[name], gid=system_id(name))
         xs, ys = _span([x for _, x, _ in points]), _span([y for _, _, y in points])
-        for (name, x, y), (dx, dy, align) in zip(points, placed(points, xs, ys), strict=True):
-            axes.annotate(name, (x, y), textcoords="offset points", xytext=(dx, dy),
-                          fontsize=7, ha=align, va="center")
+        axes.set(xlim=xs, ylim=ys)
+        label_points(figure, axes, points, 7)
         level = metric["system_level"][human]
         axes.set(xlim=xs, ylim=ys, xlabel=f"{metric['metric']}",
                  ylabel=meta["human"][human])
@@ -295,7 +349,7 @@ def meta_eval_scatter(meta: dict[str, Any], metric: dict[str, Any]) -> str:
                        fontsize=8)
     figure.suptitle(f"{metric['metric']} against human judgments ({meta['dataset']}, "
                     f"{meta['systems']} systems)")
-    return _svg(figure)
+    return figure
 
 
 def _span(values: Sequence[float], margin: float = 0.12) -> tuple[float, float]:

@@ -62,3 +62,18 @@ def test_both_p_values_at_the_same_resolution(tmp_path, capsys) -> None:
     assert main(["compare", str(camb), str(source), str(gold), "--samples", "1000"]) == 0
     out = capsys.readouterr().out
     assert re.findall(r"^p ([<=] [\d.]+) \(", out, re.M) == ["< 0.001", "= 0.001"]
+
+
+def test_compare_has_json(tmp_path, capsys) -> None:
+    import json
+
+    gold, camb, source = _files(tmp_path)
+    assert main(["compare", str(camb), str(source), str(gold), "--samples", "100"]) == 0
+    text = capsys.readouterr().out
+    assert main(["compare", str(camb), str(source), str(gold), "--samples", "100",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["system_a"], data["system_b"], data["metric"]) == (str(camb), str(source), "m2")
+    assert f"{data['name']} = {data['a']:.4f}" in text and data["signature"] in text
+    assert data["difference"] == data["a"] - data["b"] and data["samples"] == 100
+    assert {"interval", "p_bootstrap", "p_randomised", "seed", "alternative"} <= set(data)

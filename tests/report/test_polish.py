@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from m2lsp.cli import main
-from m2lsp.reporting.plots import placed, zoomed
+from m2lsp.reporting.plots import meta_eval_figure, pr_figure, zoomed
 from m2lsp.reporting.tables import p_value
 from tests.conftest import shared
 
@@ -79,23 +79,65 @@ def test_the_sentences_say_whose_edits_they_were_scored_against(conll) -> None:
     assert all(isinstance(x["annotator"], int) for s in data["sentences"] for x in s["systems"])
 
 
+def _clashes(figure, names: set[str]) -> list[tuple[str, str]]:
+    """Pairs of system labels (or a label and another system's point) that overlap as
+    matplotlib draws them, in each panel."""
+    from matplotlib.text import Text
+
+    renderer = figure.canvas.get_renderer()
+    found = []
+    for axes in figure.axes:
+        texts = [t for t in axes.texts if t.get_text() in names]
+        for text in texts:
+            text.update_positions(renderer)
+        labels = [(t.get_text(), Text.get_window_extent(t, renderer))  # without its line
+                  for t in texts]
+        for i, (a, box) in enumerate(labels):
+            found += [(a, b) for b, other in labels[i + 1:] if box.overlaps(other)]
+        for collection in axes.collections:
+            for point in collection.get_offsets():
+                px, py = axes.transData.transform(point)
+                found += [(a, "point") for a, box in labels
+                          if box.x0 < px < box.x1 and box.y0 < py < box.y1]
+    return found
+
+
 def test_the_pr_plot_zooms_and_labels_do_not_collide(conll) -> None:
     data, _ = conll
     points = [(s["name"], s["scores"]["recall"], s["scores"]["precision"])
               for s in data["systems"] if s["proposed"]]
     xs, ys = zoomed([x for _, x, _ in points]), zoomed([y for _, _, y in points])
     assert xs[1] < 0.5 and ys[0] > 0.2  # not the whole 0..1 square
-    spots = placed(points, xs, ys)
-    boxes = []
-    for (name, x, y), (dx, dy, align) in zip(points, spots, strict=True):
-        px = (x - xs[0]) / (xs[1] - xs[0]) * 292 + dx
-        py = (y - ys[0]) / (ys[1] - ys[0]) * 233 + dy
-        width = 4.6 * len(name) + 2
-        left = {"left": px, "right": px - width, "center": px - width / 2}[align]
-        boxes.append((left, py - 5, left + width, py + 5))
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
-            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
+    assert _clashes(pr_figure(data), {s["name"] for s in data["systems"]}) == []
+
+
+CROWD = [f"system-{k:02d}" for k in range(14)]
+
+
+def test_crowded_pr_labels_do_not_overlap() -> None:
+    """Fourteen systems within a few hundredths of each other."""
+    systems = [{"name": n, "proposed": 10, "scores": {"precision": 0.40 + 0.004 * (k % 5),
+                                                      "recall": 0.30 + 0.003 * (k // 5 + k)}}
+               for k, n in enumerate(CROWD)]
+    data = {"names": ["precision", "recall", "f"], "systems": systems, "beta": 0.5,
+            "metric": "m2"}
+    assert _clashes(pr_figure(data), set(CROWD)) == []
+
+
+@pytest.mark.parametrize("subset", ["base", "all"])
+def test_meta_eval_scatter_labels_do_not_overlap(tmp_path, capsys, subset) -> None:
+    """SEEDA's systems against a metric (their outputs' length), in each human score's
+    panel: the labels were placed for the P-R plot's size and overlapped here."""
+    data = shared("meta-eval/seeda").parent
+    rows = [f"{path.stem}\t{len(path.read_text(encoding='utf-8'))}\n"
+            for path in sorted((data / "seeda" / "outputs" / "subset").glob("*.txt"))]
+    scores = tmp_path / "length.tsv"
+    scores.write_text("".join(rows), encoding="utf-8")
+    assert main(["meta-eval", "--data", str(data), "--scores", f"length={scores}",
+                 "--systems", subset, "--format", "json"]) == 0
+    meta = json.loads(capsys.readouterr().out)
+    figure = meta_eval_figure(meta, meta["metrics"][0])
+    assert _clashes(figure, set(meta["system_names"])) == []
 
 
 def test_cged_and_gleu_pages_read_as_tables(tmp_path: Path) -> None:
@@ -197,3 +239,34 @@ def test_one_system_is_said_as_what_its_metric_supports(tmp_path: Path) -> None:
     assert data["per_sentence"] and data["systems"][0]["intervals"]
     assert "has no per-sentence statistics" not in html
     assert "One system: nothing to test it against" in html
+
+
+def test_names_drop_the_extension_unless_given(tmp_path: Path) -> None:
+    gold = shared("conll2014/gold/official-2014.combined.m2")
+    names = {"CAMB.txt": "CAMB", "AMU.out": "AMU", "run.1": "run.1"}
+    for name in names:
+        (tmp_path / name).write_text(shared("conll2014/systems/CAMB").read_text("utf-8"),
+                                     encoding="utf-8")
+    paths = [str(tmp_path / n) for n in names]
+    out = tmp_path / "report.json"
+    assert main(["report", str(gold), *paths, "--format", "json", "--samples", "10",
+                 "-o", str(out)]) == 0
+    data = json.loads(out.read_text("utf-8"))
+    assert [s["name"] for s in data["systems"]] == list(names.values())
+    assert main(["report", str(gold), *paths, "--format", "json", "--samples", "10",
+                 "-o", str(out), "--names", "a.txt,b,c"]) == 0
+    data = json.loads(out.read_text("utf-8"))
+    assert [s["name"] for s in data["systems"]] == ["a.txt", "b", "c"]
+
+
+def test_the_heatmap_has_no_none_column(conll) -> None:
+    data, html = conll
+    assert any(t["type"] == "(none)" for t in data["types"])  # m2's untyped FPs are there
+    heatmap = re.search(r'<figure id="fig-heatmap">(.*?)</figure>', html, re.S).group(1)
+    assert "(none)" not in heatmap and "ArtOrDet" in heatmap
+
+
+def test_one_pair_is_no_plural(tmp_path: Path) -> None:
+    _, html = _report(tmp_path, "conll2014/gold/official-2014.combined.m2",
+                      ["conll2014/systems/CAMB", "conll2014/systems/AMU"])
+    assert "1 pairs" not in html and "one pair" in html

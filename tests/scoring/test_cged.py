@@ -414,3 +414,17 @@ def test_position_level_counts_per_type() -> None:
     assert position_types(result, truth) == (
         ("M", 0, 2, 1, 0.0), ("R", 1, 0, 0, 1.0), ("S", 0, 0, 1, 0.0),
         ("W", 1, 1, 0, pytest.approx(2 / 3)))
+
+
+def test_no_correction_is_n_a_not_nan(tmp_path, capsys):
+    """m2lsp's own table (not the official reports, which print NaN): a result with no
+    correction has no correction precision (0/0) and no F1."""
+    truth = "12345,\t25,\t26,\tS,\t影响\n12346,\t1,\t6,\tW\n12348,\tcorrect\n"
+    result = "12345,\t25,\t26,\tS\n12346,\t1,\t6,\tW\n12348,\tcorrect\n"
+    (tmp_path / "t.txt").write_text(truth, encoding="utf-8")
+    (tmp_path / "r.txt").write_text(result, encoding="utf-8")
+    assert main(["score", "--metric", "cged", str(tmp_path / "r.txt"),
+                 str(tmp_path / "t.txt")]) == 0
+    correction = next(line for line in capsys.readouterr().out.splitlines()
+                      if line.startswith("Correction"))
+    assert "NaN" not in correction and correction.split()[1:4] == ["n/a", "0", "n/a"]

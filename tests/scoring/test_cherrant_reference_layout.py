@@ -55,3 +55,13 @@ def test_cherrant_refuses_an_empty_block(tmp_path, capsys) -> None:
     hyp = shared("mucgec/demo.hyp.m2.char")
     assert main(["score", "--metric", "cherrant", str(hyp), str(ref)]) == 2
     assert "empty lines" in capsys.readouterr().err
+
+
+def test_the_token_warning_names_chERRANT_s_scorer(capsys) -> None:
+    """MuCGEC's demo writes `：` in one file and `:` in the other: scored by offsets, as
+    ChERRANT's scorer (not errant_compare) scores them."""
+    assert main(["score", "--metric", "cherrant", str(shared("mucgec/demo.hyp.m2.char")),
+                 str(shared("mucgec/demo.ref.m2.char"))]) == 0
+    err = capsys.readouterr().err
+    assert "scored as ChERRANT's compare_m2_for_evaluation.py scores them" in err
+    assert "errant_compare" not in err

@@ -105,21 +105,26 @@ def _level_lines(score: LevelScore) -> list[str]:
 
 def summary(result: CgedResult | Cged2016Result, correction: CorrectionScore,
             counting: str, signed: str | None = None) -> str:
-    """m2lsp's own compact table (no `--cged-report`)."""
+    """m2lsp's own compact table (no `--cged-report`); a 0/0, such as the correction level
+    of a result with no correction, is `n/a` (the official reports print `NaN`)."""
     rate, fp, total = result.false_positive_rate
-    lines = [f"False positive rate  {java_number(rate)} ({fp}/{total})",
+    lines = [f"False positive rate  {_cell(rate)} ({fp}/{total})",
              f"{'Level':<16}{'Accuracy':>10}{'Precision':>11}{'Recall':>9}{'F1':>9}"]
     for level in LEVELS:
         s = result.score(level)
         lines.append(f"{level.capitalize():<16}" + "".join(
-            f"{java_number(v):>{w}}" for v, w in ((s.accuracy, 10), (s.precision, 11),
+            f"{_cell(v):>{w}}" for v, w in ((s.accuracy, 10), (s.precision, 11),
                                                   (s.recall, 9), (s.f1, 9))))
     c = correction
     lines.append(f"{'Correction':<16}{'':>10}" + "".join(
-        f"{java_number(v):>{w}}" for v, w in ((c.precision, 11), (c.recall, 9), (c.f1, 9)))
+        f"{_cell(v):>{w}}" for v, w in ((c.precision, 11), (c.recall, 9), (c.f1, 9)))
         + f"  (top-1, S and M: {c.tp} of {c.claimed} answers right, {c.expected} expected)")
     lines.append(signed or str(signature(counting)))
     return "\n".join(lines) + "\n"
+
+
+def _cell(value: float) -> str:
+    return "n/a" if math.isnan(value) else java_number(value)
 
 
 def signature(counting: str) -> Signature:

@@ -38,7 +38,9 @@ def score_blocks(hyp_blocks: list[ErrantBlock], hyp_name: str, ref_blocks: list[
                  warn: Callable[[str], None] | None = None, hyp_by_sentence: bool = False,
                  ) -> ErrantResult:
     """Check and score files already read into blocks (each read and split once)."""
-    warning = check_pair(hyp_blocks, ref_blocks, hyp_name, ref_name, hyp_by_sentence)
+    scorer = ("ChERRANT's compare_m2_for_evaluation.py" if settings.cherrant
+              else "errant_compare")
+    warning = check_pair(hyp_blocks, ref_blocks, hyp_name, ref_name, hyp_by_sentence, scorer)
     if warning and warn is not None:
         warn(f"warning: {warning}")
     return evaluate(hyp_blocks, ref_blocks, settings)

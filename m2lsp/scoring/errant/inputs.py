@@ -190,11 +190,12 @@ def mismatches(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock]) -> list[S
 
 
 def check_pair(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock], hyp_path: str,
-               ref_path: str, hyp_by_sentence: bool = False) -> str | None:
+               ref_path: str, hyp_by_sentence: bool = False,
+               scorer: str = "errant_compare") -> str | None:
     """Raise where the files cannot be compared; return a warning where they differ only
     in some tokens' text, else None.  `hyp_by_sentence`: the hypothesis was annotated from
     a plain-text file named `hyp_path` (one sentence a line), so its places are that file's
-    lines, not the M2 text's."""
+    lines, not the M2 text's; `scorer`: whose numbers these are, for the warning."""
     found = mismatches(hyp, ref)
     line = _hyp_line if hyp_by_sentence else _m2_line
     if len(hyp) != len(ref):
@@ -210,7 +211,7 @@ def check_pair(hyp: Sequence[ErrantBlock], ref: Sequence[ErrantBlock], hyp_path:
         m = found[0]
         return (f"{len(found)} sentence(s) differ in some tokens between the files, first "
                 f"{hyp_path}:{line(m)} and {ref_path}:{m.ref_line + 1}; scored as "
-                "errant_compare scores them (by token offsets)")
+                f"{scorer} scores them (by token offsets)")
     return None
 
 
