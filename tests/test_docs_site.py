@@ -53,6 +53,18 @@ def test_every_metrics_options_are_on_a_page() -> None:
     assert {n for n in names() if declared(n).flags} | {"common"} <= placed
 
 
+# the submodules docs/api.md documents as public beside `m2lsp.__all__`
+SUBMODULES = ("m2lsp.trainer", "m2lsp.metrics")
+
+
+def test_the_reference_renders_the_submodules_the_docs_document() -> None:
+    api = (ROOT / "docs" / "api.md").read_text("utf-8")
+    reference = (ROOT / "docs" / "reference.md").read_text("utf-8")
+    for module in SUBMODULES:
+        assert f"`{module}`" in api and f"::: {module}\n" in reference
+    assert "postprocess=tokenise" in api  # the trainer's hook, with an example
+
+
 def test_the_readme_is_a_front_door() -> None:
     lines = (ROOT / "README.md").read_text("utf-8").splitlines()
     assert len(lines) <= 200
@@ -70,3 +82,17 @@ def test_the_site_builds_strict(tmp_path) -> None:
     assert "--impara-model-qe" in page and "<!-- options" not in page
     reference = (tmp_path / "site" / "reference" / "index.html").read_text("utf-8")
     assert "Scorer" in reference and "score" in reference
+    for module in SUBMODULES:  # rendered, not only named
+        assert f'id="{module}"' in reference
+    assert "postprocess" in reference and "corpus_score" in reference
+    api = (tmp_path / "site" / "api" / "index.html").read_text("utf-8")
+    assert "postprocess=tokenise" in re.sub(r"<[^>]+>", "", api)  # (highlighted code)
+
+
+def test_next_to_all_the_install_lines_say_how_to_get_a_cpu_only_torch() -> None:
+    """`[all]` installed 6.3 GB of CUDA wheels on a machine without a GPU."""
+    cpu = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
+    for page in (ROOT / "README.md", ROOT / "docs" / "index.md"):
+        text = page.read_text("utf-8")
+        at = text.index("`all`" if page.name == "README.md" else "m2lsp[all]")
+        assert cpu in text[at:at + 700], page
