@@ -143,12 +143,12 @@ def test_compare_camb_amu_two_sided_by_default(capsys) -> None:
     assert main(["compare", str(systems / "CAMB"), str(systems / "AMU"), gold]) == 0
     out = capsys.readouterr().out
     assert "[-0.0006, +0.0470]" in out
-    assert "p = 0.0600 (two-sided, paired bootstrap" in out
-    assert "p = 0.0440 (two-sided, paired approximate randomisation" in out
+    assert "p = 0.060 (two-sided, paired bootstrap" in out
+    assert "p = 0.044 (two-sided, paired approximate randomisation" in out
     assert "alternative: two-sided (A and B differ)" in out
     assert main(["compare", str(systems / "CAMB"), str(systems / "AMU"), gold,
                  "--alternative", "greater"]) == 0
-    assert "p = 0.0300 (greater, paired bootstrap" in capsys.readouterr().out
+    assert "p = 0.030 (greater, paired bootstrap" in capsys.readouterr().out
 
 
 def test_compare_offers_exactly_the_metrics_it_can_compare(tmp_path, capsys) -> None:
