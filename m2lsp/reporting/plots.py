@@ -129,12 +129,15 @@ def zoomed(values: Sequence[float], margin: float = 0.15, least: float = 0.1
     return max(0.0, low - pad), min(1.02, high + pad)
 
 
+Spot = tuple[int, int, str]  # where a label goes: (dx, dy) in points, its alignment
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in display units
+
 # where a label may go beside its point: (dx, dy) in points and the text's alignment
-SPOTS = ((5, 0, "left"), (-5, 0, "right"), (5, 9, "left"), (5, -9, "left"),
+SPOTS: tuple[Spot, ...] = ((5, 0, "left"), (-5, 0, "right"), (5, 9, "left"), (5, -9, "left"),
          (-5, 9, "right"), (-5, -9, "right"), (0, 14, "center"), (0, -14, "center"))
 
 
-def _ring(radius: float, count: int = 12) -> tuple[tuple[int, int, str], ...]:
+def _ring(radius: float, count: int = 12) -> tuple[Spot, ...]:
     """Spots around a point at `radius` points, the label aligned away from the point."""
     spots = []
     for k in range(count):
@@ -162,10 +165,10 @@ def label_points(figure: Any, axes: Any, points: Sequence[tuple[str, float, floa
         dots.append((px - 3, py - 3, px + 3, py + 3))
     frame = axes.get_window_extent(renderer)
     inside = (frame.x0, frame.y0, frame.x1, frame.y1)
-    taken: list[tuple[float, float, float, float]] = []
+    taken: list[Box] = []
     labels = []
     for name, x, y in points:
-        tried = []
+        tried: list[tuple[int, int, Spot, Box]] = []  # (clashes, order, spot, box)
         for spot in (*SPOTS, *FARTHER):
             box = _label_box(axes, renderer, name, (x, y), spot, fontsize)
             clashes = 2 * sum(_overlap(box, other) for other in (*taken, *dots)) \
@@ -183,9 +186,8 @@ def label_points(figure: Any, axes: Any, points: Sequence[tuple[str, float, floa
     return labels
 
 
-def _label_box(axes: Any, renderer: Any, name: str, xy: tuple[float, float],
-               spot: tuple[int, int, str], fontsize: float
-               ) -> tuple[float, float, float, float]:
+def _label_box(axes: Any, renderer: Any, name: str, xy: tuple[float, float], spot: Spot,
+               fontsize: float) -> Box:
     """Where a label at `spot` would be drawn, in display units."""
     label = axes.annotate(name, xy, textcoords="offset points", xytext=spot[:2],
                           fontsize=fontsize, ha=spot[2], va="center")
@@ -194,14 +196,12 @@ def _label_box(axes: Any, renderer: Any, name: str, xy: tuple[float, float],
     return extent.x0, extent.y0, extent.x1, extent.y1
 
 
-def _within(box: tuple[float, float, float, float],
-            frame: tuple[float, float, float, float]) -> bool:
+def _within(box: Box, frame: Box) -> bool:
     return frame[0] <= box[0] and box[2] <= frame[2] and frame[1] <= box[1] \
         and box[3] <= frame[3]
 
 
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
-             ) -> bool:
+def _overlap(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
