@@ -92,7 +92,8 @@ COMMANDS = {"check": "check", "rule": "rule", "score": "score", "compare": "scor
             "annotate": "annotate", "errant-parallel": "annotate", "agree": "agree",
             "report": "report", "cache": "cache", "meta-eval": "meta_eval",
             "gotoscorer-weight": "gotoscorer_weight", "explain": "explain",
-            "merge": "merge", "split": "merge", "audit": "audit"}
+            "merge": "merge", "split": "merge", "audit": "audit", "curate": "curate",
+            "note": "note"}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

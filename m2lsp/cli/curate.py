@@ -1,0 +1,250 @@
+"""`m2lsp curate`: a curated gold apart from the annotators' files (see m2lsp.curation).
+
+    m2lsp curate A.m2 B.m2 -o gold.m2          start a curation, or continue it
+    m2lsp curate gold.m2 --status              what is decided, open, and by which rule
+    m2lsp curate gold.m2 --sentence 3 --take 1 a decision (also --accept, --reject, --edit,
+                                               --correct, --done, --reopen)
+    m2lsp curate gold.m2 --accept-agreed       every edit all annotators made, accepted
+
+Every run rebuilds gold.m2 from the annotators' files and the decision log beside it
+(gold.m2.curation.jsonl); the annotators' files are only read."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from m2lsp.cli.exits import EXIT_CLEAN, EXIT_FINDINGS
+from m2lsp.errors import UsageError
+
+DECISIONS = ("take", "accept", "reject", "edit", "correct", "done", "reopen")
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    curate = commands.add_parser(
+        "curate", help="curate annotators' M2 files into a gold of its own",
+        description="Start or continue a curation: GOLD (-o) holds, for each sentence, "
+        "the edits every annotator agrees on (auto-merged) or the curator's decision; the "
+        "decisions are appended to GOLD.curation.jsonl. The annotators' files are never "
+        "written. Given only GOLD, the inputs are those the log names.")
+    curate.add_argument("files", nargs="*", type=Path, help="the annotators' M2 files (one "
+                        "annotator each, annotator k the k-th file) or one merged file; or "
+                        "only the gold, to continue")
+    curate.add_argument("-o", "--output", type=Path, metavar="GOLD",
+                        help="the curated gold to write (its log beside it)")
+    curate.add_argument("--status", action="store_true",
+                        help="print each sentence's state and rule, write nothing (exit 1 "
+                        "while sentences are unfinished)")
+    curate.add_argument("--sentence", metavar="N", help="the sentence a decision is on: its "
+                        "number (1-based) or its key")
+    curate.add_argument("--take", metavar="ANNOTATOR", help="the gold takes this "
+                        "annotator's edits for the sentence (decided)")
+    curate.add_argument("--accept", metavar="EDIT", help="accept an annotator's edit "
+                        "`START END|||TYPE|||CORRECTION`, replacing any it competes with")
+    curate.add_argument("--from", dest="source", metavar="ANNOTATOR",
+                        help="with --accept: whose edit (default: whoever made it)")
+    curate.add_argument("--reject", metavar="EDIT", help="remove an edit from the gold")
+    curate.add_argument("--edit", metavar="EDIT", help="add the curator's own edit")
+    curate.add_argument("--correct", action="store_true",
+                        help="the sentence needs no edit (decided)")
+    curate.add_argument("--done", action="store_true",
+                        help="the sentence is decided with the edits the gold holds")
+    curate.add_argument("--reopen", action="store_true",
+                        help="forget the decisions on the sentence")
+    curate.add_argument("--accept-agreed", action="store_true",
+                        help="in every unfinished sentence, accept the edits all annotators "
+                        "made")
+    curate.add_argument("--who", help="who decides (default: git's user.name, or $USER)")
+    curate.add_argument("--format", choices=("text", "json"), default="text",
+                        help="of --status")
+    curate.add_argument("--encoding", default=None, help="the inputs' encoding (detected)")
+    curate.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from m2lsp.curation.record import SUFFIX, Decision, appended, last_inputs, read_log
+    from m2lsp.curation.state import check_decision, curation
+
+    gold = _gold(args)
+    log_path = Path(str(gold) + SUFFIX)
+    log_text = log_path.read_text(encoding="utf-8") if log_path.exists() else ""
+    decisions = read_log(log_text, str(log_path))
+    inputs = _inputs(args, gold, last_inputs(decisions))
+    names = tuple(os.path.relpath(p.resolve(), gold.resolve().parent) for p in inputs)
+    found = curation(_annotators(inputs, args.encoding), decisions)
+    if args.status:
+        return _status(args, gold, found)
+    who, time = _who(args), _now()
+    new = [] if names == last_inputs(decisions) else [Decision("start", who, time,
+                                                                inputs=names)]
+    for decision in _requested(args, found, who, time):
+        check_decision(found, decision)
+        new.append(decision)
+        found = curation(_annotators(inputs, args.encoding), [*decisions, *new])
+    _write(gold, log_path, found.gold(), appended(log_text, new) if new else None, inputs)
+    print(f"m2lsp: wrote {gold}: {_summary(found)}", file=sys.stderr)
+    return EXIT_CLEAN
+
+
+def _gold(args: argparse.Namespace) -> Path:
+    from m2lsp.curation.record import SUFFIX
+
+    if args.output is not None:
+        return args.output
+    if len(args.files) == 1 and Path(str(args.files[0]) + SUFFIX).exists():
+        gold = args.files[0]
+        args.files = []
+        return gold
+    raise UsageError("name the curated gold: m2lsp curate A.m2 B.m2 -o gold.m2 starts a "
+                     "curation, m2lsp curate gold.m2 continues one")
+
+
+def _inputs(args: argparse.Namespace, gold: Path, logged: tuple[str, ...]) -> list[Path]:
+    if args.files:
+        inputs = list(args.files)
+    elif logged:
+        inputs = [gold.parent / name for name in logged]
+    else:
+        raise UsageError(f"{gold} has no curation yet: give the annotators' files "
+                         f"(m2lsp curate A.m2 B.m2 -o {gold})")
+    for path in inputs:
+        if path.resolve() == gold.resolve():
+            raise UsageError(f"{gold} is one of the annotators' files: the curated gold is a "
+                             "file of its own")
+        if not path.is_file():
+            raise UsageError(f"{path} is not a file (an annotator's M2 file)")
+    return inputs
+
+
+def _annotators(inputs: list[Path], encoding: str | None) -> Any:
+    """The inputs as one document, annotator k the k-th file (one file: as written)."""
+    from m2lsp.authoring.annotators import Named, merge
+    from m2lsp.cli.merge import _parsed
+    from m2lsp.parsing.m2 import parse_m2
+
+    documents = [Named(str(p), _parsed(p, encoding)) for p in inputs]
+    if len(documents) == 1:
+        return documents[0].document
+    return parse_m2(merge(documents))
+
+
+def _requested(args: argparse.Namespace, found: Any, who: str, time: str) -> list[Any]:
+    """The decisions the flags ask for (a UsageError for a mixture that makes no sense)."""
+    from m2lsp.curation.record import Decision
+    from m2lsp.curation.state import agreed_edits
+
+    chosen = [name for name in DECISIONS if getattr(args, name)]
+    if args.source is not None and args.accept is None:
+        raise UsageError("--from goes with --accept")
+    if args.accept_agreed:
+        if chosen or args.sentence:
+            raise UsageError("--accept-agreed takes no --sentence nor another decision")
+        return [Decision("accept", who, time, o.key, _shared_by(o, e), e.key)
+                for o in found.outcomes if not o.finished for e in agreed_edits(o)]
+    if not chosen:
+        if args.sentence:
+            raise UsageError("--sentence needs a decision: --take, --accept, --reject, "
+                             "--edit, --correct, --done or --reopen")
+        return []
+    if len(chosen) > 1:
+        raise UsageError(f"one decision a run: --{chosen[0]} and --{chosen[1]} were given")
+    if not args.sentence:
+        raise UsageError(f"--{chosen[0]} needs --sentence N (a number or a key)")
+    key = found.find(args.sentence).key
+    action = chosen[0]
+    value = getattr(args, action)
+    if action == "take":
+        return [Decision("take", who, time, key, value.strip())]
+    if action in ("accept", "reject", "edit"):
+        from m2lsp.curation.keys import EditSpec
+
+        edit = EditSpec.parse(value).key
+        return [Decision(action, who, time, key, args.source if action == "accept" else None,
+                         edit)]
+    return [Decision(action, who, time, key)]
+
+
+def _shared_by(outcome: Any, edit: Any) -> str:
+    """`from` of a bulk accept: every annotator, comma-separated."""
+    return ",".join(a for a, v in outcome.versions.items() if v and edit in v)
+
+
+def _who(args: argparse.Namespace) -> str:
+    if args.who:
+        return args.who
+    try:
+        name = subprocess.run(["git", "config", "user.name"], capture_output=True,
+                              text=True, timeout=5, check=False).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        name = ""
+    return name or os.environ.get("USER") or "unknown"
+
+
+def _now() -> str:
+    """The time of a decision (M2LSP_NOW fixes it, for tests and reproducible logs)."""
+    fixed = os.environ.get("M2LSP_NOW")
+    if fixed:
+        return fixed
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _write(gold: Path, log_path: Path, text: str, log_text: str | None,
+           inputs: list[Path]) -> None:
+    from m2lsp.files.writing import write_atomic
+
+    if log_text is not None:
+        write_atomic(log_path, log_text)
+    write_atomic(gold, text, inputs=inputs)
+
+
+def _summary(found: Any) -> str:
+    counts = found.counts()
+    return (f"curated {found.curated} of {len(found.outcomes)} sentences (auto-merged "
+            f"{counts['auto']}, decided {counts['decided']}, in progress "
+            f"{counts['in progress']}, open {counts['open']})")
+
+
+def _status(args: argparse.Namespace, gold: Path, found: Any) -> int:
+    if args.format == "json":
+        print(json.dumps(status_data(gold, found), indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(status_text(gold, found))
+    return EXIT_CLEAN if found.complete else EXIT_FINDINGS
+
+
+def status_data(gold: Path, found: Any) -> dict[str, Any]:
+    return {"gold": str(gold), "annotators": list(found.annotators),
+            "sentences": len(found.outcomes), "curated": found.curated,
+            "complete": found.complete, "counts": found.counts(),
+            "outcomes": [{"number": o.number, "key": o.key, "state": o.state, "rule": o.rule,
+                          "text": o.text, "edits": [e.key for e in o.edits],
+                          "versions": {a: None if v is None else [e.key for e in v]
+                                       for a, v in o.versions.items()}}
+                         for o in found.outcomes],
+            "unknown_decisions": [d.line().strip() for d in found.unknown]}
+
+
+def status_text(gold: Path, found: Any) -> str:
+    lines = [f"{gold}: {_summary(found)}; annotators {', '.join(found.annotators)}"]
+    for o in found.outcomes:
+        lines.append(f"{o.number:>5} {o.key:<16} {o.state:<12} {o.rule}")
+        if o.finished:
+            continue
+        for annotator, version in o.versions.items():
+            shown = "(no line yet)" if version is None else \
+                "; ".join(e.key for e in version) or "noop"
+            lines.append(f"{'':>7}annotator {annotator}: {shown}")
+        if o.state == "in progress":
+            lines.append(f"{'':>7}gold: {'; '.join(e.key for e in o.edits) or 'noop'}")
+    for d in found.unknown:
+        lines.append(f"  a decision on a sentence the inputs no longer have: {d.line().strip()}")
+    if not found.complete:
+        lines.append(f"unfinished: {len(found.outcomes) - found.curated} sentences to "
+                     "decide")
+    return "\n".join(lines) + "\n"
