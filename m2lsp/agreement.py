@@ -118,12 +118,80 @@ class _Pair:
     left_out: int
 
 
-def agreement(document: M2Document, metric: str = "m2", beta: float = 0.5) -> Agreement:
-    """Every pair of the file's annotators, in `conversion.annotators` order."""
+def agreement(document: M2Document, metric: str = "m2", beta: float = 0.5,
+              pairs: Sequence[tuple[str, str]] | None = None) -> Agreement:
+    """The pairs asked for (default: every pair of the file's annotators, in
+    `conversion.annotators` order): each costs one pass over the file, so the time is
+    linear in the pairs asked for."""
     everyone = annotators(document)
-    pairs = tuple(pair_agreement(document.blocks, a, b, metric, beta)
-                  for a, b in combinations(everyone, 2))
-    return Agreement(metric, beta, tuple(everyone), pairs)
+    asked = combinations(everyone, 2) if pairs is None else pairs
+    found = tuple(pair_agreement(document.blocks, a, b, metric, beta) for a, b in asked)
+    return Agreement(metric, beta, tuple(everyone), found)
+
+
+@dataclass(frozen=True)
+class AnnotatorSummary:
+    """One annotator among many: the sentences it wrote lines in, those another annotator
+    wrote lines in too, its edits there and how many of them another one there made."""
+
+    annotator: str
+    sentences: int
+    shared: int
+    edits: int
+    matched: int
+
+    @property
+    def agreement(self) -> float | None:
+        """The share of its edits (in shared sentences) another annotator made too."""
+        return self.matched / self.edits if self.edits else None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Many annotators at a glance, in one pass over the file (`m2lsp agree` prints it
+    instead of every pair when there are many): each annotator's row."""
+
+    annotators: tuple[str, ...]
+    sentences: int
+    pairs: int
+    rows: tuple[AnnotatorSummary, ...]
+
+    @property
+    def agreement(self) -> float | None:
+        edits = sum(r.edits for r in self.rows)
+        return sum(r.matched for r in self.rows) / edits if edits else None
+
+
+def summary(document: M2Document) -> Summary:
+    """The `Summary` of the file's annotators: the time grows with the lines, not with the
+    pairs."""
+    everyone = annotators(document)
+    rows = {a: [0, 0, 0, 0] for a in everyone}
+    sentences = 0
+    for block in document.blocks:
+        if block.sentence is None:
+            continue
+        sentences += 1
+        _summarise(block, list(block.by_annotator), rows)
+    total = len(everyone) * (len(everyone) - 1) // 2
+    return Summary(tuple(everyone), sentences, total,
+                   tuple(AnnotatorSummary(a, *rows[a]) for a in everyone if a in rows))
+
+
+def _summarise(block: Block, present: list[str], rows: dict[str, list[int]]) -> None:
+    """One sentence's share of each present annotator's row."""
+    made: Counter = Counter()
+    own = {a: {_edit_key(e) for e in block.by_annotator[a] if not e.is_noop} for a in present}
+    for keys in own.values():
+        made.update(keys)
+    for annotator, keys in own.items():
+        row = rows.setdefault(annotator, [0, 0, 0, 0])
+        row[0] += 1
+        if len(present) < 2:
+            continue
+        row[1] += 1
+        row[2] += len(keys)
+        row[3] += sum(1 for k in keys if made[k] > 1)
 
 
 def pair_agreement(blocks: Sequence[Block], first: str, second: str, metric: str = "m2",

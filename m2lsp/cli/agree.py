@@ -6,14 +6,19 @@ import argparse
 import json
 import sys
 from dataclasses import asdict
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 from m2lsp import arguments, defaults
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.cli.inputs import read_text
+from m2lsp.conversion import annotators
 from m2lsp.errors import UsageError
 from m2lsp.scoring.metric import agreeing
+
+MOST_PAIRS = 10  # `--pairs auto` prints every pair up to this many (five annotators)
+GOLD_ID = "gold"  # the id `--against` gives the gold's edits
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -33,6 +38,15 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                        help="list each sentence where the annotators' edit sets differ (its "
                        "number and line) and the edits each has that another lacks, "
                        "instead of the agreement")
+    agree.add_argument("--pairs", choices=("auto", "all", "summary"), default="auto",
+                       help="every pair of annotators (all), or one row per annotator "
+                       "(summary: the share of its edits another annotator made too); auto "
+                       f"(default): every pair up to {MOST_PAIRS} pairs, else the summary")
+    agree.add_argument("--annotators", metavar="A,B,...", help="compare only these "
+                       "annotators (every pair of them)")
+    agree.add_argument("--against", metavar="GOLD", type=Path,
+                       help="score each annotator against GOLD (a curated gold of the same "
+                       "sentences, one annotator) instead of against each other")
     agree.add_argument("--format", choices=("text", "json"), default="text")
     agree.add_argument("--encoding", default=None, help="the file's encoding (detected)")
     agree.set_defaults(handler=run)
@@ -44,15 +58,148 @@ def run(args: argparse.Namespace) -> int:
     document = _document(args)
     if args.disagreements:
         return _disagreements(args, document)
-    found = agreement(document, args.metric, args.beta)
-    if len(found.annotators) < 2:
-        print(f"m2lsp agree: {_why_not(args.gold[0], document, found)}", file=sys.stderr)
+    if args.against is not None:
+        return _against(args, document)
+    everyone = annotators(document)
+    if len(everyone) < 2:
+        print(f"m2lsp agree: {_why_not(args.gold[0], document, everyone)}", file=sys.stderr)
         return EXIT_ERROR
+    chosen = _chosen(args, everyone)
+    pairs = list(combinations(chosen, 2))
+    if args.pairs == "summary" or (args.pairs == "auto" and len(pairs) > MOST_PAIRS
+                                   and args.annotators is None):
+        return _summary(args, document)
+    found = agreement(document, args.metric, args.beta, pairs)
     if args.format == "json":
         print(json.dumps(agreement_data(found), indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(agreement_text(found))
     return EXIT_CLEAN
+
+
+def _chosen(args: argparse.Namespace, everyone: list[str]) -> list[str]:
+    """The annotators `--annotators` names (all of them without it)."""
+    if args.annotators is None:
+        return everyone
+    chosen = [a.strip() for a in args.annotators.split(",") if a.strip()]
+    unknown = [a for a in chosen if a not in everyone]
+    if unknown or len(chosen) < 2:
+        raise UsageError(f"--annotators needs two or more of the file's annotators ("
+                         f"{_listed(everyone)}); {', '.join(unknown) or 'fewer'} given")
+    return chosen
+
+
+def _listed(everyone: list[str]) -> str:
+    return ", ".join(everyone[:10]) + (f", ... ({len(everyone)} in all)"
+                                       if len(everyone) > 10 else "")
+
+
+def _summary(args: argparse.Namespace, document: Any) -> int:
+    from m2lsp.agreement import summary
+
+    found = summary(document)
+    if args.format == "json":
+        print(json.dumps(summary_data(found), indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(summary_text(found))
+    return EXIT_CLEAN
+
+
+def summary_data(found: Any) -> dict[str, Any]:
+    return {"summary": True, "annotators": len(found.annotators),
+            "sentences": found.sentences, "pairs": found.pairs,
+            "agreement": found.agreement,
+            "rows": [{**asdict(r), "agreement": r.agreement} for r in found.rows]}
+
+
+def summary_text(found: Any) -> str:
+    """One line per annotator: linear in the annotators, whatever the pairs."""
+    overall = "none" if found.agreement is None else f"{found.agreement:.4f}"
+    lines = [f"Agreement of {len(found.annotators)} annotators on {found.sentences} "
+             f"sentences: {found.pairs} pairs, summarised (--pairs all prints every pair, "
+             "--annotators A,B some)",
+             f"  edits another annotator of the sentence made too: {overall}",
+             f"  {'annotator':<10} {'sentences':>9} {'shared':>7} {'edits':>6} "
+             f"{'matched':>7}  agreement"]
+    for r in found.rows:
+        share = "-" if r.agreement is None else f"{r.agreement:.4f}"
+        lines.append(f"  {r.annotator:<10} {r.sentences:>9} {r.shared:>7} {r.edits:>6} "
+                     f"{r.matched:>7}  {share}")
+    return "\n".join(lines) + "\n"
+
+
+def _against(args: argparse.Namespace, document: Any) -> int:
+    """`--against GOLD`: each annotator of the files scored against the gold."""
+    from m2lsp.agreement import agreement
+    from m2lsp.parsing.m2 import parse_m2
+    from m2lsp.parsing.source import SourceText
+
+    gold = _one(args.against, args.encoding)
+    everyone = annotators(document)
+    if not everyone:
+        raise UsageError(f"{args.gold[0]} has no annotator (no A line) to score")
+    if GOLD_ID in everyone:
+        raise UsageError(f"an annotator is named {GOLD_ID!r}, the name --against gives GOLD")
+    try:
+        both = parse_m2(SourceText(with_gold(document, gold, str(args.against))))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    _unfinished(args.against)
+    chosen = _chosen(args, everyone) if args.annotators else everyone
+    found = agreement(both, args.metric, args.beta, [(a, GOLD_ID) for a in chosen])
+    if args.format == "json":
+        print(json.dumps(agreement_data(found), indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(agreement_text(found).replace(
+            f"Agreement of {len(found.annotators)} annotators",
+            f"Agreement of {len(chosen)} annotators with {args.against}", 1))
+    return EXIT_CLEAN
+
+
+def with_gold(document: Any, gold: Any, name: str) -> str:
+    """The annotators' sentences with the gold's edits added as annotator `gold`; a
+    ValueError where the gold's sentences are not the same."""
+    from m2lsp.authoring.lines import renumbered
+
+    ours = [b for b in document.blocks if b.sentence is not None]
+    theirs = [b for b in gold.blocks if b.sentence is not None]
+    if len(ours) != len(theirs):
+        raise ValueError(f"{name} has {len(theirs)} sentences but the annotators' files "
+                         f"{len(ours)}: the gold must have the same sentences")
+    out = []
+    for number, (block, other) in enumerate(zip(ours, theirs, strict=True), 1):
+        assert block.sentence is not None and other.sentence is not None
+        if block.sentence.tokens != other.sentence.tokens:
+            raise ValueError(f"sentence {number} differs between the annotators' files and "
+                             f"{name}: the gold must have the same sentences, in order")
+        out.append(block.lines[0].rstrip("\r\n"))
+        out.extend(e.text.rstrip("\r\n") for e in block.edits)
+        out.extend(renumbered(e.text, GOLD_ID) for e in other.edits)
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def _unfinished(gold: Path) -> None:
+    """A warning when GOLD is a curation with sentences still to decide."""
+    from m2lsp.curation.record import SUFFIX
+
+    if Path(str(gold) + SUFFIX).exists():
+        from m2lsp.cli.curate import unfinished
+
+        left = unfinished(gold)
+        if left:
+            print(f"m2lsp agree: warning: {gold} is an unfinished curation ({left} "
+                  "sentences still to decide): its noops there are no decision",
+                  file=sys.stderr)
+
+
+def _one(path: Path, encoding: str | None) -> Any:
+    from m2lsp.parsing.m2 import parse_m2
+
+    text = read_text(path, "gold", encoding)
+    if text.text.strip() and not _has_sentences(text.text):
+        raise UsageError(f"{path} is not an M2 file")
+    return parse_m2(text)
 
 
 def _document(args: argparse.Namespace) -> Any:
@@ -114,12 +261,12 @@ def _has_sentences(text: str) -> bool:
     return any(line.startswith("S ") for line in text.splitlines()[:1000])
 
 
-def _why_not(name: str, document: Any, found: Any) -> str:
+def _why_not(name: str, document: Any, everyone: list[str]) -> str:
     if not any(b.sentence is not None for b in document.blocks):
         return f"{name} has no sentence: there is nothing to compare"
     if not any(b.edits for b in document.blocks):
         return f"{name} has no edit line, so no annotator: agreement needs two or more"
-    return (f"{name} has one annotator ({found.annotators[0]}): agreement needs two or more "
+    return (f"{name} has one annotator ({everyone[0]}): agreement needs two or more "
             "(or give one file per annotator: m2lsp agree A.m2 B.m2)")
 
 

@@ -248,3 +248,19 @@ def status_text(gold: Path, found: Any) -> str:
         lines.append(f"unfinished: {len(found.outcomes) - found.curated} sentences to "
                      "decide")
     return "\n".join(lines) + "\n"
+
+
+def unfinished(gold: Path) -> int:
+    """How many sentences of the curation GOLD are still to decide (0 when the inputs the
+    log names cannot be read: nothing is claimed then)."""
+    from m2lsp.curation.record import SUFFIX, last_inputs, read_log
+    from m2lsp.curation.state import curation
+    from m2lsp.errors import M2lspError
+
+    try:
+        decisions = read_log(Path(str(gold) + SUFFIX).read_text(encoding="utf-8"))
+        inputs = [gold.parent / name for name in last_inputs(decisions)]
+        found = curation(_annotators(inputs, None), decisions)
+    except (M2lspError, OSError):
+        return 0
+    return len(found.outcomes) - found.curated

@@ -1,0 +1,270 @@
+"""`m2lsp curate` and `m2lsp note` from the command line: a curated gold of its own, decided
+and recorded (the annotators' files only read)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from m2lsp.cli import main
+
+NOOP = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
+A = """\
+S He go to school .
+A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+
+S We need more time .
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+
+S She arrive at Monday .
+A 1 2|||R:VERB:SVA|||arrives|||REQUIRED|||-NONE-|||0
+A 2 3|||R:PREP|||on|||REQUIRED|||-NONE-|||0
+
+S need more time .
+A 0 0|||M:PRON|||we|||REQUIRED|||-NONE-|||0
+
+S It rain .
+A 1 2|||R:VERB:SVA|||rains|||REQUIRED|||-NONE-|||0
+"""
+B = """\
+S He go to school .
+A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+
+S We need more time .
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+
+S She arrive at Monday .
+A 1 2|||R:VERB:SVA|||arrives|||REQUIRED|||-NONE-|||0
+
+S need more time .
+A 0 0|||M:PRON|||We|||REQUIRED|||-NONE-|||0
+
+S It rain .
+"""
+
+
+@pytest.fixture
+def team(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("M2LSP_NOW", "2026-01-02T03:04:05Z")
+    monkeypatch.chdir(tmp_path)
+    Path("A.m2").write_text(A, encoding="utf-8")
+    Path("B.m2").write_text(B, encoding="utf-8")
+    assert main(["curate", "A.m2", "B.m2", "-o", "gold.m2", "--who", "cara"]) == 0
+    return tmp_path
+
+
+def _blocks(path: str) -> list[list[str]]:
+    return [b.split("\n") for b in Path(path).read_text(encoding="utf-8").strip().split("\n\n")]
+
+
+def _status(capsys: pytest.CaptureFixture[str]) -> dict:
+    capsys.readouterr()
+    main(["curate", "gold.m2", "--status", "--format", "json"])
+    return json.loads(capsys.readouterr().out)
+
+
+def test_start_merges_what_everyone_agrees_on(team: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert (Path("A.m2").read_text(encoding="utf-8"), Path("B.m2").read_text(
+        encoding="utf-8")) == (A, B)
+    status = _status(capsys)
+    assert [(o["state"], o["rule"]) for o in status["outcomes"]] == [
+        ("auto", "auto-merged"), ("auto", "auto-merged"), ("open", ""), ("open", ""),
+        ("open", "")]
+    assert (status["curated"], status["complete"]) == (2, False)
+    assert status["outcomes"][4]["versions"] == {"0": ["1 2|||R:VERB:SVA|||rains"], "1": None}
+    # open sentences are written with a noop: the gold is a whole M2 file
+    assert [b[1:] for b in _blocks("gold.m2")] == [
+        ["A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0"], [NOOP], [NOOP], [NOOP], [NOOP]]
+    [start] = Path("gold.m2.curation.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(start) == {"time": "2026-01-02T03:04:05Z", "who": "cara",
+                                 "action": "start", "inputs": ["A.m2", "B.m2"]}
+
+
+def test_status_exit_code_says_whether_the_curation_is_finished(
+        team: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["curate", "gold.m2", "--status"]) == 1
+    out = capsys.readouterr().out
+    assert "curated 2 of 5 sentences (auto-merged 2, decided 0, in progress 0, open 3)" in out
+    assert "annotator 1: (no line yet)" in out and "unfinished: 3 sentences" in out
+    for decision in (["--sentence", "3", "--take", "1"], ["--sentence", "4", "--take", "0"],
+                     ["--sentence", "5", "--take", "0"]):
+        assert main(["curate", "gold.m2", *decision]) == 0
+    assert main(["curate", "gold.m2", "--status"]) == 0
+    assert "curated 5 of 5 sentences" in capsys.readouterr().out
+
+
+# decision flags -> the gold's lines of sentence 3 ("She arrive at Monday ."), its state
+DECISIONS = [
+    (["--take", "0"], ["A 1 2|||R:VERB:SVA|||arrives|||REQUIRED|||-NONE-|||0",
+                       "A 2 3|||R:PREP|||on|||REQUIRED|||-NONE-|||0"], "decided", "took 0"),
+    (["--take", "1"], ["A 1 2|||R:VERB:SVA|||arrives|||REQUIRED|||-NONE-|||0"], "decided",
+     "took 1"),
+    (["--accept", "2 3|||R:PREP|||on"], ["A 2 3|||R:PREP|||on|||REQUIRED|||-NONE-|||0"],
+     "in progress", "in progress"),
+    (["--accept", "2 3|||R:PREP|||on", "--from", "0"],
+     ["A 2 3|||R:PREP|||on|||REQUIRED|||-NONE-|||0"], "in progress", "in progress"),
+    (["--edit", "3 4|||R:NOUN|||Mondays"], ["A 3 4|||R:NOUN|||Mondays|||REQUIRED|||-NONE-|||0"],
+     "in progress", "in progress"),
+    (["--correct"], [NOOP], "decided", "correct as it is"),
+    (["--done"], [NOOP], "decided", "curated"),
+]
+
+
+@pytest.mark.parametrize(("flags", "lines", "state", "rule"), DECISIONS)
+def test_a_decision(team: Path, capsys: pytest.CaptureFixture[str], flags: list[str],
+                    lines: list[str], state: str, rule: str) -> None:
+    assert main(["curate", "gold.m2", "--sentence", "3", "--who", "dee", *flags]) == 0
+    assert _blocks("gold.m2")[2][1:] == lines
+    outcome = _status(capsys)["outcomes"][2]
+    assert (outcome["state"], outcome["rule"]) == (state, rule)
+    last = json.loads(Path("gold.m2.curation.jsonl").read_text(encoding="utf-8")
+                      .splitlines()[-1])
+    assert (last["who"], last["sentence"], last["time"]) == (
+        "dee", outcome["key"], "2026-01-02T03:04:05Z")
+    assert (Path("A.m2").read_text(encoding="utf-8"), Path("B.m2").read_text(
+        encoding="utf-8")) == (A, B)
+
+
+def test_an_accepted_edit_replaces_the_one_it_competes_with(team: Path) -> None:
+    """Accepting both annotators' insertions at one point kept both ("we , we need")."""
+    assert main(["curate", "gold.m2", "--sentence", "4", "--accept", "0 0|||M:PRON|||we"]) == 0
+    assert main(["curate", "gold.m2", "--sentence", "4", "--accept", "0 0|||M:PRON|||We"]) == 0
+    assert _blocks("gold.m2")[3][1:] == ["A 0 0|||M:PRON|||We|||REQUIRED|||-NONE-|||0"]
+    assert main(["curate", "gold.m2", "--sentence", "4", "--reject", "0 0|||M:PRON|||We"]) == 0
+    assert _blocks("gold.m2")[3][1:] == [NOOP]
+
+
+def test_accept_agreed_takes_every_shared_edit(team: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["curate", "gold.m2", "--accept-agreed", "--who", "cara"]) == 0
+    assert _blocks("gold.m2")[2][1:] == ["A 1 2|||R:VERB:SVA|||arrives|||REQUIRED|||-NONE-|||0"]
+    last = json.loads(Path("gold.m2.curation.jsonl").read_text(encoding="utf-8")
+                      .splitlines()[-1])
+    assert (last["action"], last["from"], last["edit"]) == (
+        "accept", "0,1", "1 2|||R:VERB:SVA|||arrives")
+    assert _status(capsys)["counts"] == {"auto": 2, "decided": 0, "in progress": 1, "open": 2}
+
+
+def test_continuing_picks_up_the_annotators_later_work(
+        team: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["curate", "gold.m2", "--sentence", "3", "--take", "1"]) == 0
+    Path("B.m2").write_text(B + "A 1 2|||R:VERB:SVA|||rains|||REQUIRED|||-NONE-|||0\n",
+                            encoding="utf-8")
+    assert main(["curate", "gold.m2"]) == 0
+    states = [o["state"] for o in _status(capsys)["outcomes"]]
+    assert states == ["auto", "auto", "decided", "open", "auto"]
+
+
+def test_the_gold_is_redone_from_the_log_whatever_the_order(team: Path) -> None:
+    assert main(["curate", "gold.m2", "--sentence", "3", "--take", "0"]) == 0
+    assert main(["curate", "gold.m2", "--sentence", "4", "--accept", "0 0|||M:PRON|||We"]) == 0
+    gold = Path("gold.m2").read_text(encoding="utf-8")
+    Path("gold.m2").unlink()
+    assert main(["curate", "gold.m2"]) == 0
+    assert Path("gold.m2").read_text(encoding="utf-8") == gold
+    # the annotators' files re-ordered (both the same way): the decisions follow the keys
+    for name in ("A.m2", "B.m2"):
+        blocks = Path(name).read_text(encoding="utf-8").strip().split("\n\n")
+        Path(name).write_text("\n\n".join(reversed(blocks)) + "\n", encoding="utf-8")
+    assert main(["curate", "gold.m2"]) == 0
+    again = Path("gold.m2").read_text(encoding="utf-8").strip().split("\n\n")
+    assert "\n\n".join(reversed(again)) + "\n\n" == gold
+
+
+def test_one_merged_file_is_an_input_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name, text in (("A.m2", A), ("B.m2", B)):
+        Path(name).write_text(text, encoding="utf-8")
+    assert main(["merge", "A.m2", "B.m2", "-o", "both.m2"]) == 0
+    assert main(["curate", "both.m2", "-o", "gold.m2", "--who", "x"]) == 0
+    assert _status(capsys)["curated"] == 2
+
+
+def test_duplicate_sentences_keep_their_own_decisions(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    two = ("S It rain .\nA 1 2|||R:VERB:SVA|||rains|||REQUIRED|||-NONE-|||0\n\n"
+           "S It rain .\nA 1 2|||R:VERB:SVA|||rained|||REQUIRED|||-NONE-|||0\n")
+    Path("A.m2").write_text(two, encoding="utf-8")
+    Path("B.m2").write_text("S It rain .\n" + NOOP + "\n\nS It rain .\n" + NOOP + "\n",
+                            encoding="utf-8")
+    assert main(["curate", "A.m2", "B.m2", "-o", "gold.m2", "--who", "x"]) == 0
+    assert main(["curate", "gold.m2", "--sentence", "2", "--take", "0"]) == 0
+    assert [b[1:] for b in _blocks("gold.m2")] == [
+        [NOOP], ["A 1 2|||R:VERB:SVA|||rained|||REQUIRED|||-NONE-|||0"]]
+    log = Path("gold.m2.curation.jsonl").read_text(encoding="utf-8")
+    assert json.loads(log.splitlines()[-1])["sentence"].endswith(".2")
+
+
+ERRORS = [
+    (["curate", "A.m2", "B.m2"], "name the curated gold"),
+    (["curate", "A.m2", "-o", "A.m2"], "is one of the annotators' files"),
+    (["curate", "gold.m2", "--sentence", "9", "--take", "1"], "there is no sentence 9"),
+    (["curate", "gold.m2", "--sentence", "nokey", "--take", "1"], "no sentence has the key"),
+    (["curate", "gold.m2", "--sentence", "3", "--take", "7"], "there is no annotator 7"),
+    (["curate", "gold.m2", "--sentence", "3", "--accept", "0 1|||X|||y"],
+     "no annotator made 0 1|||X|||y"),
+    (["curate", "gold.m2", "--sentence", "3", "--accept", "2 3|||R:PREP|||on", "--from", "1"],
+     "annotator 1 made no edit"),
+    (["curate", "gold.m2", "--sentence", "3", "--edit", "2 9|||R:PREP|||on"],
+     "ends after the sentence's 5 tokens"),
+    (["curate", "gold.m2", "--sentence", "3", "--edit", "two|||R|||x"], "is no edit"),
+    (["curate", "gold.m2", "--sentence", "3", "--reject", "1 2|||X|||y"], "holds no edit"),
+    (["curate", "gold.m2", "--sentence", "3", "--correct", "--done"], "one decision a run"),
+    (["curate", "gold.m2", "--take", "1"], "--take needs --sentence"),
+    (["curate", "gold.m2", "--sentence", "3"], "--sentence needs a decision"),
+    (["curate", "gold.m2", "--accept-agreed", "--sentence", "3"], "--accept-agreed takes no"),
+    (["curate", "new.m2", "-o", "other.m2"], "new.m2 is not a file"),
+    (["note", "gold.m2", "3", "--edit", "0 1|||X|||y", "--text", "?"], "has no edit 0 1"),
+    (["note", "gold.m2", "3"], "a note needs --text or --unsure"),
+    (["note", "gold.m2", "12", "--text", "?"], "there is no sentence '12'"),
+]
+
+
+@pytest.mark.parametrize(("argv", "said"), ERRORS)
+def test_what_cannot_be_done_is_said(team: Path, capsys: pytest.CaptureFixture[str],
+                                     argv: list[str], said: str) -> None:
+    log = Path("gold.m2.curation.jsonl").read_text(encoding="utf-8")
+    gold = Path("gold.m2").read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main(argv) == 2
+    assert said in capsys.readouterr().err
+    assert Path("gold.m2.curation.jsonl").read_text(encoding="utf-8") == log
+    assert Path("gold.m2").read_text(encoding="utf-8") == gold
+
+
+def test_a_broken_log_line_is_named(team: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with Path("gold.m2.curation.jsonl").open("a", encoding="utf-8") as log:
+        log.write("not json\n")
+    assert main(["curate", "gold.m2", "--status"]) == 2
+    assert "gold.m2.curation.jsonl:2: not a decision" in capsys.readouterr().err
+
+
+def test_notes_on_a_sentence_and_an_edit(team: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["note", "A.m2", "3", "--edit", "2 3|||R:PREP|||on", "--text", "on or in?",
+                 "--unsure", "--who", "ana"]) == 0
+    assert main(["note", "A.m2", "1", "--text", "easy", "--who", "ana"]) == 0
+    assert Path("A.m2").read_text(encoding="utf-8") == A  # notes live beside the file
+    [first, _] = Path("A.m2.notes.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(first) == {"time": "2026-01-02T03:04:05Z", "who": "ana",
+                                 "sentence": json.loads(first)["sentence"],
+                                 "edit": "2 3|||R:PREP|||on", "text": "on or in?",
+                                 "unsure": True}
+    capsys.readouterr()
+    assert main(["note", "A.m2"]) == 0
+    assert capsys.readouterr().out == (
+        "sentence 3 edit 2 3|||R:PREP|||on: ana [unsure]: on or in?\n"
+        "sentence 1: ana: easy\n")
+    # re-ordered, the notes follow their sentences; an edit removed leaves its note orphaned
+    blocks = A.strip().split("\n\n")
+    blocks[2] = blocks[2].replace("\nA 2 3|||R:PREP|||on|||REQUIRED|||-NONE-|||0", "")
+    Path("A.m2").write_text("\n\n".join(reversed(blocks)) + "\n", encoding="utf-8")
+    assert main(["note", "A.m2"]) == 0
+    assert capsys.readouterr().out == (
+        "sentence 3 edit 2 3|||R:PREP|||on (edit gone): ana [unsure]: on or in?\n"
+        "sentence 5: ana: easy\n")
