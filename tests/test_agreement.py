@@ -204,3 +204,155 @@ def test_what_agree_cannot_compare_is_said(tmp_path: Path, capsys: pytest.Captur
         (tmp_path / name).write_text(text, encoding="utf-8")
     assert main(["agree", *(str(tmp_path / name) for name in files)]) == 2
     assert said in capsys.readouterr().err
+
+
+def _many(annotators: int, sentences: int = 60) -> str:
+    """`sentences` sentences, each annotated by three of `annotators` in turn, the first
+    and the third the same way."""
+    out = []
+    for s in range(sentences):
+        out.append(f"S w0 w1 w2 w3 w{s} .")
+        for k in range(3):
+            who = (s * 3 + k) % annotators
+            out.append(f"A 0 1|||R:NOUN|||x{k % 2}|||REQUIRED|||-NONE-|||{who}")
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def test_many_annotators_are_summarised_in_output_linear_in_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """500 annotators took 80 s and printed 54 MB (every one of 124,750 pairs): by default
+    one row per annotator, and no pair computed."""
+    import m2lsp.agreement
+
+    gold = tmp_path / "many.m2"
+    gold.write_text(_many(60), encoding="utf-8")
+    calls = []
+    real = m2lsp.agreement.pair_agreement
+    monkeypatch.setattr(m2lsp.agreement, "pair_agreement",
+                        lambda *a, **k: calls.append(a[1:3]) or real(*a, **k))
+    assert main(["agree", str(gold)]) == 0
+    out = capsys.readouterr().out
+    assert calls == []
+    assert len(out.splitlines()) == 3 + 60
+    assert out.startswith("Agreement of 60 annotators on 60 sentences: 1770 pairs, summarised")
+    assert "\n  edits another annotator of the sentence made too: 0.6667\n" in out
+    assert main(["agree", str(gold), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["summary"], data["pairs"], len(data["rows"])) == (True, 1770, 60)
+
+
+# argv after the file -> the pairs computed
+PAIRS_ASKED = [
+    ([], [("0", "1"), ("0", "2"), ("0", "3"), ("1", "2"), ("1", "3"), ("2", "3")]),
+    (["--annotators", "1,3"], [("1", "3")]),
+    (["--annotators", "0,1,2", "--pairs", "all"], [("0", "1"), ("0", "2"), ("1", "2")]),
+    (["--pairs", "summary"], []),
+]
+
+
+@pytest.mark.parametrize(("argv", "pairs"), PAIRS_ASKED)
+def test_only_the_pairs_asked_for_are_computed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str],
+                                               argv: list[str], pairs: list) -> None:
+    import m2lsp.agreement
+
+    gold = tmp_path / "four.m2"
+    gold.write_text(_many(4, 12), encoding="utf-8")
+    calls = []
+    real = m2lsp.agreement.pair_agreement
+    monkeypatch.setattr(m2lsp.agreement, "pair_agreement",
+                        lambda *a, **k: calls.append(tuple(a[1:3])) or real(*a, **k))
+    assert main(["agree", str(gold), *argv]) == 0
+    assert calls == pairs
+    assert capsys.readouterr().out.count("\nAnnotators ") == len(pairs)
+
+
+def test_every_pair_on_request(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold = tmp_path / "six.m2"
+    gold.write_text(_many(6, 12), encoding="utf-8")
+    assert main(["agree", str(gold)]) == 0  # 15 pairs: more than auto prints
+    assert "summarised" in capsys.readouterr().out
+    assert main(["agree", str(gold), "--pairs", "all"]) == 0
+    assert capsys.readouterr().out.count("\nAnnotators ") == 15
+    assert main(["agree", str(gold), "--annotators", "0,9"]) == 2
+    assert "--annotators needs two or more of the file's annotators" in \
+        capsys.readouterr().err
+
+
+HAND_GOLD = """\
+S He go to school .
+A 1 2|||SVA|||goes|||REQUIRED|||-NONE-|||0
+
+S She like apple .
+A 1 2|||SVA|||likes|||REQUIRED|||-NONE-|||0
+A 2 3|||Nn|||apples|||REQUIRED|||-NONE-|||0
+
+S It is fine .
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+
+S They was happy .
+A 1 2|||SVA|||were|||REQUIRED|||-NONE-|||0
+
+S I has a cat .
+A 1 2|||SVA|||have|||REQUIRED|||-NONE-|||0
+"""
+
+
+def test_each_annotator_against_a_gold_equals_score(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    hand = tmp_path / "hand.m2"
+    hand.write_text(HAND, encoding="utf-8")
+    gold = tmp_path / "gold.m2"
+    gold.write_text(HAND_GOLD, encoding="utf-8")
+    assert main(["agree", str(hand), "--against", str(gold), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(p["first"], p["second"]) for p in data["pairs"]] == [("0", "gold"), ("1", "gold")]
+    assert main(["split", str(hand), "-o", str(tmp_path / "each")]) == 0
+    for pair, annotator in zip(data["pairs"], ("0", "1"), strict=True):
+        own = _corrected(tmp_path / "each" / f"hand.{annotator}.m2", tmp_path / f"{annotator}.txt")
+        scored = _score(capsys, str(own), str(gold))
+        assert (pair["forward"]["precision"], pair["forward"]["recall"],
+                pair["forward"]["f"]) == (scored["precision"], scored["recall"], scored["f"])
+    assert main(["agree", str(hand), "--against", str(gold)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"Agreement of 2 annotators with {gold} (M2, F0.5)")
+    assert "0 against gold: P 1.0000  R 0.6000  F0.5 0.8824  (TP 3, FP 0, FN 2)" in text
+
+
+def test_against_a_gold_of_other_sentences_is_refused(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    hand = tmp_path / "hand.m2"
+    hand.write_text(HAND, encoding="utf-8")
+    gold = tmp_path / "gold.m2"
+    gold.write_text(HAND_GOLD.replace("It is fine", "It was fine"), encoding="utf-8")
+    assert main(["agree", str(hand), "--against", str(gold)]) == 2
+    assert "sentence 3 differs between the annotators' files and" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_conll2014_annotators_against_their_curated_gold_equal_score(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """CoNLL-2014's two annotators curated (what they agree on merged, then annotator 1
+    taken where they differ in the first 200 sentences): each against the gold as
+    `m2lsp score` scores their corrections."""
+    monkeypatch.setenv("M2LSP_NOW", "2026-01-01T00:00:00Z")
+    gold0 = shared("conll2014/gold/official-2014.0.m2")
+    gold1 = shared("conll2014/gold/official-2014.1.m2")
+    gold = tmp_path / "gold.m2"
+    assert main(["curate", str(gold0), str(gold1), "-o", str(gold), "--who", "t"]) == 0
+    assert main(["curate", str(gold), "--accept-agreed", "--who", "t"]) == 0
+    capsys.readouterr()
+    assert main(["agree", str(gold0), str(gold1), "--against", str(gold), "--format",
+                 "json"]) == 0
+    captured = capsys.readouterr()
+    assert "is an unfinished curation" in captured.err
+    pairs = json.loads(captured.out)["pairs"]
+    for pair, own in zip(pairs, (gold0, gold1), strict=True):
+        scored = _score(capsys, str(_corrected(own, tmp_path / f"{pair['first']}.txt")),
+                        str(gold))
+        assert (pair["forward"]["precision"], pair["forward"]["recall"],
+                pair["forward"]["f"]) == (scored["precision"], scored["recall"], scored["f"])
+        assert pair["sentences"] == 1312
