@@ -10,6 +10,7 @@ from pathlib import Path
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Applicability, Diagnostic
 from m2lsp.files import reading
+from m2lsp.files.sidecars import sidecars_of
 from m2lsp.files.writing import TEMP_SUFFIX, Snapshot, WriteRefused, write_atomic
 from m2lsp.linting.cap import Unlisted
 from m2lsp.linting.fixes import FixOutcome, fix_until_stable
@@ -81,13 +82,16 @@ def check_file(path: Path, options: CheckOptions, explicit: bool = True) -> Chec
                            else None)
     known = _known_ids(path, options) if fmt is Format.TRUTH else None
     corpus = corpus_of(path, options.encoding) if fmt is Format.MULTIGEC else None
+    sidecars = sidecars_of(path) if fmt is Format.M2 else None
     if not options.fix:
         result = lint(source, fmt, options.settings, known_ids=known, corpus=corpus,
-                      most_per_rule=options.most_per_rule)
+                      most_per_rule=options.most_per_rule, sidecars=sidecars)
         return CheckedFile(path, fmt, result.diagnostics, linted=result,
                            empty=not source.text.strip(), unlisted=result.unlisted)
-    result = lint(source, fmt, options.settings, known_ids=known, corpus=corpus)
-    return _fix(path, source, fmt, options, known, result.diagnostics, snapshot, corpus)
+    result = lint(source, fmt, options.settings, known_ids=known, corpus=corpus,
+                  sidecars=sidecars)
+    return _fix(path, source, fmt, options, known, result.diagnostics, snapshot, corpus,
+                sidecars)
 
 
 def _unlinted(path: Path, text: str) -> str | None:
@@ -102,13 +106,14 @@ def _unlinted(path: Path, text: str) -> str | None:
 
 def _fix(path: Path, source: SourceText, fmt: Format, options: CheckOptions,
          known: frozenset[str] | None, found: tuple[Diagnostic, ...],
-         snapshot: Snapshot | None, corpus: Corpus | None = None) -> CheckedFile:
+         snapshot: Snapshot | None, corpus: Corpus | None = None,
+         sidecars: object = None) -> CheckedFile:
     if source.problem is not None:
         return CheckedFile(path, fmt, found, not_fixed="not fixed: the file does not decode "
                            "cleanly; fixing would change bytes it could not read")
     outcome = fix_until_stable(
         source, lambda s: lint(s, fmt, options.settings, known_ids=known,
-                               corpus=corpus).diagnostics,
+                               corpus=corpus, sidecars=sidecars).diagnostics,
         options.fix)
     if outcome.applied:
         try:
@@ -118,7 +123,7 @@ def _fix(path: Path, source: SourceText, fmt: Format, options: CheckOptions,
         except OSError as exc:
             return CheckedFile(path, fmt, found, error=f"cannot write: {exc.strerror or exc}")
     remaining = lint(outcome.source, fmt, options.settings, known_ids=known, corpus=corpus,
-                     most_per_rule=options.most_per_rule)
+                     most_per_rule=options.most_per_rule, sidecars=sidecars)
     return CheckedFile(path, fmt, remaining.diagnostics, fixed=outcome,
                        empty=not outcome.source.text.strip(), unlisted=remaining.unlisted)
 

@@ -57,7 +57,7 @@ class Corpus:
 def lint(source: SourceText, fmt: Format, settings: LintSettings | None = None,
          cache: BlockCache | None = None, known_ids: frozenset[str] | None = None,
          corpus: Corpus | None = None, deadline: float | None = None,
-         most_per_rule: int | None = None) -> LintResult:
+         most_per_rule: int | None = None, sidecars: Any = None) -> LintResult:
     """Every selected rule's diagnostics for `source` read as `fmt`; with a `deadline`
     (`time.monotonic()`), the rules not begun by then are left out and named in
     `unchecked` (the language server's budget per pass); with `most_per_rule`, only the
@@ -65,14 +65,17 @@ def lint(source: SourceText, fmt: Format, settings: LintSettings | None = None,
     settings = settings or LintSettings()
     with paused_gc():
         return _lint(source, fmt, settings, cache, known_ids, corpus, deadline,
-                     RuleCap(most_per_rule, settings))
+                     RuleCap(most_per_rule, settings), sidecars)
 
 
 def _lint(source: SourceText, fmt: Format, settings: LintSettings, cache: BlockCache | None,
           known_ids: frozenset[str] | None, corpus: Corpus | None = None,
-          deadline: float | None = None, cap: RuleCap | None = None) -> LintResult:
+          deadline: float | None = None, cap: RuleCap | None = None,
+          sidecars: Any = None) -> LintResult:
     rules = selected_rules(fmt, settings)
     document, ctx = _parse(source, fmt, settings, cache, known_ids, corpus)
+    if sidecars is not None:  # M2: the curation and notes beside the file
+        ctx = replace(ctx, sidecars=sidecars)
     cap = cap or RuleCap(None)
     timed = _Timed(deadline)
     for rule in timed(rules[Scope.TEXT]):

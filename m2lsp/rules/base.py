@@ -70,6 +70,7 @@ class Context:
     # MultiGEC files: the essay ids of the corpus's original file
     essay_role: str | None = None  # MultiGEC: "orig", "ref" or "hyp", by the file's name
     essay_original: str | None = None  # MultiGEC: the original file's name
+    sidecars: Any = None  # M2: the curation and notes beside the file (curation.sidecars)
 
 
 class LineRange(NamedTuple):

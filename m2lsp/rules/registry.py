@@ -8,6 +8,7 @@ from m2lsp.rules import (  # noqa: F401  (imported to register their rules)
     cged,
     cged_input,
     cged_truth,
+    curation,
     m2_annotators,
     m2_edits,
     m2_offsets,

@@ -268,3 +268,22 @@ def test_notes_on_a_sentence_and_an_edit(team: Path,
     assert capsys.readouterr().out == (
         "sentence 3 edit 2 3|||R:PREP|||on (edit gone): ana [unsure]: on or in?\n"
         "sentence 5: ana: easy\n")
+
+
+def test_check_reports_an_unfinished_curation_and_orphaned_notes(
+        team: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["check", "gold.m2"]) == 1
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "gold.m2:7:1: N001 curation unfinished: 3 of 5 sentences still to decide (this is "
+        "the first; m2lsp curate --status lists them)")
+    assert main(["curate", "gold.m2", "--sentence", "3", "--take", "0"]) == 0
+    assert main(["note", "gold.m2", "3", "--edit", "2 3|||R:PREP|||on", "--text", "on?"]) == 0
+    for number in ("4", "5"):
+        assert main(["curate", "gold.m2", "--sentence", number, "--take", "0"]) == 0
+    capsys.readouterr()
+    assert main(["check", "gold.m2"]) == 0
+    assert main(["curate", "gold.m2", "--sentence", "3", "--take", "1"]) == 0
+    capsys.readouterr()
+    assert main(["check", "gold.m2"]) == 1
+    assert "N002 a note by" in capsys.readouterr().out

@@ -17,7 +17,7 @@ RULES = all_rules()
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
 def test_rule_shape(rule) -> None:
-    assert re.fullmatch(r"[CGIJMTUX][0-9]{3}", rule.code)
+    assert re.fullmatch(r"[CGIJMNTUX][0-9]{3}", rule.code)
     assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.name)
     assert rule.message and rule.summary()
     doc = rule.doc()

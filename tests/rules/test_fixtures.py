@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 
 from m2lsp.config import LintSettings
+from m2lsp.curation.keys import sentence_key
+from m2lsp.curation.notes import Note
+from m2lsp.curation.sidecars import Sidecars
 from m2lsp.diagnostic import Applicability
 from m2lsp.linting.fixes import apply_once
 from m2lsp.linting.run import Corpus, lint
@@ -25,6 +28,19 @@ KNOWN_IDS = {"T002": frozenset({"A2-0001", "A2-0002"})}
 # essays 1 and 2
 CORPUS = {"G006": Corpus("ref", frozenset({"1", "2"}), "xx-corpus-orig-dev.md"),
           "G007": Corpus("hyp", frozenset({"1", "2"}), "xx-corpus-orig-dev.md")}
+# curation and notes: the files beside the fixture, as `check` reads them (a gold whose
+# sentences 2 and 3 are still to decide; a note on an edit gone, one on a sentence gone)
+SIDECARS = {
+    "N001": Sidecars(unfinished=frozenset({sentence_key(["She", "arrive", "at", "Monday", "."]),
+                                           sentence_key(["It", "rain", "."])})),
+    "N002": Sidecars(notes=(
+        Note("ana", "2026-01-01T00:00:00Z", sentence_key(["She", "arrive", "at", "Monday", "."]),
+             "on or in?", edit="2 3|||R:PREP|||on"),
+        Note("ben", "2026-01-01T00:00:00Z", sentence_key(["It", "rains", "."]), "",
+             unsure=True),
+        Note("ana", "2026-01-01T00:00:00Z", sentence_key(["He", "go", "to", "school", "."]),
+             "kept", edit="1 2|||R:VERB:SVA|||goes"))),
+}
 CODES = [rule.code for rule in all_rules()]
 
 
@@ -37,7 +53,7 @@ def fixture_of(code: str) -> Path:
 def render(path: Path, code: str) -> tuple[str, list]:
     source = decode(path.read_bytes())
     result = lint(source, FORMATS[path.suffix], _settings(code), known_ids=KNOWN_IDS.get(code),
-                  corpus=CORPUS.get(code))
+                  corpus=CORPUS.get(code), sidecars=SIDECARS.get(code))
     own = [d for d in result.diagnostics if d.code == code]
     lines = [f"{d.span.line + 1}:{d.span.col + 1}-{d.span.end_line + 1}:{d.span.end_col + 1} "
              f"{d.code} {d.severity.label}: {d.message}"
