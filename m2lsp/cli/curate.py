@@ -68,6 +68,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from m2lsp.curation.guard import guarded
     from m2lsp.curation.record import SUFFIX, Decision, appended, last_inputs, read_log
     from m2lsp.curation.state import check_decision, curation
 
@@ -77,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     decisions = read_log(log_text, str(log_path))
     inputs = _inputs(args, gold, last_inputs(decisions))
     names = tuple(os.path.relpath(p.resolve(), gold.resolve().parent) for p in inputs)
-    found = curation(_annotators(inputs, args.encoding), decisions)
+    document = _annotators(inputs, args.encoding)
+    found, held = guarded(document, decisions)
     if args.status:
         return _status(args, gold, found)
     who, time = _who(args), _now()
@@ -85,11 +87,24 @@ def run(args: argparse.Namespace) -> int:
                                                                 inputs=names)]
     for decision in _requested(args, found, who, time):
         check_decision(found, decision)
+        after = curation(document, [*decisions, *new, decision], held)
+        _guard(found, after, decision)
         new.append(decision)
-        found = curation(_annotators(inputs, args.encoding), [*decisions, *new])
+        found = after
     _write(gold, log_path, found.gold(), appended(log_text, new) if new else None, inputs)
     print(f"m2lsp: wrote {gold}: {_summary(found)}", file=sys.stderr)
     return EXIT_CLEAN
+
+
+def _guard(before: Any, after: Any, decision: Any) -> None:
+    """A UsageError for a decision after which the rules flag the sentence's edits."""
+    from m2lsp.curation.guard import new_findings
+
+    was, now = before.find(decision.sentence), after.find(decision.sentence)
+    flagged = new_findings(was, now)
+    if flagged:
+        raise UsageError(f"sentence {now.number} would hold edits the rules flag, so the "
+                         f"decision is refused: {'; '.join(flagged)}")
 
 
 def _gold(args: argparse.Namespace) -> Path:
@@ -253,14 +268,14 @@ def status_text(gold: Path, found: Any) -> str:
 def unfinished(gold: Path) -> int:
     """How many sentences of the curation GOLD are still to decide (0 when the inputs the
     log names cannot be read: nothing is claimed then)."""
+    from m2lsp.curation.guard import guarded
     from m2lsp.curation.record import SUFFIX, last_inputs, read_log
-    from m2lsp.curation.state import curation
     from m2lsp.errors import M2lspError
 
     try:
         decisions = read_log(Path(str(gold) + SUFFIX).read_text(encoding="utf-8"))
         inputs = [gold.parent / name for name in last_inputs(decisions)]
-        found = curation(_annotators(inputs, None), decisions)
+        found, _ = guarded(_annotators(inputs, None), decisions)
     except (M2lspError, OSError):
         return 0
     return len(found.outcomes) - found.curated

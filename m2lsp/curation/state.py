@@ -102,13 +102,15 @@ class _Working:
     edits: list[EditSpec]
 
 
-def curation(document: M2Document, decisions: Sequence[Decision]) -> Curation:
-    """The curation of the annotators of `document` after `decisions`, in order."""
+def curation(document: M2Document, decisions: Sequence[Decision],
+             held: frozenset[str] = frozenset()) -> Curation:
+    """The curation of the annotators of `document` after `decisions`, in order; the
+    sentences whose keys are `held` are not auto-merged (`guard.held_back`)."""
     annotators = tuple(annotators_of(document))
     blocks = [b for b in document.blocks if b.sentence is not None]
     keys = sentence_keys(blocks)
     versions = [_versions(b, annotators) for b in blocks]
-    working = {k: _start(v) for k, v in zip(keys, versions, strict=True)}
+    working = {k: _start(v, k in held) for k, v in zip(keys, versions, strict=True)}
     index = {k: i for i, k in enumerate(keys)}
     unknown = []
     for decision in decisions:
@@ -118,7 +120,8 @@ def curation(document: M2Document, decisions: Sequence[Decision]) -> Curation:
             unknown.append(decision)
             continue
         working[decision.sentence] = _apply(working[decision.sentence], decision,
-                                            versions[index[decision.sentence]])
+                                            versions[index[decision.sentence]],
+                                            decision.sentence in held)
     outcomes = tuple(_outcome(n, k, b, working[k], v) for n, (k, b, v) in
                      enumerate(zip(keys, blocks, versions, strict=True), 1))
     return Curation(annotators, outcomes, tuple(unknown))
@@ -129,20 +132,22 @@ def _versions(block: Block, annotators: Sequence[str]) -> dict[str, tuple[EditSp
     return {a: tuple(sorted(edit_set(mine[a]))) if a in mine else None for a in annotators}
 
 
-def _start(versions: dict[str, tuple[EditSpec, ...] | None]) -> _Working:
+def _start(versions: dict[str, tuple[EditSpec, ...] | None], held: bool = False) -> _Working:
     sets = list(versions.values())
     if len(sets) >= 1 and None not in sets and len({frozenset(s or ()) for s in sets}) == 1:
+        if held:
+            return _Working(OPEN, "agreed, but the rules flag the edits", [])
         return _Working(AUTO, "auto-merged", list(sets[0] or ()))
     return _Working(OPEN, "", [])
 
 
 def _apply(now: _Working, decision: Decision,
-           versions: dict[str, tuple[EditSpec, ...] | None]) -> _Working:
+           versions: dict[str, tuple[EditSpec, ...] | None], held: bool = False) -> _Working:
     """The sentence after one decision (the log was checked when it was written; an edit
     that no longer parses is skipped, as `--status` reports)."""
     action = decision.action
     if action == "reopen":
-        return _start(versions)
+        return _start(versions, held)
     if action == "take":
         return _Working(DECIDED, f"took {decision.source}",
                         list(versions.get(decision.source or "") or ()))

@@ -24,8 +24,8 @@ def sidecars_of(path: Path) -> Sidecars | None:
 
 def _unfinished(gold: Path, log: Path) -> frozenset[str] | None:
     from m2lsp.authoring.annotators import Named, merge
+    from m2lsp.curation.guard import guarded
     from m2lsp.curation.record import last_inputs, read_log
-    from m2lsp.curation.state import curation
     from m2lsp.files.reading import read_bytes
     from m2lsp.parsing.m2 import parse_m2
     from m2lsp.parsing.source import decode
@@ -38,7 +38,7 @@ def _unfinished(gold: Path, log: Path) -> frozenset[str] | None:
         if not files:
             return None
         document = files[0].document if len(files) == 1 else parse_m2(merge(files))
-        found = curation(document, decisions)
+        found, _ = guarded(document, decisions)
     except (M2lspError, OSError, UnicodeDecodeError):
         return None
     return frozenset(o.key for o in found.outcomes if not o.finished)

@@ -287,3 +287,25 @@ def test_check_reports_an_unfinished_curation_and_orphaned_notes(
     capsys.readouterr()
     assert main(["check", "gold.m2"]) == 1
     assert "N002 a note by" in capsys.readouterr().out
+
+
+def test_the_gold_never_holds_edits_its_rules_flag(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """An agreed edit set the rules flag is not auto-merged; a decision that would put one
+    in the gold is refused."""
+    monkeypatch.chdir(tmp_path)
+    flagged = "S He go to school .\nA 1 2|||M:DET|||goes|||REQUIRED|||-NONE-|||0\n"
+    Path("A.m2").write_text(A + "\n" + flagged, encoding="utf-8")
+    Path("B.m2").write_text(B + NOOP + "\n\n" + flagged, encoding="utf-8")
+    assert main(["curate", "A.m2", "B.m2", "-o", "gold.m2", "--who", "x"]) == 0
+    outcome = _status(capsys)["outcomes"][5]
+    assert (outcome["state"], outcome["rule"]) == ("open", "agreed, but the rules flag the "
+                                                   "edits")
+    assert main(["curate", "gold.m2", "--sentence", "6", "--take", "0", "--who", "x"]) == 2
+    assert "sentence 6 would hold edits the rules flag, so the decision is refused: M409" in \
+        capsys.readouterr().err
+    assert main(["curate", "gold.m2", "--sentence", "1", "--edit", "1 2|||M:DET|||the"]) == 2
+    assert main(["curate", "gold.m2", "--sentence", "6", "--edit",
+                 "1 2|||R:VERB:SVA|||goes", "--who", "x"]) == 0
+    assert _blocks("gold.m2")[5][1:] == ["A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0"]
