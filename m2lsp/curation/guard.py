@@ -45,7 +45,9 @@ def held_back(found: Curation) -> frozenset[str]:
     from m2lsp.parsing.source import SourceText
 
     result = lint(SourceText(found.gold()), Format.M2)
-    starts = [s for s, b in zip(result.document.starts, result.document.blocks, strict=True)
+    document = result.document
+    assert isinstance(document, M2Document)
+    starts = [s for s, b in zip(document.starts, document.blocks, strict=True)
               if b.sentence is not None]
     flagged = set()
     for d in result.diagnostics:
