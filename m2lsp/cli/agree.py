@@ -181,11 +181,9 @@ def with_gold(document: Any, gold: Any, name: str) -> str:
 
 def _unfinished(gold: Path) -> None:
     """A warning when GOLD is a curation with sentences still to decide."""
-    from m2lsp.curation.record import SUFFIX
+    from m2lsp.files.curation import is_curated, unfinished
 
-    if Path(str(gold) + SUFFIX).exists():
-        from m2lsp.cli.curate import unfinished
-
+    if is_curated(gold):
         left = unfinished(gold)
         if left:
             print(f"m2lsp agree: warning: {gold} is an unfinished curation ({left} "

@@ -68,85 +68,29 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from m2lsp.curation.guard import guarded
-    from m2lsp.curation.record import SUFFIX, Decision, appended, last_inputs, read_log
-    from m2lsp.curation.state import check_decision, curation
+    from m2lsp.files.curation import decide, open_curation
 
     gold = _gold(args)
-    log_path = Path(str(gold) + SUFFIX)
-    log_text = log_path.read_text(encoding="utf-8") if log_path.exists() else ""
-    decisions = read_log(log_text, str(log_path))
-    inputs = _inputs(args, gold, last_inputs(decisions))
-    names = tuple(os.path.relpath(p.resolve(), gold.resolve().parent) for p in inputs)
-    document = _annotators(inputs, args.encoding)
-    found, held = guarded(document, decisions)
+    opened = open_curation(gold, args.files, args.encoding)
     if args.status:
-        return _status(args, gold, found)
+        return _status(args, gold, opened.found)
     who, time = _who(args), _now()
-    new = [] if names == last_inputs(decisions) else [Decision("start", who, time,
-                                                                inputs=names)]
-    for decision in _requested(args, found, who, time):
-        check_decision(found, decision)
-        after = curation(document, [*decisions, *new, decision], held)
-        _guard(found, after, decision)
-        new.append(decision)
-        found = after
-    _write(gold, log_path, found.gold(), appended(log_text, new) if new else None, inputs)
+    found = decide(opened, _requested(args, opened.found, who, time), who, time)
     print(f"m2lsp: wrote {gold}: {_summary(found)}", file=sys.stderr)
     return EXIT_CLEAN
 
 
-def _guard(before: Any, after: Any, decision: Any) -> None:
-    """A UsageError for a decision after which the rules flag the sentence's edits."""
-    from m2lsp.curation.guard import new_findings
-
-    was, now = before.find(decision.sentence), after.find(decision.sentence)
-    flagged = new_findings(was, now)
-    if flagged:
-        raise UsageError(f"sentence {now.number} would hold edits the rules flag, so the "
-                         f"decision is refused: {'; '.join(flagged)}")
-
-
 def _gold(args: argparse.Namespace) -> Path:
-    from m2lsp.curation.record import SUFFIX
+    from m2lsp.files.curation import is_curated
 
     if args.output is not None:
         return args.output
-    if len(args.files) == 1 and Path(str(args.files[0]) + SUFFIX).exists():
+    if len(args.files) == 1 and is_curated(args.files[0]):
         gold = args.files[0]
         args.files = []
         return gold
     raise UsageError("name the curated gold: m2lsp curate A.m2 B.m2 -o gold.m2 starts a "
                      "curation, m2lsp curate gold.m2 continues one")
-
-
-def _inputs(args: argparse.Namespace, gold: Path, logged: tuple[str, ...]) -> list[Path]:
-    if args.files:
-        inputs = list(args.files)
-    elif logged:
-        inputs = [gold.parent / name for name in logged]
-    else:
-        raise UsageError(f"{gold} has no curation yet: give the annotators' files "
-                         f"(m2lsp curate A.m2 B.m2 -o {gold})")
-    for path in inputs:
-        if path.resolve() == gold.resolve():
-            raise UsageError(f"{gold} is one of the annotators' files: the curated gold is a "
-                             "file of its own")
-        if not path.is_file():
-            raise UsageError(f"{path} is not a file (an annotator's M2 file)")
-    return inputs
-
-
-def _annotators(inputs: list[Path], encoding: str | None) -> Any:
-    """The inputs as one document, annotator k the k-th file (one file: as written)."""
-    from m2lsp.authoring.annotators import Named, merge
-    from m2lsp.cli.merge import _parsed
-    from m2lsp.parsing.m2 import parse_m2
-
-    documents = [Named(str(p), _parsed(p, encoding)) for p in inputs]
-    if len(documents) == 1:
-        return documents[0].document
-    return parse_m2(merge(documents))
 
 
 def _requested(args: argparse.Namespace, found: Any, who: str, time: str) -> list[Any]:
@@ -209,15 +153,6 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def _write(gold: Path, log_path: Path, text: str, log_text: str | None,
-           inputs: list[Path]) -> None:
-    from m2lsp.files.writing import write_atomic
-
-    if log_text is not None:
-        write_atomic(log_path, log_text)
-    write_atomic(gold, text, inputs=inputs)
-
-
 def _summary(found: Any) -> str:
     counts = found.counts()
     return (f"curated {found.curated} of {len(found.outcomes)} sentences (auto-merged "
@@ -264,18 +199,3 @@ def status_text(gold: Path, found: Any) -> str:
                      "decide")
     return "\n".join(lines) + "\n"
 
-
-def unfinished(gold: Path) -> int:
-    """How many sentences of the curation GOLD are still to decide (0 when the inputs the
-    log names cannot be read: nothing is claimed then)."""
-    from m2lsp.curation.guard import guarded
-    from m2lsp.curation.record import SUFFIX, last_inputs, read_log
-    from m2lsp.errors import M2lspError
-
-    try:
-        decisions = read_log(Path(str(gold) + SUFFIX).read_text(encoding="utf-8"))
-        inputs = [gold.parent / name for name in last_inputs(decisions)]
-        found, _ = guarded(_annotators(inputs, None), decisions)
-    except (M2lspError, OSError):
-        return 0
-    return len(found.outcomes) - found.curated

@@ -32,12 +32,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from m2lsp.cli.curate import _now, _who
-    from m2lsp.cli.merge import _parsed
     from m2lsp.curation.keys import EditSpec, sentence_keys
     from m2lsp.curation.notes import SUFFIX, Note, placed, read_notes
+    from m2lsp.files.curation import annotators
     from m2lsp.files.writing import write_atomic
 
-    document = _parsed(args.file, args.encoding)
+    document = annotators([args.file], args.encoding)
     path = Path(str(args.file) + SUFFIX)
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     if args.sentence is None:

@@ -19,26 +19,14 @@ def sidecars_of(path: Path) -> Sidecars | None:
     log, notes = Path(str(path) + LOG), Path(str(path) + NOTES)
     if not log.is_file() and not notes.is_file():
         return None
-    return Sidecars(_unfinished(path, log) if log.is_file() else None, _notes(notes))
+    return Sidecars(_unfinished(path) if log.is_file() else None, _notes(notes))
 
 
-def _unfinished(gold: Path, log: Path) -> frozenset[str] | None:
-    from m2lsp.authoring.annotators import Named, merge
-    from m2lsp.curation.guard import guarded
-    from m2lsp.curation.record import last_inputs, read_log
-    from m2lsp.files.reading import read_bytes
-    from m2lsp.parsing.m2 import parse_m2
-    from m2lsp.parsing.source import decode
+def _unfinished(gold: Path) -> frozenset[str] | None:
+    from m2lsp.files.curation import open_curation
 
     try:
-        decisions = read_log(log.read_text(encoding="utf-8"))
-        files = [Named(str(gold.parent / name),
-                       parse_m2(decode(read_bytes(gold.parent / name))))
-                 for name in last_inputs(decisions)]
-        if not files:
-            return None
-        document = files[0].document if len(files) == 1 else parse_m2(merge(files))
-        found, _ = guarded(document, decisions)
+        found = open_curation(gold).found
     except (M2lspError, OSError, UnicodeDecodeError):
         return None
     return frozenset(o.key for o in found.outcomes if not o.finished)

@@ -1,0 +1,134 @@
+"""A curation on disk: the gold, its decision log beside it and the annotators' files the
+log names, read and written for the command line and the editor alike (the logic is
+`m2lsp.curation`'s).  The annotators' files are only read."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from m2lsp.curation.record import SUFFIX, Decision, appended, last_inputs, read_log
+from m2lsp.curation.state import Curation
+from m2lsp.errors import UsageError
+from m2lsp.model import M2Document
+
+
+@dataclass(frozen=True)
+class OpenCuration:
+    """Everything a decision needs: the files, the log so far, the annotators as one
+    document, the curation and the agreed sentences held back from auto-merge."""
+
+    gold: Path
+    log: Path
+    log_text: str
+    decisions: tuple[Decision, ...]
+    inputs: tuple[Path, ...]
+    document: M2Document
+    found: Curation
+    held: frozenset[str]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The inputs relative to the gold's folder, as the log writes them."""
+        return tuple(os.path.relpath(p.resolve(), self.gold.resolve().parent)
+                     for p in self.inputs)
+
+
+def is_curated(gold: Path) -> bool:
+    return Path(str(gold) + SUFFIX).is_file()
+
+
+def open_curation(gold: Path, inputs: Sequence[Path] = (),
+                  encoding: str | None = None) -> OpenCuration:
+    """The curation of `gold` (its inputs: `inputs`, else those its log names)."""
+    from m2lsp.curation.guard import guarded
+
+    log = Path(str(gold) + SUFFIX)
+    log_text = log.read_text(encoding="utf-8") if log.exists() else ""
+    decisions = tuple(read_log(log_text, str(log)))
+    paths = _inputs(gold, list(inputs), last_inputs(decisions))
+    document = annotators(paths, encoding)
+    found, held = guarded(document, decisions)
+    return OpenCuration(gold, log, log_text, decisions, tuple(paths), document, found, held)
+
+
+def _inputs(gold: Path, given: list[Path], logged: tuple[str, ...]) -> list[Path]:
+    if given:
+        inputs = given
+    elif logged:
+        inputs = [gold.parent / name for name in logged]
+    else:
+        raise UsageError(f"{gold} has no curation yet: give the annotators' files "
+                         f"(m2lsp curate A.m2 B.m2 -o {gold})")
+    for path in inputs:
+        if path.resolve() == gold.resolve():
+            raise UsageError(f"{gold} is one of the annotators' files: the curated gold is a "
+                             "file of its own")
+        if not path.is_file():
+            raise UsageError(f"{path} is not a file (an annotator's M2 file)")
+    return inputs
+
+
+def annotators(inputs: Sequence[Path], encoding: str | None = None) -> M2Document:
+    """The inputs as one document, annotator k the k-th file (one file: as written)."""
+    from m2lsp.authoring.annotators import Named, merge
+    from m2lsp.files.reading import read_bytes
+    from m2lsp.parsing.m2 import parse_m2
+    from m2lsp.parsing.source import decode
+
+    documents = []
+    for path in inputs:
+        try:
+            source = decode(read_bytes(path), encoding)
+        except OSError as exc:
+            raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        if source.text.strip() and not any(line.startswith("S ") for line in
+                                           source.lines[:1000]):
+            raise UsageError(f"{path} is not an M2 file (no S line)")
+        documents.append(Named(str(path), parse_m2(source)))
+    if len(documents) == 1:
+        return documents[0].document
+    return parse_m2(merge(documents))
+
+
+def decide(opened: OpenCuration, requested: Sequence[Decision], who: str,
+           time: str) -> Curation:
+    """Make the decisions (each checked, and refused if the rules would flag the sentence
+    after it), then write the log (appended) and the gold; a UsageError and nothing
+    written for a decision that cannot be made."""
+    from m2lsp.curation.guard import new_findings
+    from m2lsp.curation.state import check_decision, curation
+    from m2lsp.files.writing import write_atomic
+
+    found = opened.found
+    new = [] if opened.names == last_inputs(opened.decisions) else [
+        Decision("start", who, time, inputs=opened.names)]
+    for decision in requested:
+        check_decision(found, decision)
+        after = curation(opened.document, [*opened.decisions, *new, decision], opened.held)
+        flagged = new_findings(found.find(decision.sentence or ""),
+                               after.find(decision.sentence or ""))
+        if flagged:
+            raise UsageError(f"sentence {after.find(decision.sentence or '').number} would "
+                             "hold edits the rules flag, so the decision is refused: "
+                             f"{'; '.join(flagged)}")
+        new.append(decision)
+        found = after
+    if new:
+        write_atomic(opened.log, appended(opened.log_text, new))
+    write_atomic(opened.gold, found.gold(), inputs=opened.inputs)
+    return found
+
+
+def unfinished(gold: Path) -> int:
+    """How many sentences of the curation GOLD are still to decide (0 when it cannot be
+    read: nothing is claimed then)."""
+    from m2lsp.errors import M2lspError
+
+    try:
+        found = open_curation(gold).found
+    except (M2lspError, OSError, UnicodeDecodeError):
+        return 0
+    return len(found.outcomes) - found.curated
