@@ -16,7 +16,6 @@ import json
 import os
 import subprocess
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -95,8 +94,7 @@ def _gold(args: argparse.Namespace) -> Path:
 
 def _requested(args: argparse.Namespace, found: Any, who: str, time: str) -> list[Any]:
     """The decisions the flags ask for (a UsageError for a mixture that makes no sense)."""
-    from m2lsp.curation.record import Decision
-    from m2lsp.curation.state import agreed_edits
+    from m2lsp.curation.requests import accept_agreed, requested
 
     chosen = [name for name in DECISIONS if getattr(args, name)]
     if args.source is not None and args.accept is None:
@@ -104,8 +102,7 @@ def _requested(args: argparse.Namespace, found: Any, who: str, time: str) -> lis
     if args.accept_agreed:
         if chosen or args.sentence:
             raise UsageError("--accept-agreed takes no --sentence nor another decision")
-        return [Decision("accept", who, time, o.key, _shared_by(o, e), e.key)
-                for o in found.outcomes if not o.finished for e in agreed_edits(o)]
+        return accept_agreed(found, who, time)
     if not chosen:
         if args.sentence:
             raise UsageError("--sentence needs a decision: --take, --accept, --reject, "
@@ -115,23 +112,9 @@ def _requested(args: argparse.Namespace, found: Any, who: str, time: str) -> lis
         raise UsageError(f"one decision a run: --{chosen[0]} and --{chosen[1]} were given")
     if not args.sentence:
         raise UsageError(f"--{chosen[0]} needs --sentence N (a number or a key)")
-    key = found.find(args.sentence).key
-    action = chosen[0]
-    value = getattr(args, action)
-    if action == "take":
-        return [Decision("take", who, time, key, value.strip())]
-    if action in ("accept", "reject", "edit"):
-        from m2lsp.curation.keys import EditSpec
-
-        edit = EditSpec.parse(value).key
-        return [Decision(action, who, time, key, args.source if action == "accept" else None,
-                         edit)]
-    return [Decision(action, who, time, key)]
-
-
-def _shared_by(outcome: Any, edit: Any) -> str:
-    """`from` of a bulk accept: every annotator, comma-separated."""
-    return ",".join(a for a, v in outcome.versions.items() if v and edit in v)
+    value = getattr(args, chosen[0])
+    return [requested(found, chosen[0], args.sentence, value if isinstance(value, str)
+                      else None, args.source, who, time)]
 
 
 def _who(args: argparse.Namespace) -> str:
@@ -146,11 +129,9 @@ def _who(args: argparse.Namespace) -> str:
 
 
 def _now() -> str:
-    """The time of a decision (M2LSP_NOW fixes it, for tests and reproducible logs)."""
-    fixed = os.environ.get("M2LSP_NOW")
-    if fixed:
-        return fixed
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    from m2lsp.curation.record import now
+
+    return now()
 
 
 def _summary(found: Any) -> str:
@@ -161,23 +142,13 @@ def _summary(found: Any) -> str:
 
 
 def _status(args: argparse.Namespace, gold: Path, found: Any) -> int:
+    from m2lsp.curation.requests import status_data
+
     if args.format == "json":
-        print(json.dumps(status_data(gold, found), indent=2, ensure_ascii=False))
+        print(json.dumps(status_data(str(gold), found), indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(status_text(gold, found))
     return EXIT_CLEAN if found.complete else EXIT_FINDINGS
-
-
-def status_data(gold: Path, found: Any) -> dict[str, Any]:
-    return {"gold": str(gold), "annotators": list(found.annotators),
-            "sentences": len(found.outcomes), "curated": found.curated,
-            "complete": found.complete, "counts": found.counts(),
-            "outcomes": [{"number": o.number, "key": o.key, "state": o.state, "rule": o.rule,
-                          "text": o.text, "edits": [e.key for e in o.edits],
-                          "versions": {a: None if v is None else [e.key for e in v]
-                                       for a, v in o.versions.items()}}
-                         for o in found.outcomes],
-            "unknown_decisions": [d.line().strip() for d in found.unknown]}
 
 
 def status_text(gold: Path, found: Any) -> str:

@@ -97,3 +97,15 @@ def last_inputs(decisions: Sequence[Decision]) -> tuple[str, ...]:
     """The inputs the latest `start` names (none before a start)."""
     starts = [d.inputs for d in decisions if d.action == "start"]
     return starts[-1] if starts else ()
+
+
+def now() -> str:
+    """The time of a decision, ISO 8601 in UTC to the second (the environment variable
+    M2LSP_NOW fixes it, for tests and reproducible logs)."""
+    import os
+    from datetime import UTC, datetime
+
+    fixed = os.environ.get("M2LSP_NOW")
+    if fixed:
+        return fixed
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")

@@ -10,6 +10,7 @@ from m2lsp.lsp.features import (
     authoring,
     code_actions,
     completion,
+    curation,
     diagnostics,
     formatting,
     hover,
@@ -23,7 +24,8 @@ from m2lsp.lsp.features import (
 from m2lsp.lsp.server import M2Server
 
 FEATURES = (lifecycle, diagnostics, hover, outline, code_actions, semantic_tokens, completion,
-            formatting, scoring, review, annotate, report, attribution, authoring)
+            formatting, scoring, review, annotate, report, attribution, authoring,
+            curation)
 
 
 def create_server() -> M2Server:

@@ -1,0 +1,61 @@
+"""Curating from the editor over stdio: the commands `m2lsp.curationStatus` and
+`m2lsp.curate` write the gold and its log as `m2lsp curate` does, never an annotator's
+file."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from m2lsp.cli import main
+from tests.curation.test_curate import A, B
+
+SERVER = [sys.executable, "-m", "m2lsp", "serve"]
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def _run(client: LanguageClient, command: str, *arguments: object) -> dict:
+    return await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command=command, arguments=list(arguments)))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_three_disagreements_curated_from_the_editor(client: LanguageClient,
+                                                           tmp_path: Path) -> None:
+    for name, text in (("A.m2", A), ("B.m2", B)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    gold = tmp_path / "gold.m2"
+    assert main(["curate", str(tmp_path / "A.m2"), str(tmp_path / "B.m2"), "-o", str(gold),
+                 "--who", "cara"]) == 0
+    status = await _run(client, "m2lsp.curationStatus", gold.as_uri())
+    assert (status["curated"], status["sentences"]) == (2, 5)
+    assert [o["number"] for o in status["outcomes"] if o["state"] == "open"] == [3, 4, 5]
+    for asked in ({"action": "take", "sentence": "3", "value": "1"},
+                  {"action": "accept", "sentence": "4", "value": "0 0|||M:PRON|||We"},
+                  {"action": "done", "sentence": "4"},
+                  {"action": "correct", "sentence": status["outcomes"][4]["key"]}):
+        answer = await _run(client, "m2lsp.curate", gold.as_uri(), {**asked, "who": "dee"})
+        assert "error" not in answer, answer
+    assert answer == {"curated": 5, "sentences": 5, "complete": True,
+                      "counts": {"auto": 2, "decided": 3, "in progress": 0, "open": 0}}
+    assert (tmp_path / "A.m2").read_text(encoding="utf-8") == A
+    assert (tmp_path / "B.m2").read_text(encoding="utf-8") == B
+    log = (tmp_path / "gold.m2.curation.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(log) == 5 and all('"who": "dee"' in line for line in log[1:])
+    refused = await _run(client, "m2lsp.curate", gold.as_uri(),
+                         {"action": "take", "sentence": "3", "value": "7"})
+    assert "there is no annotator 7" in refused["error"]
+    missing = await _run(client, "m2lsp.curationStatus", (tmp_path / "none.m2").as_uri())
+    assert "has no curation yet" in missing["error"]
