@@ -59,3 +59,11 @@ async def test_three_disagreements_curated_from_the_editor(client: LanguageClien
     assert "there is no annotator 7" in refused["error"]
     missing = await _run(client, "m2lsp.curationStatus", (tmp_path / "none.m2").as_uri())
     assert "has no curation yet" in missing["error"]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_bad_request_is_an_answer(client: LanguageClient, tmp_path: Path) -> None:
+    for arguments in ([], [None], [2**40, "x"], ["\ud800", {"action": "take"}]):
+        for command in ("m2lsp.curate", "m2lsp.curationStatus"):
+            answer = await _run(client, command, *arguments)
+            assert "error" in answer, (command, arguments)
