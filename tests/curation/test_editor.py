@@ -67,3 +67,30 @@ async def test_a_bad_request_is_an_answer(client: LanguageClient, tmp_path: Path
         for command in ("m2lsp.curate", "m2lsp.curationStatus"):
             answer = await _run(client, command, *arguments)
             assert "error" in answer, (command, arguments)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_shows_every_annotators_version_and_the_notes(client: LanguageClient,
+                                                                   tmp_path: Path) -> None:
+    for name, text in (("A.m2", A), ("B.m2", B)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    gold = tmp_path / "gold.m2"
+    assert main(["curate", str(tmp_path / "A.m2"), str(tmp_path / "B.m2"), "-o", str(gold),
+                 "--who", "cara"]) == 0
+    assert main(["note", str(gold), "3", "--text", "on or at?", "--unsure", "--who",
+                 "cara"]) == 0
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=gold.as_uri(), language_id="m2", version=1,
+        text=gold.read_text(encoding="utf-8"))))
+    hover = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(gold.as_uri()), types.Position(6, 2)))
+    assert hover is not None
+    text = hover.contents.value
+    assert text.startswith("**curation: open**, sentence 3 `s")
+    assert "- annotator 0: `1 2|||R:VERB:SVA|||arrives`; `2 3|||R:PREP|||on`" in text
+    assert "- annotator 1: `1 2|||R:VERB:SVA|||arrives`\n- gold: noop" in text
+    assert "- note by cara (unsure): on or at?" in text
+    # annotators' files and other lines keep their hover
+    plain = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(gold.as_uri()), types.Position(1, 2)))
+    assert plain is None or "curation:" not in plain.contents.value

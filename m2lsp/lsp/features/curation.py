@@ -87,3 +87,69 @@ def _fail(ls: M2Server, message: str) -> dict[str, Any]:
     ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning,
                                                    message=f"m2lsp: {message}"))
     return {"error": message}
+
+
+# gold path -> (the mtimes of its log and inputs, its curation): a hover reads no file
+# again while none changed
+_OPENED: dict[str, tuple[tuple[float, ...], Any]] = {}
+
+
+def curation_hover(doc: Any, line: int) -> str | None:
+    """On a curated gold's S line: the sentence's state and rule, each annotator's version
+    and the gold's edits, and the notes on it (None elsewhere, and on other files)."""
+    from m2lsp.curation.keys import sentence_keys
+    from m2lsp.files.curation import is_curated
+
+    path = to_fs_path(doc.uri) if str(doc.uri).startswith("file:") else None
+    m2 = doc.live.m2
+    if not path or m2 is None or not is_curated(Path(path)):
+        return None
+    rows = [s for s, b in zip(m2.starts, m2.blocks, strict=True) if b.sentence is not None]
+    if line not in rows:
+        return None
+    key = sentence_keys(m2.blocks)[rows.index(line)]
+    found = _curation(Path(path))
+    outcome = next((o for o in found.outcomes if o.key == key), None) if found else None
+    return None if outcome is None else _hover_text(outcome, _notes(Path(path), key))
+
+
+def _curation(gold: Path) -> Any:
+    from m2lsp.curation.record import SUFFIX, last_inputs, read_log
+    from m2lsp.files.curation import open_curation
+
+    try:
+        log = Path(str(gold) + SUFFIX)
+        names = last_inputs(read_log(log.read_text(encoding="utf-8")))
+        stamp = tuple(p.stat().st_mtime for p in [log, *(gold.parent / n for n in names)])
+        cached = _OPENED.get(str(gold))
+        if cached is None or cached[0] != stamp:
+            cached = _OPENED[str(gold)] = (stamp, open_curation(gold).found)
+        return cached[1]
+    except (M2lspError, OSError, UnicodeDecodeError):
+        return None
+
+
+def _notes(gold: Path, key: str) -> list[Any]:
+    from m2lsp.curation.notes import SUFFIX, read_notes
+
+    try:
+        text = Path(str(gold) + SUFFIX).read_text(encoding="utf-8")
+        return [n for n in read_notes(text) if n.sentence == key]
+    except (M2lspError, OSError, UnicodeDecodeError):
+        return []
+
+
+def _hover_text(outcome: Any, notes: list[Any]) -> str:
+    rule = f" ({outcome.rule})" if outcome.rule else ""
+    lines = [f"**curation: {outcome.state}**{rule}, sentence {outcome.number} "
+             f"`{outcome.key}`", ""]
+    for annotator, version in outcome.versions.items():
+        shown = "no line yet" if version is None else \
+            "; ".join(f"`{e.key}`" for e in version) or "noop"
+        lines.append(f"- annotator {annotator}: {shown}")
+    lines.append(f"- gold: {'; '.join(f'`{e.key}`' for e in outcome.edits) or 'noop'}")
+    for note in notes:
+        on = f" on `{note.edit}`" if note.edit else ""
+        flag = " (unsure)" if note.unsure else ""
+        lines.append(f"- note by {note.who}{on}{flag}: {note.text}")
+    return "\n".join(lines)

@@ -11,6 +11,7 @@ from m2lsp.editor import attribution
 from m2lsp.editor import hover as hovering
 from m2lsp.lsp import convert, live_score
 from m2lsp.lsp.features.attribution import current
+from m2lsp.lsp.features.curation import curation_hover
 from m2lsp.lsp.features.documents import m2_document
 from m2lsp.lsp.server import M2Server
 
@@ -27,6 +28,7 @@ def hover(ls: M2Server, params: types.HoverParams) -> types.Hover | None:
     ls.cursor(doc, params.position.line)
     text = _attribution_hover(ls, doc, params.position) or \
         _score_hover(ls, doc, params.position.line) or \
+        curation_hover(doc, params.position.line) or \
         hovering.hover(m2, params.position.line, doc.live.lint_context_taxonomy())
     if text is None:
         return None
