@@ -277,8 +277,10 @@ def test_every_pair_on_request(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["agree", str(gold), "--pairs", "all"]) == 0
     assert capsys.readouterr().out.count("\nAnnotators ") == 15
     assert main(["agree", str(gold), "--annotators", "0,9"]) == 2
-    assert "--annotators needs two or more of the file's annotators" in \
+    assert "--annotators: 9 is no annotator of the file (they are 0, 1, 2, 3, 4, 5)" in \
         capsys.readouterr().err
+    assert main(["agree", str(gold), "--annotators", "0"]) == 2
+    assert "--annotators needs two or more" in capsys.readouterr().err
 
 
 HAND_GOLD = """\

@@ -83,9 +83,12 @@ def _chosen(args: argparse.Namespace, everyone: list[str]) -> list[str]:
         return everyone
     chosen = [a.strip() for a in args.annotators.split(",") if a.strip()]
     unknown = [a for a in chosen if a not in everyone]
-    if unknown or len(chosen) < 2:
+    if unknown:
+        raise UsageError(f"--annotators: {', '.join(unknown)} is no annotator of the file "
+                         f"(they are {_listed(everyone)})")
+    if len(chosen) < 2:
         raise UsageError(f"--annotators needs two or more of the file's annotators ("
-                         f"{_listed(everyone)}); {', '.join(unknown) or 'fewer'} given")
+                         f"{_listed(everyone)})")
     return chosen
 
 
