@@ -94,3 +94,31 @@ async def test_hover_shows_every_annotators_version_and_the_notes(client: Langua
     plain = await client.text_document_hover_async(types.HoverParams(
         types.TextDocumentIdentifier(gold.as_uri()), types.Position(1, 2)))
     assert plain is None or "curation:" not in plain.contents.value
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_lenses_offer_each_annotators_version_of_an_open_sentence(
+        client: LanguageClient, tmp_path: Path) -> None:
+    for name, text in (("A.m2", A), ("B.m2", B)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    gold = tmp_path / "gold.m2"
+    assert main(["curate", str(tmp_path / "A.m2"), str(tmp_path / "B.m2"), "-o", str(gold),
+                 "--who", "cara"]) == 0
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=gold.as_uri(), language_id="m2", version=1,
+        text=gold.read_text(encoding="utf-8"))))
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
+        types.TextDocumentIdentifier(gold.as_uri())))
+    titles = [(lens.range.start.line, lens.command.title) for lens in lenses
+              if lens.command and ("curated" in lens.command.title or
+                                   lens.command.title.startswith("take"))]
+    assert titles == [
+        (0, "curated 2 of 5 sentences"),
+        (6, "take annotator 0's: She arrives on Monday ."),
+        (6, "take annotator 1's: She arrives at Monday ."),
+        (9, "take annotator 0's: we need more time ."),
+        (9, "take annotator 1's: We need more time ."),
+        (12, "take annotator 0's: It rains .")]
+    take = next(lens for lens in lenses if lens.command.title.startswith("take annotator 1"))
+    answer = await _run(client, take.command.command, *take.command.arguments)
+    assert answer["curated"] == 3

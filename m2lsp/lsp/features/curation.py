@@ -153,3 +153,53 @@ def _hover_text(outcome: Any, notes: list[Any]) -> str:
         flag = " (unsure)" if note.unsure else ""
         lines.append(f"- note by {note.who}{on}{flag}: {note.text}")
     return "\n".join(lines)
+
+
+def curation_lenses(doc: Any) -> list[types.CodeLens]:
+    """On a curated gold: "curated N of M sentences" above the first line, and above each
+    unfinished sentence one lens per annotator, "take annotator K's: <their correction>"
+    (a click decides it with m2lsp.curate)."""
+    from m2lsp.curation.keys import sentence_keys
+    from m2lsp.files.curation import is_curated
+
+    path = to_fs_path(doc.uri) if str(doc.uri).startswith("file:") else None
+    m2 = doc.live.m2
+    if not path or m2 is None or not is_curated(Path(path)):
+        return []
+    found = _curation(Path(path))
+    if found is None:
+        return []
+    outcomes = {o.key: o for o in found.outcomes}
+    rows = [s for s, b in zip(m2.starts, m2.blocks, strict=True) if b.sentence is not None]
+    out = [_lens(0, f"curated {found.curated} of {len(found.outcomes)} sentences", "", [])]
+    for row, key in zip(rows, sentence_keys(m2.blocks), strict=True):
+        outcome = outcomes.get(key)
+        if outcome is None or outcome.finished:
+            continue
+        for annotator, version in outcome.versions.items():
+            if version is None:
+                continue
+            title = f"take annotator {annotator}'s: {_corrected(outcome.text, version)}"
+            out.append(_lens(row, title, CURATE, [doc.uri, {"action": "take",
+                                                              "sentence": key,
+                                                              "value": annotator}]))
+    return out
+
+
+def _lens(row: int, title: str, command: str, arguments: list[Any]) -> types.CodeLens:
+    at = types.Position(line=row, character=0)
+    shown = title if len(title) <= 120 else title[:119] + "…"
+    return types.CodeLens(range=types.Range(start=at, end=at), command=types.Command(
+        title=shown, command=command, arguments=arguments or None))
+
+
+def _corrected(text: str, edits: Any) -> str:
+    """The sentence with the edits applied (first correction of each), or as it is."""
+    tokens, out, at = text.split(), [], 0
+    for edit in sorted(edits):
+        if edit.start < at or edit.end > len(tokens):
+            return text
+        out.extend(tokens[at:edit.start])
+        out.extend((edit.corrections[0] if edit.corrections else "").split())
+        at = edit.end
+    return " ".join(out + tokens[at:])

@@ -14,6 +14,7 @@ from lsprotocol import types
 
 from m2lsp.agreement import block_summary
 from m2lsp.lsp import convert, live_score
+from m2lsp.lsp.features.curation import curation_lenses
 from m2lsp.lsp.server import M2Server, OpenDocument
 from m2lsp.scoring.review import FOUND, MISSED, WRONG
 
@@ -33,7 +34,7 @@ def code_lens(ls: M2Server, params: types.CodeLensParams) -> list[types.CodeLens
     view = ls.live_view(doc) if doc is not None else None
     scored = live_score.code_lenses(doc, view) if doc is not None and view is not None else []
     return scored + (agreement_lenses(doc, ls.config.score.beta, ls) +
-                     correction_lenses(doc) if doc is not None else [])
+                     correction_lenses(doc) + curation_lenses(doc) if doc is not None else [])
 
 
 def correction_lenses(doc: OpenDocument) -> list[types.CodeLens]:
