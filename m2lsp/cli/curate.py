@@ -32,9 +32,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "the edits every annotator agrees on (auto-merged) or the curator's decision; the "
         "decisions are appended to GOLD.curation.jsonl. The annotators' files are never "
         "written. Given only GOLD, the inputs are those the log names.")
-    curate.add_argument("files", nargs="*", type=Path, help="the annotators' M2 files (one "
-                        "annotator each, annotator k the k-th file) or one merged file; or "
-                        "only the gold, to continue")
+    curate.add_argument("files", nargs="*", type=Path, help="the annotators' M2 files (numbered "
+                        "as m2lsp merge numbers them: one annotator a file, annotator k is "
+                        "the k-th file) or one merged file; or only the gold, to continue")
     curate.add_argument("-o", "--output", type=Path, metavar="GOLD",
                         help="the curated gold to write (its log beside it)")
     curate.add_argument("--status", action="store_true",

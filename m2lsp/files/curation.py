@@ -90,7 +90,7 @@ def annotators(inputs: Sequence[Path], encoding: str | None = None) -> M2Documen
         documents.append(Named(str(path), parse_m2(source)))
     if len(documents) == 1:
         return documents[0].document
-    return parse_m2(merge(documents))
+    return parse_m2(merge(documents).text)
 
 
 def decide(opened: OpenCuration, requested: Sequence[Decision], who: str,
