@@ -122,3 +122,19 @@ async def test_lenses_offer_each_annotators_version_of_an_open_sentence(
     take = next(lens for lens in lenses if lens.command.title.startswith("take annotator 1"))
     answer = await _run(client, take.command.command, *take.command.arguments)
     assert answer["curated"] == 3
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_shows_the_notes_on_an_annotators_file(client: LanguageClient,
+                                                           tmp_path: Path) -> None:
+    ana = tmp_path / "A.m2"
+    ana.write_text(A, encoding="utf-8")
+    assert main(["note", str(ana), "3", "--edit", "2 3|||R:PREP|||on", "--text", "on or at?",
+                 "--unsure", "--who", "ana"]) == 0
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=ana.as_uri(), language_id="m2", version=1, text=A)))
+    hover = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(ana.as_uri()), types.Position(6, 2)))
+    assert hover is not None
+    assert hover.contents.value == ("- note by ana on `2 3|||R:PREP|||on` (unsure): "
+                                    "on or at?")

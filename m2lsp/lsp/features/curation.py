@@ -95,22 +95,26 @@ _OPENED: dict[str, tuple[tuple[float, ...], Any]] = {}
 
 
 def curation_hover(doc: Any, line: int) -> str | None:
-    """On a curated gold's S line: the sentence's state and rule, each annotator's version
-    and the gold's edits, and the notes on it (None elsewhere, and on other files)."""
+    """On an S line: of a curated gold, the sentence's state and rule, each annotator's
+    version and the gold's edits; of any M2 file, the notes on the sentence and its edits
+    (None elsewhere)."""
     from m2lsp.curation.keys import sentence_keys
     from m2lsp.files.curation import is_curated
 
     path = to_fs_path(doc.uri) if str(doc.uri).startswith("file:") else None
     m2 = doc.live.m2
-    if not path or m2 is None or not is_curated(Path(path)):
+    if not path or m2 is None:
         return None
     rows = [s for s, b in zip(m2.starts, m2.blocks, strict=True) if b.sentence is not None]
     if line not in rows:
         return None
     key = sentence_keys(m2.blocks)[rows.index(line)]
-    found = _curation(Path(path))
+    notes = _notes(Path(path), key)
+    found = _curation(Path(path)) if is_curated(Path(path)) else None
     outcome = next((o for o in found.outcomes if o.key == key), None) if found else None
-    return None if outcome is None else _hover_text(outcome, _notes(Path(path), key))
+    if outcome is None:
+        return "\n".join(_notes_text(notes)) if notes else None
+    return _hover_text(outcome, notes)
 
 
 def _curation(gold: Path) -> Any:
@@ -148,11 +152,17 @@ def _hover_text(outcome: Any, notes: list[Any]) -> str:
             "; ".join(f"`{e.key}`" for e in version) or "noop"
         lines.append(f"- annotator {annotator}: {shown}")
     lines.append(f"- gold: {'; '.join(f'`{e.key}`' for e in outcome.edits) or 'noop'}")
+    return "\n".join(lines + _notes_text(notes))
+
+
+def _notes_text(notes: list[Any]) -> list[str]:
+    out = []
     for note in notes:
         on = f" on `{note.edit}`" if note.edit else ""
+        by = f" (annotator {note.annotator})" if note.annotator is not None else ""
         flag = " (unsure)" if note.unsure else ""
-        lines.append(f"- note by {note.who}{on}{flag}: {note.text}")
-    return "\n".join(lines)
+        out.append(f"- note by {note.who}{on}{by}{flag}: {note.text}")
+    return out
 
 
 def curation_lenses(doc: Any) -> list[types.CodeLens]:
