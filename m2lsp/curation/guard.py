@@ -58,9 +58,9 @@ def held_back(found: Curation) -> frozenset[str]:
     return frozenset(flagged)
 
 
-def guarded(document: M2Document, decisions: Sequence[Decision]) -> tuple[Curation,
-                                                                         frozenset[str]]:
+def guarded(document: M2Document, decisions: Sequence[Decision],
+            also: Sequence[str] = ()) -> tuple[Curation, frozenset[str]]:
     """The curation after `decisions`, with the agreed sentences the rules flag held back
     from auto-merge (those depend on the annotators alone), and their keys."""
-    held = held_back(curation(document, ()))
-    return curation(document, decisions, held), held
+    held = held_back(curation(document, (), also=also))
+    return curation(document, decisions, held, also), held

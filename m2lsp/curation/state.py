@@ -2,8 +2,8 @@
 automatically, the log's decisions replayed, and the gold they make.
 
 A sentence is
-- `auto` when every annotator wrote a line in it (an edit or a noop) and their edit sets are
-  the same: the gold takes that set (INCEpTION's auto-merge);
+- `auto` when every annotator (two or more) wrote a line in it (an edit or a noop) and
+  their edit sets are the same: the gold takes that set (INCEpTION's auto-merge);
 - `decided` after `take`, `correct` or `done`;
 - `in progress` after `accept`, `reject` or `edit` without one of those;
 - `open` otherwise: the gold writes it with a noop, and the curation is unfinished (the
@@ -103,10 +103,12 @@ class _Working:
 
 
 def curation(document: M2Document, decisions: Sequence[Decision],
-             held: frozenset[str] = frozenset()) -> Curation:
+             held: frozenset[str] = frozenset(), also: Sequence[str] = ()) -> Curation:
     """The curation of the annotators of `document` after `decisions`, in order; the
-    sentences whose keys are `held` are not auto-merged (`guard.held_back`)."""
-    annotators = tuple(annotators_of(document))
+    sentences whose keys are `held` are not auto-merged (`guard.held_back`); `also`:
+    annotators who have written no line yet (an annotator's file not begun)."""
+    found = annotators_of(document)
+    annotators = tuple(found + [a for a in also if a not in found])
     blocks = [b for b in document.blocks if b.sentence is not None]
     keys = sentence_keys(blocks)
     versions = [_versions(b, annotators) for b in blocks]
@@ -134,7 +136,7 @@ def _versions(block: Block, annotators: Sequence[str]) -> dict[str, tuple[EditSp
 
 def _start(versions: dict[str, tuple[EditSpec, ...] | None], held: bool = False) -> _Working:
     sets = list(versions.values())
-    if len(sets) >= 1 and None not in sets and len({frozenset(s or ()) for s in sets}) == 1:
+    if len(sets) >= 2 and None not in sets and len({frozenset(s or ()) for s in sets}) == 1:
         if held:
             return _Working(OPEN, "agreed, but the rules flag the edits", [])
         return _Working(AUTO, "auto-merged", list(sets[0] or ()))

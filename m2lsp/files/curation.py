@@ -28,6 +28,7 @@ class OpenCuration:
     document: M2Document
     found: Curation
     held: frozenset[str]
+    waiting: tuple[str, ...] = ()  # annotators whose file has no line yet
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -49,9 +50,10 @@ def open_curation(gold: Path, inputs: Sequence[Path] = (),
     log_text = log.read_text(encoding="utf-8") if log.exists() else ""
     decisions = tuple(read_log(log_text, str(log)))
     paths = _inputs(gold, list(inputs), last_inputs(decisions))
-    document = annotators(paths, encoding)
-    found, held = guarded(document, decisions)
-    return OpenCuration(gold, log, log_text, decisions, tuple(paths), document, found, held)
+    document, waiting = _read(paths, encoding)
+    found, held = guarded(document, decisions, waiting)
+    return OpenCuration(gold, log, log_text, decisions, tuple(paths), document, found, held,
+                        waiting)
 
 
 def _inputs(gold: Path, given: list[Path], logged: tuple[str, ...]) -> list[Path]:
@@ -72,7 +74,15 @@ def _inputs(gold: Path, given: list[Path], logged: tuple[str, ...]) -> list[Path
 
 
 def annotators(inputs: Sequence[Path], encoding: str | None = None) -> M2Document:
-    """The inputs as one document, annotator k the k-th file (one file: as written)."""
+    """The inputs as one document, numbered as `m2lsp merge` numbers them (one file: as
+    written)."""
+    return _read(inputs, encoding)[0]
+
+
+def _read(inputs: Sequence[Path], encoding: str | None = None
+          ) -> tuple[M2Document, tuple[str, ...]]:
+    """The inputs as one document, and an id for each file with no annotator line yet
+    (numbered after the others: its annotator has annotated nothing so far)."""
     from m2lsp.authoring.annotators import Named, merge
     from m2lsp.files.reading import read_bytes
     from m2lsp.parsing.m2 import parse_m2
@@ -89,8 +99,11 @@ def annotators(inputs: Sequence[Path], encoding: str | None = None) -> M2Documen
             raise UsageError(f"{path} is not an M2 file (no S line)")
         documents.append(Named(str(path), parse_m2(source)))
     if len(documents) == 1:
-        return documents[0].document
-    return parse_m2(merge(documents).text)
+        return documents[0].document, ()
+    merged = merge(documents)
+    given = sum(len(ids) for ids in merged.ids)
+    waiting = tuple(str(given + k) for k in range(sum(not ids for ids in merged.ids)))
+    return parse_m2(merged.text), waiting
 
 
 def decide(opened: OpenCuration, requested: Sequence[Decision], who: str,
@@ -107,7 +120,8 @@ def decide(opened: OpenCuration, requested: Sequence[Decision], who: str,
         Decision("start", who, time, inputs=opened.names)]
     for decision in requested:
         check_decision(found, decision)
-        after = curation(opened.document, [*opened.decisions, *new, decision], opened.held)
+        after = curation(opened.document, [*opened.decisions, *new, decision], opened.held,
+                         opened.waiting)
         flagged = new_findings(found.find(decision.sentence or ""),
                                after.find(decision.sentence or ""))
         if flagged:

@@ -309,3 +309,26 @@ def test_the_gold_never_holds_edits_its_rules_flag(tmp_path: Path,
     assert main(["curate", "gold.m2", "--sentence", "6", "--edit",
                  "1 2|||R:VERB:SVA|||goes", "--who", "x"]) == 0
     assert _blocks("gold.m2")[5][1:] == ["A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0"]
+
+
+def test_an_annotator_who_has_not_begun_leaves_every_sentence_open(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Annotator 0 alone agrees with no one: nothing is auto-merged until the second file
+    has lines."""
+    monkeypatch.chdir(tmp_path)
+    Path("A.m2").write_text(A, encoding="utf-8")
+    Path("B.m2").write_text("".join(f"{line}\n\n" for line in A.splitlines()
+                                    if line.startswith("S ")), encoding="utf-8")
+    assert main(["curate", "A.m2", "B.m2", "-o", "gold.m2", "--who", "x"]) == 0
+    status = _status(capsys)
+    assert (status["annotators"], status["curated"]) == (["0", "1"], 0)
+    assert status["outcomes"][0]["versions"] == {"0": ["1 2|||R:VERB:SVA|||goes"], "1": None}
+    Path("B.m2").write_text(B, encoding="utf-8")
+    assert main(["curate", "gold.m2"]) == 0
+    assert _status(capsys)["curated"] == 2
+    Path("one.m2").write_text(A, encoding="utf-8")
+    assert main(["curate", "one.m2", "-o", "solo.m2", "--who", "x"]) == 0
+    capsys.readouterr()
+    main(["curate", "solo.m2", "--status", "--format", "json"])
+    assert json.loads(capsys.readouterr().out)["curated"] == 0
