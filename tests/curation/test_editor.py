@@ -138,3 +138,45 @@ async def test_hover_shows_the_notes_on_an_annotators_file(client: LanguageClien
     assert hover is not None
     assert hover.contents.value == ("- note by ana on `2 3|||R:PREP|||on` (unsure): "
                                     "on or at?")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_progress_and_the_disagreements_view_on_a_curated_gold(
+        client: LanguageClient, tmp_path: Path) -> None:
+    for name, text in (("A.m2", A), ("B.m2", B)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    gold = tmp_path / "gold.m2"
+    assert main(["curate", str(tmp_path / "A.m2"), str(tmp_path / "B.m2"), "-o", str(gold),
+                 "--who", "cara"]) == 0
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=gold.as_uri(), language_id="m2", version=1,
+        text=gold.read_text(encoding="utf-8"))))
+    progress = await _run(client, "m2lsp.progress", gold.as_uri())
+    assert [p["text"] for p in progress] == ["curated 2 of 5"]
+    view = await _run(client, "m2lsp.disagreements", gold.as_uri())
+    assert (view["annotators"], view["sentences"]) == (["0", "1"], 5)
+    assert [(d["sentence"], d["line"]) for d in view["disagreements"]] == [
+        (3, 7), (4, 10), (5, 13)]
+    assert view["disagreements"][0]["only"] == {
+        "0": [{"start": 2, "end": 3, "type": "R:PREP", "corrections": ["on"],
+               "line": "A 2 3|||R:PREP|||on|||REQUIRED|||-NONE-|||0"}], "1": []}
+    # an annotator's own file keeps its annotators' progress
+    ana = await _run(client, "m2lsp.progress", (tmp_path / "A.m2").as_uri())
+    assert ana is None or all("curated" not in p["text"] for p in ana)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_next_disagreement_goes_to_the_next_open_sentence(client: LanguageClient,
+                                                                tmp_path: Path) -> None:
+    for name, text in (("A.m2", A), ("B.m2", B)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    gold = tmp_path / "gold.m2"
+    assert main(["curate", str(tmp_path / "A.m2"), str(tmp_path / "B.m2"), "-o", str(gold),
+                 "--who", "cara", "--sentence", "4", "--take", "1"]) == 0
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=gold.as_uri(), language_id="m2", version=1,
+        text=gold.read_text(encoding="utf-8"))))
+    found = await _run(client, "m2lsp.nextDisagreement", gold.as_uri(), 6, "next")
+    assert found == {"line": 12, "sentence": 5}
+    found = await _run(client, "m2lsp.nextDisagreement", gold.as_uri(), 12, "previous")
+    assert found == {"line": 6, "sentence": 3}

@@ -31,6 +31,11 @@ from m2lsp.authoring.progress import progress
 from m2lsp.errors import M2lspError
 from m2lsp.lsp import convert
 from m2lsp.lsp.features.annotate import apply_block, engines_for, fail, worker
+from m2lsp.lsp.features.curation import (
+    curation_disagreements,
+    curation_progress,
+    open_decisions,
+)
 from m2lsp.lsp.server import M2Server, OpenDocument
 from m2lsp.model import Block, block_at
 
@@ -184,6 +189,8 @@ def list_disagreements(ls: M2Server, *args: Any) -> dict[str, Any] | None:
     m2 = doc.live.m2 if doc is not None else None
     if m2 is None:
         return None
+    if (curated := curation_disagreements(doc)) is not None:  # a curated gold: its open ones
+        return curated
     found = disagreeing.disagreements(m2)
     return {"annotators": disagreeing.annotators_of(m2),
             "sentences": sum(1 for b in m2.blocks if b.sentence is not None),
@@ -202,7 +209,9 @@ def next_disagreement(ls: M2Server, *args: Any) -> dict[str, Any] | None:
     except (IndexError, TypeError, ValueError):
         line = 0
     forward = (args[2] if len(args) > 2 else "next") != "previous"
-    found = disagreeing.disagreements(m2)
+    curated = open_decisions(doc)  # a curated gold: its open sentences
+    found = disagreeing.disagreements(m2) if curated is None else [
+        disagreeing.Disagreement(d["sentence"], d["line"] - 1, d["text"], {}) for d in curated]
     if not found:
         return None
     after = [d for d in found if d.line > line] if forward else [
@@ -216,6 +225,8 @@ def annotators_progress(ls: M2Server, *args: Any) -> list[dict[str, Any]] | None
     m2 = doc.live.m2 if doc is not None else None
     if m2 is None:
         return None
+    if (curated := curation_progress(doc)) is not None:  # a curated gold: curated N of M
+        return curated
     return [{"annotator": p.annotator, "done": p.done, "sentences": p.sentences,
              "text": str(p)} for p in progress(m2)]
 

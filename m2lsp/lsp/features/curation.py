@@ -213,3 +213,70 @@ def _corrected(text: str, edits: Any) -> str:
         out.extend((edit.corrections[0] if edit.corrections else "").split())
         at = edit.end
     return " ".join(out + tokens[at:])
+
+
+# -- the workbench's views on a curated gold: progress, and its open sentences as the
+# Disagreements view's rows -------------------------------------------------------------
+
+def _opened_gold(doc: Any) -> tuple[Any, list[int], list[str]] | None:
+    """A curated gold's curation, and its S lines' rows and keys as the editor has them."""
+    from m2lsp.curation.keys import sentence_keys
+    from m2lsp.files.curation import is_curated
+
+    path = to_fs_path(doc.uri) if str(doc.uri).startswith("file:") else None
+    m2 = doc.live.m2
+    if not path or m2 is None or not is_curated(Path(path)):
+        return None
+    found = _curation(Path(path))
+    if found is None:
+        return None
+    rows = [s for s, b in zip(m2.starts, m2.blocks, strict=True) if b.sentence is not None]
+    return found, rows, sentence_keys(m2.blocks)
+
+
+def curation_progress(doc: Any) -> list[dict[str, Any]] | None:
+    """`m2lsp.progress` on a curated gold: "curated N of M" (None on other files)."""
+    opened = _opened_gold(doc)
+    if opened is None:
+        return None
+    found = opened[0]
+    text = f"curated {found.curated} of {len(found.outcomes)}"
+    return [{"annotator": "curated", "done": found.curated,
+             "sentences": len(found.outcomes), "text": text}]
+
+
+def open_decisions(doc: Any) -> list[dict[str, Any]] | None:
+    """On a curated gold, each unfinished sentence in the shape of
+    `authoring.disagreements.Disagreement.to_dict` (its S line 1-based, each annotator's
+    edits some other annotator lacks), in the file's order; None on other files."""
+    opened = _opened_gold(doc)
+    if opened is None:
+        return None
+    found, rows, keys = opened
+    outcomes = {o.key: o for o in found.outcomes}
+    out = []
+    for row, key in zip(rows, keys, strict=True):
+        outcome = outcomes.get(key)
+        if outcome is not None and not outcome.finished:
+            out.append({"sentence": outcome.number, "line": row + 1, "text": outcome.text,
+                        "only": _only(outcome)})
+    return out
+
+
+def _only(outcome: Any) -> dict[str, list[dict[str, Any]]]:
+    sets = {a: set(v or ()) for a, v in outcome.versions.items()}
+    return {a: [{"start": e.start, "end": e.end, "type": e.type,
+                 "corrections": list(e.corrections), "line": e.line(a)}
+                for e in sorted(own) if any(e not in sets[b] for b in sets if b != a)]
+            for a, own in sets.items()}
+
+
+def curation_disagreements(doc: Any) -> dict[str, Any] | None:
+    """`m2lsp.disagreements` on a curated gold: its open decisions (None on other files)."""
+    found = open_decisions(doc)
+    if found is None:
+        return None
+    opened = _opened_gold(doc)
+    assert opened is not None
+    return {"annotators": list(opened[0].annotators), "sentences": len(opened[0].outcomes),
+            "disagreements": found}
