@@ -8,7 +8,7 @@ of the annotators' files and this log).  Every line has `action`, `who` and `tim
 | action | fields | what it does to the sentence |
 |---|---|---|
 | `start` | `inputs` (paths relative to the gold's folder) | none: names the annotators' files |
-| `take` | `sentence`, `from` | the gold's edits become annotator `from`'s; decided |
+| `take` | `sentence`, `from`, `edits` | annotator `from`'s edits as they were (`edits`) |
 | `accept` | `sentence`, `edit`, `from` | adds the edit, replacing any it competes with |
 | `reject` | `sentence`, `edit` | removes the edit |
 | `edit` | `sentence`, `edit` | the curator's own edit, added as `accept` adds one |
@@ -41,6 +41,7 @@ class Decision:
     source: str | None = None  # `from`: the annotator an edit or a sentence came from
     edit: str | None = None
     inputs: tuple[str, ...] = field(default=())
+    taken: tuple[str, ...] | None = None  # take: the edit keys taken (None: not recorded)
 
     def line(self) -> str:
         data: dict[str, object] = {"time": self.time, "who": self.who, "action": self.action}
@@ -50,6 +51,8 @@ class Decision:
                 data[name] = value
         if self.inputs:
             data["inputs"] = list(self.inputs)
+        if self.taken is not None:
+            data["edits"] = list(self.taken)
         return json.dumps(data, ensure_ascii=False) + "\n"
 
 
@@ -74,9 +77,13 @@ def _decision(data: dict) -> Decision:
     inputs = data.get("inputs", [])
     if not isinstance(inputs, list) or not all(isinstance(i, str) for i in inputs):
         raise ValueError("inputs must be a list of paths")
+    taken = data.get("edits")
+    if taken is not None and (not isinstance(taken, list) or
+                              not all(isinstance(e, str) for e in taken)):
+        raise ValueError("edits must be a list of edit keys")
     return Decision(str(data["action"]), str(data["who"]), str(data["time"]),
                     _text(data, "sentence"), _text(data, "from"), _text(data, "edit"),
-                    tuple(inputs))
+                    tuple(inputs), None if taken is None else tuple(taken))
 
 
 def _text(data: dict, name: str) -> str | None:

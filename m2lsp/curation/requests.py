@@ -35,7 +35,10 @@ def requested(found: Curation, action: str, sentence: str, value: str | None = N
     if action in VALUED and not value:
         raise UsageError(f"{action} needs {VALUED[action]}")
     if action == "take":
-        return Decision("take", who, time, key, (value or "").strip())
+        source = (value or "").strip()
+        theirs = found.find(sentence).versions.get(source)
+        return Decision("take", who, time, key, source,
+                        taken=tuple(e.key for e in theirs or ()))
     if action in ("accept", "reject", "edit"):
         edit = EditSpec.parse(value or "").key
         return Decision(action, who, time, key, source if action == "accept" else None, edit)

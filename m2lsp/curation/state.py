@@ -151,8 +151,13 @@ def _apply(now: _Working, decision: Decision,
     if action == "reopen":
         return _start(versions, held)
     if action == "take":
-        return _Working(DECIDED, f"took {decision.source}",
-                        list(versions.get(decision.source or "") or ()))
+        now_theirs = list(versions.get(decision.source or "") or ())
+        if decision.taken is None:  # recorded without the edits: the annotator's as they are
+            return _Working(DECIDED, f"took {decision.source}", now_theirs)
+        taken = [EditSpec.parse(k) for k in decision.taken]
+        changed = "" if sorted(taken) == sorted(now_theirs) else \
+            f" (annotator {decision.source} has changed it since)"
+        return _Working(DECIDED, f"took {decision.source}{changed}", taken)
     if action == "correct":
         return _Working(DECIDED, "correct as it is", [])
     if action == "done":
@@ -180,6 +185,9 @@ def check_decision(found: Curation, decision: Decision) -> None:
     if decision.action == "take" and decision.source not in found.annotators:
         raise UsageError(f"there is no annotator {decision.source} (the curation's: "
                          f"{', '.join(found.annotators)})")
+    if decision.action == "take" and outcome.versions.get(decision.source or "") is None:
+        raise UsageError(f"annotator {decision.source} has not annotated sentence "
+                         f"{outcome.number} yet (no line): nothing to take")
     if decision.action not in ("accept", "reject", "edit"):
         return
     edit = EditSpec.parse(decision.edit or "")

@@ -332,3 +332,20 @@ def test_an_annotator_who_has_not_begun_leaves_every_sentence_open(
     capsys.readouterr()
     main(["curate", "solo.m2", "--status", "--format", "json"])
     assert json.loads(capsys.readouterr().out)["curated"] == 0
+
+
+def test_a_take_records_the_edits_taken(team: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The log says what was chosen: an annotator's later change does not alter a sentence
+    decided by taking their edits, and the status says they changed it."""
+    assert main(["curate", "gold.m2", "--sentence", "3", "--take", "1", "--who", "x"]) == 0
+    last = json.loads(Path("gold.m2.curation.jsonl").read_text(encoding="utf-8")
+                      .splitlines()[-1])
+    assert (last["from"], last["edits"]) == ("1", ["1 2|||R:VERB:SVA|||arrives"])
+    Path("B.m2").write_text(B.replace("|||arrives|||", "|||arrived|||"), encoding="utf-8")
+    assert main(["curate", "gold.m2"]) == 0
+    assert _blocks("gold.m2")[2][1:] == ["A 1 2|||R:VERB:SVA|||arrives|||REQUIRED|||-NONE-|||0"]
+    outcome = _status(capsys)["outcomes"][2]
+    assert (outcome["state"], outcome["rule"]) == ("decided",
+                                                   "took 1 (annotator 1 has changed it since)")
+    assert main(["curate", "gold.m2", "--sentence", "5", "--take", "1"]) == 2
+    assert "annotator 1 has not annotated sentence 5 yet" in capsys.readouterr().err
