@@ -130,10 +130,40 @@ def decide(opened: OpenCuration, requested: Sequence[Decision], who: str,
                              f"{'; '.join(flagged)}")
         new.append(decision)
         found = after
+    _not_edited_by_hand(opened, found)
     if new:
         write_atomic(opened.log, appended(opened.log_text, new))
     write_atomic(opened.gold, found.gold(), inputs=opened.inputs)
     return found
+
+
+def _not_edited_by_hand(opened: OpenCuration, after: Curation) -> None:
+    """A UsageError when the gold on disk holds, in a sentence the log alone decides (or
+    leaves open), other edits than the log gives it before this run's decisions and after
+    them: a hand edit, which writing the gold again would lose.  (Auto-merged sentences
+    follow the annotators, and may differ.)"""
+    from m2lsp.curation.keys import edit_set, sentence_keys
+    from m2lsp.curation.state import AUTO
+    from m2lsp.parsing.m2 import parse_m2
+
+    try:
+        text = opened.gold.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return  # no gold yet (or unreadable: written again whole)
+    document = parse_m2(text)
+    blocks = [b for b in document.blocks if b.sentence is not None]
+    on_disk = {k: edit_set(b.edits) for k, b in zip(sentence_keys(blocks), blocks,
+                                                   strict=True)}
+    for outcome, then in zip(opened.found.outcomes, after.outcomes, strict=True):
+        held = on_disk.get(outcome.key)
+        if outcome.state != AUTO and held is not None and held not in (
+                frozenset(outcome.edits), frozenset(then.edits)):
+            raise UsageError(
+                f"{opened.gold} was edited by hand at sentence {outcome.number} (its edits "
+                "are not those the decision log gives it), and writing it again would lose "
+                f"that: record the change as decisions (m2lsp curate {opened.gold} --sentence "
+                f"{outcome.number} --edit ...), or remove {opened.gold} to rebuild it from "
+                "the log")
 
 
 def unfinished(gold: Path) -> int:

@@ -349,3 +349,17 @@ def test_a_take_records_the_edits_taken(team: Path, capsys: pytest.CaptureFixtur
                                                    "took 1 (annotator 1 has changed it since)")
     assert main(["curate", "gold.m2", "--sentence", "5", "--take", "1"]) == 2
     assert "annotator 1 has not annotated sentence 5 yet" in capsys.readouterr().err
+
+
+def test_a_gold_edited_by_hand_is_not_overwritten(team: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    text = Path("gold.m2").read_text(encoding="utf-8")
+    edited = text.replace("S It rain .\n" + NOOP,
+                          "S It rain .\nA 1 2|||R:VERB:SVA|||rains|||REQUIRED|||-NONE-|||0")
+    Path("gold.m2").write_text(edited, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["curate", "gold.m2", "--sentence", "3", "--take", "0"]) == 2
+    assert "gold.m2 was edited by hand at sentence 5" in capsys.readouterr().err
+    assert Path("gold.m2").read_text(encoding="utf-8") == edited
+    assert main(["curate", "gold.m2", "--sentence", "5", "--take", "0"]) == 0  # recorded
+    assert Path("gold.m2").read_text(encoding="utf-8") == edited
