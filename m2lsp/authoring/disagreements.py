@@ -91,15 +91,25 @@ def adopted(block: Block, source: str, target: str) -> list[str]:
 
 def accepted(block: Block, row: int, target: str) -> list[str]:
     """The block's lines with the edit at `row` (an A line of another annotator) added to
-    `target`'s, in offset order."""
+    `target`'s, in offset order, in place of the edits of `target` it competes with (those
+    sharing a token with it, or inserting at its point: two insertions at one point make
+    `we , we need`)."""
     edit = next((e for e in block.edits if e.row == row), None)
     if edit is None or edit.is_noop:
         raise UsageError(f"row {row} of the sentence is no edit to accept")
     mine = block.by_annotator.get(target, [])
     if any(key(e) == key(edit) for e in mine):
         raise UsageError(f"annotator {target} has this edit already")
+    mine = [e for e in mine if e.is_noop or not competes(e, edit)]
     return with_lines(block, target, in_order(mine, renumbered(edit.text, target),
                                               edit.start, edit.end))
+
+
+def competes(one: Edit, other: Edit) -> bool:
+    """Whether two edits cannot both be made: they share a token, or insert at one
+    point."""
+    return (one.start < other.end and other.start < one.end) or \
+        one.start == one.end == other.start == other.end
 
 
 def kept_only(block: Block, keep: str) -> list[str]:

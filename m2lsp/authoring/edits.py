@@ -6,16 +6,27 @@ hand where the edit itself did not change.
 
 Typing one edit: the engine annotates the whole sentence with that edit made; the type of
 its edit with the same span is the edit's type (else the one type of the engine's edits
-inside the span, else the default type, with a note)."""
+inside the span, else the default type, with a note).
+
+Writing one edit: a correction typed as raw text (`a car.`) is tokenised by the language's
+pipeline where the engine has one (English: spaCy's tokenizer, as `m2lsp annotate --tok`);
+a deletion's correction is empty, as ERRANT and the NUS scorer's gold write it; and a span
+whose correction only adds words (`car` -> `a car`), or only removes some, is written
+minimal, as errant_parallel writes it (`A 3 3|||M:DET|||a`).
+
+Realigning: the edits of the annotator that the change of the corrected sentence does not
+touch (their corrected words and the words beside them unchanged) stay as they were, split
+or typed by hand; the rest are the engine's."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from m2lsp.annotation.from_correction import Engines, annotate_correction
+from m2lsp.annotation.from_correction import Engines, annotate_correction, language_of
 from m2lsp.authoring.lines import edit_line, in_order, with_lines
-from m2lsp.errors import UsageError
+from m2lsp.errors import M2lspError, UsageError
 from m2lsp.model import NONE_CORRECTION, Block, Edit
 
 
@@ -82,15 +93,49 @@ def added(block: Block, start: int, end: int, correction: str, annotator: str,
     offset order (its noop, if any, removed)."""
     check_span(block, start, end)
     assert block.sentence is not None
-    found = typed(block.sentence.tokens, start, end, correction, engines)
-    line = edit_line(start, end, found.type, _written(correction), annotator)
+    tokens = block.sentence.tokens
+    words = tokenised(tokens, correction, engines).split()
+    start, end, words = minimal(tokens, start, end, words)
+    found = typed(tokens, start, end, " ".join(words), engines)
+    line = edit_line(start, end, found.type, " ".join(words), annotator)
     mine = block.by_annotator.get(annotator, [])
     return Rewrite(with_lines(block, annotator, in_order(mine, line, start, end)),
                    found.engine, found.note)
 
 
-def _written(correction: str) -> str:
-    return " ".join(correction.split()) or NONE_CORRECTION
+def minimal(tokens: Sequence[str], start: int, end: int, words: Sequence[str]
+            ) -> tuple[int, int, list[str]]:
+    """The span and correction with the words both sides share at either end set apart,
+    where what is left only adds words or only removes some (`car` -> `a car`: 3 3 `a`);
+    else as given (a replacement keeps the span the annotator chose)."""
+    old, new = list(tokens[start:end]), list(words)
+    if NONE_CORRECTION in new:
+        new = []
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    left, added = old[head:len(old) - tail], new[head:len(new) - tail]
+    if bool(left) == bool(added):
+        return start, end, new
+    return start + head, end - tail, added
+
+
+def tokenised(tokens: Sequence[str], text: str, engines: Engines) -> str:
+    """`text` (a correction or a corrected sentence) in the tokens of the sentence's
+    language: English by the engine's spaCy tokenizer (`a car.` -> `a car .`), where it
+    is installed; otherwise, and in another language, split at whitespace."""
+    words = " ".join(text.split())
+    if words in ("", NONE_CORRECTION) or language_of(tokens) != "en" or \
+            engines.english is None:
+        return "" if words == NONE_CORRECTION else words
+    try:
+        nlp = engines.english().nlp
+    except (M2lspError, AttributeError):
+        return words
+    return " ".join(t.text for t in nlp.make_doc(words) if not t.is_space)
 
 
 def retyped(block: Block, row: int, engines: Engines) -> Rewrite:
@@ -117,9 +162,83 @@ def realigned(block: Block, annotator: str, corrected: str, engines: Engines) ->
     comment)."""
     if block.sentence is None:
         raise UsageError("the block has no S line")
-    found = annotate_correction(block.sentence.tokens, corrected, annotator, engines)
-    lines = kept_by_hand(found.lines, block, annotator)
+    tokens = block.sentence.tokens
+    corrected = tokenised(tokens, corrected, engines)
+    found = annotate_correction(tokens, corrected, annotator, engines)
+    lines = untouched_kept(block, annotator, corrected.split(),
+                           kept_by_hand(found.lines, block, annotator))
     return Rewrite(with_lines(block, annotator, lines), found.engine, found.note)
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """An edit of the annotator and the words its correction gives in the corrected
+    sentence (`first`..`last`, end exclusive)."""
+
+    edit: Edit
+    first: int
+    last: int
+
+
+def untouched_kept(block: Block, annotator: str, target: Sequence[str],
+                   lines: Sequence[str]) -> list[str]:
+    """`lines` (the engine's edits of `annotator` for `target`) with the annotator's old
+    edits that the change does not touch put back as they were, and the engine's edits
+    that would clash with them left out; as given where the result would not make
+    `target` (the engine merged a kept edit with a change) or nothing is kept."""
+    assert block.sentence is not None
+    tokens = block.sentence.tokens
+    placed = _placed(tokens, block.by_annotator.get(annotator, []))
+    if placed is None or not placed[0] or any(line.startswith("A -1 -1") for line in lines):
+        return list(lines)
+    edits, before = placed
+    changed = [(i1, i2) for op, i1, i2, _, _ in difflib.SequenceMatcher(
+        None, before, list(target), autojunk=False).get_opcodes() if op != "equal"]
+    kept = [p.edit for p in edits
+            if not any(max(p.first, i1) <= min(p.last, i2) for i1, i2 in changed)]
+    if not kept:
+        return list(lines)
+    rest = [line for line in lines if not any(_clash(_parts(line)[:2], (e.start, e.end))
+                                              for e in kept)]
+    spans = sorted([(e.start, e.end, e.text.rstrip("\r\n"), e.canonical[0] if e.canonical
+                     else "") for e in kept] +
+                   [(*_parts(line)[:2], line, line.split("|||")[2]) for line in rest])
+    made = _applied(tokens, [(s, e, c) for s, e, _, c in spans])
+    return [text for _, _, text, _ in spans] if made == list(target) else list(lines)
+
+
+def _placed(tokens: Sequence[str], edits: Sequence[Edit]
+            ) -> tuple[list[_Placed], list[str]] | None:
+    """The annotator's edits placed in the sentence they correct it to, and that sentence;
+    None where they cannot be applied."""
+    out, words, at = [], [], 0
+    for edit in sorted((e for e in edits if not e.is_noop), key=lambda e: (e.start, e.end)):
+        if edit.start < at or edit.end > len(tokens) or edit.start > edit.end:
+            return None
+        words.extend(tokens[at:edit.start])
+        first = len(words)
+        words.extend((edit.canonical[0] if edit.canonical else "").split())
+        out.append(_Placed(edit, first, len(words)))
+        at = edit.end
+    words.extend(tokens[at:])
+    return out, words
+
+
+def _clash(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether two spans share a token, or insert at the same point."""
+    return (a[0] < b[1] and b[0] < a[1]) or a[0] == a[1] == b[0] == b[1]
+
+
+def _applied(tokens: Sequence[str], spans: Sequence[tuple[int, int, str]]
+             ) -> list[str] | None:
+    out, at = [], 0
+    for start, end, correction in spans:
+        if start < at:
+            return None
+        out.extend(tokens[at:start])
+        out.extend(("" if correction == NONE_CORRECTION else correction).split())
+        at = end
+    return [*out, *tokens[at:]]
 
 
 def kept_by_hand(lines: Sequence[str], block: Block, annotator: str) -> list[str]:

@@ -12,9 +12,10 @@ NOOP = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}"
 
 def edit_line(start: int, end: int, kind: str, correction: str, annotator: str,
               required: str = "REQUIRED") -> str:
-    """An A line; an empty correction is written `-NONE-`."""
-    return (f"A {start} {end}|||{kind}|||{correction or NONE_CORRECTION}|||{required}|||"
-            f"-NONE-|||{annotator}")
+    """An A line; an empty correction (a deletion) is written empty, as ERRANT, the NUS
+    scorer's gold and BEA-2019 write it (errant_compare reads `-NONE-` as a word)."""
+    correction = "" if correction == NONE_CORRECTION else correction
+    return f"A {start} {end}|||{kind}|||{correction}|||{required}|||-NONE-|||{annotator}"
 
 
 def renumbered(line: str, annotator: str) -> str:

@@ -10,6 +10,7 @@ from m2lsp.rules import (  # noqa: F401  (imported to register their rules)
     cged_truth,
     curation,
     m2_annotators,
+    m2_authoring,
     m2_edits,
     m2_offsets,
     m2_structure,
