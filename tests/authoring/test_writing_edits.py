@@ -75,9 +75,10 @@ def test_accepting_an_insertion_replaces_the_one_it_competes_with():
                    "A 0 0|||M:PRON|||we ,|||REQUIRED|||-NONE-|||0\n"
                    "A 3 4|||R:PUNCT|||!|||REQUIRED|||-NONE-|||0\n"
                    "A 0 0|||M:PRON|||we|||REQUIRED|||-NONE-|||1\n")
-    assert [line.rstrip("\n") for line in accepted(block, 3, "0")] == ["A 0 0|||M:PRON|||we|||REQUIRED|||-NONE-|||0",
-                                       "A 3 4|||R:PUNCT|||!|||REQUIRED|||-NONE-|||0",
-                                       "A 0 0|||M:PRON|||we|||REQUIRED|||-NONE-|||1"]
+    assert [line.rstrip("\n") for line in accepted(block, 3, "0")] == [
+        "A 0 0|||M:PRON|||we|||REQUIRED|||-NONE-|||0",
+        "A 3 4|||R:PUNCT|||!|||REQUIRED|||-NONE-|||0",
+        "A 0 0|||M:PRON|||we|||REQUIRED|||-NONE-|||1"]
     replacing = _block("S He go to school .\n"
                        "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n"
                        "A 1 3|||R:OTHER|||went to|||REQUIRED|||-NONE-|||1\n")
