@@ -9,6 +9,7 @@ from lsprotocol import types
 from m2lsp.lsp import convert
 from m2lsp.lsp.features.annotate import code_action as annotate_action
 from m2lsp.lsp.features.authoring import code_actions as workbench_actions
+from m2lsp.lsp.features.source_tokens import code_actions as source_token_actions
 from m2lsp.lsp.server import M2Server
 
 
@@ -35,4 +36,4 @@ def code_actions(ls: M2Server, params: types.CodeActionParams) -> list[types.Cod
             edit=convert.workspace_edit(found.fix, doc.uri, doc.lines, ls.encoding)))
     rewrite = annotate_action(ls, doc, first)
     return out + ([rewrite] if rewrite is not None else []) + workbench_actions(
-        ls, doc, params.range)
+        ls, doc, params.range) + source_token_actions(ls, doc, params.range)
