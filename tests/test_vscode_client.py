@@ -108,3 +108,26 @@ def test_the_client_asks_the_server_only_for_what_it_serves():
     ls = create_server()
     served = set(ls.protocol.fm.commands) | set(ls.protocol.fm.features)
     assert sent <= served
+
+
+def test_long_sentences_wrap_in_m2_files_and_in_the_editor_beside():
+    """An M2 file wraps its long lines by default (a language default the user's setting
+    overrides), and so does the editor beside in which a corrected sentence is edited."""
+    manifest = json.loads((CLIENT / "package.json").read_text(encoding="utf-8"))
+    assert manifest["contributes"]["configurationDefaults"]["[gec-m2]"] == {
+        "editor.wordWrap": "on"}
+    source = (CLIENT / "src" / "workbench.ts").read_text(encoding="utf-8")
+    beside = source[source.index("async function editInPlace"):]
+    beside = beside[:beside.index("\n}\n")]
+    assert '"editor.action.toggleWordWrap"' in beside and '"wordWrap"' in beside
+
+
+def test_the_client_asks_for_the_text_of_the_s_line_actions():
+    """"Insert at i…" and "Split token i…" carry no text: the client asks for it."""
+    source = (CLIENT / "src" / "workbench.ts").read_text(encoding="utf-8")
+    assert 'command === "m2lsp.splitToken" && args[3] === null' in source
+    assert "Insert before token" in source
+    from m2lsp.lsp.features import create_server
+
+    assert {"m2lsp.splitToken", "m2lsp.joinTokens", "m2lsp.addEdit"} <= set(
+        create_server().protocol.fm.commands)

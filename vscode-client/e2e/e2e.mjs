@@ -44,6 +44,10 @@ writeFileSync(path.join(workspace, "test_truth0.txt"), truthFile.split("\n").sli
 // the workbench's files: two sentences to annotate, one whose edit has a hand-set type, and
 // two annotators' files merged by `m2lsp merge` (they disagree on the first sentence)
 writeFileSync(path.join(workspace, "bench.m2"), "S He go to school .\n\nS The cat sleep .\n");
+// a deletion, an insertion at a gap and a token split, each checked in the saved file
+writeFileSync(path.join(workspace, "tokens.m2"),
+  "S I like waythismakes me feel .\nA 4 5|||R:VERB:FORM|||feeling|||REQUIRED|||-NONE-|||0\n\n" +
+  "S He very sold the car .\n\nS He sold car .\n");
 writeFileSync(path.join(workspace, "realign.m2"),
   "S He go to school yesterday .\nA 1 2|||R:OTHER|||goes|||OPTIONAL|||-NONE-|||0\n");
 writeFileSync(path.join(root, "a.m2"), "S He go to school .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n" +
@@ -293,6 +297,40 @@ try {
   await page.screenshot({ path: path.join(out, "workbench-add.png") });
   await savedAs(page, "bench.m2", "S He go to school .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n" +
     "S The cat sleep .\nA 1 2|||R:NOUN:NUM|||cats|||REQUIRED|||-NONE-|||0\n");
+
+  step("the workbench: a deletion, an insertion at a gap, a token split");
+  await quickOpen(page, "tokens.m2");
+  await page.waitForSelector(".monaco-editor .view-lines", { timeout: 60000 });
+  await page.waitForTimeout(2000);
+  await page.locator(".monaco-editor .view-lines").first().click();
+  // [line, words to the right from the line's start, then left by characters, selected
+  // word?, the action, the box's prefilled value, what is typed, the line expected]
+  for (const [down, words, left, select, title, prefilled, typed, expected] of [
+    [3, 3, 0, true, "Add an edit for token 1", "very", "", /A[\s\u00a0]1[\s\u00a0]2\|\|\|U:ADV\|\|\|\|\|\|REQUIRED/],
+    [5, 3, 0, false, "Insert at 2", "", "a", /A[\s\u00a0]2[\s\u00a0]2\|\|\|M:DET\|\|\|a\|\|\|REQUIRED/],
+    [0, 4, 3, false, "Split token 2", "waythismakes", "way this makes", /S[\s\u00a0]I[\s\u00a0]like[\s\u00a0]way[\s\u00a0]this/]]) {
+    await page.keyboard.press("Control+Home");
+    for (let k = 0; k < down; k++) await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Home");
+    for (let k = 0; k < words; k++) await page.keyboard.press("Control+ArrowRight");
+    for (let k = 0; k < left; k++) await page.keyboard.press("ArrowLeft");
+    if (select) await page.keyboard.press("Control+Shift+ArrowLeft");
+    await page.waitForTimeout(1500);
+    await action(page, title);
+    const box = page.locator(".quick-input-widget input");
+    await box.waitFor({ timeout: 30000 });
+    if ((await box.inputValue()) !== prefilled) throw new Error(`the box holds ${await box.inputValue()}`);
+    await box.fill(typed);
+    await page.keyboard.press("Enter");
+    await page.locator(".monaco-editor .view-line", { hasText: expected }).first()
+      .waitFor({ timeout: 60000 });
+    step(`${title}: ${JSON.stringify(typed)}`);
+  }
+  await page.screenshot({ path: path.join(out, "workbench-tokens.png") });
+  await savedAs(page, "tokens.m2",
+    "S I like way this makes me feel .\nA 6 7|||R:VERB:FORM|||feeling|||REQUIRED|||-NONE-|||0\n\n" +
+    "S He very sold the car .\nA 1 2|||U:ADV||||||REQUIRED|||-NONE-|||0\n\n" +
+    "S He sold car .\nA 2 2|||M:DET|||a|||REQUIRED|||-NONE-|||0\n");
 
   step("the workbench: a correction edited, the edits realigned, a hand-set type kept");
   await quickOpen(page, "realign.m2");

@@ -8,7 +8,8 @@
 # the first sentence from a correction (code action, an editor beside, ERRANT's edit, one
 # undo), uses the workbench (two sentences annotated by selecting tokens, no digit typed; a
 # correction edited, the edits realigned with a hand-set type kept; a disagreement of a file
-# `m2lsp merge` made adjudicated from the Disagreements view), opens the report view ("M2: Open Report": its F0.5 equals `m2lsp score`, a sentence clicked shows
+# `m2lsp merge` made adjudicated from the Disagreements view; a deletion, an insertion at a
+# gap and a token split, each checked in the saved file), opens the report view ("M2: Open Report": its F0.5 equals `m2lsp score`, a sentence clicked shows
 # its gold line), opens
 # a real CGED truth file and checks its language mode and a T001 entry.  Screenshots go to $M2LSP_E2E_OUT
 # (default vscode-client/e2e/out).  Needs: Node 20 + npm, chromium, Python with m2lsp.

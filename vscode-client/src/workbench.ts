@@ -11,18 +11,32 @@ type Next = (command: string, args: unknown[]) => unknown;
  * - m2lsp.annotateFromCorrection [uri, line, null, annotator, current]: the corrected
  *   sentence, in an editor of its own (a long sentence is seen whole), prefilled;
  * - m2lsp.addEdit [uri, line, start, end, null, null, annotators, tokens]: the correction of
- *   the tokens (prefilled with them), and the annotator where the file has several. */
+ *   the tokens (prefilled with them), or at a gap (start = end) the words to insert, and
+ *   the annotator where the file has several;
+ * - m2lsp.splitToken [uri, line, index, null, token]: the token cut with spaces. */
 export async function askForText(command: string, args: unknown[], next: Next): Promise<unknown> {
   if (command === "m2lsp.annotateFromCorrection" && args[2] === null) {
     const text = await editInPlace(`annotator ${String(args[3])}'s corrected sentence`,
       typeof args[4] === "string" ? args[4] : "");
     return text === undefined ? undefined : next(command, [args[0], args[1], text, args[3]]);
   }
+  if (command === "m2lsp.splitToken" && args[3] === null) {
+    const token = typeof args[4] === "string" ? args[4] : "";
+    const pieces = await vscode.window.showInputBox({
+      title: `Split token ${String(args[2])}`,
+      prompt: `"${token}" with a space where each cut goes (every annotator's edits follow)`,
+      value: token,
+      ignoreFocusOut: true,
+    });
+    return pieces === undefined ? undefined : next(command, [args[0], args[1], args[2], pieces]);
+  }
   if (command === "m2lsp.addEdit" && args[4] === null) {
     const tokens = typeof args[7] === "string" ? args[7] : "";
+    const insertion = args[2] === args[3];
     const correction = await vscode.window.showInputBox({
-      title: `Add an edit for tokens ${String(args[2])}–${Number(args[3]) - 1}`,
-      prompt: `What "${tokens}" becomes (empty: deleted)`,
+      title: insertion ? `Insert before token ${String(args[2])}`
+        : `Add an edit for tokens ${String(args[2])}–${Number(args[3]) - 1}`,
+      prompt: insertion ? "The words to insert" : `What "${tokens}" becomes (empty: deleted)`,
       value: tokens,
       ignoreFocusOut: true,
     });
@@ -39,11 +53,16 @@ export async function askForText(command: string, args: unknown[], next: Next): 
   return next(command, args);
 }
 
-/** A text edited in an editor of its own beside the file; resolved with its text (lines
- * joined by a space) on "Apply", undefined on "Cancel" or when the editor is closed. */
+/** A text edited in an editor of its own beside the file, its long line wrapped; resolved
+ * with its text (lines joined by a space) on "Apply", undefined on "Cancel" or when the
+ * editor is closed. */
 async function editInPlace(what: string, value: string): Promise<string | undefined> {
   const document = await vscode.workspace.openTextDocument({ content: value, language: "plaintext" });
   await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  if (vscode.workspace.getConfiguration("editor", document).get("wordWrap") === "off") {
+    // a sentence is one long line: wrapped in this editor only (the user's setting stays)
+    await vscode.commands.executeCommand("editor.action.toggleWordWrap");
+  }
   const choice = await vscode.window.showInformationMessage(
     `m2lsp: edit ${what} in the editor beside, then Apply.`, "Apply", "Cancel");
   const text = document.getText().split(/\r?\n/).join(" ").trim();
