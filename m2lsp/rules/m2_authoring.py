@@ -3,10 +3,13 @@ at one point, a type ERRANT would not give (M410-M412)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 
-from m2lsp.diagnostic import Fix, Related, Severity, TextEdit
-from m2lsp.model import NONE_CORRECTION, EditField
+from m2lsp.annotation.classify import Asked, errant_types
+from m2lsp.diagnostic import Applicability, Diagnostic, Fix, Related, Severity, TextEdit
+from m2lsp.errors import M2lspError
+from m2lsp.model import NONE_CORRECTION, Edit, EditField
 from m2lsp.rules.base import BlockSet, Context, Found, Rule, Scope
 
 
@@ -113,3 +116,90 @@ class CompetingInsertions(Rule):
                     edit.span(EditField.OFFSETS),
                     related=(Related(edits[k].span(), "the other insertion"),),
                     annotator=edit.annotator.strip(), start=edit.start)
+
+
+class TypeDiffersFromErrant(Rule):
+    """Reports an edit whose type is not the one ERRANT gives its span and correction
+    (opt-in, English).
+
+    ## What it does
+    Types every edit of an ERRANT-typed file as ERRANT's classifier types it: the
+    sentence and each annotator's corrected sentence parsed once (split at whitespace, as
+    errant_parallel parses them; the spaCy pipeline `m2lsp annotate` would load), each
+    edit classified on its span of both, and flags an edit whose type differs.  `UNK`
+    edits, files of other taxonomies, and an annotator's sentence whose edits cannot be
+    applied together are not checked.  Needs the extra `m2lsp[errant]` and a spaCy
+    pipeline: without them it says so once and checks nothing.  Off by default: select
+    it by its code (`--select M412`, or the `select` setting).
+
+    ## Why is this bad?
+    Per-type scores (`--per-type`, ERRANT's `-cat`) count an edit under its type: a
+    hand-set type that contradicts the correction (`M:PUNCT` for `, we`) moves it to a
+    category where a system's matching edit, typed by ERRANT, is not.
+
+    ## Example
+    ```
+    S need to go .
+    A 0 0|||M:PUNCT|||We|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Use instead
+    ```
+    S need to go .
+    A 0 0|||M:PRON|||We|||REQUIRED|||-NONE-|||0
+    ```
+
+    ## Fix safety
+    Unsafe: the type becomes ERRANT's, which may be what the annotator meant to overrule.
+    """
+
+    code = "M412"
+    name = "type-differs-from-errant"
+    severity = Severity.WARNING
+    message = "ERRANT types this edit {errant}, not {type}"
+    fix_title = "Change the type to {errant}"
+    scope = Scope.M2_BLOCK
+    opt_in = True
+
+    def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
+        if getattr(ctx.taxonomy, "name", None) != "errant":
+            return
+        asked, owners = [], []
+        for index, block in enumerate(view.blocks):
+            if block.sentence is None:
+                continue
+            for edits in block.by_annotator.values():
+                real = sorted((e for e in edits if not e.is_noop and e.start >= 0),
+                              key=lambda e: (e.start, e.end))
+                if real:
+                    asked.append(Asked(block.sentence.tokens, tuple(
+                        (e.start, e.end, e.canonical[0] if e.canonical else "")
+                        for e in real)))
+                    owners.append((index, real))
+        if not asked:
+            return
+        try:
+            found = errant_types(asked)
+        except (M2lspError, ImportError) as exc:
+            _say_once(f"M412 is not checked: {exc}")
+            return
+        for (index, real), kinds in zip(owners, found, strict=True):
+            for edit, kind in zip(real, kinds or (), strict=False):
+                if edit.type.strip() not in (kind, "UNK"):
+                    yield index, self._report(edit, kind)
+
+    def _report(self, edit: Edit, kind: str) -> Diagnostic:
+        span = edit.span(EditField.TYPE)
+        fix = Fix(self.fix_title.format(errant=kind), (TextEdit(span, kind),),
+                  Applicability.UNSAFE)
+        return self.report(span, fix=fix, errant=kind, type=edit.type.strip())
+
+
+_SAID: set[str] = set()
+
+
+def _say_once(text: str) -> None:
+    """A warning on the log (stderr on the command line), once per process."""
+    if text not in _SAID:
+        _SAID.add(text)
+        logging.getLogger(__name__).warning("m2lsp: %s", text)

@@ -41,7 +41,12 @@ SIDECARS = {
         Note("ana", "2026-01-01T00:00:00Z", sentence_key(["He", "go", "to", "school", "."]),
              "kept", edit="1 2|||R:VERB:SVA|||goes"))),
 }
+SLOW = {"M412"}  # loads a spaCy pipeline
 CODES = [rule.code for rule in all_rules()]
+
+
+def _params(codes: list[str]) -> list:
+    return [pytest.param(c, marks=pytest.mark.slow) if c in SLOW else c for c in codes]
 
 
 def fixture_of(code: str) -> Path:
@@ -67,7 +72,7 @@ def _settings(code: str) -> LintSettings:
     return LintSettings(select=("ALL", code))
 
 
-@pytest.mark.parametrize("code", CODES)
+@pytest.mark.parametrize("code", _params(CODES))
 def test_rule_fixture(code: str) -> None:
     path = fixture_of(code)
     text, own = render(path, code)
@@ -75,7 +80,7 @@ def test_rule_fixture(code: str) -> None:
     assert_snapshot(path.with_suffix(".expected"), text)
 
 
-@pytest.mark.parametrize("code", [r.code for r in all_rules() if r.fix_title])
+@pytest.mark.parametrize("code", _params([r.code for r in all_rules() if r.fix_title]))
 def test_rule_fix(code: str) -> None:
     path = fixture_of(code)
     source = decode(path.read_bytes())
@@ -96,7 +101,7 @@ def test_every_fixture_belongs_to_a_rule() -> None:
     assert stems == set(CODES)
 
 
-@pytest.mark.parametrize("code", [r.code for r in all_rules() if r.opt_in])
+@pytest.mark.parametrize("code", _params([r.code for r in all_rules() if r.opt_in]))
 def test_opt_in_rules_run_only_when_named(code: str) -> None:
     source = decode(fixture_of(code).read_bytes())
     fmt = FORMATS[fixture_of(code).suffix]
@@ -107,7 +112,7 @@ def test_opt_in_rules_run_only_when_named(code: str) -> None:
         assert bool(found) == runs, select
 
 
-@pytest.mark.parametrize("code", [r.code for r in all_rules() if r.fix_title])
+@pytest.mark.parametrize("code", _params([r.code for r in all_rules() if r.fix_title]))
 def test_no_fix_undoes_another(code: str) -> None:
     """`--fix` with every rule on, twice: the second run finds nothing to change (two fixes
     that undid each other said "fixed 10 problem(s)" and left the file as it was)."""
