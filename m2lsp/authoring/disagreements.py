@@ -91,9 +91,8 @@ def adopted(block: Block, source: str, target: str) -> list[str]:
 
 def accepted(block: Block, row: int, target: str) -> list[str]:
     """The block's lines with the edit at `row` (an A line of another annotator) added to
-    `target`'s, in offset order, in place of the edits of `target` it competes with (those
-    sharing a token with it, or inserting at its point: two insertions at one point make
-    `we , we need`)."""
+    `target`'s, in offset order, in place of the edits of `target` it competes with (see
+    `competes`: two versions of one insertion make `we , we need`)."""
     edit = next((e for e in block.edits if e.row == row), None)
     if edit is None or edit.is_noop:
         raise UsageError(f"row {row} of the sentence is no edit to accept")
@@ -106,10 +105,14 @@ def accepted(block: Block, row: int, target: str) -> list[str]:
 
 
 def competes(one: Edit, other: Edit) -> bool:
-    """Whether two edits cannot both be made: they share a token, or insert at one
-    point."""
-    return (one.start < other.end and other.start < one.end) or \
-        one.start == one.end == other.start == other.end
+    """Whether two edits are rivals: they share a token, or insert at one point words in
+    common (`we ,` and `we`; ERRANT writes `,` and `they` at one point as two edits)."""
+    if one.start < other.end and other.start < one.end:
+        return True
+    if not one.start == one.end == other.start == other.end:
+        return False
+    words = {w.lower() for c in one.canonical for w in c.split()}
+    return any(w.lower() in words for c in other.canonical for w in c.split())
 
 
 def kept_only(block: Block, keep: str) -> list[str]:

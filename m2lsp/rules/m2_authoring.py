@@ -72,7 +72,10 @@ class CompetingInsertions(Rule):
 
     ## What it does
     Flags an insertion (`A i i`) of an annotator who has another insertion at the same
-    offset, with the first as related information.  Identical edits are M402's.
+    offset sharing a word with it (case aside): two versions of one insertion, the first
+    as related information.  Insertions of different words at one point, which ERRANT
+    writes (`,` and `they`: BEA-2019's gold has 34 in its dev set), are not flagged;
+    identical edits are M402's.
 
     ## Why is this bad?
     Both are made: the corrected sentence gets both words (`we , we need` from one
@@ -100,7 +103,8 @@ class CompetingInsertions(Rule):
     code = "M411"
     name = "competing-insertions"
     severity = Severity.WARNING
-    message = "annotator {annotator} inserts twice before token {start}: both are made"
+    message = "annotator {annotator} inserts two versions before token {start}: both are " \
+        "made"
     scope = Scope.M2_BLOCK
 
     def check(self, view: BlockSet, ctx: Context) -> Iterator[Found]:
@@ -110,12 +114,20 @@ class CompetingInsertions(Rule):
             edit = edits[i]
             key = (view.owner[i], edit.annotator.strip(), edit.start)
             k = first.setdefault(key, i)
-            if k != i and (edits[k].type.strip(), edits[k].canonical) != (
-                    edit.type.strip(), edit.canonical):
+            if k != i and _rival(edits[k], edit):
                 yield view.owner[i], self.report(
                     edit.span(EditField.OFFSETS),
                     related=(Related(edits[k].span(), "the other insertion"),),
                     annotator=edit.annotator.strip(), start=edit.start)
+
+
+def _rival(one: Edit, other: Edit) -> bool:
+    """Whether two insertions at one point are two versions of one: they share a word
+    (case aside), and are not the same edit (M402's)."""
+    if (one.type.strip(), one.canonical) == (other.type.strip(), other.canonical):
+        return False
+    words = {w.lower() for c in one.canonical for w in c.split()}
+    return any(w.lower() in words for c in other.canonical for w in c.split())
 
 
 class TypeDiffersFromErrant(Rule):

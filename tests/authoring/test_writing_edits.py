@@ -79,6 +79,13 @@ def test_accepting_an_insertion_replaces_the_one_it_competes_with():
         "A 0 0|||M:PRON|||we|||REQUIRED|||-NONE-|||0",
         "A 3 4|||R:PUNCT|||!|||REQUIRED|||-NONE-|||0",
         "A 0 0|||M:PRON|||we|||REQUIRED|||-NONE-|||1"]
+    # insertions of different words at one point, as ERRANT writes them, both stay
+    both = _block("S if people were aware would n't use it\n"
+                  "A 4 4|||M:PUNCT|||,|||REQUIRED|||-NONE-|||0\n"
+                  "A 4 4|||M:PRON|||they|||REQUIRED|||-NONE-|||1\n")
+    assert [line.rstrip("\n") for line in accepted(both, 2, "0")][:2] == [
+        "A 4 4|||M:PUNCT|||,|||REQUIRED|||-NONE-|||0",
+        "A 4 4|||M:PRON|||they|||REQUIRED|||-NONE-|||0"]
     replacing = _block("S He go to school .\n"
                        "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n"
                        "A 1 3|||R:OTHER|||went to|||REQUIRED|||-NONE-|||1\n")
