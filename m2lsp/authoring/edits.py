@@ -211,7 +211,9 @@ def _placed(tokens: Sequence[str], edits: Sequence[Edit]
             ) -> tuple[list[_Placed], list[str]] | None:
     """The annotator's edits placed in the sentence they correct it to, and that sentence;
     None where they cannot be applied."""
-    out, words, at = [], [], 0
+    out: list[_Placed] = []
+    words: list[str] = []
+    at = 0
     for edit in sorted((e for e in edits if not e.is_noop), key=lambda e: (e.start, e.end)):
         if edit.start < at or edit.end > len(tokens) or edit.start > edit.end:
             return None
@@ -231,7 +233,8 @@ def _clash(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 def _applied(tokens: Sequence[str], spans: Sequence[tuple[int, int, str]]
              ) -> list[str] | None:
-    out, at = [], 0
+    out: list[str] = []
+    at = 0
     for start, end, correction in spans:
         if start < at:
             return None

@@ -59,12 +59,10 @@ def run_skeleton(args: argparse.Namespace) -> int:
     from m2lsp.files.writing import write_atomic
 
     text = read_text(args.text, "text", args.encoding).text
-    if args.no_tok:
-        def tokens(line: str) -> list[str]:
-            return line.split()
-    else:
-        from m2lsp.annotation.tokenising import tokeniser
+    from m2lsp.annotation.tokenising import Tokeniser, tokeniser
 
+    tokens: Tokeniser = str.split
+    if not args.no_tok:
         tokens = tokeniser(args.lang, config_for([args.text], args.config).score,
                            args.spacy_model)
     blocks = [f"S {' '.join(words)}\n\n" for line in text.splitlines()
