@@ -145,3 +145,18 @@ async def test_accepting_an_insertion_replaces_the_competing_one(client: Languag
         "S need to go\n"
         "A 0 0|||M:PRON|||we|||REQUIRED|||-NONE-|||0\n"
         "A 0 0|||M:PRON|||we|||REQUIRED|||-NONE-|||1\n")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_annotating_from_a_correction_keeps_the_edits_it_does_not_touch(
+        client: LanguageClient):
+    uri = "file:///work/realign.m2"
+    split = ("S I has went to home yesterday\n"
+             "A 1 2|||R:VERB:TENSE|||had|||REQUIRED|||-NONE-|||0\n"
+             "A 2 3|||R:VERB:FORM|||gone|||REQUIRED|||-NONE-|||0\n")
+    await _open(client, uri, split)
+    answer = await _command(client, "m2lsp.annotateFromCorrection", uri, 0,
+                            "I had gone to my home yesterday .", "0")
+    assert answer["applied"]
+    assert STATE["docs"][uri][1] == split + "A 4 4|||UNK|||my|||REQUIRED|||-NONE-|||0\n" \
+        "A 6 6|||UNK|||.|||REQUIRED|||-NONE-|||0\n"

@@ -27,7 +27,7 @@ from m2lsp.annotation.from_correction import (
     rewritten_block,
     target_lines,
 )
-from m2lsp.authoring.edits import kept_by_hand
+from m2lsp.authoring.edits import kept_by_hand, tokenised, untouched_kept
 from m2lsp.errors import M2lspError
 from m2lsp.lsp import convert
 from m2lsp.lsp.server import M2Server, OpenDocument
@@ -91,12 +91,17 @@ async def annotate_from_correction(ls: M2Server, *args: Any) -> dict[str, Any]:
 async def _apply(ls: M2Server, doc: OpenDocument, start: int, block: Block, annotator: str,
                  text: str) -> dict[str, Any]:
     version, tokens = doc.version, block.sentence.tokens if block.sentence else ()
+    engines = engines_for(ls)
     try:
+        text = await asyncio.get_running_loop().run_in_executor(  # `a car.` -> `a car .`
+            worker, tokenised, tokens, text, engines)
         annotation = await asyncio.get_running_loop().run_in_executor(
-            worker, annotate_correction, tokens, text, annotator, engines_for(ls))
+            worker, annotate_correction, tokens, text, annotator, engines)
     except M2lspError as exc:
         return fail(ls, f"cannot annotate: {exc}")
-    new = tuple(kept_by_hand(annotation.lines, block, annotator))
+    # the edits the change does not touch stay as they were (split or typed by hand)
+    new = tuple(untouched_kept(block, annotator, text.split(),
+                               kept_by_hand(annotation.lines, block, annotator)))
     if block.targets and annotation.engine in ("cherrant-char", "same"):
         new = target_lines(annotation, text, annotator) + new
     failed = await apply_block(ls, doc, start, block, rewritten_block(block, annotator, new),
