@@ -23,7 +23,8 @@ CASES = [
     (["scroe", "sys.txt", "gold.m2"],
      "m2lsp: error: unknown command 'scroe'; did you mean score? (one of check, rule, score, "
      "compare, errant-compare, serve, convert, annotate, errant-parallel, agree, report, "
-     "cache, meta-eval, gotoscorer-weight, explain, merge, split, audit, curate, note)"),
+     "cache, meta-eval, gotoscorer-weight, explain, merge, split, audit, curate, note, skeleton, "
+     "retokenise)"),
     (["check", "--outptu-format", "json", "gold.m2"],
      "m2lsp check: error: unknown option --outptu-format; did you mean --output-format?"),
     (["annotate", "--orgi", "a.txt", "--cor", "b.txt"],
