@@ -131,3 +131,23 @@ def test_the_client_asks_for_the_text_of_the_s_line_actions():
 
     assert {"m2lsp.splitToken", "m2lsp.joinTokens", "m2lsp.addEdit"} <= set(
         create_server().protocol.fm.commands)
+
+
+def _imports(source: str) -> set[str]:
+    """The client's own modules a TypeScript source imports (`./name`)."""
+    return {m.group(1) for m in re.finditer(r'^import[^;]*?from\s+"\./([\w-]+)"', source,
+                                            re.MULTILINE)}
+
+
+def test_the_client_s_modules_import_in_one_direction() -> None:
+    """No circle among the client's modules (extension.ts and scores.ts imported each
+    other): each view stands below the extension that wires them."""
+    graph = {path.stem: _imports(path.read_text("utf-8"))
+             for path in (CLIENT / "src").glob("*.ts")}
+    assert graph["scores"] == {"protocol"} and "scores" in graph["extension"]
+
+    def reaches(start: str, goal: str, seen: frozenset[str] = frozenset()) -> bool:
+        return any(n == goal or (n not in seen and reaches(n, goal, seen | {n}))
+                   for n in graph.get(start, ()))
+
+    assert [name for name in graph if reaches(name, name)] == []

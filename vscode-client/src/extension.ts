@@ -10,6 +10,7 @@ import {
   LanguageClientOptions,
   ServerOptions,
 } from "vscode-languageclient/node";
+import type { RangeData } from "./protocol";
 import { ScoresView } from "./scores";
 import { DisagreementsView, ProgressStatus, askForText, nextDisagreement } from "./workbench";
 
@@ -306,11 +307,6 @@ async function nextMark(kind: "FP" | "FN"): Promise<void> {
   }
   await reveal(found.uri, found.range);
   vscode.window.setStatusBarMessage(found.message, 8000);
-}
-
-export interface RangeData {
-  start: { line: number; character: number };
-  end: { line: number; character: number };
 }
 
 // keepFocus: from a row of the M2 Scores view, which keeps the keyboard (arrow keys walk on)

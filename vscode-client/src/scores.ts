@@ -4,7 +4,7 @@
 
 import * as vscode from "vscode";
 import { LanguageClient } from "vscode-languageclient/node";
-import type { RangeData } from "./extension";
+import type { RangeData } from "./protocol";
 
 interface Edit {
   kind: string;
