@@ -150,15 +150,20 @@ class M2Server(LanguageServer):
         ends the process with."""
         import threading
 
-        from pygls.io_ import StdinAsyncReader, StdoutWriter
+        from pygls.io_ import StdoutWriter
 
         from m2lsp.lsp import transport
 
         self._stop_event = stop = threading.Event()
-        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
+        reader = transport.ReadAhead(stdin or sys.stdin.buffer)
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+
+        async def serve() -> None:
+            reader.start()
+            await transport.serve(reader, self.protocol, stop)
+
         try:
-            asyncio.run(transport.serve(reader, self.protocol, stop))
+            asyncio.run(serve())
         except BrokenPipeError:
             log.error("the connection to the client is lost; shutting down")
         except SystemExit as exc:  # pygls's exit notification
