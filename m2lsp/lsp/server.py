@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import logging
+import secrets
 import sys
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
@@ -102,8 +104,9 @@ class OpenDocument:
     """A document the client has open: its text, version, and published diagnostics."""
 
     def __init__(self, uri: str, version: int, live: LiveDocument, checked: bool = True,
-                 ) -> None:
+                 opened: str = "") -> None:
         self.uri = uri
+        self.opened = opened  # names this open among every open of the server's life
         self.version = version
         self.live = live
         self.checked = checked  # False: not M2 or CGED (a system's output): kept, not linted
@@ -120,8 +123,10 @@ class OpenDocument:
 
     @property
     def result_id(self) -> str:
-        """Names what the diagnostics were computed from (pull diagnostics' resultId)."""
-        return f"{self.version}.{self.stamp}"
+        """Names what the diagnostics were computed from (pull diagnostics' resultId): the
+        open (a document closed and opened again may restart at the same version with
+        another text), the version, and the changes other than the text's."""
+        return f"{self.opened}.{self.version}.{self.stamp}"
 
     @property
     def lines(self) -> list[str]:
@@ -143,6 +148,9 @@ class M2Server(LanguageServer):
         # called with a uri whose diagnostics changed (the diagnostics feature listens)
         self.changed: list[Callable[[str], None]] = []
         self.exit_code = 0  # LSP's: 0 after shutdown then exit, 1 for exit alone
+        # each open's name: this process's (an id from before a restart names nothing) and
+        # a count of opens
+        self.opens = (f"{secrets.token_hex(4)}-{n}" for n in itertools.count(1))
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """pygls's stdio server with m2lsp's frame reader (`transport`: every malformed
@@ -186,7 +194,8 @@ class M2Server(LanguageServer):
             # a document of no known format is kept for m2lsp.scoreAgainst; TRUTH lints lazily
             live = LiveDocument(item.text, fmt or Format.TRUTH, self.config.lint,
                                 corpus=corpus, budget=LINT_SECONDS)
-        self.documents[item.uri] = OpenDocument(item.uri, item.version, live, fmt is not None)
+        self.documents[item.uri] = OpenDocument(item.uri, item.version, live, fmt is not None,
+                                                next(self.opens))
         self.schedule(item.uri)
         self.systems_changed(item.uri)
 

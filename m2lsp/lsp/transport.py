@@ -21,11 +21,11 @@ and one frame with a bad `Content-Length` leaves it reading bodies as headers fo
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
 import threading
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, BinaryIO, Protocol
 
