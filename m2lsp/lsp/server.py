@@ -57,13 +57,21 @@ class M2Protocol(LanguageServerProtocol):
                          kwargs: Any = None) -> None:
         """pygls 2.1 keeps the future of a generator handler (and of each handler a
         generator yields to) under a fresh id and never removes it: every notification
-        leaked about 2 KB.  A future is dropped here once it is done."""
+        leaked about 2 KB.  A future is dropped here once it is done; and a cancelled
+        generator cancels the handler it is waiting for."""
         def done(future: Any) -> None:
             if self._request_futures.get(msg_id) is future:
                 del self._request_futures[msg_id]
             callback(future)
 
         super()._execute_handler(msg_id, handler, done, args, kwargs)
+        # A handler a generator yields to (a command under workspace/executeCommand) runs
+        # under a fresh id: a $/cancelRequest cancels only the generator's future, so its
+        # cancellation is passed on to the handler's (a report then stops computing).
+        outer = getattr(callback, "keywords", {}).get("result_future")
+        inner = self._request_futures.get(msg_id)
+        if outer is not None and inner is not None and not inner.done():
+            outer.add_done_callback(lambda f: inner.cancel() if f.cancelled() else None)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams,
@@ -151,6 +159,11 @@ class M2Server(LanguageServer):
         # each open's name: this process's (an id from before a restart names nothing) and
         # a count of opens
         self.opens = (f"{secrets.token_hex(4)}-{n}" for n in itertools.count(1))
+        # over TCP (anyone on the machine may connect, with the token), commands read only
+        # files inside the workspace's folders or documents the client opened
+        self.confined = False
+        self.roots: list[Path] = []  # the workspace's folders (initialize)
+        self.working: list[str] = []  # work running in threads (m2lsp/serverStats)
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """pygls's stdio server with m2lsp's frame reader (`transport`: every malformed
@@ -181,15 +194,38 @@ class M2Server(LanguageServer):
         finally:
             self.shutdown()
 
+    def unreadable(self, path: Path) -> str | None:
+        """Why a command may not read `path`, or None when it may: over TCP, only files
+        inside the workspace's folders or documents the client opened (symbolic links
+        followed); over stdio, whatever the server's user may read (the client is that
+        user's own editor, which started the server)."""
+        if not self.confined:
+            return None
+        try:
+            real = path.resolve()
+        except (OSError, RuntimeError, ValueError):
+            return f"{path} cannot be resolved"
+        if any(real.is_relative_to(root) for root in self.roots):
+            return None
+        opened = {Path(to_fs_path(uri) or "").resolve() for uri in self.documents
+                  if uri.startswith("file:")}
+        if real in opened:
+            return None
+        return (f"{path} is outside the workspace and not an open document (over TCP the "
+                "server reads only those)")
+
     # -- documents -------------------------------------------------------------------
 
     def open_document(self, item: types.TextDocumentItem) -> None:
         fmt = document_format(item.uri, item.language_id, item.text)
         corpus = None
-        if fmt is Format.MULTIGEC and item.uri.startswith("file:"):
+        path = Path(to_fs_path(item.uri) or "") if item.uri.startswith("file:") else None
+        if fmt is Format.MULTIGEC and path is not None and (
+                not self.confined or any(path.resolve().is_relative_to(root)
+                                         for root in self.roots)):
             from m2lsp.linting.files import corpus_of
 
-            corpus = corpus_of(Path(to_fs_path(item.uri) or ""))  # its original, from disk
+            corpus = corpus_of(path)  # its original, from disk
         with settled_gc():
             # a document of no known format is kept for m2lsp.scoreAgainst; TRUTH lints lazily
             live = LiveDocument(item.text, fmt or Format.TRUTH, self.config.lint,
