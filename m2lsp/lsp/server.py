@@ -18,7 +18,7 @@ import logging
 import secrets
 import sys
 from collections.abc import Callable, Generator, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -213,6 +213,45 @@ class M2Server(LanguageServer):
             return None
         return (f"{path} is outside the workspace and not an open document (over TCP the "
                 "server reads only those)")
+
+    def start_tcp(self, host: str, port: int, token: str = "") -> None:  # type: ignore[override]
+        """Listen on host:port for one client that passes `token` (see `m2lsp.lsp.tcp`);
+        the server ends when that client leaves."""
+        import threading
+
+        from m2lsp.lsp import tcp, transport
+
+        self._stop_event = stop = threading.Event()
+        self.confined = True
+        bound: list[asyncio.StreamWriter] = []
+
+        async def connection(reader: asyncio.StreamReader,
+                             writer: asyncio.StreamWriter) -> None:
+            def bind() -> None:
+                bound.append(writer)
+                self.protocol.set_writer(writer)  # type: ignore[arg-type]
+
+            gate = tcp.Gate(token, writer, lambda: bool(bound), bind)
+            try:
+                await transport.serve(reader, self.protocol, stop, gate)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                pass
+            finally:
+                writer.close()
+                listening = getattr(self, "_server", None)
+                if gate.opened and listening is not None:
+                    listening.close()  # its client left: the server ends
+
+        async def listen() -> None:
+            self._server = await asyncio.start_server(connection, host, port)
+            async with self._server:
+                with suppress(asyncio.CancelledError):
+                    await self._server.serve_forever()
+
+        try:
+            asyncio.run(listen())
+        finally:
+            self.shutdown()
 
     # -- documents -------------------------------------------------------------------
 

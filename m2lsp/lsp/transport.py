@@ -112,9 +112,10 @@ class ReadAhead:
         return await self._wait(lambda: n if len(self.buffer) >= n else None)
 
 
-async def serve(reader: Reader, protocol: Any, stop: threading.Event) -> None:
-    """Read frames until the client closes its end (or `stop` is set) and hand each body
-    to `dispatch`."""
+async def serve(reader: Reader, protocol: Any, stop: threading.Event, gate: Any = None
+                ) -> None:
+    """Read frames until the client closes its end (or `stop` is set, or `gate` refuses
+    it: `tcp.Gate`) and hand each body to `dispatch`."""
     length: int | None = None
     handled = 0
     while not stop.is_set():
@@ -131,7 +132,8 @@ async def serve(reader: Reader, protocol: Any, stop: threading.Event) -> None:
             if body is None:
                 return
             length = None
-            dispatch(protocol, body)
+            if not dispatch(protocol, body, gate):
+                return
             handled += 1
             if handled % FAIR_FRAMES == 0:  # a client that never pauses is answered too
                 await asyncio.sleep(0)
@@ -150,13 +152,25 @@ async def _read_body(reader: Reader, length: int) -> bytes | None:
     return b"".join(parts)
 
 
-def dispatch(protocol: Any, body: bytes) -> None:
-    """One message body: structured and handled, or answered with why it cannot be."""
+def dispatch(protocol: Any, body: bytes, gate: Any = None) -> bool:
+    """One message body: structured and handled, or answered with why it cannot be; False
+    when `gate` refuses the connection."""
     try:
         raw = json.loads(body)
     except (ValueError, RecursionError) as exc:
-        answer_error(protocol, None, PARSE_ERROR, f"not JSON: {exc}")
-        return
+        raw = None
+        if gate is None or gate.opened:
+            answer_error(protocol, None, PARSE_ERROR, f"not JSON: {exc}")
+            return True
+    if gate is not None and not gate.opened:
+        raw = gate.admit(raw)
+        if raw is None:
+            return False
+    _dispatch(protocol, raw)
+    return True
+
+
+def _dispatch(protocol: Any, raw: Any) -> None:
     if not isinstance(raw, dict):
         answer_error(protocol, None, INVALID_REQUEST, "a message is a JSON object")
         return
