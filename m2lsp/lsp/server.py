@@ -164,6 +164,8 @@ class M2Server(LanguageServer):
         self.confined = False
         self.roots: list[Path] = []  # the workspace's folders (initialize)
         self.working: list[str] = []  # work running in threads (m2lsp/serverStats)
+        # whether more of the client's messages have arrived, not yet handled (stdio)
+        self.input_waiting: Callable[[], bool] = lambda: False
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """pygls's stdio server with m2lsp's frame reader (`transport`: every malformed
@@ -177,6 +179,7 @@ class M2Server(LanguageServer):
 
         self._stop_event = stop = threading.Event()
         reader = transport.ReadAhead(stdin or sys.stdin.buffer)
+        self.input_waiting = reader.waiting
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
 
         async def serve() -> None:

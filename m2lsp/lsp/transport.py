@@ -14,9 +14,10 @@ and one frame with a bad `Content-Length` leaves it reading bodies as headers fo
   from: "dictionary changed size during iteration", and the server exits with 1);
 - a request whose id is neither a string, a number nor null is refused (-32600, id null):
   an id JSON-RPC does not allow is not echoed;
-- over stdio, a thread reads ahead (`ReadAhead`) and every frame already received is
-  handled before the event loop runs anything else: a burst of keystrokes is applied
-  change by change, then linted and published once, for its newest version.
+- over stdio, a thread reads ahead (`ReadAhead`), so the server knows when more input is
+  already waiting (`ReadAhead.waiting`): a publication of diagnostics then waits, and a
+  burst of keystrokes is applied change by change, then linted and published once, for
+  its newest version.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ log = logging.getLogger(__name__)
 # at the end of a line: after a bad frame, the next header follows the unread body directly
 _LENGTH = re.compile(rb"Content-Length:[ \t]*(\d+)[ \t]*\r?\n?$", re.IGNORECASE)
 _CHUNK = 1 << 20
-FAIR_FRAMES = 1000  # frames handled in a row, at most, before the loop runs the rest
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32700, -32600, -32601, -32602
 
 
@@ -48,9 +48,8 @@ class Reader(Protocol):
 
 class ReadAhead:
     """Reads a byte stream in a thread of its own, as fast as it arrives (at most `limit`
-    bytes ahead of the reader); `readline` and `readexactly` answer from what is read
-    without yielding to the event loop while it holds enough, so the loop's callbacks (a
-    publication of diagnostics) wait until the frames received are all handled."""
+    bytes ahead of the reader); `readline` and `readexactly` answer from what is read, and
+    `waiting` says whether more has arrived than was read."""
 
     def __init__(self, stream: BinaryIO, limit: int = 64 * _CHUNK) -> None:
         self.stream, self.limit = stream, limit
@@ -102,6 +101,10 @@ class ReadAhead:
                 self.arrived.clear()
             await self.arrived.wait()
 
+    def waiting(self) -> bool:
+        """Whether input has arrived that was not read yet."""
+        return bool(self.buffer)
+
     async def readline(self) -> bytes:
         def line() -> int | None:
             end = self.buffer.find(b"\n")
@@ -117,7 +120,6 @@ async def serve(reader: Reader, protocol: Any, stop: threading.Event, gate: Any 
     """Read frames until the client closes its end (or `stop` is set, or `gate` refuses
     it: `tcp.Gate`) and hand each body to `dispatch`."""
     length: int | None = None
-    handled = 0
     while not stop.is_set():
         line = await reader.readline()
         if not line:
@@ -134,9 +136,7 @@ async def serve(reader: Reader, protocol: Any, stop: threading.Event, gate: Any 
             length = None
             if not dispatch(protocol, body, gate):
                 return
-            handled += 1
-            if handled % FAIR_FRAMES == 0:  # a client that never pauses is answered too
-                await asyncio.sleep(0)
+            await asyncio.sleep(0)  # what the message set going runs before the next
 
 
 async def _read_body(reader: Reader, length: int) -> bytes | None:
