@@ -50,14 +50,20 @@ def anchor_from(value: Any) -> Anchor:
     if not isinstance(value, dict):
         raise UsageError("the command carries no document version and sentence (run the "
                          "code action again)")
-    version, line, sentence = value.get("version"), value.get("line"), value.get("sentence")
-    row, edit = value.get("row", 0), value.get("edit")
-    ints = (version, line, row)
-    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in ints) \
-            or not isinstance(sentence, str) or not isinstance(edit, str | None):
+    version, line, row = (_count(value.get(k, 0 if k == "row" else None))
+                          for k in ("version", "line", "row"))
+    sentence, edit = value.get("sentence"), value.get("edit")
+    if version is None or line is None or row is None or not isinstance(sentence, str) \
+            or not isinstance(edit, str | None):
         raise UsageError("the command's version and sentence are not {version, line, "
                          "sentence}: run the code action again")
     return Anchor(version, line, sentence, row, edit)
+
+
+def _count(value: Any) -> int | None:
+    """`value` when it is a non-negative int (not a bool), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 \
+        else None
 
 
 def refound(doc: M2Document, anchor: Anchor) -> Found:

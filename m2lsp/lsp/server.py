@@ -217,7 +217,7 @@ class M2Server(LanguageServer):
         return (f"{path} is outside the workspace and not an open document (over TCP the "
                 "server reads only those)")
 
-    def start_tcp(self, host: str, port: int, token: str = "") -> None:  # type: ignore[override]
+    def start_tcp(self, host: str, port: int, token: str = "") -> None:
         """Listen on host:port for one client that passes `token` (see `m2lsp.lsp.tcp`);
         the server ends when that client leaves."""
         import threading
@@ -232,7 +232,7 @@ class M2Server(LanguageServer):
                              writer: asyncio.StreamWriter) -> None:
             def bind() -> None:
                 bound.append(writer)
-                self.protocol.set_writer(writer)  # type: ignore[arg-type]
+                self.protocol.set_writer(writer)
 
             gate = tcp.Gate(token, writer, lambda: bool(bound), bind)
             try:

@@ -61,7 +61,8 @@ class Gate:
         self.bind()
         return _without_token(raw)
 
-    def _refuse(self, msg_id: Any, why: str) -> None:
+    def _refuse(self, msg_id: Any, why: str) -> dict | None:
+        """Tell the client why it is refused; None (the refused message)."""
         if not isinstance(msg_id, int | str) or isinstance(msg_id, bool):
             msg_id = None
         body = json.dumps({"jsonrpc": "2.0", "id": msg_id, "error": {

@@ -228,7 +228,7 @@ def _unstructurable(protocol: Any, raw: dict, msg_id: Any, exc: Exception) -> No
         log.warning("message dropped: %s", why[:500])
 
 
-def answer_error(protocol: Any, msg_id: int | str | None, code: int, message: str) -> None:
+def answer_error(protocol: Any, msg_id: float | str | None, code: int, message: str) -> None:
     """An error response; its id is null when the request's could not be read (JSON-RPC
     wants the member there, which pygls's serializer would leave out)."""
     log.warning("JSON-RPC error %d: %s", code, message)

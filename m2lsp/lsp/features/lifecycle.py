@@ -4,6 +4,7 @@ then workspace/configuration, and later changes of it."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,7 @@ def initialize(ls: M2Server, params: types.InitializeParams) -> None:
         ls.apply_config(params.initialization_options, "initializationOptions", base=True)
 
 
-def _roots(root: str | None, folders: list[types.WorkspaceFolder] | None) -> list[Path]:
+def _roots(root: str | None, folders: Sequence[types.WorkspaceFolder] | None) -> list[Path]:
     """The workspace's folders, resolved (what a command may read over TCP)."""
     found = [root] if root else []
     found += [to_fs_path(f.uri) or "" for f in folders or () if f.uri.startswith("file:")]
