@@ -119,7 +119,8 @@ async def measure(text: str, samples: int, model: str, seed: int) -> dict[str, l
 
 async def add_edit(client: Client, line: int) -> None:
     answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="m2lsp.addEdit", arguments=[URI, line, 0, 1, "Indeed", "0"]))
+        command="m2lsp.addEdit", arguments=[URI, line, 0, 1, "Indeed", "0", {
+            "version": client.version, "line": line, "sentence": client.lines[line]}]))
     if not answer or not answer["applied"]:
         sys.exit(f"m2lsp.addEdit failed: {answer}")
 

@@ -186,7 +186,8 @@ local function client_commands()
   if not vim.lsp.commands then
     return
   end
-  -- [uri, line, start, end, null, null, annotators, tokens]
+  -- [uri, line, start, end, null, null, annotators, tokens, where]: `where` (the version
+  -- and sentence the action was made for) passed on
   vim.lsp.commands["m2lsp.addEdit"] = function(command, ctx)
     local a = command.arguments
     if a[5] ~= nil and a[5] ~= vim.NIL then
@@ -200,7 +201,8 @@ local function client_commands()
         local annotators = type(a[7]) == "table" and a[7] or { "0" }
         local function add(annotator)
           if annotator then
-            run_on_server(ctx, command.command, { a[1], a[2], a[3], a[4], correction, annotator })
+            run_on_server(ctx, command.command,
+              { a[1], a[2], a[3], a[4], correction, annotator, a[9] })
           end
         end
         if #annotators > 1 then

@@ -157,11 +157,16 @@ def budget_note(unchecked: tuple[str, ...], seconds: float, uri: str) -> types.D
         severity=types.DiagnosticSeverity.Warning, source="m2lsp", code="lint-budget")
 
 
-def workspace_edit(fix: Fix, uri: str, lines: list[str], encoding: str) -> types.WorkspaceEdit:
+def workspace_edit(fix: Fix, uri: str, lines: list[str], encoding: str, version: int
+                   ) -> types.WorkspaceEdit:
+    """A fix as an edit of the document's `version`: a client whose text has moved on
+    refuses it rather than apply it to other lines."""
     edits = [types.TextEdit(range=range_of(e.span, lines, encoding), new_text=e.new_text)
              for e in fix.edits]
     if fix.removes_bom:
         edits.append(types.TextEdit(range=types.Range(start=types.Position(line=0, character=0),
                                                       end=types.Position(line=0, character=1)),
                                     new_text=""))
-    return types.WorkspaceEdit(changes={uri: edits})
+    return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(
+        text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
+        edits=list(edits))])

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import logging
+import secrets
 import sys
 from collections.abc import Callable, Generator, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -55,13 +57,21 @@ class M2Protocol(LanguageServerProtocol):
                          kwargs: Any = None) -> None:
         """pygls 2.1 keeps the future of a generator handler (and of each handler a
         generator yields to) under a fresh id and never removes it: every notification
-        leaked about 2 KB.  A future is dropped here once it is done."""
+        leaked about 2 KB.  A future is dropped here once it is done; and a cancelled
+        generator cancels the handler it is waiting for."""
         def done(future: Any) -> None:
             if self._request_futures.get(msg_id) is future:
                 del self._request_futures[msg_id]
             callback(future)
 
         super()._execute_handler(msg_id, handler, done, args, kwargs)
+        # A handler a generator yields to (a command under workspace/executeCommand) runs
+        # under a fresh id: a $/cancelRequest cancels only the generator's future, so its
+        # cancellation is passed on to the handler's (a report then stops computing).
+        outer = getattr(callback, "keywords", {}).get("result_future")
+        inner = self._request_futures.get(msg_id)
+        if outer is not None and inner is not None and not inner.done():
+            outer.add_done_callback(lambda f: inner.cancel() if f.cancelled() else None)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams,
@@ -102,8 +112,9 @@ class OpenDocument:
     """A document the client has open: its text, version, and published diagnostics."""
 
     def __init__(self, uri: str, version: int, live: LiveDocument, checked: bool = True,
-                 ) -> None:
+                 opened: str = "") -> None:
         self.uri = uri
+        self.opened = opened  # names this open among every open of the server's life
         self.version = version
         self.live = live
         self.checked = checked  # False: not M2 or CGED (a system's output): kept, not linted
@@ -120,8 +131,10 @@ class OpenDocument:
 
     @property
     def result_id(self) -> str:
-        """Names what the diagnostics were computed from (pull diagnostics' resultId)."""
-        return f"{self.version}.{self.stamp}"
+        """Names what the diagnostics were computed from (pull diagnostics' resultId): the
+        open (a document closed and opened again may restart at the same version with
+        another text), the version, and the changes other than the text's."""
+        return f"{self.opened}.{self.version}.{self.stamp}"
 
     @property
     def lines(self) -> list[str]:
@@ -143,6 +156,16 @@ class M2Server(LanguageServer):
         # called with a uri whose diagnostics changed (the diagnostics feature listens)
         self.changed: list[Callable[[str], None]] = []
         self.exit_code = 0  # LSP's: 0 after shutdown then exit, 1 for exit alone
+        # each open's name: this process's (an id from before a restart names nothing) and
+        # a count of opens
+        self.opens = (f"{secrets.token_hex(4)}-{n}" for n in itertools.count(1))
+        # over TCP (anyone on the machine may connect, with the token), commands read only
+        # files inside the workspace's folders or documents the client opened
+        self.confined = False
+        self.roots: list[Path] = []  # the workspace's folders (initialize)
+        self.working: list[str] = []  # work running in threads (m2lsp/serverStats)
+        # whether more of the client's messages have arrived, not yet handled (stdio)
+        self.input_waiting: Callable[[], bool] = lambda: False
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """pygls's stdio server with m2lsp's frame reader (`transport`: every malformed
@@ -150,15 +173,21 @@ class M2Server(LanguageServer):
         ends the process with."""
         import threading
 
-        from pygls.io_ import StdinAsyncReader, StdoutWriter
+        from pygls.io_ import StdoutWriter
 
         from m2lsp.lsp import transport
 
         self._stop_event = stop = threading.Event()
-        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
+        reader = transport.ReadAhead(stdin or sys.stdin.buffer)
+        self.input_waiting = reader.waiting
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+
+        async def serve() -> None:
+            reader.start()
+            await transport.serve(reader, self.protocol, stop)
+
         try:
-            asyncio.run(transport.serve(reader, self.protocol, stop))
+            asyncio.run(serve())
         except BrokenPipeError:
             log.error("the connection to the client is lost; shutting down")
         except SystemExit as exc:  # pygls's exit notification
@@ -168,20 +197,83 @@ class M2Server(LanguageServer):
         finally:
             self.shutdown()
 
+    def unreadable(self, path: Path) -> str | None:
+        """Why a command may not read `path`, or None when it may: over TCP, only files
+        inside the workspace's folders or documents the client opened (symbolic links
+        followed); over stdio, whatever the server's user may read (the client is that
+        user's own editor, which started the server)."""
+        if not self.confined:
+            return None
+        try:
+            real = path.resolve()
+        except (OSError, RuntimeError, ValueError):
+            return f"{path} cannot be resolved"
+        if any(real.is_relative_to(root) for root in self.roots):
+            return None
+        opened = {Path(to_fs_path(uri) or "").resolve() for uri in self.documents
+                  if uri.startswith("file:")}
+        if real in opened:
+            return None
+        return (f"{path} is outside the workspace and not an open document (over TCP the "
+                "server reads only those)")
+
+    def start_tcp(self, host: str, port: int, token: str = "") -> None:
+        """Listen on host:port for one client that passes `token` (see `m2lsp.lsp.tcp`);
+        the server ends when that client leaves."""
+        import threading
+
+        from m2lsp.lsp import tcp, transport
+
+        self._stop_event = stop = threading.Event()
+        self.confined = True
+        bound: list[asyncio.StreamWriter] = []
+
+        async def connection(reader: asyncio.StreamReader,
+                             writer: asyncio.StreamWriter) -> None:
+            def bind() -> None:
+                bound.append(writer)
+                self.protocol.set_writer(writer)
+
+            gate = tcp.Gate(token, writer, lambda: bool(bound), bind)
+            try:
+                await transport.serve(reader, self.protocol, stop, gate)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                pass
+            finally:
+                writer.close()
+                listening = getattr(self, "_server", None)
+                if gate.opened and listening is not None:
+                    listening.close()  # its client left: the server ends
+
+        async def listen() -> None:
+            self._server = await asyncio.start_server(connection, host, port)
+            async with self._server:
+                with suppress(asyncio.CancelledError):
+                    await self._server.serve_forever()
+
+        try:
+            asyncio.run(listen())
+        finally:
+            self.shutdown()
+
     # -- documents -------------------------------------------------------------------
 
     def open_document(self, item: types.TextDocumentItem) -> None:
         fmt = document_format(item.uri, item.language_id, item.text)
         corpus = None
-        if fmt is Format.MULTIGEC and item.uri.startswith("file:"):
+        path = Path(to_fs_path(item.uri) or "") if item.uri.startswith("file:") else None
+        if fmt is Format.MULTIGEC and path is not None and (
+                not self.confined or any(path.resolve().is_relative_to(root)
+                                         for root in self.roots)):
             from m2lsp.linting.files import corpus_of
 
-            corpus = corpus_of(Path(to_fs_path(item.uri) or ""))  # its original, from disk
+            corpus = corpus_of(path)  # its original, from disk
         with settled_gc():
             # a document of no known format is kept for m2lsp.scoreAgainst; TRUTH lints lazily
             live = LiveDocument(item.text, fmt or Format.TRUTH, self.config.lint,
                                 corpus=corpus, budget=LINT_SECONDS)
-        self.documents[item.uri] = OpenDocument(item.uri, item.version, live, fmt is not None)
+        self.documents[item.uri] = OpenDocument(item.uri, item.version, live, fmt is not None,
+                                                next(self.opens))
         self.schedule(item.uri)
         self.systems_changed(item.uri)
 

@@ -19,6 +19,7 @@ from functools import cached_property
 from typing import Any
 
 from m2lsp import defaults
+from m2lsp.cancellation import checkpoint
 
 Row = tuple[float, ...]
 Aggregate = Callable[[Row], Row]
@@ -41,10 +42,16 @@ class Confidence:
 
 
 def resamples(n: int, samples: int, seed: int) -> list[list[int]]:
-    """`samples` lists of `n` sentence indices drawn with replacement."""
+    """`samples` lists of `n` sentence indices drawn with replacement (a cancelled caller
+    stops between them: `m2lsp.cancellation`)."""
     rng = random.Random(seed)
     population = range(n)
-    return [rng.choices(population, k=n) for _ in range(samples)]
+    return [_checked(rng.choices(population, k=n)) for _ in range(samples)]
+
+
+def _checked(sample: list[int]) -> list[int]:
+    checkpoint()
+    return sample
 
 
 class Columns:
@@ -171,6 +178,7 @@ def _randomised(rows_a: Sequence[Row], rows_b: Sequence[Row], aggregate: Aggrega
     or without numpy (one `random()` per differing sentence and sample, in that order), and
     so are the sums where the statistics are whole numbers (counts); numpy only adds them
     faster."""
+    checkpoint()
     rng = random.Random(seed + 1)
     total_a, total_b = Columns(rows_a).total(), Columns(rows_b).total()
     differing = [i for i in range(len(rows_a)) if rows_a[i] != rows_b[i]]
@@ -180,6 +188,7 @@ def _randomised(rows_a: Sequence[Row], rows_b: Sequence[Row], aggregate: Aggrega
                                  aggregate, main, samples, rng)
     shuffled = []
     for _ in range(samples):
+        checkpoint()
         sum_a, sum_b = list(total_a), list(total_b)
         for i in differing:
             if rng.random() < 0.5:
@@ -246,7 +255,7 @@ class Systems:
         out = []
         for rows in self.rows:
             columns = Columns(rows)
-            out.append([self.aggregate(columns.sums(s)) for s in samples])
+            out.append([self.aggregate(columns.sums(_checked(s))) for s in samples])
         return out
 
     def intervals(self, resampled: Sequence[Sequence[Row]]) -> list[Confidence]:

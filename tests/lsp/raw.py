@@ -21,7 +21,7 @@ class RawClient:
         self.process = subprocess.Popen(SERVER, cwd=ROOT, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.messages: queue.Queue[dict | None] = queue.Queue()
-        self.answers: dict[Any, list[dict]] = {}
+        self.answers: dict[str, list[dict]] = {}  # by the id's JSON (an id may be any value)
         self.unanswerable: list[dict] = []  # responses with a null id
         self.notifications: list[dict] = []  # what the server told the client
         self.asked: list[str] = []  # the methods of the server's requests
@@ -44,6 +44,13 @@ class RawClient:
         self.process.stdin.write(head + body)
         self.process.stdin.flush()
 
+    def frames(self, messages: list[dict]) -> None:
+        """Several messages in one write (a burst the server finds waiting at once)."""
+        bodies = [json.dumps({"jsonrpc": "2.0", **m}).encode() for m in messages]
+        self.process.stdin.write(b"".join(b"Content-Length: %d\r\n\r\n" % len(body) + body
+                                          for body in bodies))
+        self.process.stdin.flush()
+
     def send(self, message: dict) -> None:
         self.frame(json.dumps({"jsonrpc": "2.0", **message}).encode())
 
@@ -60,8 +67,8 @@ class RawClient:
         """The response to `msg_id` (a null id: the next such response), collecting the
         rest; the server's own requests are answered with null."""
         while True:
-            if msg_id is not None and msg_id in self.answers:
-                return self.answers[msg_id].pop(0)
+            if msg_id is not None and self.answers.get(_key(msg_id)):
+                return self.answers[_key(msg_id)].pop(0)
             if msg_id is None and self.unanswerable:
                 return self.unanswerable.pop(0)
             message = self.messages.get(timeout=timeout)
@@ -81,7 +88,7 @@ class RawClient:
         if message.get("id") is None:
             self.unanswerable.append(message)
         else:
-            self.answers.setdefault(message["id"], []).append(message)
+            self.answers.setdefault(_key(message["id"]), []).append(message)
 
     def initialize(self, root: str | None = None) -> None:
         self.request(0, "initialize", {"capabilities": {}, "processId": None,
@@ -97,3 +104,7 @@ class RawClient:
         if self.process.poll() is None:
             self.process.kill()
         return self.process.wait(30)
+
+
+def _key(msg_id: Any) -> str:
+    return json.dumps(msg_id, sort_keys=True)

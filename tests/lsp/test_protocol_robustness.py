@@ -41,6 +41,10 @@ MALFORMED = [  # (body, the answer's id, its code)
     (b'{"jsonrpc": "2.0", "id": 7, "method": "textDocument/semanticTokens/full", '
      b'"params": {}}', 7, -32602),
     (b'{"jsonrpc": "2.0", "id": 8, "method": "no/such"}', 8, -32601),
+    # JSON-RPC's ids are strings, numbers or null: another is refused, not echoed
+    (b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "m2lsp/serverStats"}', None, -32600),
+    (b'{"jsonrpc": "2.0", "id": [9], "method": "m2lsp/serverStats"}', None, -32600),
+    (b'{"jsonrpc": "2.0", "id": true, "method": "m2lsp/serverStats"}', None, -32600),
 ]
 
 
@@ -48,9 +52,10 @@ MALFORMED = [  # (body, the answer's id, its code)
 def test_a_malformed_message_is_answered(raw: RawClient, body: bytes, msg_id, code: int
                                          ) -> None:
     raw.frame(body)
-    assert raw.answer(msg_id)["error"]["code"] == code
+    assert raw.answer(msg_id, timeout=20)["error"]["code"] == code
     raw.request(99, "shutdown")  # and the server goes on
     assert raw.answer(99)["result"] is None
+    assert all(a["id"] in (msg_id, 99) for listed in raw.answers.values() for a in listed)
 
 
 def test_reading_resynchronises_after_a_bad_header(raw: RawClient) -> None:
@@ -250,3 +255,21 @@ def test_the_reason_a_score_failed_is_the_last_ones(raw: RawClient, tmp_path) ->
     assert "sentences" in reasons[0] or "line" in reasons[0], reasons
     assert "not a regular file (a folder)" in reasons[1], reasons
     assert "missing.txt" in reasons[2], reasons
+
+
+def test_a_burst_of_changes_is_published_for_its_newest_version_only(raw: RawClient) -> None:
+    """100 keystrokes received at once: each applied, then one lint and one publication
+    (a publication per version made the last one wait for the 99 before it)."""
+    _open(raw, GOLD * 200)
+    raw.frames([{"method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": URI, "version": version},
+        "contentChanges": [{"range": {"start": {"line": 0, "character": 2},
+                                      "end": {"line": 0, "character": 2}}, "text": "x"}]}}
+        for version in range(2, 102)])
+    for attempt in range(100):
+        published = [n["params"]["version"] for n in raw.notifications
+                     if n["method"] == "textDocument/publishDiagnostics"]
+        if 101 in published:
+            break
+        raw.stats(f"stats-{attempt}")
+    assert published[-1] == 101 and len([v for v in published if v > 1]) <= 3, published

@@ -68,3 +68,34 @@ async def test_pull_only_with_the_clients_settings_and_their_changes(client: Lan
     # settings sent with the notification; `ignore` dropped: back to the base (X004)
     assert await pulled(client) == ["M102"]
     assert URI not in client.diagnostics  # pulled, never pushed
+
+
+async def _opened(client: LanguageClient, uri: str, text: str, previous: str | None
+                  ) -> types.DocumentDiagnosticReport:
+    """Open `uri` at version 1 with `text` and pull its diagnostics."""
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="gec-m2", version=1,
+                                             text=text)))
+    return await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id=previous))
+
+
+def _close(client: LanguageClient, uri: str) -> None:
+    client.text_document_did_close(types.DidCloseTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_result_id_names_the_open_not_only_the_version(client: LanguageClient):
+    """Closed and opened again at the same version with another text: the old resultId
+    does not match it (the client would keep the old text's diagnostics)."""
+    uri = "file:///work/reopened.m2"
+    first = await _opened(client, uri, "S a b .\nA 0 1|||R:NOUN|||c|||REQUIRED|||-NONE-|||0\n",
+                          None)
+    _close(client, uri)
+    second = await _opened(client, uri, TEXT, first.result_id)
+    assert second.kind == "full" and second.result_id != first.result_id
+    assert "X004" in {str(d.code) for d in second.items}
+    _close(client, uri)
+    third = await _opened(client, uri, TEXT, second.result_id)  # the same text, reopened
+    assert third.kind == "full"

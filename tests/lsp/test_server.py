@@ -152,7 +152,11 @@ async def test_code_action_fixes_trailing_whitespace(client: LanguageClient):
         context=types.CodeActionContext(diagnostics=[])))
     fixes = [a for a in actions if isinstance(a, types.CodeAction) and a.edit is not None]
     assert len(fixes) == 1
-    edit = fixes[0].edit.changes["file:///work/fix.m2"][0]  # type: ignore[union-attr]
+    [change] = fixes[0].edit.document_changes  # type: ignore[misc, union-attr]
+    # for this version: a client whose text moved on refuses it
+    assert (change.text_document.uri, change.text_document.version) == (  # type: ignore
+        "file:///work/fix.m2", 1)
+    edit = change.edits[0]  # type: ignore[union-attr]
     assert (edit.range.start.character, edit.range.end.character, edit.new_text) == (16, 18, "")
 
 
@@ -168,7 +172,7 @@ async def test_unknown_type_gets_a_did_you_mean_quick_fix(client: LanguageClient
         context=types.CodeActionContext(diagnostics=[])))
     fix = next(a for a in actions if "M405" in a.title)
     assert not fix.is_preferred  # a guess: offered, never preferred
-    assert fix.edit.changes[uri][0].new_text == "R:ADJ"  # type: ignore[union-attr]
+    assert fix.edit.document_changes[0].edits[0].new_text == "R:ADJ"  # type: ignore
 
 
 @pytest.mark.asyncio(loop_scope="module")

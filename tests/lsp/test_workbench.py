@@ -115,6 +115,23 @@ async def _actions(client: LanguageClient, uri: str, where: types.Range
     return out
 
 
+def _where(uri: str, line: int, row: int = 0) -> dict[str, Any]:
+    """The anchor a code action on row `row` of the block at `line` carries now."""
+    version, text = STATE["docs"][uri]
+    lines = text.split("\n")
+    edit = {"row": row, "edit": lines[line + row]} if row else {}
+    return {"version": version, "line": line, "sentence": lines[line], **edit}
+
+
+def _change(client: LanguageClient, uri: str, text: str) -> None:
+    """The user edits the document: its whole text replaced, the next version."""
+    version = STATE["docs"][uri][0] + 1
+    STATE["docs"][uri] = [version, text]
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
 def _settings(client: LanguageClient, **values: Any) -> None:
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"m2lsp": values}))
@@ -176,19 +193,20 @@ async def test_add_an_edit_for_selected_tokens_typed_by_errant(client: LanguageC
     await _open(client, uri)
     actions = await _actions(client, uri, _range(11, 9, 13))  # "here" of the last S line
     command = actions["Add an edit for token 1…"]
-    assert command.arguments == [uri, 11, 1, 2, None, None, ["0", "1"], "here"]
-    answer = await _command(client, command.command, uri, 11, 1, 2, "there", "0")
+    where = {"version": 1, "line": 11, "sentence": "S Nobody here yet ."}
+    assert command.arguments == [uri, 11, 1, 2, None, None, ["0", "1"], "here", where]
+    answer = await _command(client, command.command, uri, 11, 1, 2, "there", "0", where)
     assert answer["applied"] and answer["engine"].startswith("errant")
     assert STATE["docs"][uri][1].endswith(
         "S Nobody here yet .\nA 1 2|||R:ADV|||there|||REQUIRED|||-NONE-|||0\n")
     # a hand-set type, typed again by ERRANT
-    await _command(client, "m2lsp.adopt", uri, 0, "0", "1")
+    await _command(client, "m2lsp.adopt", uri, 0, "0", "1", _where(uri, 0))
     text = STATE["docs"][uri][1].replace("R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||1",
                                          "M:DET|||goes|||REQUIRED|||-NONE-|||1")
     await _open(client, uri, text)
     actions = await _actions(client, uri, _range(2, 0))
-    assert "Re-classify this edit" in actions
-    assert (await _command(client, "m2lsp.retypeEdit", uri, 2))["applied"]
+    assert actions["Re-classify this edit"].arguments == [uri, 2, _where(uri, 0, 2)]
+    assert (await _command(client, "m2lsp.retypeEdit", uri, 2, _where(uri, 0, 2)))["applied"]
     assert "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||1" in STATE["docs"][uri][1]
 
 
@@ -221,7 +239,87 @@ async def test_disagreements_next_and_adjudication(client: LanguageClient):
     progress = await _command(client, "m2lsp.progress", uri)
     assert [p["text"] for p in progress] == ["annotator 0: 3 of 4 sentences",
                                              "annotator 1: 3 of 4 sentences"]
-    await _command(client, "m2lsp.keepOnly", uri, 0, "0")
+    await _command(client, "m2lsp.keepOnly", uri, 0, "0", _where(uri, 0))
     assert STATE["docs"][uri][1].startswith(
         "S He go to school yesterday .\n"
         "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n")
+
+
+NEW = "S A new first sentence .\nA 0 1|||U:DET||||||REQUIRED|||-NONE-|||0\n\n"
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_command_finds_its_sentence_again_after_the_text_changed(
+        client: LanguageClient):
+    """"Keep only annotator 1", made on the first sentence, run after a block was put
+    above it: the sentence it was made for changes, not the new block at its old line."""
+    uri = "file:///work/moved.m2"
+    await _open(client, uri)
+    keep = (await _actions(client, uri, _range(0, 0)))["Keep only annotator 1"]
+    accept = (await _actions(client, uri, _range(9, 0)))["Accept this edit into annotator 1"]
+    _change(client, uri, NEW + TWO)
+    await asyncio.sleep(0.2)
+    answer = await _command(client, keep.command, *(keep.arguments or []))
+    assert answer["applied"], answer
+    assert STATE["docs"][uri][1].startswith(NEW + "S He go to school yesterday .\n"
+                                            "A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||"
+                                            "-NONE-|||1\n\nS It is fine .")
+    answer = await _command(client, accept.command, *(accept.arguments or []))
+    assert answer["applied"], answer
+    assert "S She like cats .\nA 1 2|||R:VERB:SVA|||likes|||REQUIRED|||-NONE-|||0\n" \
+        "A 1 2|||R:VERB:SVA|||likes|||REQUIRED|||-NONE-|||1\n" in STATE["docs"][uri][1]
+
+
+SHE = "S She like cats .\nA 1 2|||R:VERB:SVA|||likes|||REQUIRED|||-NONE-|||0\n\n"
+FILLER = ("S Filler .\nA 0 1|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n"
+          "A 0 1|||R:NOUN|||y|||REQUIRED|||-NONE-|||1\n"
+          "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||2\n\n")
+
+
+@pytest.mark.parametrize(("line", "changed", "why"), [
+    (0, lambda text: text.replace("S He go to", "S He goes to"), "no longer in the document"),
+    (0, lambda text: "\n".join(text.split("\n")[4:]), "no longer in the document"),
+    # the sentence of line 8 now at lines 4 and 12
+    (8, lambda text: text[:text.index("S It")] + SHE + FILLER + SHE, "twice as near"),
+])
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_command_whose_sentence_is_gone_is_refused(client: LanguageClient,
+                                                            line: int, changed, why: str):
+    uri = "file:///work/gone.m2"
+    await _open(client, uri)
+    keep = (await _actions(client, uri, _range(line, 0)))["Keep only annotator 1"]
+    _change(client, uri, changed(TWO))
+    await asyncio.sleep(0.2)
+    before = STATE["docs"][uri][1]
+    answer = await _command(client, keep.command, *(keep.arguments or []))
+    assert not answer["applied"] and why in answer["error"], answer
+    assert STATE["docs"][uri][1] == before
+
+
+COMMANDS = [  # (command, arguments after the uri and line, what the refusal names)
+    ("m2lsp.keepOnly", ["1"], "no document version"),  # no anchor
+    ("m2lsp.addEdit", [1, 2, "x|||y", "0", "ANCHOR"], "'|||'"),
+    ("m2lsp.addEdit", [1, 2, "goes", "0\nS evil", "ANCHOR"], "not an annotator id"),
+    ("m2lsp.addEdit", [1, 2, "goes", "zero", "ANCHOR"], "not an annotator id"),
+    ("m2lsp.keepOnly", ["1\nS evil", "ANCHOR"], "not an annotator id"),
+    ("m2lsp.adopt", ["0 |||", "1", "ANCHOR"], "not an annotator id"),
+    ("m2lsp.adopt", ["0", "-1", "ANCHOR"], "not an annotator id"),
+    ("m2lsp.acceptEdit", ["A", "ANCHOR"], "not an annotator id"),
+    ("m2lsp.keepOnly", ["1", {"version": "1", "sentence": 2}], "not {version"),
+    ("m2lsp.annotateFromCorrection", ["He goes to school .", "0\nS evil"],
+     "not an annotator id"),
+]
+
+
+@pytest.mark.parametrize(("command", "arguments", "why"), COMMANDS)
+@pytest.mark.asyncio(loop_scope="module")
+async def test_what_a_command_would_write_wrong_is_refused(client: LanguageClient,
+                                                           command: str, arguments, why: str):
+    uri = "file:///work/refused.m2"
+    await _open(client, uri)
+    line = 1 if command == "m2lsp.acceptEdit" else 0
+    anchor = _where(uri, 0, line)
+    arguments = [anchor if a == "ANCHOR" else a for a in arguments]
+    answer = await _command(client, command, uri, line, *arguments)
+    assert not answer["applied"] and why in answer["error"], answer
+    assert STATE["docs"][uri][1] == TWO

@@ -10,9 +10,10 @@ type Next = (command: string, args: unknown[]) => unknown;
 /** Commands whose code action carries no text: ask for it, then run the server's command.
  * - m2lsp.annotateFromCorrection [uri, line, null, annotator, current]: the corrected
  *   sentence, in an editor of its own (a long sentence is seen whole), prefilled;
- * - m2lsp.addEdit [uri, line, start, end, null, null, annotators, tokens]: the correction of
- *   the tokens (prefilled with them), or at a gap (start = end) the words to insert, and
- *   the annotator where the file has several;
+ * - m2lsp.addEdit [uri, line, start, end, null, null, annotators, tokens, where]: the
+ *   correction of the tokens (prefilled with them), or at a gap (start = end) the words to
+ *   insert, and the annotator where the file has several; `where` (the version and sentence
+ *   the action was made for) passed on;
  * - m2lsp.splitToken [uri, line, index, null, token]: the token cut with spaces. */
 export async function askForText(command: string, args: unknown[], next: Next): Promise<unknown> {
   if (command === "m2lsp.annotateFromCorrection" && args[2] === null) {
@@ -48,7 +49,7 @@ export async function askForText(command: string, args: unknown[], next: Next): 
       ? await vscode.window.showQuickPick(annotators, { title: "Whose edit is it?" })
       : annotators[0];
     return annotator === undefined ? undefined
-      : next(command, [args[0], args[1], args[2], args[3], correction, annotator]);
+      : next(command, [args[0], args[1], args[2], args[3], correction, annotator, args[8]]);
   }
   return next(command, args);
 }

@@ -27,6 +27,7 @@ from m2lsp.annotation.from_correction import (
     rewritten_block,
     target_lines,
 )
+from m2lsp.authoring.checks import checked_annotator
 from m2lsp.authoring.edits import kept_by_hand, tokenised, untouched_kept
 from m2lsp.errors import M2lspError
 from m2lsp.lsp import convert
@@ -83,8 +84,11 @@ async def annotate_from_correction(ls: M2Server, *args: Any) -> dict[str, Any]:
     if doc is None or found is None or found[1].sentence is None:
         return fail(ls, f"no M2 sentence at line {line + 1} of {uri}")
     start, block = found
-    annotator = str(args[3]).strip() if len(args) > 3 and args[3] not in (None, "") \
-        else annotator_at(block, line - start)
+    try:
+        annotator = checked_annotator(args[3]) if len(args) > 3 and args[3] not in (
+            None, "") else annotator_at(block, line - start)
+    except M2lspError as exc:
+        return fail(ls, f"{ANNOTATE}: {exc}")
     return await _apply(ls, doc, start, block, annotator, text)
 
 

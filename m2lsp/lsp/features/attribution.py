@@ -33,6 +33,8 @@ async def explain(ls: M2Server, *args: Any) -> dict[str, Any] | None:
         gold_uri, system = _uri(args[0]), _path(args[1])
     except (IndexError, TypeError, ValueError) as exc:
         return _fail(ls, f"m2lsp.explain expects [goldUri, systemPath]: {exc}")
+    if (why := ls.unreadable(system)) is not None:
+        return _fail(ls, f"m2lsp.explain: {why}")
     doc = ls.checked_document(gold_uri)
     if doc is None:
         return _fail(ls, f"the document {gold_uri} is not open")

@@ -2,7 +2,12 @@
 commands that add an edit for selected tokens, type an edit again, list the annotators'
 disagreements and adjudicate them, and say how far each annotator has got.
 
-Commands (arguments in brackets; an answer of {applied: false, error} says why not):
+Commands (arguments in brackets; an answer of {applied: false, error} says why not).  The
+ones that change the file carry, as their last argument, where their code action was made:
+`{version, line, sentence, row?, edit?}` (`m2lsp.authoring.anchors`).  Run after the text
+changed, a command finds its sentence again by its S line (and its edit line), or is
+refused; one without it is refused.  Annotator ids must be non-negative integers and a
+correction cannot hold `|||`.
 - `m2lsp.addEdit` [uri, line, start, end, correction, annotator?]: an edit of `annotator`
   (default: the block's first, else 0) for tokens start..end (end exclusive) of the S line
   at `line`, typed by the engine of `m2lsp annotate`.  The code action passes `correction`
@@ -26,9 +31,11 @@ from typing import Any
 from lsprotocol import types
 
 from m2lsp.authoring import disagreements as disagreeing
+from m2lsp.authoring.anchors import anchor_at, anchor_from, refound
+from m2lsp.authoring.checks import checked_annotator, checked_correction
 from m2lsp.authoring.edits import Rewrite, added, retyped
 from m2lsp.authoring.progress import progress
-from m2lsp.errors import M2lspError
+from m2lsp.errors import M2lspError, UsageError
 from m2lsp.lsp import convert
 from m2lsp.lsp.features.annotate import apply_block, engines_for, fail, worker
 from m2lsp.lsp.features.curation import (
@@ -60,19 +67,26 @@ def register(ls: M2Server) -> None:
 # -- what the commands work on ------------------------------------------------------------
 
 def _block(ls: M2Server, args: tuple, name: str, usage: str
-           ) -> tuple[OpenDocument, int, Block] | str:
-    """The open document and the block at the line of `args` [uri, line, ...], or why
-    not."""
+           ) -> tuple[OpenDocument, int, Block, int] | str:
+    """The open document, the block the command was made for (found again in the current
+    text by the anchor its last argument carries), its first line and the line the
+    command is about; or why not."""
     try:
         uri, line = args[0], int(args[1])
     except (IndexError, TypeError, ValueError):
         return f"{name} expects {usage}"
     doc = ls.checked_document(uri) if isinstance(uri, str) else None
     m2 = doc.live.m2 if doc is not None else None
-    found = block_at(m2, line) if m2 is not None else None
-    if doc is None or found is None or found[1].sentence is None:
+    if doc is None or m2 is None:
         return f"no M2 sentence at line {line + 1} of {uri}"
-    return doc, found[0], found[1]
+    try:
+        found = refound(m2, anchor_from(next((a for a in reversed(args)
+                                               if isinstance(a, dict)), None)))
+    except M2lspError as exc:
+        return f"{name}: {exc}"
+    if found.block.sentence is None:
+        return f"no M2 sentence at line {line + 1} of {uri}"
+    return doc, found.start, found.block, found.line
 
 
 def _annotators(doc: OpenDocument) -> list[str]:
@@ -102,11 +116,11 @@ async def _rewrite(ls: M2Server, doc: OpenDocument, start: int, block: Block,
 # -- commands ---------------------------------------------------------------------------
 
 async def add_edit(ls: M2Server, *args: Any) -> dict[str, Any]:
-    usage = "[uri, line, start, end, correction, annotator?]"
+    usage = "[uri, line, start, end, correction, annotator?, ..., where]"
     found = _block(ls, args, ADD_EDIT, usage)
     if isinstance(found, str):
         return fail(ls, found)
-    doc, start, block = found
+    doc, start, block, _ = found
     try:
         first, end, correction = int(args[2]), int(args[3]), args[4]
     except (IndexError, TypeError, ValueError):
@@ -114,8 +128,12 @@ async def add_edit(ls: M2Server, *args: Any) -> dict[str, Any]:
     if not isinstance(correction, str):
         return fail(ls, f"{ADD_EDIT} needs the correction (its fifth argument); the client "
                     "asks the user for it")
-    annotator = _given(args, 5) or next(iter(block.by_annotator), None) or \
-        (_annotators(doc) or ["0"])[0]
+    try:
+        correction = checked_correction(correction)
+        annotator = checked_annotator(_given(args, 5) or next(iter(block.by_annotator), None)
+                                      or (_annotators(doc) or ["0"])[0])
+    except M2lspError as exc:
+        return fail(ls, f"{ADD_EDIT}: {exc}")
     engines = engines_for(ls)
     return await _rewrite(ls, doc, start, block,
                           lambda: added(block, first, end, correction, annotator, engines),
@@ -124,51 +142,67 @@ async def add_edit(ls: M2Server, *args: Any) -> dict[str, Any]:
 
 def _given(args: tuple, index: int) -> str | None:
     value = args[index] if len(args) > index else None
+    if isinstance(value, dict | list):  # the anchor, or the code action's own data
+        return None
     return str(value).strip() if value not in (None, "") else None
 
 
+def _annotator(value: str | None, what: str) -> str:
+    """An annotator argument, checked (UsageError naming `what` it is)."""
+    if value is None:
+        raise UsageError(f"needs the {what}")
+    return checked_annotator(value)
+
+
 async def retype_edit(ls: M2Server, *args: Any) -> dict[str, Any]:
-    found = _block(ls, args, RETYPE, "[uri, line]")
+    found = _block(ls, args, RETYPE, "[uri, line, where]")
     if isinstance(found, str):
         return fail(ls, found)
-    doc, start, block = found
-    row, engines = int(args[1]) - start, engines_for(ls)
+    doc, start, block, line = found
+    row, engines = line - start, engines_for(ls)
     return await _rewrite(ls, doc, start, block, lambda: retyped(block, row, engines),
                           "Re-classify this edit")
 
 
 async def adopt(ls: M2Server, *args: Any) -> dict[str, Any]:
-    found = _block(ls, args, ADOPT, "[uri, line, source, target?]")
-    if isinstance(found, str) or _given(args, 2) is None:
-        return fail(ls, found if isinstance(found, str) else f"{ADOPT} needs the source "
-                    "annotator")
-    doc, start, block = found
-    source, target = _given(args, 2), _given(args, 3) or ls.config.editor.adjudicator
-    assert source is not None
+    found = _block(ls, args, ADOPT, "[uri, line, source, target?, where]")
+    if isinstance(found, str):
+        return fail(ls, found)
+    doc, start, block, _ = found
+    try:
+        source = _annotator(_given(args, 2), "source annotator")
+        target = _annotator(_given(args, 3) or ls.config.editor.adjudicator, "target")
+    except M2lspError as exc:
+        return fail(ls, f"{ADOPT}: {exc}")
     return await _plain(ls, doc, start, block,
                         lambda: disagreeing.adopted(block, source, target),
                         f"Adopt annotator {source}'s edits as annotator {target}")
 
 
 async def accept_edit(ls: M2Server, *args: Any) -> dict[str, Any]:
-    found = _block(ls, args, ACCEPT, "[uri, line, target?]")
+    found = _block(ls, args, ACCEPT, "[uri, line, target?, where]")
     if isinstance(found, str):
         return fail(ls, found)
-    doc, start, block = found
-    row, target = int(args[1]) - start, _given(args, 2) or ls.config.editor.adjudicator
+    doc, start, block, line = found
+    try:
+        target = _annotator(_given(args, 2) or ls.config.editor.adjudicator, "target")
+    except M2lspError as exc:
+        return fail(ls, f"{ACCEPT}: {exc}")
+    row = line - start
     return await _plain(ls, doc, start, block,
                         lambda: disagreeing.accepted(block, row, target),
                         f"Accept this edit into annotator {target}")
 
 
 async def keep_only(ls: M2Server, *args: Any) -> dict[str, Any]:
-    found = _block(ls, args, KEEP_ONLY, "[uri, line, annotator]")
-    if isinstance(found, str) or _given(args, 2) is None:
-        return fail(ls, found if isinstance(found, str) else f"{KEEP_ONLY} needs the "
-                    "annotator to keep")
-    doc, start, block = found
-    keep = _given(args, 2)
-    assert keep is not None
+    found = _block(ls, args, KEEP_ONLY, "[uri, line, annotator, where]")
+    if isinstance(found, str):
+        return fail(ls, found)
+    doc, start, block, _ = found
+    try:
+        keep = _annotator(_given(args, 2), "annotator to keep")
+    except M2lspError as exc:
+        return fail(ls, f"{KEEP_ONLY}: {exc}")
     return await _plain(ls, doc, start, block, lambda: disagreeing.kept_only(block, keep),
                         f"Keep only annotator {keep}")
 
@@ -250,7 +284,8 @@ def code_actions(ls: M2Server, doc: OpenDocument, selection: types.Range
         out += _add_actions(ls, doc, start, block, selection)
     edit = next((e for e in block.edits if e.row == row), None)
     if edit is not None and not edit.is_noop:
-        out.append(_action("Re-classify this edit", RETYPE, [doc.uri, line],
+        out.append(_action("Re-classify this edit", RETYPE,
+                           [doc.uri, line, _where(doc, start, block, row)],
                            types.CodeActionKind.RefactorRewrite))
     return out + _adjudication(ls, doc, start, block, row)
 
@@ -270,7 +305,8 @@ def _add_actions(ls: M2Server, doc: OpenDocument, start: int, block: Block,
     annotators = _annotators(doc) or ["0"]
     title = f"Add an edit for token{'s' if j - i > 1 else ''} {i}" + (
         f"–{j - 1}…" if j - i > 1 else "…")
-    return [_action(title, ADD_EDIT, [doc.uri, start, i, j, None, None, annotators, tokens],
+    return [_action(title, ADD_EDIT, [doc.uri, start, i, j, None, None, annotators, tokens,
+                                      _where(doc, start, block)],
                     types.CodeActionKind.RefactorRewrite)]
 
 
@@ -283,10 +319,12 @@ def _adjudication(ls: M2Server, doc: OpenDocument, start: int, block: Block, row
     target = ls.config.editor.adjudicator
     line = start + row
     kind = types.CodeActionKind.RefactorRewrite
+    where = _where(doc, start, block, row)
     if row == 0:
         return [_action(f"Adopt annotator {a}'s edits as annotator {target}", ADOPT,
-                        [doc.uri, start, a, target], kind) for a in everyone if a != target] + \
-            [_action(f"Keep only annotator {a}", KEEP_ONLY, [doc.uri, start, a], kind)
+                        [doc.uri, start, a, target, where], kind)
+                for a in everyone if a != target] + \
+            [_action(f"Keep only annotator {a}", KEEP_ONLY, [doc.uri, start, a, where], kind)
              for a in everyone]
     edit = next((e for e in block.edits if e.row == row), None)
     if edit is None or edit.is_noop or edit.annotator.strip() == target:
@@ -295,7 +333,12 @@ def _adjudication(ls: M2Server, doc: OpenDocument, start: int, block: Block, row
     if disagreeing.key(edit) in mine:
         return []
     return [_action(f"Accept this edit into annotator {target}", ACCEPT,
-                    [doc.uri, line, target], kind)]
+                    [doc.uri, line, target, where], kind)]
+
+
+def _where(doc: OpenDocument, start: int, block: Block, row: int = 0) -> dict[str, Any]:
+    """The anchor a command carries: the version, sentence and line it was made for."""
+    return anchor_at(doc.version, start, block, row).to_dict()
 
 
 def _action(title: str, command: str, arguments: list[Any],

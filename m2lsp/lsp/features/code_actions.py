@@ -33,7 +33,8 @@ def code_actions(ls: M2Server, params: types.CodeActionParams) -> list[types.Cod
         out.append(types.CodeAction(
             title=f"{found.fix.title} ({found.code})", kind=types.CodeActionKind.QuickFix,
             diagnostics=[lsp], is_preferred=found.fix.applicability.value == "safe",
-            edit=convert.workspace_edit(found.fix, doc.uri, doc.lines, ls.encoding)))
+            edit=convert.workspace_edit(found.fix, doc.uri, doc.lines, ls.encoding,
+                                        doc.version)))
     rewrite = annotate_action(ls, doc, first)
     return out + ([rewrite] if rewrite is not None else []) + workbench_actions(
         ls, doc, params.range) + source_token_actions(ls, doc, params.range)

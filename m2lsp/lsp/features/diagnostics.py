@@ -64,7 +64,17 @@ def schedule(ls: M2Server, pending: dict[str, asyncio.Handle], uri: str) -> None
     pending[uri] = asyncio.get_event_loop().call_soon(publish, ls, pending, uri)
 
 
-def publish(ls: M2Server, pending: dict[str, asyncio.Handle], uri: str) -> None:
+# a publication waits while more messages are waiting (a burst of keystrokes is published
+# once, for its newest version), at most this many turns of the loop
+MAX_DEFERRALS = 10_000
+
+
+def publish(ls: M2Server, pending: dict[str, asyncio.Handle], uri: str,
+            deferred: int = 0) -> None:
+    if ls.input_waiting() and deferred < MAX_DEFERRALS:
+        pending[uri] = asyncio.get_event_loop().call_soon(publish, ls, pending, uri,
+                                                          deferred + 1)
+        return
     pending.pop(uri, None)
     doc = ls.documents.get(uri)
     if doc is not None and doc.checked and not doc.live.linted:

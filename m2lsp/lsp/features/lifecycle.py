@@ -4,6 +4,7 @@ then workspace/configuration, and later changes of it."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +29,13 @@ def register(ls: M2Server) -> None:
 SERVER_STATS = "m2lsp/serverStats"
 
 
-def server_stats(ls: M2Server, *_params: Any) -> dict[str, int]:
+def server_stats(ls: M2Server, *_params: Any) -> dict[str, Any]:
     """What the server holds (for leak hunting and bug reports): open documents, requests
-    in flight, and its resident memory in KiB (0 where /proc is not there)."""
+    in flight, its resident memory in KiB (0 where /proc is not there), and the work
+    running in threads (a cancelled report leaves it)."""
     return {"documents": len(ls.documents),
             "pendingFutures": len(ls.protocol._request_futures),
-            "rssKiB": _rss_kib()}
+            "rssKiB": _rss_kib(), "working": sorted(ls.working)}
 
 
 def _rss_kib() -> int:
@@ -59,11 +61,19 @@ def initialize(ls: M2Server, params: types.InitializeParams) -> None:
                                 workspace.code_lens.refresh_support)
     ls.inlay_hint_refresh = bool(workspace and workspace.inlay_hint and
                                  workspace.inlay_hint.refresh_support)
-    root = to_fs_path(params.root_uri) if params.root_uri else None
+    root = to_fs_path(params.root_uri) if params.root_uri else params.root_path
+    ls.roots = _roots(root, params.workspace_folders)
     if root:
         ls.base = ls.config = _project_config(ls, Path(root))
     if params.initialization_options:
         ls.apply_config(params.initialization_options, "initializationOptions", base=True)
+
+
+def _roots(root: str | None, folders: Sequence[types.WorkspaceFolder] | None) -> list[Path]:
+    """The workspace's folders, resolved (what a command may read over TCP)."""
+    found = [root] if root else []
+    found += [to_fs_path(f.uri) or "" for f in folders or () if f.uri.startswith("file:")]
+    return [Path(folder).resolve() for folder in found if folder]
 
 
 def _project_config(ls: M2Server, root: Path) -> Config:

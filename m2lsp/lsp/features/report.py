@@ -1,18 +1,22 @@
 """The report in the editor: the command `m2lsp.report [goldUri, [systemPaths], {metric?,
 names?, samples?}]` answers {html, json} (the page `m2lsp report` writes, and its data), or
 {error}.  The client shows the page in a webview; the page asks the client to reveal a
-sentence's gold line."""
+sentence's gold line.  The report is built in a thread; a cancelled request stops it at its
+next resample (`m2lsp.cancellation`)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
+from m2lsp.arguments import SAMPLES
+from m2lsp.cancellation import cancellable
 from m2lsp.errors import M2lspError
 from m2lsp.lsp.server import M2Server
 
@@ -33,10 +37,42 @@ async def report(ls: M2Server, *args: Any) -> dict[str, Any]:
         return _fail(ls, f"{REPORT} expects [goldUri, [systemPaths], {{metric?}}]: {exc}")
     if not systems:
         return _fail(ls, f"{REPORT}: choose at least one system file")
+    why = next(filter(None, map(ls.unreadable, [gold, *systems])), None) or _invalid(options)
+    if why is not None:
+        return _fail(ls, f"{REPORT}: {why}")
+    stop = threading.Event()
+    ls.working.append(REPORT)
     try:
-        return await asyncio.to_thread(_build, ls.config.score, gold, systems, options)
+        return await asyncio.to_thread(_cancellable, ls, stop, ls.config.score, gold,
+                                       systems, options)
+    except asyncio.CancelledError:
+        stop.set()  # the thread stops at its next resample
+        raise
     except M2lspError as exc:
         return _fail(ls, f"cannot make the report: {exc}")
+
+
+def _invalid(options: dict[str, Any]) -> str | None:
+    """What is wrong with the options the client sent, or None."""
+    if "samples" in options and SAMPLES.check(options["samples"]) is None:
+        return f"samples must be {SAMPLES.describe()}, not {options['samples']!r}"[:200]
+    names = options.get("names")
+    if names is not None and (not isinstance(names, list) or not all(
+            isinstance(n, str) and n for n in names)):
+        return "names must be a list of non-empty strings, one a system"
+    metric = options.get("metric")
+    if metric is not None and not isinstance(metric, str):
+        return "metric must be a metric's name"
+    return None
+
+
+def _cancellable(ls: M2Server, stop: threading.Event, *args: Any) -> dict[str, Any]:
+    """`_build` in the report's thread, stopped by `stop` (then leaves the work list)."""
+    try:
+        with cancellable(stop):
+            return _build(*args)
+    finally:
+        ls.working.remove(REPORT)
 
 
 def _path(value: Any) -> Path:
@@ -58,7 +94,8 @@ def _build(config: Any, gold: Path, systems: list[Path], options: dict[str, Any]
     shared = Shared(beta=config.beta)
     request = Request(systems[0], gold, shared, chosen.options({}, shared, config))
     labels = options.get("names") or [p.name for p in systems]
-    found = build_report(chosen, request, systems, labels, int(options.get("samples", 1000)))
+    samples = int(SAMPLES.check(options.get("samples", 1000)) or 1000)
+    found = build_report(chosen, request, systems, labels, samples)
     data = report_json(found, MAX_SENTENCES)
     return {"html": html_page(data), "metric": name, "systems": len(systems),
             "json": {k: v for k, v in data.items() if k not in ("sentences", "messages")}}

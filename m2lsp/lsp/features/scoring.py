@@ -54,6 +54,8 @@ async def score(ls: M2Server, *args: Any) -> dict[str, Any] | None:
         gold_uri, system = _uri(args[0]), _path(args[1])
     except (IndexError, ValueError, TypeError) as exc:
         return _fail(ls, f"m2lsp.score expects [goldUri, systemPath]: {exc}")
+    if (why := ls.unreadable(system)) is not None:
+        return _failed(ls, gold_uri, why)
     try:
         text = read_bytes(system, pipes=False).decode("utf-8")
     except OSError as exc:
