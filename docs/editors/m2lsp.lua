@@ -212,13 +212,13 @@ local function client_commands()
         end
       end)
   end
-  -- [uri, line, index, null, token]: the token cut with spaces
+  -- [uri, line, index, null, token, where]: the token cut with spaces, `where` passed on
   vim.lsp.commands["m2lsp.splitToken"] = function(command, ctx)
     local a = command.arguments
     vim.ui.input({ prompt = "Split '" .. tostring(a[5]) .. "' at spaces: ", default = a[5] },
       function(pieces)
         if pieces then
-          run_on_server(ctx, command.command, { a[1], a[2], a[3], pieces })
+          run_on_server(ctx, command.command, { a[1], a[2], a[3], pieces, a[5], a[6] })
         end
       end)
   end

@@ -102,11 +102,14 @@ async def test_insert_at_a_gap_and_delete_with_an_empty_correction(client: Langu
     command = actions["Insert at 1…"]
     assert command.command == "m2lsp.addEdit"
     assert command.arguments[2:4] == [1, 1]
-    answer = await _command(client, "m2lsp.addEdit", uri, 0, 1, 1, "really", "0")
+    where = command.arguments[8]
+    assert where["sentence"].startswith("S I like")
+    answer = await _command(client, "m2lsp.addEdit", uri, 0, 1, 1, "really", "0", where)
     assert answer["applied"]
     assert "A 1 1|||UNK|||really|||REQUIRED|||-NONE-|||0\n" in STATE["docs"][uri][1]
     assert "Insert at 5…" in await _actions(client, uri, _range(0, 29))  # at the end
-    answer = await _command(client, "m2lsp.addEdit", uri, 0, 3, 4, "", "0")
+    where = (await _actions(client, uri, _range(0, 29)))["Insert at 5…"].arguments[8]
+    answer = await _command(client, "m2lsp.addEdit", uri, 0, 3, 4, "", "0", where)
     assert "A 3 4|||UNK||||||REQUIRED|||-NONE-|||0\n" in STATE["docs"][uri][1]
 
 
@@ -116,8 +119,10 @@ async def test_split_and_join_keep_the_edits_on_their_words(client: LanguageClie
     await _open(client, uri)
     actions = await _actions(client, uri, _range(0, 12))  # inside "waythismakes"
     command = actions["Split token 2…"]
-    assert command.arguments == [uri, 0, 2, None, "waythismakes"]
-    answer = await _command(client, command.command, uri, 0, 2, "way this makes")
+    where = command.arguments[5]
+    assert command.arguments == [uri, 0, 2, None, "waythismakes", where]
+    answer = await _command(client, command.command, uri, 0, 2, "way this makes",
+                            "waythismakes", where)
     assert answer["applied"]
     assert STATE["docs"][uri][1].startswith(
         "S I like way this makes me feel\n"
@@ -127,8 +132,12 @@ async def test_split_and_join_keep_the_edits_on_their_words(client: LanguageClie
     command = actions["Join tokens 2–4"]
     assert (await _command(client, command.command, *command.arguments))["applied"]
     assert STATE["docs"][uri][1] == TEXT
-    refused = await _command(client, "m2lsp.splitToken", uri, 0, 2, "way that makes")
+    where = (await _actions(client, uri, _range(0, 12)))["Split token 2…"].arguments[5]
+    refused = await _command(client, "m2lsp.splitToken", uri, 0, 2, "way that makes",
+                             "waythismakes", where)
     assert refused["applied"] is False and "keeps the text" in refused["error"]
+    stale = await _command(client, "m2lsp.joinTokens", *command.arguments)  # made before
+    assert stale["applied"] is False
 
 
 @pytest.mark.asyncio(loop_scope="module")

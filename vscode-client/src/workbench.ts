@@ -14,7 +14,8 @@ type Next = (command: string, args: unknown[]) => unknown;
  *   correction of the tokens (prefilled with them), or at a gap (start = end) the words to
  *   insert, and the annotator where the file has several; `where` (the version and sentence
  *   the action was made for) passed on;
- * - m2lsp.splitToken [uri, line, index, null, token]: the token cut with spaces. */
+ * - m2lsp.splitToken [uri, line, index, null, token, where]: the token cut with spaces,
+ *   `where` passed on. */
 export async function askForText(command: string, args: unknown[], next: Next): Promise<unknown> {
   if (command === "m2lsp.annotateFromCorrection" && args[2] === null) {
     const text = await editInPlace(`annotator ${String(args[3])}'s corrected sentence`,
@@ -29,7 +30,7 @@ export async function askForText(command: string, args: unknown[], next: Next): 
       value: token,
       ignoreFocusOut: true,
     });
-    return pieces === undefined ? undefined : next(command, [args[0], args[1], args[2], pieces]);
+    return pieces === undefined ? undefined : next(command, [args[0], args[1], args[2], pieces, args[4], args[5]]);
   }
   if (command === "m2lsp.addEdit" && args[4] === null) {
     const tokens = typeof args[7] === "string" ? args[7] : "";

@@ -3,11 +3,14 @@
 `m2lsp.addEdit`), "Split token i…" with the cursor inside a token, "Join tokens i–j" with
 several selected.
 
-Commands (an answer of {applied: false, error} says why not):
-- `m2lsp.splitToken` [uri, line, index, pieces]: token `index` of the S line at `line` cut
-  where `pieces` has spaces, every annotator's edits moved to stay on their words.  The
-  code action passes `pieces` null and the token after it: the client asks for the cut.
-- `m2lsp.joinTokens` [uri, line, start, end]: tokens start..end (end exclusive) joined.
+Commands (an answer of {applied: false, error} says why not), each carrying last the
+anchor it was made for (`{version, line, sentence}`, m2lsp.authoring.anchors): run after
+the text changed, a command finds its sentence again by its S line, or is refused:
+- `m2lsp.splitToken` [uri, line, index, pieces, token, anchor]: token `index` of the S
+  line cut where `pieces` has spaces, every annotator's edits moved to stay on their
+  words.  The code action passes `pieces` null: the client asks for the cut.
+- `m2lsp.joinTokens` [uri, line, start, end, anchor]: tokens start..end (end exclusive)
+  joined.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 from lsprotocol import types
 
 from m2lsp.authoring import disagreements as disagreeing
+from m2lsp.authoring.anchors import anchor_at, anchor_from, refound
 from m2lsp.authoring.source_tokens import Retokenised, join_tokens, split_token
 from m2lsp.errors import M2lspError
 from m2lsp.lsp import convert
@@ -37,16 +41,25 @@ def register(ls: M2Server) -> None:
 
 def _block(ls: M2Server, args: tuple, name: str
            ) -> tuple[OpenDocument, int, Block, int, Any] | str:
+    """The open document, the block the command was made for (found again by the anchor
+    its last argument carries), its first line and the command's two values; or why
+    not."""
     try:
         uri, line, first, second = args[0], int(args[1]), int(args[2]), args[3]
     except (IndexError, TypeError, ValueError):
-        return f"{name} expects [uri, line, index, text or end]"
+        return f"{name} expects [uri, line, index, text or end, ..., anchor]"
     doc = ls.checked_document(uri) if isinstance(uri, str) else None
     m2 = doc.live.m2 if doc is not None else None
-    found = block_at(m2, line) if m2 is not None else None
-    if doc is None or found is None or found[1].sentence is None:
+    if doc is None or m2 is None:
         return f"no M2 sentence at line {line + 1} of {uri}"
-    return doc, found[0], found[1], first, second
+    try:
+        found = refound(m2, anchor_from(next((a for a in reversed(args)
+                                               if isinstance(a, dict)), None)))
+    except M2lspError as exc:
+        return f"{name}: {exc}"
+    if found.block.sentence is None:
+        return f"no M2 sentence at line {line + 1} of {uri}"
+    return doc, found.start, found.block, first, second
 
 
 async def split(ls: M2Server, *args: Any) -> dict[str, Any]:
@@ -127,17 +140,19 @@ def code_actions(ls: M2Server, doc: OpenDocument, selection: types.Range
         if gap is not None:
             annotators = disagreeing.annotators_of(m2) if m2 is not None else []
             out.append(_action(f"Insert at {gap}…", ADD_EDIT, [
-                doc.uri, start, gap, gap, None, None, annotators or ["0"], ""], kind))
+                doc.uri, start, gap, gap, None, None, annotators or ["0"], "",
+                _where(doc, start, block)], kind))
         inside = [k for k, (a, b) in enumerate(columns) if a < first < b]
-        return out + [_split_action(doc, start, k, sentence.tokens[k]) for k in inside]
+        return out + [_split_action(doc, start, block, k) for k in inside]
     covered = [k for k, (a, b) in enumerate(columns) if a < last and first < b]
     if len(covered) == 1:
         k = covered[0]
-        return [_split_action(doc, start, k, sentence.tokens[k])] if len(
+        return [_split_action(doc, start, block, k)] if len(
             sentence.tokens[k]) > 1 else []
     if len(covered) > 1:
         i, j = covered[0], covered[-1] + 1
-        return [_action(f"Join tokens {i}–{j - 1}", JOIN, [doc.uri, start, i, j], kind)]
+        return [_action(f"Join tokens {i}–{j - 1}", JOIN,
+                        [doc.uri, start, i, j, _where(doc, start, block)], kind)]
     return []
 
 
@@ -152,10 +167,18 @@ def _gap(columns: tuple[tuple[int, int], ...], col: int) -> int | None:
     return len(columns)
 
 
-def _split_action(doc: OpenDocument, start: int, index: int, token: str
+def _split_action(doc: OpenDocument, start: int, block: Block, index: int
                   ) -> types.CodeAction:
-    return _action(f"Split token {index}…", SPLIT, [doc.uri, start, index, None, token],
+    assert block.sentence is not None
+    token = block.sentence.tokens[index]
+    return _action(f"Split token {index}…", SPLIT,
+                   [doc.uri, start, index, None, token, _where(doc, start, block)],
                    types.CodeActionKind.RefactorRewrite)
+
+
+def _where(doc: OpenDocument, start: int, block: Block) -> dict[str, Any]:
+    """The anchor a command carries: the version, sentence and line it was made for."""
+    return anchor_at(doc.version, start, block).to_dict()
 
 
 def _action(title: str, command: str, arguments: list[Any],
