@@ -15,6 +15,7 @@ from m2lsp.files.writing import TEMP_SUFFIX, Snapshot, WriteRefused, write_atomi
 from m2lsp.linting.cap import Unlisted
 from m2lsp.linting.fixes import FixOutcome, fix_until_stable
 from m2lsp.linting.run import Corpus, LintResult, lint
+from m2lsp.linting.stream import fix_round, lint_stream, streamable
 from m2lsp.model import Format
 from m2lsp.parsing.detect import detect_format
 from m2lsp.parsing.source import SourceText, decode
@@ -76,6 +77,7 @@ def check_file(path: Path, options: CheckOptions, explicit: bool = True) -> Chec
     except OSError as exc:
         return CheckedFile(path, None, error=f"cannot read: {exc.strerror or exc}")
     source = decode(data, options.encoding)
+    del data  # (a large file's bytes need not stay beside its text)
     fmt = options.format or detect_format(path, source.text)
     if fmt is None:
         return CheckedFile(path, None, error=_unlinted(path, source.text) if explicit
@@ -84,14 +86,26 @@ def check_file(path: Path, options: CheckOptions, explicit: bool = True) -> Chec
     corpus = corpus_of(path, options.encoding) if fmt is Format.MULTIGEC else None
     sidecars = sidecars_of(path) if fmt is Format.M2 else None
     if not options.fix:
-        result = lint(source, fmt, options.settings, known_ids=known, corpus=corpus,
-                      most_per_rule=options.most_per_rule, sidecars=sidecars)
+        result = _lint(source, fmt, options, known, corpus, sidecars)
         return CheckedFile(path, fmt, result.diagnostics, linted=result,
-                           empty=not source.text.strip(), unlisted=result.unlisted)
-    result = lint(source, fmt, options.settings, known_ids=known, corpus=corpus,
-                  sidecars=sidecars)
-    return _fix(path, source, fmt, options, known, result.diagnostics, snapshot, corpus,
-                sidecars)
+                           empty=_blank(source.text), unlisted=result.unlisted)
+    return _fix(path, source, fmt, options, known, snapshot, corpus, sidecars)
+
+
+def _lint(source: SourceText, fmt: Format, options: CheckOptions,
+          known: frozenset[str] | None, corpus: Corpus | None, sidecars: object = None
+          ) -> LintResult:
+    """The findings of `source` as `check` lists them: an M2 file chunk by chunk (see
+    linting/stream.py), others whole."""
+    if streamable(fmt, options.settings, sidecars):
+        return lint_stream(source, options.settings, options.most_per_rule)
+    return lint(source, fmt, options.settings, known_ids=known, corpus=corpus,
+                most_per_rule=options.most_per_rule, sidecars=sidecars)
+
+
+def _blank(text: str) -> bool:
+    """Nothing but whitespace (`not text.strip()`, without a copy of a large text)."""
+    return not text or text.isspace()
 
 
 def _unlinted(path: Path, text: str) -> str | None:
@@ -105,27 +119,31 @@ def _unlinted(path: Path, text: str) -> str | None:
 
 
 def _fix(path: Path, source: SourceText, fmt: Format, options: CheckOptions,
-         known: frozenset[str] | None, found: tuple[Diagnostic, ...],
-         snapshot: Snapshot | None, corpus: Corpus | None = None,
-         sidecars: object = None) -> CheckedFile:
+         known: frozenset[str] | None, snapshot: Snapshot | None,
+         corpus: Corpus | None = None, sidecars: object = None) -> CheckedFile:
     if source.problem is not None:
-        return CheckedFile(path, fmt, found, not_fixed="not fixed: the file does not decode "
-                           "cleanly; fixing would change bytes it could not read")
+        found = _lint(source, fmt, options, known, corpus, sidecars)
+        return CheckedFile(path, fmt, found.diagnostics, unlisted=found.unlisted,
+                           not_fixed="not fixed: the file does not decode cleanly; fixing "
+                           "would change bytes it could not read")
+    settings = options.settings
     outcome = fix_until_stable(
-        source, lambda s: lint(s, fmt, options.settings, known_ids=known,
-                               corpus=corpus, sidecars=sidecars).diagnostics,
-        options.fix)
+        source, lambda s: lint(s, fmt, settings, known_ids=known, corpus=corpus,
+                               sidecars=sidecars).diagnostics,
+        options.fix, one_round=(lambda s: fix_round(s, settings, options.fix))
+        if streamable(fmt, settings, sidecars) else None)
     if outcome.applied:
         try:
             write_source(path, outcome.source, snapshot)
-        except WriteRefused as exc:
-            return CheckedFile(path, fmt, found, error=str(exc))
-        except OSError as exc:
-            return CheckedFile(path, fmt, found, error=f"cannot write: {exc.strerror or exc}")
-    remaining = lint(outcome.source, fmt, options.settings, known_ids=known, corpus=corpus,
-                     most_per_rule=options.most_per_rule, sidecars=sidecars)
+        except (WriteRefused, OSError) as exc:
+            found = _lint(source, fmt, options, known, corpus, sidecars)
+            error = str(exc) if isinstance(exc, WriteRefused) else (
+                f"cannot write: {exc.strerror or exc}")
+            return CheckedFile(path, fmt, found.diagnostics, error=error,
+                               unlisted=found.unlisted)
+    remaining = _lint(outcome.source, fmt, options, known, corpus, sidecars)
     return CheckedFile(path, fmt, remaining.diagnostics, fixed=outcome,
-                       empty=not outcome.source.text.strip(), unlisted=remaining.unlisted)
+                       empty=_blank(outcome.source.text), unlisted=remaining.unlisted)
 
 
 def write_source(path: Path, source: SourceText, snapshot: Snapshot | None) -> None:

@@ -9,6 +9,8 @@ outside an edit is kept as it was.
 from __future__ import annotations
 
 import bisect
+import hashlib
+import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -69,14 +71,22 @@ def _first_position(fix: Fix) -> tuple[int, int]:
 def apply_once(source: SourceText, fixes: list[tuple[str, Fix]]
                ) -> tuple[SourceText, list[tuple[str, Fix]]]:
     """Apply the fixes that do not overlap earlier ones: the new text and the fixes used."""
+    if not fixes:
+        return source, []
+    text, used, bom = apply_to(source.text, fixes, offsets(source), source.bom)
+    return SourceText(text, source.encoding, bom, source.problem), used
+
+
+def apply_to(text: str, fixes: list[tuple[str, Fix]], offset: Callable[[int, int], int],
+             bom: bool = False) -> tuple[str, list[tuple[str, Fix]], bool]:
+    """`apply_once` on `text`, whose (line, column) positions `offset` reads (a chunk of a
+    larger text: see linting/stream.py): the new text, the fixes used and the BOM kept."""
     taken = Taken()
     replacements: list[tuple[int, int, str]] = []
     used: list[tuple[str, Fix]] = []
-    bom = source.bom
-    for code, fix in sorted(fixes, key=lambda cf: _first_offset(source, cf[1])):
-        ranges = [(source.offset(e.span.line, e.span.col),
-                   source.offset(e.span.end_line, e.span.end_col), e.new_text)
-                  for e in fix.edits]
+    for code, fix in sorted(fixes, key=lambda cf: _first_offset(offset, cf[1])):
+        ranges = [(offset(e.span.line, e.span.col), offset(e.span.end_line, e.span.end_col),
+                   e.new_text) for e in fix.edits]
         if any(taken.conflicts(r) for r in ranges):
             continue
         for a, b, _ in ranges:
@@ -84,8 +94,7 @@ def apply_once(source: SourceText, fixes: list[tuple[str, Fix]]
         replacements.extend(ranges)
         used.append((code, fix))
         bom = bom and not fix.removes_bom
-    return SourceText(_replace(source.text, replacements), source.encoding, bom,
-                      source.problem), used
+    return _replace(text, replacements), used, bom
 
 
 @dataclass
@@ -131,10 +140,27 @@ def _replace(text: str, replacements: list[tuple[int, int, str]]) -> str:
     return "".join(pieces)
 
 
-def _first_offset(source: SourceText, fix: Fix) -> int:
+def _first_offset(offset: Callable[[int, int], int], fix: Fix) -> int:
     if not fix.edits:
         return -1
-    return min(source.offset(e.span.line, e.span.col) for e in fix.edits)
+    return min(offset(e.span.line, e.span.col) for e in fix.edits)
+
+
+def offsets(source: SourceText) -> Callable[[int, int], int]:
+    """`source.offset`, without keeping the text's lines on it when they are not there
+    yet: the texts of a 50 MB file's rounds of fixes, each with its million lines, took
+    gigabytes."""
+    if "line_offsets" in vars(source) or "\r" in source.text:
+        return source.offset
+    text = source.text
+    lengths = [len(line) for line in text.split("\n")]
+    starts = list(itertools.accumulate((n + 1 for n in lengths), initial=0))
+
+    def offset(line: int, col: int) -> int:
+        if line >= len(lengths):
+            return len(text)
+        return starts[line] + min(col, lengths[line])
+    return offset
 
 
 def _overlaps(a: tuple[int, int, str], b: tuple[int, int]) -> bool:
@@ -154,29 +180,50 @@ def _overlaps(a: tuple[int, int, str], b: tuple[int, int]) -> bool:
     return a_start < b_end and b_start < a_end
 
 
+Round = Callable[[SourceText], tuple[SourceText, list[str]]]
+"""A round of fixes: the new text and the code of each fix applied (none: the text is
+stable)."""
+
+
 def fix_until_stable(source: SourceText, check: Callable[[SourceText], Iterable[Diagnostic]],
-                     allowed: frozenset[Applicability] = frozenset({Applicability.SAFE})
-                     ) -> FixOutcome:
+                     allowed: frozenset[Applicability] = frozenset({Applicability.SAFE}),
+                     one_round: Round | None = None) -> FixOutcome:
     """Apply fixes round after round until no allowed fix remains (or MAX_ROUNDS).  Fixes
     that undo each other (a round back to an earlier text) stop there, at that earlier
-    text and its count: nothing is reported fixed that is not."""
+    text and its count: nothing is reported fixed that is not.  A round applies the
+    allowed fixes of `check`'s diagnostics with `apply_once`, unless `one_round` makes it
+    (the same way, by other means: linting/stream.py)."""
+    def by_check(text: SourceText) -> tuple[SourceText, list[str]]:
+        new, used = apply_once(text, applicable(check(text), allowed))
+        return new, [code for code, _ in used]
+    return fix_rounds(source, one_round or by_check)
+
+
+def fix_rounds(source: SourceText, one_round: Round) -> FixOutcome:
+    """`fix_until_stable` with each round made by `one_round`."""
     applied: dict[str, int] = {}
-    seen = {(source.text, source.bom): dict(applied)}
+    seen = {_digest(source): dict(applied)}  # (digests: a round's text may be 50 MB)
     first = 0
     for round_ in range(MAX_ROUNDS):
-        fixes = applicable(check(source), allowed)
-        if not fixes:
-            break
-        new, used = apply_once(source, fixes)
-        if not used or (new.text, new.bom) in seen:
+        new, used = one_round(source)
+        if not used or _digest(new) in seen:
             if used:
-                applied = seen[(new.text, new.bom)]
+                applied = seen[_digest(new)]
                 source = new
             break
-        for code, _ in used:
+        for code in used:
             applied[code] = applied.get(code, 0) + 1
         first = len(used) if round_ == 0 else first
         source = new
-        seen[(source.text, source.bom)] = dict(applied)
+        seen[_digest(source)] = dict(applied)
     total = sum(applied.values())
     return FixOutcome(source, total, applied, min(first, total))
+
+
+def _digest(source: SourceText) -> tuple[bytes, bool]:
+    """What tells a round's text from another's, without keeping it (nor encoding it whole
+    at once)."""
+    digest, text, step = hashlib.blake2b(digest_size=20), source.text, 1 << 20
+    for at in range(0, len(text), step):
+        digest.update(text[at:at + step].encode("utf-8", "surrogatepass"))
+    return digest.digest(), source.bom

@@ -565,15 +565,19 @@ class TypeDoesNotFitOperation(Rule):
         if letter not in _SHAPES[taxonomy] or edit.is_noop or not (
                 0 <= edit.start <= edit.end <= len(tokens)):
             return None
-        first = edit.canonical[0] if edit.canonical else ""
-        added = first.split()
-        removes = edit.end > edit.start
-        if taxonomy == "errant" and removes and added and (
-                edit.end - edit.start > 1 or len(added) > 1):
-            # only a replacement of more than one token on a side can lose a side in _core
-            core_removed, core_added = _core(tokens[edit.start:edit.end], added)
-            removes, added = bool(core_removed), core_added
-        fits = _FITS[taxonomy].get((not removes, not added))
+        # the first alternative as `edit.canonical[0]` reads it, without the others (this
+        # runs on every edit of a file: it was the largest rule in a profile of `check`)
+        first = edit.corrections[0] if edit.corrections else ""
+        first = "" if first == NONE_CORRECTION else first.strip()
+        removes, adds = edit.end > edit.start, bool(first)
+        if taxonomy == "errant" and removes and adds:
+            added = first.split()
+            if edit.end - edit.start > 1 or len(added) > 1:
+                # only a replacement of more than one token on a side can lose a side in
+                # _core
+                core_removed, core_added = _core(tokens[edit.start:edit.end], added)
+                removes, adds = bool(core_removed), bool(core_added)
+        fits = _FITS[taxonomy].get((not removes, not adds))
         if fits is None or fits == letter or (letter == "W" and fits == "S"):
             return None
         fitted = fits + (":" + rest if rest else "")
