@@ -72,7 +72,7 @@ def _check(argv: list[str], capsys, monkeypatch, streamed: bool) -> tuple:
         if streamed:
             patch.setattr(stream, "CHUNK_CHARS", 200)
         else:
-            patch.setattr(linting_files, "streamable", lambda fmt, settings: False)
+            patch.setattr(linting_files, "streamable", lambda *args: False)
         code = main(argv)
     out, err = capsys.readouterr()
     return code, out, err
@@ -168,3 +168,14 @@ def test_streaming_random_m2_text_changes_nothing(text: str, chunk_chars: int,
 def test_streaming_edge_texts_changes_nothing(text: str) -> None:
     for chunk_chars in (1, 2, 1000):
         _same(text, chunk_chars, LintSettings())
+
+
+@pytest.mark.parametrize(("fmt", "chosen", "sidecars", "streamed"), [
+    (Format.M2, LintSettings(), None, True),
+    (Format.M2, LintSettings(), object(), False),  # N001/N002 read the curation files
+    (Format.M2, LintSettings(ignore=("N",)), object(), True),
+    (Format.CGED, LintSettings(), None, False),
+])
+def test_what_streams(fmt: Format, chosen: LintSettings, sidecars: object,
+                      streamed: bool) -> None:
+    assert stream.streamable(fmt, chosen, sidecars) is streamed
