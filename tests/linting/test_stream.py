@@ -79,8 +79,8 @@ def _check(argv: list[str], capsys, monkeypatch, streamed: bool) -> tuple:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", FILES)
-@pytest.mark.parametrize("output", ["text", "json", "github", "sarif"])
+@pytest.mark.parametrize("name", [n for n in FILES if n != "bea2019-dev-gold"])  # (clean:
+@pytest.mark.parametrize("output", ["text", "json", "github", "sarif"])  # in the fix table)
 @pytest.mark.parametrize("most", ["7", "0"])
 def test_streamed_findings_are_the_whole_documents(tmp_path: Path, capsys, monkeypatch,
                                                    name: str, output: str, most: str) -> None:
