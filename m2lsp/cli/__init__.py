@@ -93,7 +93,7 @@ COMMANDS = {"check": "check", "rule": "rule", "score": "score", "compare": "scor
             "report": "report", "cache": "cache", "meta-eval": "meta_eval",
             "gotoscorer-weight": "gotoscorer_weight", "explain": "explain",
             "merge": "merge", "split": "merge", "audit": "audit", "curate": "curate",
-            "note": "note", "skeleton": "source", "retokenise": "source"}
+            "note": "note", "skeleton": "source", "retokenise": "source", "web": "web"}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

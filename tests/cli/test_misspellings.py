@@ -24,7 +24,7 @@ CASES = [
      "m2lsp: error: unknown command 'scroe'; did you mean score? (one of check, rule, score, "
      "compare, errant-compare, serve, convert, annotate, errant-parallel, agree, report, "
      "cache, meta-eval, gotoscorer-weight, explain, merge, split, audit, curate, note, skeleton, "
-     "retokenise)"),
+     "retokenise, web)"),
     (["check", "--outptu-format", "json", "gold.m2"],
      "m2lsp check: error: unknown option --outptu-format; did you mean --output-format?"),
     (["annotate", "--orgi", "a.txt", "--cor", "b.txt"],

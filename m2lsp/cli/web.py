@@ -1,0 +1,139 @@
+"""`m2lsp web`: a project served to a team (see m2lsp.web and docs/web.md).
+
+    m2lsp web init PROJECT --from sentences.txt|file.m2 [--lang en] [--no-tok]
+    m2lsp web adduser PROJECT NAME --role annotator|curator|manager   (password on stdin,
+                                                                       else one printed once)
+    m2lsp web PROJECT [--host H] [--port P] [--behind-tls]
+
+Starlette, uvicorn and argon2-cffi come with `pip install 'm2lsp[web]'`; nothing here
+imports them before a web command runs."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import sys
+from pathlib import Path
+
+from m2lsp.cli.exits import EXIT_CLEAN
+from m2lsp.errors import UsageError
+
+ACTIONS = ("init", "adduser")
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    web = commands.add_parser(
+        "web", help="serve a project to a team of annotators, curators and managers",
+        description="`m2lsp web PROJECT` serves the project folder at http://127.0.0.1:PORT; "
+        "`m2lsp web init PROJECT --from FILE` makes one from raw sentences (one a line) or "
+        "an M2 file's S lines; `m2lsp web adduser PROJECT NAME --role ROLE` adds a person "
+        "(the password read from stdin, else generated and printed once). A project named "
+        "init or adduser is given as ./init.")
+    web.add_argument("words", nargs="+", metavar="PROJECT | init PROJECT | adduser PROJECT NAME")
+    web.add_argument("--from", dest="source", type=Path, metavar="FILE",
+                     help="init: raw sentences (.txt, one a line) or an M2 file")
+    web.add_argument("--lang", default="en", metavar="CODE", help="init: the language "
+                     "(default: en; raw text is tokenised as m2lsp skeleton tokenises)")
+    web.add_argument("--no-tok", action="store_true",
+                     help="init: the raw text is tokenised already (split at whitespace)")
+    web.add_argument("--role", choices=("annotator", "curator", "manager"),
+                     help="adduser: the person's role")
+    web.add_argument("--host", default="127.0.0.1",
+                     help="serve: the address (default 127.0.0.1; another needs --behind-tls)")
+    web.add_argument("--port", type=int, default=8000, help="serve: the port (default 8000)")
+    web.add_argument("--behind-tls", action="store_true", help="serve: a TLS reverse proxy "
+                     "is in front (cookies marked Secure; allows a non-loopback --host)")
+    web.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from m2lsp.web import required
+
+    words = args.words
+    if words[0] == "init":
+        return _init(args, _one(words, "init PROJECT"))
+    required()
+    if words[0] == "adduser":
+        if len(words) != 3 or args.role is None:
+            raise UsageError("m2lsp web adduser PROJECT NAME --role annotator|curator|manager")
+        return _adduser(Path(words[1]), words[2], args.role)
+    return _serve(args, _one(["serve", *words], "PROJECT"))
+
+
+def _one(words: list[str], usage: str) -> Path:
+    if len(words) != 2:
+        raise UsageError(f"m2lsp web {usage}: one project folder")
+    return Path(words[1])
+
+
+def _init(args: argparse.Namespace, root: Path) -> int:
+    from m2lsp.cli.inputs import read_text
+    from m2lsp.web.project import init_project, sentences_of_m2
+
+    if args.source is None:
+        raise UsageError("m2lsp web init PROJECT --from sentences.txt|file.m2")
+    text = read_text(args.source, "text").text
+    if text.startswith("S ") or "\nS " in text:
+        sentences = sentences_of_m2(text)
+    else:
+        sentences = _tokenised(args, text)
+    project = init_project(root, sentences, args.lang)
+    print(f"m2lsp: made the project {project.root} ({len(sentences)} sentences); add people "
+          f"with m2lsp web adduser {project.root} NAME --role ROLE", file=sys.stderr)
+    return EXIT_CLEAN
+
+
+def _tokenised(args: argparse.Namespace, text: str) -> list[list[str]]:
+    """Raw lines tokenised as `m2lsp skeleton` tokenises them."""
+    from m2lsp.annotation.tokenising import Tokeniser, tokeniser
+    from m2lsp.config import config_for
+
+    tokens: Tokeniser = str.split
+    if not args.no_tok:
+        tokens = tokeniser(args.lang, config_for([args.source], None).score, None)
+    return [words for line in text.splitlines() if (words := tokens(line))]
+
+
+def _adduser(root: Path, name: str, role: str) -> int:
+    from m2lsp.web.accounts import add_user, generated_password
+    from m2lsp.web.db import connect
+    from m2lsp.web.project import add_layer, open_project
+
+    project = open_project(root)
+    given = None if sys.stdin is None or sys.stdin.isatty() else sys.stdin.readline()
+    password = given.rstrip("\r\n") if given else generated_password()
+    db = connect(project.database)
+    try:
+        user = add_user(db, name, role, password)
+    finally:
+        db.close()
+    if user.role == "annotator":
+        add_layer(project, user.name)
+    if not given:
+        print(f"password of {user.name}: {password}  (shown this once)")
+    print(f"m2lsp: added {user.name} ({user.role}) to {project.root}", file=sys.stderr)
+    return EXIT_CLEAN
+
+
+def _serve(args: argparse.Namespace, root: Path) -> int:
+    import uvicorn
+
+    from m2lsp.web.app import build_app
+
+    if not _loopback(args.host) and not args.behind_tls:
+        raise UsageError(f"--host {args.host} serves plain HTTP beyond this machine: put a "
+                         "TLS reverse proxy in front (docs/web.md) and add --behind-tls")
+    app = build_app(root, secure=args.behind_tls)
+    print(f"m2lsp: serving {root} at http://{args.host}:{args.port}", file=sys.stderr,
+          flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return EXIT_CLEAN
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

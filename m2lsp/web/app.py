@@ -1,0 +1,52 @@
+"""The Starlette app of one project: the views' routes behind the guard (body limit,
+session, CSRF), and the room's errors as JSON statuses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from m2lsp.errors import M2lspError
+from m2lsp.web.db import connect
+from m2lsp.web.guard import Guard
+from m2lsp.web.layers import Stale
+from m2lsp.web.project import open_project
+from m2lsp.web.site import MAX_BODY, Site
+from m2lsp.web.views import auth, curation, manage, sentences
+
+
+def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY) -> Starlette:
+    """The app serving the project in `root` (`secure`: cookies only over HTTPS)."""
+    project = open_project(root)
+    site = Site(project, connect(project.database), secure, max_body)
+    app = Starlette(routes=[*auth.ROUTES, *sentences.ROUTES, *curation.ROUTES,
+                            *manage.ROUTES],
+                    middleware=[Middleware(Guard, site=site)],  # type: ignore[arg-type]
+                    exception_handlers={HTTPException: _http, M2lspError: _refused,
+                                        LookupError: _missing, Stale: _stale})
+    app.state.site = site
+    return app
+
+
+async def _http(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+
+async def _refused(request: Request, exc: Exception) -> JSONResponse:
+    """A request the room refuses (bad input, a decision that cannot be made): 400."""
+    return JSONResponse({"error": str(exc)}, status_code=400)
+
+
+async def _missing(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"error": "no such sentence"}, status_code=404)
+
+
+async def _stale(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, Stale)
+    return JSONResponse({"error": "stale", "current": exc.current}, status_code=409)

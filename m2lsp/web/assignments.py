@@ -1,0 +1,59 @@
+"""Who annotates what: sentence ranges given to annotators by a manager, and each
+annotator's progress on theirs (read from their layer: the file is the truth)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from m2lsp.errors import UsageError
+from m2lsp.web.accounts import user_of
+from m2lsp.web.layers import is_done
+from m2lsp.web.names import checked_name
+from m2lsp.web.project import Project, add_layer, read_document, sentence_count, version
+
+
+def assigned(db: sqlite3.Connection, user: str) -> list[int]:
+    """The sentences given to `user`, in order, each once."""
+    found: set[int] = set()
+    for first, last in db.execute("SELECT first, last FROM assignments WHERE user = ?",
+                                  (user,)):
+        found.update(range(first, last + 1))
+    return sorted(found)
+
+
+def assign(db: sqlite3.Connection, project: Project, body: Any) -> dict[str, Any]:
+    """Give sentences `first`..`last` (inclusive, from 1) to an annotator."""
+    if not isinstance(body, dict):
+        raise UsageError("the body is a JSON object: user, first, last")
+    name = checked_name(body.get("user"))
+    first, last = body.get("first"), body.get("last")
+    user = user_of(db, name)
+    if user is None or user.role != "annotator":
+        raise UsageError(f"{name} is not an annotator of the project")
+    count = sentence_count(project)
+    if not (type(first) is int and type(last) is int and 1 <= first <= last <= count):
+        raise UsageError(f"first and last are sentence numbers, 1 <= first <= last <= {count}")
+    add_layer(project, name)
+    db.execute("INSERT INTO assignments VALUES (?, ?, ?)", (name, first, last))
+    return {"user": name, "first": first, "last": last}
+
+
+def sentences_of(db: sqlite3.Connection, project: Project, user: str) -> list[dict[str, Any]]:
+    """The user's assigned sentences with their state and version."""
+    document = read_document(project.layer(user))
+    return [{"number": n, "text": (b.sentence.text if b.sentence else ""),
+             "state": "done" if is_done(b) else "new", "version": version(b)}
+            for n in assigned(db, user) if (b := document.blocks[n - 1]) is not None]
+
+
+def progress(db: sqlite3.Connection, project: Project) -> list[dict[str, Any]]:
+    """Per annotator: sentences assigned and done."""
+    out = []
+    for (name,) in db.execute("SELECT name FROM users WHERE role = 'annotator' ORDER BY name"):
+        numbers = assigned(db, name)
+        path = project.layer(name)
+        blocks = read_document(path).blocks if path.exists() else ()
+        done = sum(1 for n in numbers if n <= len(blocks) and is_done(blocks[n - 1]))
+        out.append({"user": name, "assigned": len(numbers), "done": done})
+    return out

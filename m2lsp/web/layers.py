@@ -1,0 +1,126 @@
+"""An annotator's layer, a sentence at a time: what the page shows (tokens, edits, the
+linter's findings, the version) and a save (edits as A lines, or a corrected sentence
+realigned by `authoring`), refused when based on a stale version.  Pure of HTTP: the views
+turn these into responses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from m2lsp.errors import UsageError
+from m2lsp.model import Block
+from m2lsp.web.project import (
+    ANNOTATOR,
+    Project,
+    block,
+    own_lines,
+    read_document,
+    replaced,
+    version,
+)
+
+
+class Stale(Exception):
+    """A save based on another version than the file holds now."""
+
+    def __init__(self, current: dict[str, Any]) -> None:
+        super().__init__("stale")
+        self.current = current
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a save asks for: the version it was based on, and either the sentence's new
+    A lines or its corrected text."""
+
+    version: str
+    lines: tuple[str, ...] | None = None
+    corrected: str | None = None
+
+
+def change_of(body: Any) -> Change:
+    """The change a request body asks for (a UsageError for any other shape)."""
+    if not isinstance(body, dict) or not isinstance(body.get("version"), str):
+        raise UsageError("the body is a JSON object with the version the change is based on")
+    lines, corrected = body.get("edits"), body.get("corrected")
+    if (lines is None) == (corrected is None):
+        raise UsageError("give either edits (A lines) or corrected (the corrected sentence)")
+    if lines is not None and not (isinstance(lines, list) and
+                                  all(isinstance(x, str) and "\n" not in x and "\r" not in x
+                                      for x in lines)):
+        raise UsageError("edits is a list of A lines, one line each")
+    if corrected is not None and (not isinstance(corrected, str) or "\n" in corrected):
+        raise UsageError("corrected is the corrected sentence, one line")
+    return Change(body["version"], tuple(lines) if lines is not None else None, corrected)
+
+
+def shown(project: Project, user: str, number: int) -> dict[str, Any]:
+    """Sentence `number` of `user`'s layer as the page shows it."""
+    found = block(read_document(project.layer(user)), number)
+    return {"number": number, "tokens": list(found.sentence.tokens if found.sentence else ()),
+            "edits": own_lines(found), "findings": findings(found), "version": version(found)}
+
+
+def findings(found: Block) -> list[dict[str, Any]]:
+    """The linter's findings on the sentence's block (rows counted from its S line)."""
+    from m2lsp.linting.run import lint
+    from m2lsp.model import Format
+    from m2lsp.parsing.source import SourceText
+
+    text = "".join(line.rstrip("\r\n") + "\n" for line in found.lines)
+    result = lint(SourceText(text), Format.M2)
+    return [{"code": d.code, "message": d.message, "severity": str(d.severity),
+             "row": d.span.line} for d in result.diagnostics]
+
+
+def save(project: Project, user: str, number: int, change: Change) -> dict[str, Any]:
+    """Write the change to `user`'s layer (atomically) and return the sentence as now
+    shown; `Stale` (nothing written) when the version is not the file's."""
+    from m2lsp.files.writing import write_atomic
+
+    path = project.layer(user)
+    text = path.read_text(encoding="utf-8")
+    document = read_document(path)
+    found = block(document, number)
+    if change.version != version(found):
+        raise Stale(shown(project, user, number))
+    lines = _new_lines(found, change)
+    write_atomic(path, replaced(document, text, number, lines))
+    return shown(project, user, number)
+
+
+def _new_lines(found: Block, change: Change) -> list[str]:
+    from m2lsp.annotation.from_correction import Engines
+    from m2lsp.authoring.edits import realigned
+    from m2lsp.authoring.lines import with_lines
+
+    if change.corrected is not None:
+        # the plain alignment's types for now: the server keeping spaCy loaded comes later
+        return realigned(found, ANNOTATOR, change.corrected, Engines()).lines
+    return with_lines(found, ANNOTATOR, [_checked_line(found, line) for line in change.lines
+                                         or ()])
+
+
+def _checked_line(found: Block, line: str) -> str:
+    """An A line for this sentence, given to the layer's annotator (a UsageError for a
+    line that is not one, or whose span is outside the sentence)."""
+    from m2lsp.authoring.lines import renumbered
+    from m2lsp.parsing.m2 import parse_m2
+
+    head = found.lines[0].rstrip("\r\n")
+    parsed = parse_m2(f"{head}\n{line}\n").blocks[0]
+    if parsed.problems or len(parsed.edits) != 1 or not line.startswith("A "):
+        raise UsageError(f"not an A line: {line!r}")
+    edit = parsed.edits[0]
+    count = len(found.sentence.tokens) if found.sentence else 0
+    if not edit.is_noop and not 0 <= edit.start <= edit.end <= count:
+        raise UsageError(f"the span {edit.start} {edit.end} is outside the sentence's "
+                         f"{count} tokens")
+    return renumbered(line, ANNOTATOR)
+
+
+def is_done(found: Block) -> bool:
+    """An annotator has looked at the sentence once it has a line of theirs (a noop says
+    it needs no edit)."""
+    return bool(own_lines(found))

@@ -1,0 +1,27 @@
+"""What the app serves and how: the project, its database, the limits and the cookie's
+flags, held by the app for its views."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+
+from m2lsp.web.accounts import RateLimit, Session, session_of
+from m2lsp.web.project import Project
+
+MAX_BODY = 1024 * 1024
+
+
+@dataclass
+class Site:
+    """One served project.  `secure`: the cookie is sent only over HTTPS (behind a TLS
+    proxy)."""
+
+    project: Project
+    db: sqlite3.Connection
+    secure: bool = False
+    max_body: int = MAX_BODY
+    logins: RateLimit = field(default_factory=RateLimit)
+
+    def session(self, token: str | None) -> Session | None:
+        return session_of(self.db, token)

@@ -1,0 +1,54 @@
+"""POST /login, POST /logout, GET /api/me."""
+
+from __future__ import annotations
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from m2lsp.web.accounts import SESSION_SECONDS, close_session, open_session, verified
+from m2lsp.web.db import log_event
+from m2lsp.web.guard import COOKIE
+from m2lsp.web.names import is_name
+from m2lsp.web.views.common import body, session, site
+
+
+async def login(request: Request) -> JSONResponse:
+    data, here = await body(request), site(request)
+    name = data.get("name") if isinstance(data, dict) else None
+    password = data.get("password") if isinstance(data, dict) else None
+    if not is_name(name) or not isinstance(password, str):
+        raise HTTPException(400, "the body is a JSON object: name, password")
+    keys = (f"user:{name}", f"address:{request.client.host if request.client else '-'}")
+    if here.logins.blocked(*keys):
+        raise HTTPException(429, "too many failed logins: wait a minute")
+    user = verified(here.db, name, password)
+    if user is None:
+        here.logins.failed(*keys)
+        raise HTTPException(401, "wrong name or password")
+    opened = open_session(here.db, user)
+    log_event(here.db, user.name, "login")
+    response = JSONResponse({"user": user.name, "role": user.role, "csrf": opened.csrf})
+    response.set_cookie(COOKIE, opened.token, max_age=SESSION_SECONDS, httponly=True,
+                        samesite="strict", secure=here.secure, path="/")
+    return response
+
+
+async def logout(request: Request) -> JSONResponse:
+    found = session(request)
+    close_session(site(request).db, found.token)
+    response = JSONResponse({"user": None})
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict",
+                           secure=site(request).secure)
+    return response
+
+
+async def me(request: Request) -> JSONResponse:
+    found = session(request)
+    return JSONResponse({"user": found.user.name, "role": found.user.role,
+                         "csrf": found.csrf})
+
+
+ROUTES = [Route("/login", login, methods=["POST"]), Route("/logout", logout, methods=["POST"]),
+          Route("/api/me", me, methods=["GET"])]

@@ -1,0 +1,35 @@
+"""What every view shares: the site, the session and its role, a JSON body."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+
+from m2lsp.web.accounts import Session
+from m2lsp.web.site import Site
+
+
+def site(request: Request) -> Site:
+    found: Site = request.app.state.site
+    return found
+
+
+def session(request: Request, *roles: str) -> Session:
+    """The request's session (401 without one; 403 when its role is not one of `roles`)."""
+    found: Session | None = request.scope.get("state", {}).get("session")
+    if found is None:
+        raise HTTPException(401, "log in first")
+    if roles and found.user.role not in roles:
+        raise HTTPException(403, f"this is for a {' or '.join(roles)}")
+    return found
+
+
+async def body(request: Request) -> Any:
+    """The JSON body (400 when it is not JSON)."""
+    try:
+        return json.loads(await request.body())
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise HTTPException(400, "the body is not JSON") from None

@@ -1,0 +1,31 @@
+"""The curator's: GET /api/layers/{n} (every annotator's edits of a sentence), POST
+/api/curation/{n} (a decision on it) and POST /api/curation (accept-agreed)."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from m2lsp.web.curating import decided, layers_of
+from m2lsp.web.db import log_event
+from m2lsp.web.views.common import body, session, site
+
+
+async def layers(request: Request) -> JSONResponse:
+    session(request, "curator")
+    return JSONResponse(layers_of(site(request).project, request.path_params["n"]))
+
+
+async def decision(request: Request) -> JSONResponse:
+    found, here = session(request, "curator"), site(request)
+    number = request.path_params.get("n")
+    data = await body(request)
+    result = decided(here.project, number, data, found.user.name)
+    log_event(here.db, found.user.name, f"curate:{data['action']}", number)
+    return JSONResponse(result)
+
+
+ROUTES = [Route("/api/layers/{n:int}", layers, methods=["GET"]),
+          Route("/api/curation/{n:int}", decision, methods=["POST"]),
+          Route("/api/curation", decision, methods=["POST"])]

@@ -1,0 +1,28 @@
+"""The manager's: POST /api/assignments (sentences to an annotator), GET /api/progress."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from m2lsp.web.assignments import assign, progress
+from m2lsp.web.db import log_event
+from m2lsp.web.views.common import body, session, site
+
+
+async def assignment(request: Request) -> JSONResponse:
+    found, here = session(request, "manager"), site(request)
+    made = assign(here.db, here.project, await body(request))
+    log_event(here.db, found.user.name, f"assign:{made['user']}:{made['first']}-{made['last']}")
+    return JSONResponse(made, status_code=201)
+
+
+async def watched(request: Request) -> JSONResponse:
+    session(request, "manager")
+    here = site(request)
+    return JSONResponse({"annotators": progress(here.db, here.project)})
+
+
+ROUTES = [Route("/api/assignments", assignment, methods=["POST"]),
+          Route("/api/progress", watched, methods=["GET"])]

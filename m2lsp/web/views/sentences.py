@@ -1,0 +1,52 @@
+"""An annotator's own layer: GET /api/sentences, GET and PUT /api/sentences/{n}.  Only
+their own layer and only their assigned sentences (blind annotation: no view here takes
+another user's name)."""
+
+from __future__ import annotations
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from m2lsp.web.assignments import assigned, sentences_of
+from m2lsp.web.db import log_event
+from m2lsp.web.layers import Stale, change_of, save, shown
+from m2lsp.web.views.common import body, session, site
+
+
+async def listed(request: Request) -> JSONResponse:
+    found, here = session(request, "annotator"), site(request)
+    return JSONResponse({"sentences": sentences_of(here.db, here.project, found.user.name)})
+
+
+def _number(request: Request, user: str) -> int:
+    number: int = request.path_params["n"]
+    if number not in assigned(site(request).db, user):
+        raise HTTPException(403, f"sentence {number} is not assigned to you")
+    return number
+
+
+async def one(request: Request) -> JSONResponse:
+    found = session(request, "annotator")
+    number = _number(request, found.user.name)
+    return JSONResponse(shown(site(request).project, found.user.name, number))
+
+
+async def saved(request: Request) -> JSONResponse:
+    found, here = session(request, "annotator"), site(request)
+    number = _number(request, found.user.name)
+    change = change_of(await body(request))
+    try:
+        result = save(here.project, found.user.name, number, change)
+    except Stale as stale:
+        return JSONResponse({"error": "the sentence changed since you loaded it (another tab "
+                             "or window saved it): your change was not saved; here is the "
+                             "current version", "current": stale.current}, status_code=409)
+    log_event(here.db, found.user.name, "save", number)
+    return JSONResponse(result)
+
+
+ROUTES = [Route("/api/sentences", listed, methods=["GET"]),
+          Route("/api/sentences/{n:int}", one, methods=["GET"]),
+          Route("/api/sentences/{n:int}", saved, methods=["PUT"])]

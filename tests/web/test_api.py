@@ -1,0 +1,140 @@
+"""The JSON API driven in process: an annotator's sentences, saves, two tabs, blind
+annotation, the manager's assignments and progress, the curator's layers and decisions."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from m2lsp.cli import main
+from tests.web.project import team
+
+EDIT = "A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0"
+
+
+@pytest.fixture
+def site(tmp_path):
+    return team(tmp_path)
+
+
+def test_an_annotator_sees_their_assigned_sentences(site):
+    listed = site.client("ann").get("/api/sentences").json()["sentences"]
+    assert [(s["number"], s["state"]) for s in listed] == [(1, "new"), (2, "new")]
+
+
+def test_a_sentence_shows_tokens_edits_findings_and_version(site):
+    shown = site.client("ann").get("/api/sentences/1").json()
+    assert shown["tokens"] == ["This", "are", "a", "test", "."]
+    assert shown["edits"] == [] and isinstance(shown["findings"], list)
+    assert len(shown["version"]) == 16
+
+
+def test_a_save_is_written_to_the_annotators_layer_only(site):
+    ann = site.client("ann")
+    version = ann.get("/api/sentences/1").json()["version"]
+    saved = ann.put("/api/sentences/1", json={"version": version, "edits": [EDIT]})
+    assert saved.status_code == 200 and saved.json()["edits"] == [EDIT]
+    assert EDIT in (site.root / "layers/ann.m2").read_text()
+    assert EDIT not in (site.root / "layers/bob.m2").read_text()
+    assert ann.get("/api/sentences").json()["sentences"][0]["state"] == "done"
+
+
+def test_a_corrected_sentence_is_realigned_into_edits(site):
+    ann = site.client("ann")
+    version = ann.get("/api/sentences/2").json()["version"]
+    saved = ann.put("/api/sentences/2", json={"version": version,
+                                               "corrected": "He goes home ."})
+    assert saved.status_code == 200, saved.text
+    edits = saved.json()["edits"]
+    assert len(edits) == 1 and edits[0].startswith("A 1 2|||") and "|||goes|||" in edits[0]
+
+
+def test_an_a_line_outside_the_sentence_is_refused(site):
+    ann = site.client("ann")
+    version = ann.get("/api/sentences/1").json()["version"]
+    answer = ann.put("/api/sentences/1", json={
+        "version": version, "edits": ["A 7 9|||R:NOUN|||x|||REQUIRED|||-NONE-|||0"]})
+    assert answer.status_code == 400 and "outside" in answer.json()["error"]
+
+
+def test_two_tabs_a_stale_save_is_refused_and_nothing_is_lost(site):
+    first, second = site.client("ann"), site.client("ann")
+    version = first.get("/api/sentences/1").json()["version"]
+    assert second.get("/api/sentences/1").json()["version"] == version
+    assert first.put("/api/sentences/1", json={"version": version,
+                                                "edits": [EDIT]}).status_code == 200
+    other = "A 3 4|||R:NOUN|||exam|||REQUIRED|||-NONE-|||0"
+    stale = second.put("/api/sentences/1", json={"version": version, "edits": [other]})
+    assert stale.status_code == 409
+    assert stale.json()["current"]["edits"] == [EDIT]  # the other tab's save, shown
+    layer = (site.root / "layers/ann.m2").read_text()
+    assert EDIT in layer and "exam" not in layer
+
+
+def test_blind_annotation_an_annotator_never_sees_another_s_edits(site):
+    bob = site.client("bob")
+    version = bob.get("/api/sentences/1").json()["version"]
+    bob.put("/api/sentences/1", json={"version": version, "edits": [EDIT]})
+    ann = site.client("ann")
+    assert ann.get("/api/sentences/1").json()["edits"] == []
+    assert ann.get("/api/layers/1").status_code == 403
+    assert "|||is|||" not in ann.get("/api/sentences").text
+
+
+def test_the_manager_assigns_and_watches_progress(site):
+    boss = site.client("boss")
+    made = boss.post("/api/assignments", json={"user": "ann", "first": 3, "last": 3})
+    assert made.status_code == 201
+    assert [s["number"] for s in site.client("ann").get("/api/sentences").json()
+            ["sentences"]] == [1, 2, 3]
+    bob = site.client("bob")
+    bob.put("/api/sentences/2", json={"version": bob.get("/api/sentences/2").json()["version"],
+                                      "edits": ["A 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-|||0"]})
+    progress = boss.get("/api/progress").json()["annotators"]
+    assert progress == [{"user": "ann", "assigned": 3, "done": 0},
+                        {"user": "bob", "assigned": 3, "done": 1}]
+
+
+def _save(client, number, lines):
+    version = client.get(f"/api/sentences/{number}").json()["version"]
+    answer = client.put(f"/api/sentences/{number}", json={"version": version, "edits": lines})
+    assert answer.status_code == 200, answer.text
+
+
+NOOP = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
+
+
+def test_the_files_pass_check_and_the_curator_curates_them(site, capsys):
+    ann, bob = site.client("ann"), site.client("bob")
+    _save(ann, 1, [EDIT])
+    _save(bob, 1, [EDIT])
+    _save(ann, 2, ["A 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-|||0"])
+    _save(bob, 2, [NOOP])
+    for name in ("ann", "bob"):
+        assert main(["check", str(site.root / f"layers/{name}.m2")]) == 0
+    cur = site.client("cur")
+    layers = cur.get("/api/layers/2").json()["layers"]
+    assert layers["ann"]["edits"] == ["A 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-|||0"]
+    assert layers["bob"]["edits"] == [NOOP]
+    took = cur.post("/api/curation/2", json={"action": "take", "value": "ann"})
+    assert took.status_code == 200, took.text
+    assert took.json()["outcomes"][1]["state"] == "decided"
+    gold = site.root / "gold.m2"
+    assert "|||goes|||" in gold.read_text() and "|||is|||" in gold.read_text()
+    assert (site.root / "gold.m2.curation.jsonl").is_file()
+    # the command line continues the same curation
+    assert main(["curate", str(gold), "--status"]) == 1
+    assert "decided" in capsys.readouterr().out
+
+
+def test_a_decision_the_curation_cannot_make_is_refused(site):
+    answer = site.client("cur").post("/api/curation/1", json={"action": "take",
+                                                               "value": "nobody"})
+    assert answer.status_code == 400 and not (site.root / "gold.m2").exists()
+
+
+def test_logout_ends_the_session(site):
+    ann = site.client("ann")
+    assert ann.post("/logout").status_code == 200
+    assert ann.get("/api/me").status_code == 401
