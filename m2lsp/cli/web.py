@@ -68,10 +68,11 @@ def _one(words: list[str], usage: str) -> Path:
 
 def _init(args: argparse.Namespace, root: Path) -> int:
     from m2lsp.cli.inputs import read_text
-    from m2lsp.web.project import init_project, sentences_of_m2
+    from m2lsp.web.project import init_project, refuse_project, sentences_of_m2
 
     if args.source is None:
         raise UsageError("m2lsp web init PROJECT --from sentences.txt|file.m2")
+    refuse_project(root)
     text = read_text(args.source, "text").text
     if text.startswith("S ") or "\nS " in text:
         sentences = sentences_of_m2(text)

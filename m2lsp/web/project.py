@@ -73,8 +73,7 @@ def init_project(root: Path, sentences: list[list[str]], language: str) -> Proje
     """A new project in `root` (empty or new) holding `sentences` (tokens of each)."""
     from m2lsp.files.writing import make_folder, write_atomic
 
-    if (root / CONFIG).exists():
-        raise UsageError(f"{root} is a project already ({CONFIG} is there)")
+    refuse_project(root)
     if not sentences:
         raise UsageError("no sentence to annotate (the input has no non-blank line)")
     make_folder(root / LAYERS)
@@ -82,6 +81,12 @@ def init_project(root: Path, sentences: list[list[str]], language: str) -> Proje
     write_atomic(root / CONFIG, f"name = {_toml_string(root.resolve().name)}\n"
                  f"language = {_toml_string(language)}\n")
     return open_project(root)
+
+
+def refuse_project(root: Path) -> None:
+    """A UsageError when `root` holds a project already (checked before any work)."""
+    if (root / CONFIG).exists():
+        raise UsageError(f"{root} is a project already ({CONFIG} is there)")
 
 
 def _toml_string(value: str) -> str:

@@ -3,8 +3,12 @@ manager (the passwords are each name twice and `-pw`), and clients logged in as 
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import sqlite3
+import tempfile
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from starlette.testclient import TestClient
@@ -62,6 +66,16 @@ class Team:
         return files, rows
 
 
+@cache
+def _made() -> Path:
+    """The project made once a test run (hashing four passwords takes a while), copied for
+    each test."""
+    folder = tempfile.mkdtemp(prefix="m2lsp-web-")
+    atexit.register(shutil.rmtree, folder, True)
+    return make_project(Path(folder) / "project")
+
+
 def team(tmp_path: Path) -> Team:
-    root = make_project(tmp_path / "project")
+    root = tmp_path / "project"
+    shutil.copytree(_made(), root)
     return Team(root, build_app(root))

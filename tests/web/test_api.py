@@ -50,12 +50,20 @@ def test_a_corrected_sentence_is_realigned_into_edits(site):
     assert len(edits) == 1 and edits[0].startswith("A 1 2|||") and "|||goes|||" in edits[0]
 
 
-def test_an_a_line_outside_the_sentence_is_refused(site):
+@pytest.mark.parametrize(("body", "said"), [
+    ({"edits": ["A 7 9|||R:NOUN|||x|||REQUIRED|||-NONE-|||0"]}, "outside"),
+    ({"edits": ["S injected"]}, "not an A line"),
+    ({"edits": ["A 1 2|||R:VERB|||is|||REQUIRED|||-NONE-|||0\nS x"]}, "one line each"),
+    ({"edits": [], "corrected": "x"}, "either"),
+    ({"corrected": 3}, "one line"),
+])
+def test_a_change_that_is_not_one_is_refused(site, body, said):
     ann = site.client("ann")
+    before = (site.root / "layers/ann.m2").read_bytes()
     version = ann.get("/api/sentences/1").json()["version"]
-    answer = ann.put("/api/sentences/1", json={
-        "version": version, "edits": ["A 7 9|||R:NOUN|||x|||REQUIRED|||-NONE-|||0"]})
-    assert answer.status_code == 400 and "outside" in answer.json()["error"]
+    answer = ann.put("/api/sentences/1", json={"version": version, **body})
+    assert answer.status_code == 400 and said in answer.json()["error"]
+    assert (site.root / "layers/ann.m2").read_bytes() == before
 
 
 def test_two_tabs_a_stale_save_is_refused_and_nothing_is_lost(site):
