@@ -18,7 +18,7 @@ from packaging.version import Version
 from tests.conftest import ROOT
 
 USER_EXTRAS = {"errant", "zh", "report", "dask", "meta-eval", "evaluate", "multigec",
-               "neural"}
+               "neural", "web"}
 
 
 def test_all_names_every_user_extra() -> None:

@@ -53,3 +53,25 @@ def test_without_the_extra_m2lsp_web_says_how_to_install_it(tmp_path):
     done = _run(["web", str(tmp_path)], prelude=hidden)
     assert "m2lsp: error: m2lsp web needs starlette: pip install 'm2lsp[web]'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_only_the_web_room_imports_the_web_stack_and_only_its_views_starlette():
+    from tests.test_import_graph import PACKAGE, imports
+
+    def stack(path):
+        return {n for n in imports(path) if n.split(".")[0] in ("starlette", "uvicorn",
+                                                                    "argon2")}
+
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).as_posix()
+        found = stack(path)
+        if relative == "cli/web.py":
+            found -= {"uvicorn"}  # serving, inside the command
+        elif relative.startswith("web/"):
+            web_side = relative in ("web/app.py", "web/accounts.py") or \
+                relative.startswith("web/views/")
+            found = set() if web_side else found
+        if found:
+            wrong.append(f"{relative}: {sorted(found)}")
+    assert not wrong
