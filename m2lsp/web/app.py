@@ -26,7 +26,7 @@ def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY) -> 
     site = Site(project, connect(project.database), secure, max_body)
     app = Starlette(routes=[*auth.ROUTES, *sentences.ROUTES, *curation.ROUTES,
                             *manage.ROUTES],
-                    middleware=[Middleware(Guard, site=site)],  # type: ignore[arg-type]
+                    middleware=[Middleware(Guard, site=site)],
                     exception_handlers={HTTPException: _http, M2lspError: _refused,
                                         LookupError: _missing, Stale: _stale})
     app.state.site = site

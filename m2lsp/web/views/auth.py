@@ -16,10 +16,7 @@ from m2lsp.web.views.common import body, session, site
 
 async def login(request: Request) -> JSONResponse:
     data, here = await body(request), site(request)
-    name = data.get("name") if isinstance(data, dict) else None
-    password = data.get("password") if isinstance(data, dict) else None
-    if not is_name(name) or not isinstance(password, str):
-        raise HTTPException(400, "the body is a JSON object: name, password")
+    name, password = _credentials(data)
     keys = (f"user:{name}", f"address:{request.client.host if request.client else '-'}")
     if here.logins.blocked(*keys):
         raise HTTPException(429, "too many failed logins: wait a minute")
@@ -33,6 +30,15 @@ async def login(request: Request) -> JSONResponse:
     response.set_cookie(COOKIE, opened.token, max_age=SESSION_SECONDS, httponly=True,
                         samesite="strict", secure=here.secure, path="/")
     return response
+
+
+def _credentials(data: object) -> tuple[str, str]:
+    """The name and password a login body gives (400 for any other body)."""
+    name = data.get("name") if isinstance(data, dict) else None
+    password = data.get("password") if isinstance(data, dict) else None
+    if not isinstance(name, str) or not is_name(name) or not isinstance(password, str):
+        raise HTTPException(400, "the body is a JSON object: name, password")
+    return name, password
 
 
 async def logout(request: Request) -> JSONResponse:
