@@ -76,17 +76,24 @@ def findings(found: Block) -> list[dict[str, Any]]:
 
 def save(project: Project, user: str, number: int, change: Change) -> dict[str, Any]:
     """Write the change to `user`'s layer (atomically) and return the sentence as now
-    shown; `Stale` (nothing written) when the version is not the file's."""
-    from m2lsp.files.writing import write_atomic
+    shown; `Stale` (nothing written) when the version is not the file's, or when the file
+    changed while the change was made (an editor, git)."""
+    from m2lsp.files.writing import Snapshot, WriteRefused, write_atomic
+    from m2lsp.parsing.m2 import parse_m2
 
     path = project.layer(user)
-    text = path.read_text(encoding="utf-8")
-    document = read_document(path)
+    data = path.read_bytes()
+    read = Snapshot.of(path, data)
+    text = data.decode("utf-8")
+    document = parse_m2(text)
     found = block(document, number)
     if change.version != version(found):
         raise Stale(shown(project, user, number))
     lines = _new_lines(found, change)
-    write_atomic(path, replaced(document, text, number, lines))
+    try:
+        write_atomic(path, replaced(document, text, number, lines), expect=read)
+    except WriteRefused:
+        raise Stale(shown(project, user, number)) from None
     return shown(project, user, number)
 
 

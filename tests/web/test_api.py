@@ -146,3 +146,52 @@ def test_logout_ends_the_session(site):
     ann = site.client("ann")
     assert ann.post("/logout").status_code == 200
     assert ann.get("/api/me").status_code == 401
+
+
+def test_a_layer_changed_on_disk_while_saving_is_not_overwritten(site, monkeypatch):
+    import m2lsp.web.layers as layers
+
+    ann = site.client("ann")
+    version = ann.get("/api/sentences/1").json()["version"]
+    layer = site.root / "layers/ann.m2"
+    by_editor = layer.read_text().replace("S He go home .\n", "S He go home .\n" + NOOP + "\n")
+    made = layers._new_lines
+
+    def meanwhile(found, change):  # an editor saves the file while the change is made
+        layer.write_text(by_editor)
+        return made(found, change)
+
+    monkeypatch.setattr(layers, "_new_lines", meanwhile)
+    answer = ann.put("/api/sentences/1", json={"version": version, "edits": [EDIT]})
+    assert answer.status_code == 409 and layer.read_text() == by_editor
+
+
+def test_secure_cookies_behind_tls_and_saves_in_the_event_history(tmp_path):
+    import sqlite3
+
+    from m2lsp.web.app import build_app
+    from tests.web.project import Team, password
+
+    plain = team(tmp_path)
+    site = Team(plain.root, build_app(plain.root, secure=True))
+    answer = site.client().post("/login", json={"name": "ann", "password": password("ann")})
+    assert "secure" in answer.headers["set-cookie"].lower()
+    _save(plain.client("ann"), 1, [EDIT])
+    events = list(sqlite3.connect(plain.root / "m2lsp-web.sqlite3").execute(
+        "SELECT user, action, sentence FROM events WHERE action = 'save'"))
+    assert events == [("ann", "save", 1)]
+
+
+def test_the_curator_asks_for_a_sentence_that_is_not_there(site):
+    assert site.client("cur").get("/api/layers/9").status_code == 404
+
+
+def test_the_curator_accepts_what_all_annotators_agree_on(site):
+    ann, bob = site.client("ann"), site.client("bob")
+    two = "A 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-|||0"
+    _save(ann, 2, [two])
+    _save(bob, 2, [two, "A 2 3|||R:NOUN|||house|||REQUIRED|||-NONE-|||0"])
+    done = site.client("cur").post("/api/curation", json={"action": "accept-agreed"})
+    assert done.status_code == 200, done.text
+    gold = (site.root / "gold.m2").read_text().split("\n\n")[1]
+    assert "|||goes|||" in gold and "house" not in gold
