@@ -1,6 +1,7 @@
 """`m2lsp web`: a project served to a team (see m2lsp.web and docs/web.md).
 
     m2lsp web init PROJECT --from sentences.txt|file.m2 [--lang en] [--no-tok]
+                   [--user NAME:ROLE ...]                 (passwords printed once)
     m2lsp web adduser PROJECT NAME --role annotator|curator|manager   (password on stdin,
                                                                        else one printed once)
     m2lsp web PROJECT [--host H] [--port P] [--behind-tls]
@@ -36,6 +37,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                      "(default: en; raw text is tokenised as m2lsp skeleton tokenises)")
     web.add_argument("--no-tok", action="store_true",
                      help="init: the raw text is tokenised already (split at whitespace)")
+    web.add_argument("--user", action="append", default=[], metavar="NAME:ROLE",
+                     help="init: add this person too (repeatable), a password generated "
+                     "and printed once for each")
     web.add_argument("--role", choices=("annotator", "curator", "manager"),
                      help="adduser: the person's role")
     web.add_argument("--host", default="127.0.0.1",
@@ -51,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
 
     words = args.words
     if words[0] == "init":
+        if args.user:
+            required()
         return _init(args, _one(words, "init PROJECT"))
     required()
     if words[0] == "adduser":
@@ -73,12 +79,17 @@ def _init(args: argparse.Namespace, root: Path) -> int:
     if args.source is None:
         raise UsageError("m2lsp web init PROJECT --from sentences.txt|file.m2")
     refuse_project(root)
+    people = [_person(given) for given in args.user]
+    if len({name for name, _ in people}) < len(people):
+        raise UsageError("--user names a person twice")
     text = read_text(args.source, "text").text
     if text.startswith("S ") or "\nS " in text:
         sentences = sentences_of_m2(text)
     else:
         sentences = _tokenised(args, text)
     project = init_project(root, sentences, args.lang)
+    for name, role in people:
+        _adduser(root, name, role, ask=False)
     print(f"m2lsp: made the project {project.root} ({len(sentences)} sentences); add people "
           f"with m2lsp web adduser {project.root} NAME --role ROLE", file=sys.stderr)
     return EXIT_CLEAN
@@ -95,13 +106,22 @@ def _tokenised(args: argparse.Namespace, text: str) -> list[list[str]]:
     return [words for line in text.splitlines() if (words := tokens(line))]
 
 
-def _adduser(root: Path, name: str, role: str) -> int:
+def _person(given: str) -> tuple[str, str]:
+    """NAME:ROLE of --user, checked before anything is made."""
+    from m2lsp.web.names import checked_name, checked_role
+
+    name, _, role = given.partition(":")
+    return checked_name(name), checked_role(role)
+
+
+def _adduser(root: Path, name: str, role: str, ask: bool = True) -> int:
     from m2lsp.web.accounts import add_user, generated_password
     from m2lsp.web.db import connect
     from m2lsp.web.project import add_layer, open_project
 
     project = open_project(root)
-    given = None if sys.stdin is None or sys.stdin.isatty() else sys.stdin.readline()
+    given = (None if not ask or sys.stdin is None or sys.stdin.isatty()
+             else sys.stdin.readline())
     password = given.rstrip("\r\n") if given else generated_password()
     db = connect(project.database)
     try:

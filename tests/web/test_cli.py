@@ -34,6 +34,15 @@ def test_init_from_an_m2_file_takes_its_sentences(tmp_path):
     assert (tmp_path / "p/source.m2").read_text() == "S A b .\n\nS C d .\n\n"
 
 
+def test_init_adds_people_in_the_same_command(tmp_path, raw, capsys):
+    root = tmp_path / "p"
+    assert main(["web", "init", str(root), "--from", str(raw), "--no-tok", "--user",
+                 "ana:annotator", "--user", "cleo:curator"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert [line.split()[2] for line in printed] == ["ana:", "cleo:"]
+    assert (root / "layers/ana.m2").is_file() and not (root / "layers/cleo.m2").exists()
+
+
 def test_adduser_reads_the_password_or_prints_one_once(tmp_path, raw, monkeypatch, capsys):
     root = tmp_path / "p"
     main(["web", "init", str(root), "--from", str(raw), "--no-tok"])
@@ -59,6 +68,9 @@ def test_adduser_reads_the_password_or_prints_one_once(tmp_path, raw, monkeypatc
     (["web", "init", "{q}", "--from", "{raw}"], "a project already"),
     (["web", "{q}", "--host", "0.0.0.0"], "TLS reverse proxy"),
     (["web", "{q}", "extra"], "one project folder"),
+    (["web", "init", "{p}", "--from", "{raw}", "--user", "ana:boss"], "not a role"),
+    (["web", "init", "{p}", "--from", "{raw}", "--user", "a:annotator", "--user",
+      "a:curator"], "twice"),
 ])
 def test_bad_use_is_a_clear_error(tmp_path, raw, capsys, monkeypatch, argv, said):
     q = tmp_path / "q"
