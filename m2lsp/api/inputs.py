@@ -8,9 +8,11 @@ always one reference's sentences, never a list of file names).  Anything else --
 numbers, `bytes`, a list holding something other than `str` -- is a `UsageError` saying
 what was given and what is taken; a path that cannot be read is an `InputError`.
 
-A text or a list is written to a file in the call's own temporary folder; every message
-that comes back names it as the user gave it ("the system (a list of 20 sentences)"),
-never by the temporary path, and speaks the API's words (`gold=`, not `--gold`).
+A text or a list is read where it is, as a `parsing.source.Text`, by a metric that takes
+texts; for one that still reads files, it is written to a file in the call's own temporary
+folder.  Every message that comes back names it as the user gave it ("the system (a list
+of 20 sentences)"), never by a temporary path, and speaks the API's words (`gold=`, not
+`--gold`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import InputError, M2lspError, UsageError
+from m2lsp.parsing.source import Text
 
 TAKES = "a path (pathlib.Path or str), a text (str with line breaks) or a list of sentences"
 
@@ -125,19 +128,42 @@ def text_of(value: Any) -> str:
 
 @dataclass
 class Files:
-    """The call's temporary folder: inputs given as text become files in it, each with
-    the name messages give it; `cleaned` puts those names back into a message."""
+    """Where the call's inputs are: a text or a list given to a metric that takes texts
+    stays in memory (a `Text` named as the user gave it); given to one that reads files,
+    it becomes a file in the call's temporary folder, made when the first one is needed,
+    and `cleaned` puts the names back into a message."""
 
-    folder: Path
+    made: Path | None = None  # the temporary folder, once a file needed it
     names: dict[str, str] = field(default_factory=dict)
+    memory: bool = False  # keep texts in memory (the metric takes `Text`s)
+    _kept: Any = field(default=None, repr=False)
 
-    def file(self, value: Any, role: str, stem: str | None = None) -> Path:
-        """A path holding the input: its own (checked), or a file in the folder with its
-        text: `stem`'s (written over: a Scorer's system is one file, however many times it
+    @property
+    def folder(self) -> Path:
+        """The temporary folder (made now if it is not yet)."""
+        if self.made is None:
+            self._kept = tempfile.TemporaryDirectory(prefix="m2lsp-")
+            self.made = Path(self._kept.name)
+        return self.made
+
+    def close(self) -> None:
+        if self._kept is not None:
+            self._kept.cleanup()
+
+    def file(self, value: Any, role: str, stem: str | None = None) -> Path | Text:
+        """The input as the metric reads it: a path (checked) as it is; a text or a list
+        as a `Text` in memory (`memory`), else as a file in the folder with its text:
+        `stem`'s (written over: a Scorer's system is one file, however many times it
         scores), else a new one named after the role."""
         value = checked(value, role)
         if is_path(value):
             return readable(Path(value), role)
+        if self.memory:
+            return Text.of(named(value, role), text_of(value))
+        return self.written(text_of(value), named(value, role), role, stem)
+
+    def written(self, text: str, name: str, role: str, stem: str | None = None) -> Path:
+        """A file of the folder holding `text`, which messages call `name`."""
         if stem is not None:
             path = self.folder / stem
         else:
@@ -146,18 +172,24 @@ class Files:
             while path.exists():
                 k += 1
                 path = self.folder / f"{base}-{k}"
-        path.write_text(text_of(value), encoding="utf-8", newline="\n")
-        self.names[str(path)] = named(value, role)
+        path.write_text(text, encoding="utf-8", newline="\n")
+        self.names[str(path)] = name
         return path
 
     def cleaned(self, message: str, quote: Callable[[str], str] = str) -> str:
         """The message with each temporary file named as the user gave it, and nothing
         else of the temporary folder left (`quote`: how a name is written into it, e.g.
         escaped for a JSON text)."""
+        if self.made is None:
+            return message
         for path, name in sorted(self.names.items(), key=lambda kv: -len(kv[0])):
             message = message.replace(path, quote(name))
-        return message.replace(str(self.folder) + os.sep, "").replace(
-            str(self.folder), quote("a temporary file"))
+        return message.replace(str(self.made) + os.sep, "").replace(
+            str(self.made), quote("a temporary file"))
+
+    def holds(self, text: str) -> bool:
+        """Whether `text` names something in the temporary folder."""
+        return self.made is not None and str(self.made) in text
 
 
 def named(value: Any, role: str) -> str:

@@ -15,6 +15,7 @@ import m2lsp.api.inputs as inputs
 from m2lsp.api.listing import SHARED
 from m2lsp.errors import InputError, M2lspError, UsageError
 from m2lsp.parsing.m2 import block_texts
+from m2lsp.parsing.source import Input, Text
 from m2lsp.scoring.metric import REFERENCES
 
 
@@ -220,13 +221,13 @@ class Scorer:
         if metric not in names():
             raise UsageError(f"no metric {metric!r}; the metrics are {', '.join(names())}")
         self.metric = metric
-        self._folder = inputs.Files(Path(_temporary(self)))
+        self._folder = inputs.Files(memory=_takes_texts(metric))
         self._batch: dict[int, str] = {}
         self._next = 0
         with self._speaking():
             self._values, self._shared, self._options = _options(metric, options)
             self.gold = self._gold(gold, sources, references)
-            self._subsets: dict[tuple[int, ...], tuple[Path | None, Any]] = {}
+            self._subsets: dict[tuple[int, ...], tuple[Input | None, Any]] = {}
 
     # -- scoring ------------------------------------------------------------------------
 
@@ -288,7 +289,7 @@ class Scorer:
         return len(self._units())
 
     def close(self) -> None:
-        _cleanup(self)
+        self._folder.close()
 
     def __enter__(self) -> Scorer:
         return self
@@ -307,7 +308,7 @@ class Scorer:
         except M2lspError as exc:
             raise type(exc)(inputs.api_words(self._folder.cleaned(str(exc)))) from None
 
-    def _gold(self, gold: Any, sources: Any, references: Any) -> Path | None:
+    def _gold(self, gold: Any, sources: Any, references: Any) -> Input | None:
         from m2lsp.scoring.metric import declared
 
         if gold is not None:
@@ -365,7 +366,9 @@ class Scorer:
         the sources of plain references."""
         cached = getattr(self, "_unit_cache", None)
         if cached is None:
-            if self.gold is not None:
+            if isinstance(self.gold, Text):
+                cached = block_texts(self.gold.text)
+            elif self.gold is not None:
                 cached = block_texts(self.gold.read_text(encoding="utf-8"))
             elif self._values.get("source") is not None:
                 cached = Path(self._values["source"]).read_text(encoding="utf-8").splitlines()
@@ -374,7 +377,7 @@ class Scorer:
             self._unit_cache = cached
         return cached
 
-    def _subset(self, ids: Sequence[int] | None) -> tuple[Path | None, Any]:
+    def _subset(self, ids: Sequence[int] | None) -> tuple[Input | None, Any]:
         """The gold and the options for the sentences `ids` (all: as they are)."""
         if ids is None:
             return self.gold, self._options
@@ -383,7 +386,7 @@ class Scorer:
             self._subsets[chosen] = self._made_subset(chosen)
         return self._subsets[chosen]
 
-    def _made_subset(self, chosen: tuple[int, ...]) -> tuple[Path | None, Any]:
+    def _made_subset(self, chosen: tuple[int, ...]) -> tuple[Input | None, Any]:
         from m2lsp.config import config_for
         from m2lsp.scoring.metric import metric
 
@@ -395,13 +398,13 @@ class Scorer:
         for dest in ("source", REFERENCES):
             if values.get(dest) is not None:
                 values[dest] = _lines_subset(values[dest], chosen, self._folder, stem, dest)
-        gold = None
+        gold: Input | None = None
         if self.gold is not None:
             blocks = self._units()
-            gold = self._folder.folder / f"{stem}-gold"
-            gold.write_text("".join(blocks[i] for i in chosen), encoding="utf-8",
-                            newline="\n")
-            self._folder.names[str(gold)] = f"the gold's sentences {_shown(chosen)}"
+            text, name = "".join(blocks[i] for i in chosen), \
+                f"the gold's sentences {_shown(chosen)}"
+            gold = Text.of(name, text) if self._folder.memory else \
+                self._folder.written(text, name, "gold", f"{stem}-gold")
         config = config_for([]).score
         shared = replace(self._shared, source=values.get("source") and Path(values["source"]))
         return gold, metric(self.metric).options(values, shared, config)
@@ -420,18 +423,12 @@ class Scorer:
                              f"score them with compute()")
 
 
-def _temporary(owner: Scorer) -> str:
-    import tempfile
+def _takes_texts(name: str) -> bool:
+    """Whether metric `name` scores texts given in memory (else the API writes them to
+    files for it)."""
+    from m2lsp.scoring.metric import metric
 
-    folder = tempfile.TemporaryDirectory(prefix="m2lsp-")
-    owner._temporary = folder  # type: ignore[attr-defined]
-    return folder.name
-
-
-def _cleanup(owner: Scorer) -> None:
-    folder = getattr(owner, "_temporary", None)
-    if folder is not None:
-        folder.cleanup()
+    return bool(getattr(metric(name), "texts", False))
 
 
 def _indices(ids: Any, size: int) -> list[int]:
@@ -478,7 +475,7 @@ def _cleaned(data: Any, files: inputs.Files) -> Any:
         text = json.dumps(data, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):  # not JSON through and through
         return _walked(data, files)
-    if str(files.folder) not in text:
+    if not files.holds(text):
         return data
     if json.loads(text) != data:  # a tuple, an int key: the text would not give it back
         return _walked(data, files)
@@ -487,7 +484,7 @@ def _cleaned(data: Any, files: inputs.Files) -> Any:
 
 def _walked(data: Any, files: inputs.Files) -> Any:
     if isinstance(data, str):
-        return files.cleaned(data) if str(files.folder) in data else data
+        return files.cleaned(data) if files.holds(data) else data
     if isinstance(data, dict):
         return {k: _walked(v, files) for k, v in data.items()}
     if isinstance(data, list):

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from m2lsp.attribution.applying import applied
 from m2lsp.attribution.run import Explanation, Settings, explain, extracted
 from m2lsp.attribution.variants import Scoring
 from m2lsp.errors import UsageError
+from m2lsp.parsing.source import Input
 from m2lsp.scoring.metric import REFERENCES, Request
 
 # the metrics that score no sentence on its own
@@ -23,7 +23,7 @@ def explainable(name: str) -> bool:
     return name not in UNEXPLAINABLE
 
 
-def explain_file(scoring: Scoring, system: Path, settings: Settings,
+def explain_file(scoring: Scoring, system: Input, settings: Settings,
                  spacy_model: str | None = None, usage: str = "m2lsp explain SYSTEM GOLD"
                  ) -> Explanation:
     """Each edit of `system`'s sentences, attributed its share of `scoring`'s sentence
@@ -45,7 +45,7 @@ def explain_file(scoring: Scoring, system: Path, settings: Settings,
     return explain(scoring, found.sources, found.hypotheses, edits, settings, found.texts)
 
 
-def _sentences(scoring: Scoring, system: Path, usage: str) -> Any:
+def _sentences(scoring: Scoring, system: Input, usage: str) -> Any:
     from m2lsp.scoring.sentence_inputs import with_references, without_references
 
     values: Mapping[str, Any] = scoring.values

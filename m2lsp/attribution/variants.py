@@ -1,7 +1,8 @@
 """Sentence scores of many edited sentences with any metric that scores sentences: each
-sentence ("unit") is scored against its own sentence's gold, so the gold is written again,
+sentence ("unit") is scored against its own sentence's gold, so the gold is made again,
 one copy a unit (an M2 gold's block, the source line, each reference's line), beside a
-system file of the units, and the metric runs once over them as over any corpus.  The
+system of the units, and the metric runs once over them as over any corpus: as texts in
+memory for a metric that takes them, else as files in a temporary folder.  The
 numbers are those `m2lsp score --metric M` gives each sentence."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
+from m2lsp.parsing.source import Input
 from m2lsp.scoring.metric import REFERENCES, Metric, Request, Shared
 
 Unit = tuple[int, str]  # (the sentence's index, an edited sentence)
@@ -27,7 +29,7 @@ class Scoring:
     values: Mapping[str, Any]
     config: Any  # config.ScoreSettings
     shared: Shared
-    gold: Path | None
+    gold: Input | None
     encoding: str | None = None
 
 
@@ -45,9 +47,11 @@ def score_units(scoring: Scoring, units: Sequence[Unit]) -> Scored:
         fast = _m2_in_memory(scoring, units)
         if fast is not None:
             return fast
-    with tempfile.TemporaryDirectory(prefix="m2lsp-explain-") as folder:
-        request = _request(scoring, units, Path(folder))
-        score = scoring.metric.run(request)
+    if _in_memory(scoring):
+        score = scoring.metric.run(_text_request(scoring, units))
+    else:
+        with tempfile.TemporaryDirectory(prefix="m2lsp-explain-") as folder:
+            score = scoring.metric.run(_request(scoring, units, Path(folder)))
     found = score.sentence_scores()
     if found is None:
         raise UsageError(f"--metric {scoring.metric.name} does not score sentences one by "
@@ -96,6 +100,30 @@ def _plain_request(scoring: Scoring) -> Request:
                    scoring.encoding)
 
 
+def _in_memory(scoring: Scoring) -> bool:
+    """Whether the units go to the metric as texts: it takes them, and it reads no
+    source or reference file of its own options (still files)."""
+    return scoring.metric.texts and scoring.values.get("source") is None \
+        and not scoring.values.get(REFERENCES)
+
+
+def _text_request(scoring: Scoring, units: Sequence[Unit]) -> Request:
+    """The units and their sentences of the gold, as texts in memory."""
+    from m2lsp.config import config_for
+    from m2lsp.parsing.source import Text
+
+    system = Text.of_lines("the edited sentences", [text for _, text in units])
+    gold = None
+    if scoring.gold is not None:
+        blocks = _blocks(scoring.gold, scoring.encoding)
+        gold = Text.of("the gold's sentences", "".join(blocks[i] for i, _ in units))
+    shared = replace(scoring.shared, sentence_level=False, per_type=False, verbose=False,
+                     bootstrap=0, sentence_average=False)
+    options = scoring.metric.options(scoring.values, shared, scoring.config or
+                                     config_for([]).score)
+    return Request(system, gold, shared, options, "utf-8")
+
+
 def _request(scoring: Scoring, units: Sequence[Unit], folder: Path) -> Request:
     from m2lsp.config import config_for
 
@@ -125,7 +153,7 @@ def _write(path: Path, lines: Sequence[str]) -> Path:
     return path
 
 
-def _blocks(gold: Path, encoding: str | None) -> list[str]:
+def _blocks(gold: Input, encoding: str | None) -> list[str]:
     from m2lsp.parsing.m2 import block_texts
     from m2lsp.parsing.source import read_source
 

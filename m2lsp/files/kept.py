@@ -1,8 +1,9 @@
 """What was read from a file, kept for the next run in this process: a `Scorer` in a
 training loop reads and checks its gold once, a report scores many systems against one
 gold, the editor scores again.  Keyed by what identifies the file's content (path, device,
-inode, size, modification and change times: any write moves the change time) and by what
-was made of it; a few entries at most (a CoNLL-2014 gold read is ~10 MB in memory)."""
+inode, size, modification and change times: any write moves the change time; a text given
+in memory: its content) and by what was made of it; a few entries at most (a CoNLL-2014
+gold read is ~10 MB in memory)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,15 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import TypeVar
 
+from m2lsp.parsing.source import Text
+
 T = TypeVar("T")
 MOST = 6
 _KEPT: dict[tuple, object] = {}
 _LOCK = threading.Lock()
 
 
-def kept(path: Path, what: Hashable, make: Callable[[], T]) -> T:
+def kept(path: Path | Text, what: Hashable, make: Callable[[], T]) -> T:
     """`make()`'s value for the file at `path` (`what`: the reading, with what decides it,
     e.g. the encoding), from an earlier run where the file has not changed since."""
     key = _key(path, what)
@@ -35,7 +38,9 @@ def kept(path: Path, what: Hashable, make: Callable[[], T]) -> T:
     return value
 
 
-def _key(path: Path, what: Hashable) -> tuple | None:
+def _key(path: Path | Text, what: Hashable) -> tuple | None:
+    if isinstance(path, Text):  # given in memory: keyed by its content
+        return ("text", path.text, what)
     try:
         stat = path.stat()
         if not path.is_file():

@@ -165,12 +165,45 @@ def _count_bad(data: bytes, encoding: str) -> int:
     return replaced - data.decode(encoding, errors="ignore").count("\ufffd")
 
 
-def read_source(path: Path, what: str, encoding: str | None = None) -> SourceText:
+@dataclass(frozen=True, eq=False)
+class Text:
+    """An input given in memory (the API's list or text, the editor's open document): its
+    decoded text and the name a message gives it ("the system (a list of 20 sentences)").
+    It reads as a file would (`read_source`), so a metric takes it where it takes a path;
+    `str()` is its name, as a path's is.  Compared and hashed by identity: a gold kept
+    for many scores is one object."""
+
+    name: str
+    source: SourceText
+
+    @classmethod
+    def of(cls, name: str, text: str) -> Text:
+        return cls(name, SourceText(text))
+
+    @classmethod
+    def of_lines(cls, name: str, lines: list[str] | tuple[str, ...]) -> Text:
+        """Sentences, one a line (each line ends with LF, as a file of them would)."""
+        return cls(name, SourceText("".join(f"{line}\n" for line in lines)))
+
+    @property
+    def text(self) -> str:
+        return self.source.text
+
+    def __str__(self) -> str:
+        return self.name
+
+
+Input = Path | Text  # what a metric reads: a file, or a text given in memory
+
+
+def read_source(path: Input, what: str, encoding: str | None = None) -> SourceText:
     """A file's text for a job that needs it whole, or an InputError that says what is wrong
-    with it (`what`: the file's role, e.g. "gold")."""
+    with it (`what`: the file's role, e.g. "gold"); a `Text`'s own, read already."""
     from m2lsp.errors import InputError
     from m2lsp.files.reading import read_bytes
 
+    if isinstance(path, Text):
+        return path.source
     try:
         data = read_bytes(path)
     except OSError as exc:

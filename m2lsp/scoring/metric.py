@@ -30,6 +30,7 @@ from m2lsp import defaults
 
 if TYPE_CHECKING:
     from m2lsp.config import ScoreSettings
+    from m2lsp.parsing.source import Input
 
 # name -> the metric's package: its DECLARATION, and its `metric` module's METRIC (each
 # imported only when used: a command starts faster)
@@ -128,11 +129,13 @@ class Shared:
 
 @dataclass(frozen=True)
 class Request:
-    """What a metric is asked to score: the files, the shared options, and the metric's own
-    typed options (what its `options` built)."""
+    """What a metric is asked to score: the inputs (files, or -- for a metric whose
+    `texts` says it takes them -- `parsing.source.Text`s given in memory, read once at the
+    edge), the shared options, and the metric's own typed options (what its `options`
+    built)."""
 
-    system: Path
-    gold: Path | None
+    system: Input
+    gold: Input | None
     shared: Shared = field(default_factory=Shared)
     options: Any = None
     encoding: str | None = None
@@ -295,6 +298,7 @@ def drain(steps: Generator[Any, None, T]) -> T:
 
 class Metric(Protocol):
     declaration: Declaration  # its package's DECLARATION; the properties below read it
+    texts: bool  # takes its system and gold as `Text`s in memory (else as files)
     editor: str  # how the editor scores it without a live score: "steps" (its in_editor,
     # between requests on the server's loop), "thread" (its in_editor in a thread: it
     # loads and runs models, seconds to minutes), "files" (no editor code of its own: the
@@ -336,7 +340,7 @@ class Metric(Protocol):
     def live(self, config: ScoreSettings) -> LiveScoring | None:
         """A score the editor keeps current while the texts change, or None: scored once."""
 
-    def run_many(self, request: Request, systems: Sequence[Path]) -> Sequence[Score]:
+    def run_many(self, request: Request, systems: Sequence[Input]) -> Sequence[Score]:
         """Several systems against the gold of `request` (for `m2lsp compare`)."""
 
 
@@ -360,6 +364,7 @@ class MetricBase:
 
     declaration: Declaration
     editor = "files"
+    texts = False  # reads its inputs as files: the API writes what it is given to one
 
     @property
     def name(self) -> str:
@@ -424,7 +429,7 @@ class MetricBase:
     def run(self, request: Request) -> Score:
         raise NotImplementedError  # each metric defines it
 
-    def run_many(self, request: Request, systems: Sequence[Path]) -> Sequence[Score]:
+    def run_many(self, request: Request, systems: Sequence[Input]) -> Sequence[Score]:
         return [self.run(replace(request, system=system)) for system in systems]
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from m2lsp.errors import InputError, UsageError
+from m2lsp.parsing.source import Text
 from m2lsp.scoring.metric import EditorJob, Request
 
 
@@ -23,11 +24,11 @@ class Sentences:
     texts: tuple[str, ...]
 
 
-def read(path: Path | str, what: str, encoding: str | None) -> tuple[list[str], str]:
+def read(path: Path | Text | str, what: str, encoding: str | None) -> tuple[list[str], str]:
     from m2lsp.parsing.source import read_source
     from m2lsp.scoring.gleu.inputs import lines
 
-    text = read_source(Path(path), what, encoding).text
+    text = read_source(path if isinstance(path, Text) else Path(path), what, encoding).text
     return lines(text), text
 
 

@@ -17,7 +17,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from m2lsp.parsing.source import Input
 
 SHAPE_LINES = 200  # the first non-empty lines that decide what a file looks like
 INVISIBLE = {"\ufeff": "U+FEFF BYTE ORDER MARK", "\u200b": "U+200B ZERO WIDTH SPACE",
@@ -64,8 +67,8 @@ def _s_lines(text: str) -> bool:
 HEAD = 1 << 16  # bytes of a file that tell its shape (`looks_like_m2` reads 200 lines)
 
 
-def check_order(system: Path, gold: Path | None, usage: str) -> None:
-    """An InputError when the files were given the wrong way round (`swapped`), from the
+def check_order(system: Input, gold: Input | None, usage: str) -> None:
+    """An InputError when the inputs were given the wrong way round (`swapped`), from the
     first HEAD bytes of each: before a metric reads them whole and fails on the first line
     that is not what it expected ("neither an S, A nor T line")."""
     from m2lsp.errors import InputError
@@ -73,13 +76,22 @@ def check_order(system: Path, gold: Path | None, usage: str) -> None:
     if gold is None:
         return
     try:
-        with open(system, "rb") as one, open(gold, "rb") as other:
-            heads = [f.read(HEAD).decode("utf-8", "replace") for f in (one, other)]
+        heads = [_head(system), _head(gold)]
     except (OSError, ValueError):
         return  # not readable as files: the metric says why
     problem = swapped(system, heads[0], gold, heads[1], usage)
     if problem is not None:
         raise InputError(problem)
+
+
+def _head(given: Input) -> str:
+    """The first HEAD bytes of a file (or characters of a text given in memory)."""
+    from m2lsp.parsing.source import Text
+
+    if isinstance(given, Text):
+        return given.text[:HEAD]
+    with open(given, "rb") as one:
+        return one.read(HEAD).decode("utf-8", "replace")
 
 
 def argument_problem(system: Path, system_text: str, gold: Path, gold_text: str,

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from m2lsp.errors import InputError, UsageError
@@ -24,6 +23,7 @@ from m2lsp.scoring.metric import (
 from m2lsp.scoring.signature import signed
 
 if TYPE_CHECKING:
+    from m2lsp.parsing.source import Input
     from m2lsp.scoring.m2.maxmatch import M2Settings, SentenceResult
 
 
@@ -187,11 +187,11 @@ class Scoring:
         self.jobs, self.time_limit = jobs, time_limit
         self.warn, self.progress, self.usage = warn, progress, usage
         self.metric = metric  # whose inputs these are, for the errors that name it
-        self._gold: dict[Path, list] = {}
-        self.warnings: dict[Path, list] = {}
-        self.texts: dict[Path, str] = {}  # what each gold file said, for the signature
+        self._gold: dict[Input, list] = {}
+        self.warnings: dict[Input, list] = {}
+        self.texts: dict[Input, str] = {}  # what each gold said, for the signature
 
-    def gold(self, path: Path) -> list:
+    def gold(self, path: Input) -> list:
         from m2lsp.files.kept import kept
         from m2lsp.parsing.m2 import parse_m2
         from m2lsp.parsing.source import read_source
@@ -209,7 +209,7 @@ class Scoring:
                 _warn_gold(self.warn, path, self.warnings[path])
         return self._gold[path]
 
-    def results(self, system_path: Path, gold_path: Path) -> list[SentenceResult]:
+    def results(self, system_path: Input, gold_path: Input) -> list[SentenceResult]:
         from contextlib import nullcontext
 
         from m2lsp.parsing.source import read_source
@@ -237,8 +237,8 @@ class Scoring:
             return score_all(gold, hypotheses, self.settings, self.jobs, slow,
                              self.time_limit, tick.at if tick is not None else None)
 
-    def _segmented(self, hypotheses: list[str], gold: list, system_path: Path,
-                   gold_path: Path) -> list[str]:
+    def _segmented(self, hypotheses: list[str], gold: list, system_path: Input,
+                   gold_path: Input) -> list[str]:
         """The hypotheses cut into characters with `split_chars`; else as they are, unless
         their Chinese is cut otherwise than the gold's (an error saying how to cut it)."""
         from m2lsp.scripts import segmentation_problem, split_chars
@@ -251,7 +251,7 @@ class Scoring:
             raise InputError(problem)
         return hypotheses
 
-    def _checked_gold(self, system_path: Path, system_text: str, gold_path: Path) -> list:
+    def _checked_gold(self, system_path: Input, system_text: str, gold_path: Input) -> list:
         """The gold, unless the files look given the wrong way round or the gold is not
         M2: then an error that says what probably happened."""
         from m2lsp.parsing.source import read_source
@@ -271,7 +271,7 @@ class Scoring:
         return gold
 
 
-def _warn_gold(warn: Callable[[str], None], path: Path, warnings: list) -> None:
+def _warn_gold(warn: Callable[[str], None], path: Input, warnings: list) -> None:
     for warning in warnings:
         warn(f"warning: {path}: {warning.describe()}")
     if warnings:
@@ -284,8 +284,8 @@ def _note_slow(warn: Callable[[str], None], result: SentenceResult, seconds: flo
          f"{seconds:.1f} s; its result is exact")
 
 
-def count_mismatch(gold: Sequence, hypotheses: Sequence[str], system_path: Path,
-                   gold_path: Path) -> str:
+def count_mismatch(gold: Sequence, hypotheses: Sequence[str], system_path: Input,
+                   gold_path: Input) -> str:
     """Both counts, and the first sentence where the files stop lining up."""
     line = first_divergence([g.source for g in gold], hypotheses)
     where = ""
@@ -317,6 +317,7 @@ def first_divergence(sources: Sequence[str], hypotheses: Sequence[str]) -> int |
 class MaxMatch(MetricBase):
     declaration = DECLARATION
     editor = "steps"
+    texts = True
 
     def agreement(self, scored_m2: str, gold_m2: str, corrected: Sequence[str],
                   beta: float) -> Agreement:
@@ -357,7 +358,7 @@ class MaxMatch(MetricBase):
 
         return M2Live(config)
 
-    def run_many(self, request: Request, systems: Sequence[Path]) -> Sequence[M2Score]:
+    def run_many(self, request: Request, systems: Sequence[Input]) -> Sequence[M2Score]:
         """Several systems against one gold, read once (for `m2lsp compare`)."""
         if request.gold is None:
             raise UsageError("--metric m2 needs GOLD (an M2 file)")
