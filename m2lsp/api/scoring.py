@@ -349,7 +349,7 @@ class Scorer:
         from m2lsp.config import config_for
         from m2lsp.scoring.metric import Shared, metric
 
-        self._values[dest] = [str(v) for v in value] if isinstance(value, list) else value
+        self._values[dest] = [_option(v) for v in value] if isinstance(value, list) else value
         config = config_for([]).score
         self._shared = Shared.settled(self._values, config)
         self._options = metric(self.metric).options(self._values, self._shared, config)
@@ -371,7 +371,7 @@ class Scorer:
             elif self.gold is not None:
                 cached = block_texts(self.gold.read_text(encoding="utf-8"))
             elif self._values.get("source") is not None:
-                cached = Path(self._values["source"]).read_text(encoding="utf-8").splitlines()
+                cached = _lines(self._values["source"])
             else:
                 raise UsageError(f"{self.metric}: no gold to take sentences of")
             self._unit_cache = cached
@@ -406,7 +406,7 @@ class Scorer:
             gold = Text.of(name, text) if self._folder.memory else \
                 self._folder.written(text, name, "gold", f"{stem}-gold")
         config = config_for([]).score
-        shared = replace(self._shared, source=values.get("source") and Path(values["source"]))
+        shared = replace(self._shared, source=_input(values.get("source")))
         return gold, metric(self.metric).options(values, shared, config)
 
     def _fits(self, system: Any, ids: Sequence[int] | None) -> None:
@@ -453,16 +453,37 @@ def _shown(chosen: Sequence[int]) -> str:
 
 def _lines_subset(value: Any, chosen: tuple[int, ...], files: inputs.Files, stem: str,
                   dest: str) -> Any:
-    """A file option (a path, or a list of paths) cut to the lines `chosen`."""
+    """A file option (a path, a text in memory, or a list of them) cut to the lines
+    `chosen` (in memory where the metric takes texts)."""
     if isinstance(value, list):
         return [_lines_subset(v, chosen, files, f"{stem}-{k}", dest)
                 for k, v in enumerate(value)]
-    lines = Path(value).read_text(encoding="utf-8").splitlines()
-    path = files.folder / f"{stem}-{dest}"
-    path.write_text("".join(lines[i] + "\n" for i in chosen), encoding="utf-8", newline="\n")
-    files.names[str(path)] = f"{files.names.get(str(value), str(value))} (its lines " \
-                             f"{_shown(chosen)})"
-    return str(path)
+    lines = _lines(value)
+    text = "".join(lines[i] + "\n" for i in chosen)
+    name = f"{files.names.get(str(value), str(value))} (its lines {_shown(chosen)})"
+    if files.memory:
+        return Text.of(name, text)
+    return str(files.written(text, name, dest, f"{stem}-{dest}"))
+
+
+def _lines(value: Any) -> list[str]:
+    """The lines of a file option's value (a path, or a text in memory)."""
+    if isinstance(value, Text):
+        return value.text.splitlines()
+    return Path(value).read_text(encoding="utf-8").splitlines()
+
+
+def _option(value: Any) -> Any:
+    """A file option's value as the metric's options take it: a text in memory as it is,
+    a path as a str (as the command line gives it)."""
+    return value if isinstance(value, Text) else str(value)
+
+
+def _input(value: Any) -> Input | None:
+    """The shared `source` as a Request reads it."""
+    if value is None or isinstance(value, Text):
+        return value
+    return Path(value)
 
 
 def _cleaned(data: Any, files: inputs.Files) -> Any:

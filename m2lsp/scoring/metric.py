@@ -23,7 +23,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from m2lsp import defaults
@@ -112,7 +111,7 @@ class Shared:
     bootstrap: int = 0  # resamples for 95% intervals (0: none)
     seed: int = 12345
     jobs: int | None = None  # processes (None: the metric's default)
-    source: Path | None = None  # the source sentences, one a line
+    source: Input | None = None  # the source sentences, one a line
 
     @classmethod
     def settled(cls, values: Mapping[str, Any], config: ScoreSettings) -> Shared:

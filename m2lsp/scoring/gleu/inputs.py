@@ -10,11 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from m2lsp.errors import InputError
-from m2lsp.parsing.source import read_source
+from m2lsp.parsing.source import Input, read_source
 
 if TYPE_CHECKING:
     from m2lsp.model import Block, M2Document
@@ -40,12 +39,12 @@ def lines(text: str) -> list[str]:
     return out
 
 
-def _tokens(path: Path, what: str, encoding: str | None) -> tuple[list[tuple[str, ...]], str]:
+def _tokens(path: Input, what: str, encoding: str | None) -> tuple[list[tuple[str, ...]], str]:
     text = read_source(path, what, encoding).text
     return [tuple(line.split()) for line in lines(text)], text
 
 
-def read_plain(hypothesis: Path, source: Path, references: Sequence[Path],
+def read_plain(hypothesis: Input, source: Input, references: Sequence[Input],
                encoding: str | None = None, warn: Callable[[str], None] | None = None
                ) -> GleuInputs:
     """Hypothesis, source and reference files of one sentence a line, the same count each;
@@ -61,7 +60,7 @@ def read_plain(hypothesis: Path, source: Path, references: Sequence[Path],
     return GleuInputs(tuple(src), refs, tuple(hyp), texts)
 
 
-def read_essays(hypothesis: Path, source: Path, references: Sequence[Path],
+def read_essays(hypothesis: Input, source: Input, references: Sequence[Input],
                 encoding: str | None = None, warn: Callable[[str], None] | None = None
                 ) -> GleuInputs | None:
     """MultiGEC essay files as GLEU's lines (None: the source is not one); what the
@@ -86,7 +85,7 @@ def read_essays(hypothesis: Path, source: Path, references: Sequence[Path],
                       tuple(tuple(h.split()) for h in hyp), tuple(texts))
 
 
-def read_references(paths: Sequence[Path], source: Path | str, count: int,
+def read_references(paths: Sequence[Input], source: Input | str, count: int,
                     encoding: str | None = None
                     ) -> tuple[tuple[tuple[tuple[str, ...], ...], ...], tuple[str, ...]]:
     """Reference files of `count` lines each (as many as the source has): per sentence its
@@ -100,13 +99,13 @@ def read_references(paths: Sequence[Path], source: Path | str, count: int,
     return (tuple(zip(*columns, strict=True)) if columns else ()), tuple(texts)
 
 
-def _same_count(path: Path, count: int, source: Path | str, expected: int) -> None:
+def _same_count(path: Input, count: int, source: Input | str, expected: int) -> None:
     if count != expected:
         raise InputError(f"{path} has {count} lines but the source {source} has {expected}; "
                          "GLEU pairs them line by line")
 
 
-def read_m2(hypothesis: Path, gold: Path, source: Path | None = None,
+def read_m2(hypothesis: Input, gold: Input, source: Input | None = None,
             encoding: str | None = None) -> GleuInputs:
     """References from an M2 file: each annotator's corrected sentence (first alternative of
     each edit); an annotator with no line in a sentence leaves it as it is (M2: no edit).  The
@@ -127,7 +126,7 @@ def read_m2(hypothesis: Path, gold: Path, source: Path | None = None,
     return GleuInputs(tuple(src), references, tuple(hyp), (text.text,))
 
 
-def m2_references(document: M2Document, gold: Path) -> tuple[list[Block], list[list[str]]]:
+def m2_references(document: M2Document, gold: Input) -> tuple[list[Block], list[list[str]]]:
     """The blocks with a sentence of an M2 gold, and each one's references: every
     annotator's corrected sentence (an annotator with no line in a sentence leaves it as it
     is; no annotator at all: the sentence itself)."""
@@ -139,7 +138,7 @@ def m2_references(document: M2Document, gold: Path) -> tuple[list[Block], list[l
             [[corrected(b, start, a, gold) for a in annotators] for start, b in found])
 
 
-def corrected(block: Block, start: int, annotator: str, gold: Path) -> str:
+def corrected(block: Block, start: int, annotator: str, gold: Input) -> str:
     """An annotator's corrected sentence, or an InputError naming the block."""
     from m2lsp.model import corrected_sentence
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
+from m2lsp.parsing.source import Input, Text
 from m2lsp.scoring.gleu import DECLARATION
 from m2lsp.scoring.metric import (
     EditorJob,
@@ -87,6 +88,7 @@ class GecMetricsGleuScore(ScoreBase):
 class Gleu(MetricBase):
     declaration = DECLARATION
     editor = "steps"
+    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> GleuOptions:
         return gleu_options(values, shared)
@@ -106,8 +108,8 @@ class Gleu(MetricBase):
         if refs:
             if request.options.source is None:
                 raise UsageError("--metric gleu with --ref needs --source")
-            paths = tuple(Path(r) for r in refs)
-            inputs = read_plain(request.system, Path(request.options.source), paths,
+            paths = tuple(_input(r) for r in refs)
+            inputs = read_plain(request.system, _input(request.options.source), paths,
                                 request.encoding, request.warn)
             names = tuple(str(p) for p in paths)
         elif request.gold is not None:
@@ -116,7 +118,7 @@ class Gleu(MetricBase):
             check_order(request.system, request.gold, request.usage)
             source = request.options.source
             inputs = read_m2(request.system, request.gold,
-                             None if source is None else Path(source),
+                             None if source is None else _input(source),
                              request.encoding)
             names = (str(request.gold),)
         else:
@@ -199,8 +201,8 @@ def _editor_references(value: Any, count: int, uri: str) -> tuple[tuple, tuple[s
 class GleuOptions:
     """GLEU's own options."""
 
-    source: str | None  # --source
-    references: tuple[str, ...]  # --ref
+    source: str | Text | None  # --source (a path, or the API's sentences in memory)
+    references: tuple[str | Text, ...]  # --ref
     settings: Any  # corpus.GleuSettings
 
 
@@ -222,8 +224,14 @@ def gleu_options(values: Mapping[str, Any], shared: Shared) -> GleuOptions:
     settings = GleuSettings(iterations=iterations,
                             fixed_seed=bool(values.get("gleu_fixed_seed")), digits=digits,
                             variant=variant, order=order)
-    source = None if shared.source is None else str(shared.source)
+    source = shared.source if shared.source is None or isinstance(shared.source, Text) \
+        else str(shared.source)
     return GleuOptions(source, tuple(values.get("gleu_references") or ()), settings)
+
+
+def _input(value: str | Text) -> Input:
+    """A path given as a str, or a text in memory as it is."""
+    return value if isinstance(value, Text) else Path(value)
 
 
 METRIC = Gleu()
