@@ -68,7 +68,8 @@ CASES = {
     "cged": {"system": CGED_RESULT, "other": CGED_RESULT, "given": {"gold": CGED_TRUTH}},
     "errant": {"system": SYSTEM, "other": OTHER, "given": {"gold": GOLD}},
 }
-CONVERTED = {"m2", "cleme", "gleu"}  # the metrics that score what they are given in memory so far
+# the metrics that score what they are given in memory so far
+CONVERTED = {"m2", "cleme", "gleu", "cged"}
 
 
 def _run(metric: str, call: str) -> list[str]:

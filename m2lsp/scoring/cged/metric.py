@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
+from m2lsp.parsing.source import Input, Text
 from m2lsp.scoring.cged import DECLARATION
 from m2lsp.scoring.metric import (
     EditorJob,
@@ -109,6 +109,7 @@ class CgedOptions:
 class Cged(MetricBase):
     declaration = DECLARATION
     editor = "steps"
+    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> CgedOptions:
         return CgedOptions(values.get("cged_report"), values.get("cged_report_file"),
@@ -170,13 +171,13 @@ def _read(request: Request, positions: bool, strict: bool) -> tuple[list, list, 
 
     texts = {}
 
-    def items(path: Path, what: str) -> list:
+    def items(path: Input, what: str) -> list:
         texts[what] = read_source(path, what, request.encoding).text
         return read_items(texts[what], str(path), what, positions, strict)
     return items(request.system, "result"), items(_gold(request), "truth"), texts["truth"]
 
 
-def _gold(request: Request) -> Path:
+def _gold(request: Request) -> Input:
     if request.gold is None:
         raise UsageError("--metric cged needs GOLD (the truth file)")
     return request.gold
@@ -221,7 +222,7 @@ WORDS = {"redundant", "missing", "selection", "disorder"}  # 2014-2015's error t
 LETTERS = {"r", "m", "s", "w"}  # 2016 on
 
 
-def counting_of(truth: str, path: Path) -> str:
+def counting_of(truth: str, path: Input) -> str:
     """The counting of the tool of the truth file's year, told by its error types: the
     2015 jar's (`official`) for type words (and for a truth of `correct` lines only), the
     2016 jar's for letters; a UsageError naming --cged-counting where they are mixed or
@@ -259,7 +260,8 @@ def _run_2018(request: Request) -> CgedScore:
     from m2lsp.parsing.source import read_source
     from m2lsp.scoring.cged import evaluation2018 as cged2018
 
-    inputs = (request.system, request.gold, request.shared.source)
+    inputs = [i for i in (request.system, request.gold, request.shared.source)
+              if not isinstance(i, Text)]  # a text in memory is no file to write over
     if request.options.report_file:
         refuse_inputs(request.options.report_file, inputs)
     result_text = read_source(request.system, "result", request.encoding).text
