@@ -21,6 +21,7 @@ from m2lsp.annotation.chinese import ChineseSettings
 from m2lsp.annotation.chunks import CHUNK_ROWS, Silent, chunked
 from m2lsp.annotation.english import EnglishSettings
 from m2lsp.errors import InputError, UsageError
+from m2lsp.parsing.source import Input
 
 
 def settings_for(lang: str, config: Any, *, spacy_model: str | None = None,
@@ -80,10 +81,14 @@ def source_lines(source: Any) -> list[str]:
     return text_lines(("\ufeff" if source.bom else "") + source.text)
 
 
-def read_lines(path: Path, what: str, encoding: str | None = None) -> list[str]:
-    """A file's lines, decoded strictly (a BOM stays, as errant_parallel reads it)."""
+def read_lines(path: Input, what: str, encoding: str | None = None) -> list[str]:
+    """A file's lines, decoded strictly (a BOM stays, as errant_parallel reads it); a text
+    given in memory, its lines."""
     from m2lsp.files.reading import read_bytes
+    from m2lsp.parsing.source import Text
 
+    if isinstance(path, Text):
+        return text_lines(path.text)
     try:
         data = read_bytes(path)
     except OSError as exc:

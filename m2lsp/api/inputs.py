@@ -71,8 +71,9 @@ def sentences(value: Any, role: str) -> list[str]:
 
 
 def checked(value: Any, role: str) -> Any:
-    """The value if it is an input of one of the three forms (see the module)."""
-    if isinstance(value, os.PathLike):
+    """The value if it is an input of one of the three forms (see the module), or a
+    `Text` an adapter made (the editor's open document, with its name)."""
+    if isinstance(value, os.PathLike | Text):
         return value
     if isinstance(value, str):
         if not value:
@@ -156,6 +157,8 @@ class Files:
         `stem`'s (written over: a Scorer's system is one file, however many times it
         scores), else a new one named after the role."""
         value = checked(value, role)
+        if isinstance(value, Text):
+            return value if self.memory else self.written(value.text, value.name, role, stem)
         if is_path(value):
             return readable(Path(value), role)
         if self.memory:

@@ -1,17 +1,17 @@
 """The editor's score of a metric with no editor code of its own (PT-M2, PT-ERRANT,
-GoToScorer, CGEC): the open gold's text and the system, scored as files as `m2lsp score`
-(the API) scores them; each sentence's score, where the metric has them, a hint on the
+GoToScorer, CGEC): the open gold's text and the system, scored as `m2lsp score` (the API)
+scores them; each sentence's score, where the metric has them, a hint on the
 gold's S line, and the corpus score with the signature the message."""
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from m2lsp.diagnostic import Diagnostic, Severity
 from m2lsp.model import Span
+from m2lsp.parsing.source import Text
 from m2lsp.scoring.metric import EditorScore, Steps
 
 
@@ -19,24 +19,17 @@ def steps(metric: str, gold_name: str, gold_text: str, lines: Sequence[str],
           system: Path | None, system_name: str, system_text: str,
           options: Mapping[str, Any]) -> Steps:
     """Scored in one step (the server runs it in a thread); `system`: the system's file,
-    else its text (an open document, `system_name` its URI) is written beside the gold's.
-    The answer names the gold and the system as the editor knows them."""
+    else its text (an open document, `system_name` its URI).  The texts go to the API as
+    they are, named as the editor knows them (a metric that still reads files has them
+    written to the API's temporary folder)."""
     from m2lsp.api.scoring import score
 
     yield 0
-    with tempfile.TemporaryDirectory(prefix="m2lsp-score-") as folder:
-        gold = Path(folder) / (Path(gold_name).name or "gold")
-        gold.write_text(gold_text, encoding="utf-8", newline="")
-        given = system
-        if given is None:
-            given = Path(folder) / "system.txt"
-            given.write_text(system_text, encoding="utf-8", newline="")
-        found = score(given, gold=gold, metric=metric,
-                      **{k: v for k, v in options.items() if k != "metric"})
-    named = {str(gold): gold_name, str(given): system_name}
-    data = {k: named.get(v, v) if k in ("gold", "system") and isinstance(v, str) else v
-            for k, v in found.data.items()}
-    return shown(metric, data, found.score, found.signature, lines)
+    gold = Text.of(gold_name, gold_text)
+    given = system if system is not None else Text.of(system_name, system_text)
+    found = score(given, gold=gold, metric=metric,
+                  **{k: v for k, v in options.items() if k != "metric"})
+    return shown(metric, found.data, found.score, found.signature, lines)
 
 
 def shown(metric: str, data: Mapping[str, Any], corpus: float | None, signature: str,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
+from m2lsp.parsing.source import Text
 from m2lsp.scoring.errant import DECLARATION
 from m2lsp.scoring.errant.options import errant_options
 from m2lsp.scoring.metric import (
@@ -190,6 +191,7 @@ def sentence_text(result: Any) -> str:
 class Errant(MetricBase):
     declaration = DECLARATION
     editor = "steps"
+    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> Any:
         return errant_options(values, shared, config)
@@ -331,7 +333,7 @@ class Errant(MetricBase):
              "false_negatives": result.fn})
 
 
-def _from_references(request: Request, references: Sequence[str]) -> tuple[Any, Any, str]:
+def _from_references(request: Request, references: Sequence[str | Text]) -> tuple[Any, Any, str]:
     """(hypothesis, gold, the gold's name) from plain-text references of --source: the
     references annotated into the gold as errant_parallel annotates them (MultiGEC-2025's
     essay files one essay a line, as the shared task made them)."""
@@ -343,7 +345,7 @@ def _from_references(request: Request, references: Sequence[str]) -> tuple[Any, 
     if source is None:
         raise UsageError("--ref needs --source (the sentences the references correct)")
     orig = read_source(source, "source", request.encoding).text
-    paths = [Path(r) for r in references]
+    paths = [r if isinstance(r, Text) else Path(r) for r in references]
     if is_essays(orig):
         texts = [read_source(p, "reference", request.encoding).text for p in paths]
         hyp_text = read_source(request.system, "hypothesis", request.encoding).text

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from m2lsp import defaults
 from m2lsp.errors import UsageError
+from m2lsp.parsing.source import Text
 from m2lsp.scoring.metric import Shared
 
 if TYPE_CHECKING:  # the engines load when options are built, not when flags are declared
@@ -24,7 +25,8 @@ class ErrantOptions:
     category: int | None  # -cat
     annotation: EnglishSettings  # for a plain-text hypothesis
     jobs: int | None = None
-    references: tuple[str, ...] = ()  # --ref: plain-text references (with --source)
+    references: tuple[str | Text, ...] = ()  # --ref: plain-text references (with
+    # --source): paths, or the API's texts in memory
 
 
 def compare_settings(values: Mapping[str, Any], shared: Shared, **more: Any
@@ -64,4 +66,5 @@ def errant_options(values: Mapping[str, Any], shared: Shared, config: Any) -> Er
                                        values.get("errant_merge") or defaults.MERGES[0]))
     assert isinstance(annotation, EnglishSettings)  # (zh was refused above)
     return ErrantOptions(settings, category, annotation, shared.jobs,
-                         tuple(str(r) for r in values.get("gleu_references") or ()))
+                         tuple(r if isinstance(r, Text) else str(r)
+                               for r in values.get("gleu_references") or ()))
