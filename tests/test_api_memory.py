@@ -1,6 +1,7 @@
-"""Sentences in memory: the API given lists and texts scores them where they are, writing
-no file and making no temporary folder (an audit hook on `open` and on `tempfile` sees
-every call).  Audit hooks cannot be removed, so each case runs in its own interpreter."""
+"""Sentences in memory: the API given lists and texts scores them where they are, and
+meta-evaluation cuts its gold in memory, writing no file and making no temporary folder
+(an audit hook on `open` and on `tempfile` sees every call).  Audit hooks cannot be
+removed, so each case runs in its own interpreter."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import textwrap
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, shared
 
 GOLD = ("S The cat sat on mat .\nA 4 4|||M:DET|||the|||REQUIRED|||-NONE-|||0\n\n"
         "S He go home .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n")
@@ -38,7 +39,7 @@ _WATCH = textwrap.dedent("""
         elif event in ("tempfile.mkdtemp", "tempfile.mkstemp"):
             seen.append(f"{event} {args[0]!r}")
 
-    import m2lsp.api.scoring, m2lsp.api.tools  # loaded before watching
+    import m2lsp.api.meta, m2lsp.api.scoring, m2lsp.api.tools  # loaded before watching
     case = json.loads(sys.argv[1])
     metric = m2lsp.metrics  # noqa: imported
     if case["metric"] in ("errant", "cherrant"):
@@ -52,6 +53,9 @@ _WATCH = textwrap.dedent("""
         with m2lsp.Scorer(case["metric"], **args["given"]) as scorer:
             found = scorer.score(args["system"])
             found = scorer.score(args["system"])
+    elif call == "meta_eval":
+        found = m2lsp.meta_eval("seeda", data=args["data"], metrics=[case["metric"]],
+                                gold=args["gold"])
     else:
         found = m2lsp.compare(args["system"], args["other"], metric=case["metric"],
                               samples=20, **args["given"])
@@ -72,8 +76,8 @@ CASES = {
 CONVERTED = {"m2", "cleme", "gleu", "cged", "errant"}
 
 
-def _run(metric: str, call: str) -> list[str]:
-    case = json.dumps({"metric": metric, "call": call, "args": CASES[metric]})
+def _run(metric: str, call: str, args: dict) -> list[str]:
+    case = json.dumps({"metric": metric, "call": call, "args": args})
     done = subprocess.run([sys.executable, "-c", _WATCH, case], capture_output=True,
                           text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
                           timeout=300)
@@ -99,4 +103,11 @@ def _cases() -> list:
 def test_lists_are_scored_without_a_file_written(metric: str, call: str) -> None:
     if metric == "errant":
         pytest.importorskip("errant")
-    assert _run(metric, call) == []
+    assert _run(metric, call, CASES[metric]) == []
+
+
+@pytest.mark.parametrize("metric", ["m2", "gleu"])
+def test_meta_evaluation_writes_no_file(metric: str) -> None:
+    """SEEDA's judged sentences of the CoNLL-2014 gold are cut in memory, not written."""
+    seeda, gold = shared("meta-eval/seeda"), shared("conll2014/gold/official-2014.combined.m2")
+    assert _run(metric, "meta_eval", {"data": str(seeda.parent), "gold": str(gold)}) == []

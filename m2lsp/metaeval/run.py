@@ -3,7 +3,6 @@ a user's own score files, a user's own judgments) gathered into one `evaluate` c
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -20,6 +19,7 @@ from m2lsp.metaeval.evaluate import (
     read_system_scores,
 )
 from m2lsp.metaeval.scores import Progress
+from m2lsp.parsing.source import Text
 
 GOLD_BESIDE = Path("conll2014") / "gold" / "official-2014.combined.m2"
 REVISIT_RUNS = 100  # RevisitCGEC's TrueSkill runs by default (its Makefile: 1000)
@@ -194,12 +194,10 @@ def _scored(dataset: Dataset, folder: Path, request: MetaEvalRequest,
                                          values.get("jobs") or 1)
     else:
         gold = request.gold or _gold_beside(folder, _reference_free(request.metrics))
-    with tempfile.TemporaryDirectory(prefix="m2lsp-meta-eval-") as scratch:
-        references = (gold_for(dataset, gold, Path(scratch)) if gold is not None
-                      else _sources_as_gold(dataset, Path(scratch)))
-        return [metric_scores(dataset, name, references, progress, warn, values,
-                              request.config)
-                for name in request.metrics]
+    references = (gold_for(dataset, gold) if gold is not None
+                  else _sources_as_gold(dataset))
+    return [metric_scores(dataset, name, references, progress, warn, values, request.config)
+            for name in request.metrics]
 
 
 def _reference_free(metrics: Sequence[str]) -> bool:
@@ -208,7 +206,7 @@ def _reference_free(metrics: Sequence[str]) -> bool:
     return all(declared(m).reference_free for m in metrics)
 
 
-def _sources_as_gold(dataset: Dataset, folder: Path) -> Path:
+def _sources_as_gold(dataset: Dataset) -> Text:
     """The dataset's INPUT as an M2 file of S lines (the sources of reference-free metrics,
     as gec-metrics reads them: SEEDA's INPUT.txt)."""
     from m2lsp.parsing.source import read_source
@@ -218,10 +216,9 @@ def _sources_as_gold(dataset: Dataset, folder: Path) -> Path:
         raise UsageError(f"{dataset.name}: no INPUT output at {path} to take the sources "
                          "from: give --gold")
     lines = read_source(path, f"{dataset.name}'s INPUT").text.splitlines()
-    gold = folder / "sources.m2"
-    gold.write_text("".join(f"S {line}\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
-                            for line in lines), encoding="utf-8")
-    return gold
+    return Text.of(f"{dataset.name}'s INPUT (as an M2 gold of its S lines)",
+                   "".join(f"S {line}\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+                           for line in lines))
 
 
 def _refuse_unused(values: dict[str, Any], metrics: Sequence[str]) -> None:

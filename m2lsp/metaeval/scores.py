@@ -15,13 +15,15 @@ from typing import Any
 from m2lsp.errors import InputError, UsageError
 from m2lsp.metaeval.datasets import Dataset
 from m2lsp.metaeval.evaluate import MetricScores
+from m2lsp.parsing.source import Input, Text
 
 Progress = Callable[[int], AbstractContextManager[Any]]
 
 
-def gold_for(dataset: Dataset, gold: Path, folder: Path) -> Path:
-    """The M2 gold of the dataset's outputs, line for line: for SEEDA a file in `folder`
-    holding the CoNLL-2014 blocks of its judged sentences, in its order."""
+def gold_for(dataset: Dataset, gold: Input, folder: Path | None = None) -> Input:
+    """The M2 gold of the dataset's outputs, line for line: for SEEDA the CoNLL-2014
+    blocks of its judged sentences, in its order (a text in memory; a file in `folder`
+    where one is given)."""
     if dataset.name != "seeda":
         return gold
     from m2lsp.parsing.source import read_source
@@ -36,13 +38,15 @@ def gold_for(dataset: Dataset, gold: Path, folder: Path) -> Path:
     if missing:
         raise InputError(f"{gold}: SEEDA's INPUT line {missing[0]} is no S line of it (the "
                          f"gold must be CoNLL-2014's official-2014.combined.m2)")
+    text = "\n\n".join(blocks[s.rstrip()] for s in sources) + "\n\n"
+    if folder is None:
+        return Text.of(f"{gold} (SEEDA's sentences)", text)
     path = folder / "seeda-subset.m2"
-    path.write_text("\n\n".join(blocks[s.rstrip()] for s in sources) + "\n\n",
-                    encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path
 
 
-def metric_scores(dataset: Dataset, name: str, gold: Path | None,
+def metric_scores(dataset: Dataset, name: str, gold: Input | None,
                   progress: Progress | None = None, warn: Callable[[str], None] | None = None,
                   values: Mapping[str, Any] | None = None, config: Any = None
                   ) -> MetricScores:
@@ -53,17 +57,22 @@ def metric_scores(dataset: Dataset, name: str, gold: Path | None,
     sources and its annotators' corrected sentences as plain text, and annotates them
     (gec-metrics' ERRANT never reads the gold's own edits)."""
     from m2lsp.config import ScoreSettings
+    from m2lsp.scoring.metric import metric
 
     config = config if config is not None else ScoreSettings()
     mine = {k: v for k, v in (values or {}).items() if k in taken_by(name)}
-    if plain_references(name, mine):
-        with tempfile.TemporaryDirectory(prefix="m2lsp-references-") as folder:
-            found = dict(mine, **references_of(gold, Path(folder)))
-            return _scores(dataset, name, None, progress, warn, found, config)
+    if plain_references(name, mine):  # ERRANT, which takes texts
+        found = dict(mine, **references_of(gold))
+        return _scores(dataset, name, None, progress, warn, found, config)
+    if isinstance(gold, Text) and not metric(name).texts:  # it still reads a file
+        with tempfile.TemporaryDirectory(prefix="m2lsp-meta-eval-") as folder:
+            path = Path(folder) / "gold.m2"
+            path.write_text(gold.text, encoding="utf-8", newline="")
+            return _scores(dataset, name, path, progress, warn, mine, config)
     return _scores(dataset, name, gold, progress, warn, mine, config)
 
 
-def _scores(dataset: Dataset, name: str, gold: Path | None, progress: Progress | None,
+def _scores(dataset: Dataset, name: str, gold: Input | None, progress: Progress | None,
             warn: Callable[[str], None] | None, mine: dict[str, Any], config: Any
             ) -> MetricScores:
     """`metric_scores` with the metric's own option values `mine`, settled."""
@@ -98,15 +107,21 @@ def plain_references(name: str, values: Mapping[str, Any]) -> bool:
             and not values.get("gleu_references"))
 
 
-def references_of(gold: Path | None, folder: Path) -> dict[str, Any]:
-    """The gold's S lines and each annotator's corrected sentences as files of one sentence
-    a line in `folder` (what gec-metrics' download script makes of the CoNLL-2014 gold:
-    INPUT, REF0, REF1), as the option values `--source` and `--ref`."""
+def references_of(gold: Input | None, folder: Path | None = None) -> dict[str, Any]:
+    """The gold's S lines and each annotator's corrected sentences, one sentence a line
+    (what gec-metrics' download script makes of the CoNLL-2014 gold: INPUT, REF0, REF1),
+    as the option values `--source` and `--ref`: texts in memory, or files in `folder`
+    where one is given."""
     from m2lsp.scoring.sentence_inputs import from_m2
 
     if gold is None:
         raise UsageError("--errant-variant gec-metrics needs the gold's references")
     sources, references, _ = from_m2(gold, None)
+    if folder is None:
+        return {"source": Text.of_lines("the gold's sources", sources),
+                "gleu_references": [
+                    Text.of_lines(f"the gold's annotator {k}", [r[k] for r in references])
+                    for k in range(len(references[0]) if references else 0)]}
     source = folder / "INPUT.txt"
     source.write_text("".join(f"{s}\n" for s in sources), encoding="utf-8")
     paths = []
