@@ -38,7 +38,8 @@ def same(path: Path | str, count: int, other: Path | str, expected: int, name: s
                          "them line by line")
 
 
-def with_references(request: Request, references: tuple[str, ...], source: str | None,
+def with_references(request: Request, references: tuple[str | Text, ...],
+                    source: str | Text | None,
                     name: str) -> Sentences:
     """Sources, references and hypotheses of a reference-based metric `name` (as its
     messages call it): `--ref ... --source`, or an M2 gold."""
@@ -70,7 +71,8 @@ def with_references(request: Request, references: tuple[str, ...], source: str |
     return Sentences(sources, rows, hypotheses, texts)
 
 
-def without_references(request: Request, source: str | None, name: str) -> Sentences:
+def without_references(request: Request, source: str | Text | None, name: str
+                       ) -> Sentences:
     """Sources and hypotheses of a reference-free metric: `SYSTEM --source SRC`, or the S
     lines of an M2 GOLD."""
     from m2lsp.scoring.system_text import check_order

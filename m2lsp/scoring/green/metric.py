@@ -11,6 +11,7 @@ from typing import Any
 
 from m2lsp import defaults
 from m2lsp.errors import UsageError
+from m2lsp.parsing.source import Text
 from m2lsp.scoring.green import DECLARATION
 from m2lsp.scoring.metric import (
     EditorJob,
@@ -29,8 +30,8 @@ from m2lsp.scoring.signature import Signature, signed
 @dataclass(frozen=True)
 class GreenOptions:
     settings: Any  # ngrams.GreenSettings
-    references: tuple[str, ...]
-    source: str | None
+    references: tuple[str | Text, ...]  # paths, or the API's texts in memory
+    source: str | Text | None
     digits: int
     betas: tuple[float, ...] = ()  # --green-beta B ...: every beta printed (first: settings')
     systems: tuple[str, ...] = ()  # --green-systems: more systems, a line each
@@ -203,6 +204,7 @@ def _scorer(variant: str) -> str:
 class Green(MetricBase):
     declaration = DECLARATION
     editor = "steps"
+    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> GreenOptions:
         from m2lsp.scoring.green.ngrams import GreenSettings
@@ -216,7 +218,8 @@ class Green(MetricBase):
         if not betas:
             raise UsageError("--green-beta needs a value")
         settings = GreenSettings(n, betas[0], given(values, "green_unit", "word"), variant)
-        source = None if shared.source is None else str(shared.source)
+        source = shared.source if shared.source is None or isinstance(shared.source, Text) \
+            else str(shared.source)
         return GreenOptions(settings, tuple(values.get("gleu_references") or ()), source,
                             given(values, "green_digits", 2),
                             betas if len(betas) > 1 else (),
