@@ -114,3 +114,16 @@ def test_meta_evaluation_writes_no_file(metric: str) -> None:
     """SEEDA's judged sentences of the CoNLL-2014 gold are cut in memory, not written."""
     seeda, gold = shared("meta-eval/seeda"), shared("conll2014/gold/official-2014.combined.m2")
     assert _run(metric, "meta_eval", {"data": str(seeda.parent), "gold": str(gold)}) == []
+
+
+@pytest.mark.parametrize(("system", "said"), [
+    (["The cat sat on the ma\u200bt .", "He go home ."],
+     "the system (a list of 2 sentences), line 1: U+200B ZERO WIDTH SPACE inside a token"),
+    ("The cat sat on the mat .\nHe go ho\u200bme .\n",
+     "the system (a text of 2 lines), line 2: U+200B ZERO WIDTH SPACE inside a token"),
+])
+def test_a_place_in_a_list_is_named_by_its_line(system, said: str) -> None:
+    import m2lsp
+
+    found = m2lsp.score(system, gold=GOLD)
+    assert any(said in warning for warning in found.warnings), found.warnings

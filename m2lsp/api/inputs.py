@@ -137,6 +137,7 @@ class Files:
     made: Path | None = None  # the temporary folder, once a file needed it
     names: dict[str, str] = field(default_factory=dict)
     memory: bool = False  # keep texts in memory (the metric takes `Text`s)
+    given: set[str] = field(default_factory=set)  # the names of the texts and lists given
     _kept: Any = field(default=None, repr=False)
 
     @property
@@ -161,6 +162,7 @@ class Files:
             return value if self.memory else self.written(value.text, value.name, role, stem)
         if is_path(value):
             return readable(Path(value), role)
+        self.given.add(named(value, role))
         if self.memory:
             return Text.of(named(value, role), text_of(value))
         return self.written(text_of(value), named(value, role), role, stem)
@@ -182,17 +184,25 @@ class Files:
     def cleaned(self, message: str, quote: Callable[[str], str] = str) -> str:
         """The message with each temporary file named as the user gave it, and nothing
         else of the temporary folder left (`quote`: how a name is written into it, e.g.
-        escaped for a JSON text)."""
-        if self.made is None:
-            return message
-        for path, name in sorted(self.names.items(), key=lambda kv: -len(kv[0])):
-            message = message.replace(path, quote(name))
-        return message.replace(str(self.made) + os.sep, "").replace(
-            str(self.made), quote("a temporary file"))
+        escaped for a JSON text); a place in a text or list given reads "the system (a list
+        of 20 sentences), line 12", not "...:12" as a file's would."""
+        if self.made is not None:
+            for path, name in sorted(self.names.items(), key=lambda kv: -len(kv[0])):
+                message = message.replace(path, quote(name))
+            message = message.replace(str(self.made) + os.sep, "").replace(
+                str(self.made), quote("a temporary file"))
+        for name in self.given:
+            shown = quote(name)
+            if shown + ":" in message:
+                message = re.sub(re.escape(shown) + r":(\d+)(?::\d+)?",
+                                 lambda m, s=shown: f"{s}, line {m[1]}", message)
+        return message
 
     def holds(self, text: str) -> bool:
-        """Whether `text` names something in the temporary folder."""
-        return self.made is not None and str(self.made) in text
+        """Whether `text` names something `cleaned` rewrites: the temporary folder, or a
+        place in a text given."""
+        return (self.made is not None and str(self.made) in text) or any(
+            name + ":" in text for name in self.given)
 
 
 def named(value: Any, role: str) -> str:
