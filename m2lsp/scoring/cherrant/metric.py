@@ -47,7 +47,6 @@ class CherrantOptions:
 
 class Cherrant(Errant):
     declaration = DECLARATION
-    texts = False  # its plain-text hypothesis is still read as a file
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any
                 ) -> CherrantOptions:
