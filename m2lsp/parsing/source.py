@@ -196,6 +196,12 @@ class Text:
 Input = Path | Text  # what a metric reads: a file, or a text given in memory
 
 
+def file_option(value: str | Path | Text) -> str | Text:
+    """A file option's value (`--source`, `--ref`) as a metric's options keep it: a path
+    as the command line gives it (a str), a text given in memory as it is."""
+    return value if isinstance(value, Text) else str(value)
+
+
 def read_source(path: Input, what: str, encoding: str | None = None) -> SourceText:
     """A file's text for a job that needs it whole, or an InputError that says what is wrong
     with it (`what`: the file's role, e.g. "gold"); a `Text`'s own, read already."""

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
+from m2lsp.parsing.source import Text, file_option
 from m2lsp.scoring.counted_score import CountedScore
 from m2lsp.scoring.gotoscorer import DECLARATION
 from m2lsp.scoring.metric import MetricBase, Request, Shared, given
@@ -23,12 +24,13 @@ class GotoOptions:
     weight_file: str | None
     annotation: Any  # annotation.english.EnglishSettings
     jobs: int
-    references: tuple[str, ...]
-    source: str | None
+    references: tuple[str | Text, ...]  # paths, or the API's texts in memory
+    source: str | Text | None
 
 
 class GoToScorer(MetricBase):
     declaration = DECLARATION
+    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> GotoOptions:
         from m2lsp.annotation.parallel import settings_for
@@ -38,8 +40,8 @@ class GoToScorer(MetricBase):
                            None if weights is None else str(weights),
                            settings_for("en", config, spacy_model=values.get("spacy_model")),
                            shared.jobs or 1,
-                           tuple(str(r) for r in values.get("gleu_references") or ()),
-                           None if shared.source is None else str(shared.source))
+                           tuple(file_option(r) for r in values.get("gleu_references") or ()),
+                           None if shared.source is None else file_option(shared.source))
 
     def run(self, request: Request) -> Any:
         return self.run_many(request, [request.system])[0]
