@@ -57,6 +57,8 @@ _WATCH = textwrap.dedent("""
         with m2lsp.Scorer(case["metric"], **args["given"]) as scorer:
             found = scorer.score(args["system"])
             found = scorer.score(args["system"])
+    elif call == "agree":
+        found = m2lsp.agree(args["gold"])
     elif call == "meta_eval":
         found = m2lsp.meta_eval("seeda", data=args["data"], metrics=[case["metric"]],
                                 gold=args["gold"])
@@ -124,6 +126,12 @@ def test_lists_are_scored_without_a_file_written(metric: str, call: str) -> None
     if metric in ("errant", "cherrant", "gotoscorer"):
         pytest.importorskip("pypinyin" if metric == "cherrant" else "errant")
     assert _run(metric, call, CASES[metric]) == []
+
+
+def test_agreement_of_a_text_writes_no_file() -> None:
+    second = "A 0 1|||R:DET|||A|||REQUIRED|||-NONE-|||1\n"  # a second annotator
+    gold = GOLD.replace("-NONE-|||0\n\n", f"-NONE-|||0\n{second}\n")
+    assert _run("m2", "agree", {"gold": gold}) == []
 
 
 @pytest.mark.parametrize("metric", ["m2", "gleu"])

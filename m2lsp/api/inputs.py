@@ -214,15 +214,17 @@ def named(value: Any, role: str) -> str:
 
 
 @contextmanager
-def files() -> Iterator[Files]:
-    """A temporary folder for one call, removed after it; an M2lspError raised inside
-    comes out with its message cleaned and in the API's words."""
-    with tempfile.TemporaryDirectory(prefix="m2lsp-") as folder:
-        found = Files(Path(folder))
-        try:
-            yield found
-        except M2lspError as exc:
-            raise type(exc)(api_words(found.cleaned(str(exc)))) from None
+def files(memory: bool = False) -> Iterator[Files]:
+    """The inputs of one call (`memory`: texts kept in memory), with a temporary folder
+    made only if a file is written, removed after it; an M2lspError raised inside comes
+    out with its message cleaned and in the API's words."""
+    found = Files(memory=memory)
+    try:
+        yield found
+    except M2lspError as exc:
+        raise type(exc)(api_words(found.cleaned(str(exc)))) from None
+    finally:
+        found.close()
 
 
 # the command line's words for what the API calls otherwise

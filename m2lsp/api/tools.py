@@ -46,14 +46,15 @@ def agree(gold: Any, *, metric: str = "m2", beta: float = 0.5) -> Any:
     from m2lsp import arguments
     from m2lsp.agreement import agreement
     from m2lsp.parsing.m2 import parse_m2
-    from m2lsp.parsing.source import SourceText
+    from m2lsp.parsing.source import SourceText, Text
     from m2lsp.scoring.metric import agreeing
 
     if not isinstance(metric, str) or metric not in agreeing():
         raise UsageError(f"agree: metric {' or '.join(agreeing())}, not {metric!r}")
     weight = counted(arguments.BETA, "beta", beta)
-    with inputs.files() as files:
-        text = files.file(gold, "the gold", "gold.m2").read_text(encoding="utf-8")
+    with inputs.files(memory=True) as files:
+        given = files.file(gold, "the gold", "gold.m2")
+        text = given.text if isinstance(given, Text) else given.read_text(encoding="utf-8")
         return agreement(parse_m2(SourceText(text)), metric, weight)
 
 
