@@ -11,7 +11,7 @@ from m2lsp.attribution.applying import applied
 from m2lsp.attribution.run import Explanation, Settings, explain, extracted
 from m2lsp.attribution.variants import Scoring
 from m2lsp.errors import UsageError
-from m2lsp.parsing.source import Input
+from m2lsp.parsing.source import Input, file_option
 from m2lsp.scoring.metric import REFERENCES, Request
 
 # the metrics that score no sentence on its own
@@ -53,10 +53,11 @@ def _sentences(scoring: Scoring, system: Input, usage: str) -> Any:
                       usage=usage)
     source = values.get("source")
     label = scoring.metric.name
+    given = None if source is None else file_option(source)
     if scoring.metric.declaration.reference_free:
-        return without_references(request, source and str(source), label)
-    references = tuple(str(r) for r in values.get(REFERENCES) or ())
-    return with_references(request, references, source and str(source), label)
+        return without_references(request, given, label)
+    references = tuple(file_option(r) for r in values.get(REFERENCES) or ())
+    return with_references(request, references, given, label)
 
 
 def _explain_chinese(scoring: Scoring, found: Any, settings: Settings) -> Explanation:

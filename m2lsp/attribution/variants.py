@@ -101,24 +101,30 @@ def _plain_request(scoring: Scoring) -> Request:
 
 
 def _in_memory(scoring: Scoring) -> bool:
-    """Whether the units go to the metric as texts: it takes them, and it reads no
-    source or reference file of its own options (still files)."""
-    return scoring.metric.texts and scoring.values.get("source") is None \
-        and not scoring.values.get(REFERENCES)
+    """Whether the units go to the metric as texts (it takes them)."""
+    return scoring.metric.texts
 
 
 def _text_request(scoring: Scoring, units: Sequence[Unit]) -> Request:
-    """The units and their sentences of the gold, as texts in memory."""
+    """The units, and their sentences of the gold, the sources and the references, as
+    texts in memory."""
     from m2lsp.config import config_for
     from m2lsp.parsing.source import Text
 
+    chosen = [i for i, _ in units]
+    values = dict(scoring.values)
     system = Text.of_lines("the edited sentences", [text for _, text in units])
     gold = None
     if scoring.gold is not None:
         blocks = _blocks(scoring.gold, scoring.encoding)
-        gold = Text.of("the gold's sentences", "".join(blocks[i] for i, _ in units))
-    shared = replace(scoring.shared, sentence_level=False, per_type=False, verbose=False,
-                     bootstrap=0, sentence_average=False)
+        gold = Text.of(f"{scoring.gold} (the sentences explained)",
+                       "".join(blocks[i] for i in chosen))
+    if values.get("source") is not None:
+        values["source"] = _cut(values["source"], chosen, scoring.encoding)
+    if values.get(REFERENCES):
+        values[REFERENCES] = [_cut(r, chosen, scoring.encoding) for r in values[REFERENCES]]
+    shared = replace(scoring.shared, source=values.get("source"), sentence_level=False,
+                     per_type=False, verbose=False, bootstrap=0, sentence_average=False)
     options = scoring.metric.options(scoring.values, shared, scoring.config or
                                      config_for([]).score)
     return Request(system, gold, shared, options, "utf-8")
@@ -146,6 +152,15 @@ def _request(scoring: Scoring, units: Sequence[Unit], folder: Path) -> Request:
     options = scoring.metric.options(values, shared, scoring.config or
                                      config_for([]).score)
     return Request(system, gold, shared, options, "utf-8")
+
+
+def _cut(given: Any, chosen: Sequence[int], encoding: str | None) -> Any:
+    """A file option's lines `chosen` (a path, or a text in memory), as a text."""
+    from m2lsp.parsing.source import Text
+    from m2lsp.scoring.sentence_inputs import read
+
+    lines, _ = read(given, "lines", encoding)
+    return Text.of_lines(f"{given} (the sentences explained)", [lines[i] for i in chosen])
 
 
 def _write(path: Path, lines: Sequence[str]) -> Path:

@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from m2lsp.parsing.source import file_option
 from m2lsp.scoring.metric import (
     EditorJob,
     EditorScore,
@@ -27,6 +28,7 @@ class LearnedMetric(MetricBase):
     total = "mean"  # the corpus score: the sentences' mean, or their sum
     scorer = "gec-metrics-0.1.1"  # the tool whose numbers these are
     editor = "thread"
+    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any
                 ) -> dict[str, Any]:
@@ -35,8 +37,8 @@ class LearnedMetric(MetricBase):
         prefix = self.name.replace("-", "_") + "_"
         out = {f.dest.removeprefix(prefix): given(values, f.dest, f.default)
                for f in self.flags}
-        out["source"] = None if shared.source is None else str(shared.source)
-        out["references"] = tuple(values.get("gleu_references") or ())
+        out["source"] = None if shared.source is None else file_option(shared.source)
+        out["references"] = tuple(file_option(r) for r in values.get("gleu_references") or ())
         return out
 
     def run(self, request: Request) -> Any:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import UsageError
+from m2lsp.parsing.source import file_option
 from m2lsp.scoring.learned_metric import LearnedMetric
 from m2lsp.scoring.metric import Declaration, Request, SentenceStats, Shared, given
 from m2lsp.scoring.sentence_scored import SentenceScored
@@ -182,7 +183,7 @@ class LlmMetric(LearnedMetric):
         from m2lsp.scoring.llm import FLAGS
 
         out = {f.dest.removeprefix("llm_"): given(values, f.dest, f.default) for f in FLAGS}
-        out["source"] = None if shared.source is None else str(shared.source)
+        out["source"] = None if shared.source is None else file_option(shared.source)
         out["references"] = ()
         if self.name == "llm-e":
             from m2lsp.annotation.parallel import settings_for

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from m2lsp.parsing.source import Text, file_option
 from m2lsp.scoring.metric import MetricBase, Request, Shared
 from m2lsp.scoring.pt_errant import DECLARATION
 
@@ -19,12 +20,13 @@ class PtOptions:
     annotation: Any  # annotation.english.EnglishSettings
     bertscore: dict[str, Any]  # BERTScore's options, by gec-metrics' field names
     jobs: int
-    references: tuple[str, ...]
-    source: str | None
+    references: tuple[str | Text, ...]  # paths, or the API's texts in memory
+    source: str | Text | None
 
 
 class PtErrant(MetricBase):
     declaration = DECLARATION
+    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> PtOptions:
         from m2lsp.annotation.parallel import settings_for
@@ -34,8 +36,8 @@ class PtErrant(MetricBase):
         return PtOptions(shared.beta,
                          settings_for("en", config, spacy_model=values.get("spacy_model")),
                          weights, shared.jobs or 1,
-                         tuple(str(r) for r in values.get("gleu_references") or ()),
-                         None if shared.source is None else str(shared.source))
+                         tuple(file_option(r) for r in values.get("gleu_references") or ()),
+                         None if shared.source is None else file_option(shared.source))
 
     def run(self, request: Request) -> Any:
         return self.run_many(request, [request.system])[0]
