@@ -57,6 +57,14 @@ _WATCH = textwrap.dedent("""
         with m2lsp.Scorer(case["metric"], **args["given"]) as scorer:
             found = scorer.score(args["system"])
             found = scorer.score(args["system"])
+    elif call == "file_scores":  # the editor's score of an open gold and system
+        from m2lsp.editor import file_scores
+        from m2lsp.scoring.metric import drain
+
+        found = drain(file_scores.steps(case["metric"], "/w/gold.m2", args["gold"],
+                                        args["gold"].splitlines(), None, "untitled:system",
+                                        "".join(s + chr(10) for s in args["system"]),
+                                        args["options"]))
     elif call == "agree":
         found = m2lsp.agree(args["gold"])
     elif call == "meta_eval":
@@ -126,6 +134,16 @@ def test_lists_are_scored_without_a_file_written(metric: str, call: str) -> None
     if metric in ("errant", "cherrant", "gotoscorer"):
         pytest.importorskip("pypinyin" if metric == "cherrant" else "errant")
     assert _run(metric, call, CASES[metric]) == []
+
+
+@pytest.mark.parametrize("metric", ["cgec", "pt-m2"])
+def test_the_editors_score_of_open_documents_writes_no_file(metric: str) -> None:
+    """The metrics with no editor code of their own: the open gold and the open system
+    go to the API as texts."""
+    case = CASES[metric]
+    options = {k: v for k, v in case["given"].items() if k != "gold"}
+    given = {"gold": case["given"]["gold"], "system": case["system"], "options": options}
+    assert _run(metric, "file_scores", given) == []
 
 
 def test_agreement_of_a_text_writes_no_file() -> None:
