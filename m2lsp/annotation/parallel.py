@@ -109,7 +109,7 @@ def read_cherrant(path: Path, encoding: str | None = None) -> ParallelText:
     return cherrant_text(read_lines(path, "ChERRANT's parallel file", encoding), path)
 
 
-def cherrant_text(read: Sequence[str], path: Path | str) -> ParallelText:
+def cherrant_text(read: Sequence[str], path: Input | str) -> ParallelText:
     """`read_cherrant` of a file's lines already read."""
     lines = "\n".join(read).strip()
     if not lines:
@@ -138,7 +138,8 @@ def read_parallel(source: Path, corrected: Sequence[Path],
     return ParallelText(sources, columns)
 
 
-def check_lengths(source: Path | str, sources: int, other: Path | str, lines: int) -> None:
+def check_lengths(source: Input | str, sources: int, other: Input | str, lines: int
+                  ) -> None:
     if sources == lines:
         return
     short, long = (other, source) if lines < sources else (source, other)

@@ -195,7 +195,7 @@ class Files:
             shown = quote(name)
             if shown + ":" in message:
                 message = re.sub(re.escape(shown) + r":(\d+)(?::\d+)?",
-                                 lambda m, s=shown: f"{s}, line {m[1]}", message)
+                                 shown.replace("\\", "\\\\") + r", line \1", message)
         return message
 
     def holds(self, text: str) -> bool:

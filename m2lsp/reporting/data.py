@@ -11,10 +11,10 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import UsageError
+from m2lsp.parsing.source import Input
 from m2lsp.reporting.significance import ALPHA, cluster_ranks, holm, rank_range
 from m2lsp.scoring.metric import Metric, Request, json_key
 
@@ -74,7 +74,7 @@ class Report:
     per_sentence: bool = True  # the metric has per-sentence statistics: intervals, tests
 
 
-def build_report(metric: Metric, request: Request, systems: Sequence[Path],
+def build_report(metric: Metric, request: Request, systems: Sequence[Input],
                  names: Sequence[str], samples: int = 1000, seed: int = 12345,
                  stage: Callable[[str], None] | None = None) -> Report:
     """Score `systems` against `request.gold` with `metric` and test every pair; `stage`
@@ -148,7 +148,7 @@ def _beta(data: dict[str, Any]) -> float | None:
 
 
 def _tested(scores: list[Any], stats: list[Any], data: list[dict[str, Any]],
-            names: Sequence[str], systems: Sequence[Path], keys: tuple[str, ...], main: str,
+            names: Sequence[str], systems: Sequence[Input], keys: tuple[str, ...], main: str,
             samples: int, seed: int) -> tuple[list[SystemResult], list[PairTest]]:
     from m2lsp.scoring.bootstrap import Systems
 
@@ -216,7 +216,7 @@ def _reviews(score: Any) -> list[Any]:
     return list(score.reviews())
 
 
-def _sentences(reviews: list[list[Any]], gold: Path | None) -> tuple[dict[str, Any], ...]:
+def _sentences(reviews: list[list[Any]], gold: Input | None) -> tuple[dict[str, Any], ...]:
     """Each sentence: its source, the gold corrections, each system's output, counts, F
     and edits in words; `spread` is how far the systems' F-scores lie apart."""
     if not reviews or not reviews[0]:
@@ -240,7 +240,7 @@ def _sentences(reviews: list[list[Any]], gold: Path | None) -> tuple[dict[str, A
     return tuple(out)
 
 
-def _gold_corrections(gold: Path | None) -> dict[int, list[list[str]]]:
+def _gold_corrections(gold: Input | None) -> dict[int, list[list[str]]]:
     """Each block's S line -> [annotator, corrected sentence] of every annotator."""
     if gold is None:
         return {}

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-from m2lsp.parsing.source import file_option
+from m2lsp.parsing.source import Input, file_option
 from m2lsp.scoring.metric import (
     EditorJob,
     EditorScore,
@@ -44,7 +43,7 @@ class LearnedMetric(MetricBase):
     def run(self, request: Request) -> Any:
         return self.run_many(request, [request.system])[0]
 
-    def run_many(self, request: Request, systems: Sequence[Path]) -> list[Any]:
+    def run_many(self, request: Request, systems: Sequence[Input]) -> list[Any]:
         from m2lsp.learned.loading import model_errors
 
         found = [self.sentences(replace(request, system=s)) for s in systems]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from m2lsp.errors import InputError, UsageError
-from m2lsp.parsing.source import Text
+from m2lsp.parsing.source import Input, Text
 from m2lsp.scoring.metric import EditorJob, Request
 
 
@@ -32,7 +32,8 @@ def read(path: Path | Text | str, what: str, encoding: str | None) -> tuple[list
     return lines(text), text
 
 
-def same(path: Path | str, count: int, other: Path | str, expected: int, name: str) -> None:
+def same(path: Input | str, count: int, other: Input | str, expected: int, name: str
+         ) -> None:
     if count != expected:
         raise InputError(f"{path} has {count} lines but {other} has {expected}; {name} pairs "
                          "them line by line")
@@ -91,7 +92,7 @@ def without_references(request: Request, source: str | Text | None, name: str
     return Sentences(sources, [], hypotheses, (text,))
 
 
-def from_m2(gold: Path, encoding: str | None
+def from_m2(gold: Input, encoding: str | None
             ) -> tuple[list[str], list[list[str]], tuple[str, ...]]:
     """Sources (S lines) and references (each annotator's corrected sentence, as GLEU reads
     them from an M2 gold) of an M2 gold, and its text."""

@@ -16,7 +16,6 @@ import bisect
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -47,7 +46,7 @@ def looks_like_m2(text: str) -> bool:
     return "S " in heads and "A " in heads and m2_lines >= 0.9 * len(lines)
 
 
-def swapped(system: Path, system_text: str, gold: Path, gold_text: str,
+def swapped(system: Input, system_text: str, gold: Input, gold_text: str,
             usage: str = "m2lsp score SYSTEM GOLD") -> str | None:
     """One line when SYSTEM reads as an M2 gold and GOLD (not empty) as a system output
     (no line of it an S line: a broken M2 file is not a system output), the way every
@@ -94,7 +93,7 @@ def _head(given: Input) -> str:
         return one.read(HEAD).decode("utf-8", "replace")
 
 
-def argument_problem(system: Path, system_text: str, gold: Path, gold_text: str,
+def argument_problem(system: Input, system_text: str, gold: Input, gold_text: str,
                      metric: str = "m2", usage: str = "m2lsp score SYSTEM GOLD") -> str | None:
     """Why these files were probably not meant as SYSTEM and GOLD of a metric that scores a
     plain-text system against M2, or None."""
@@ -111,7 +110,7 @@ def argument_problem(system: Path, system_text: str, gold: Path, gold_text: str,
     return None
 
 
-def empty_problem(system: Path, hypotheses: int, gold: Path | None,
+def empty_problem(system: Input, hypotheses: int, gold: Input | None,
                   sentences: int) -> str | None:
     """An error when there is nothing to score (a P = R = F = 1 would mean nothing)."""
     if sentences == 0:
@@ -136,7 +135,7 @@ class Evidence:
         return self.of >= LEAST and self.count >= SHARE * self.of
 
 
-def system_notes(system: Path, hypotheses: Sequence[str], sources: Sequence[str]) -> list[str]:
+def system_notes(system: Input, hypotheses: Sequence[str], sources: Sequence[str]) -> list[str]:
     """Warnings about a system output that will score lower than it should, each with the
     evidence (hypotheses as the scorer read them, sources the gold's S lines)."""
     notes = []

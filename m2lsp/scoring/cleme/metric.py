@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
+from m2lsp.parsing.source import Input
 from m2lsp.scoring.cleme import DECLARATION
 from m2lsp.scoring.cleme.live import ClemeLive
 from m2lsp.scoring.metric import (
@@ -29,7 +29,7 @@ from m2lsp.scoring.signature import Signature, signed
 class ClemeOptions:
     scorer: str
     level: str
-    source: Path | None
+    source: Input | None
     jobs: int | None
     annotation: Any  # EnglishSettings, for a plain-text hypothesis
     version2: bool = False  # --cleme2: CLEME2.0's breakdown

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from m2lsp.parsing.source import Input
 from m2lsp.scoring.errant.compare import CoderEdits, ErrantResult, ErrantSentence, Key, f_score
 from m2lsp.scoring.errant.report import categories_json
 
@@ -16,7 +17,7 @@ def result_json(result: ErrantResult, hyp: Path, ref: Path | None, per_type: boo
                       indent=1) + "\n"
 
 
-def result_data(result: ErrantResult, hyp: Path, ref: Path | None, per_type: bool = False
+def result_data(result: ErrantResult, hyp: Input, ref: Input | None, per_type: bool = False
                 ) -> dict[str, Any]:
     beta = result.settings.beta
     p, r, f = result.scores

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from m2lsp.annotation.english import EnglishSettings
 from m2lsp.errors import UsageError
+from m2lsp.parsing.source import Input
 from m2lsp.scoring.errant.inputs import ErrantBlock
 
 Warn = Callable[[str], None]
@@ -29,7 +29,7 @@ def reference_sources(blocks: Sequence[ErrantBlock]) -> list[str]:
     return [block.sentence[2:] for block in blocks]
 
 
-def annotate_hypothesis(system: Path, hypotheses: Sequence[str], sources: Sequence[str],
+def annotate_hypothesis(system: Input, hypotheses: Sequence[str], sources: Sequence[str],
                         source_name: str, settings: EnglishSettings, jobs: int | None,
                         warn: Warn | None = None, progress: Callable | None = None
                         ) -> Annotated:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
-from m2lsp.parsing.source import Text, file_option
+from m2lsp.parsing.source import Input, Text, file_option
 from m2lsp.scoring.counted_score import CountedScore
 from m2lsp.scoring.gotoscorer import DECLARATION
 from m2lsp.scoring.metric import MetricBase, Request, Shared, given
@@ -46,7 +46,7 @@ class GoToScorer(MetricBase):
     def run(self, request: Request) -> Any:
         return self.run_many(request, [request.system])[0]
 
-    def run_many(self, request: Request, systems: Sequence[Path]) -> list[Any]:
+    def run_many(self, request: Request, systems: Sequence[Input]) -> list[Any]:
         from m2lsp.scoring.sentence_inputs import with_references
 
         options: GotoOptions = request.options

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import UsageError
-from m2lsp.parsing.source import file_option
+from m2lsp.parsing.source import Input, file_option
 from m2lsp.scoring.learned_metric import LearnedMetric
 from m2lsp.scoring.metric import Declaration, Request, SentenceStats, Shared, given
 from m2lsp.scoring.sentence_scored import SentenceScored
@@ -206,7 +206,7 @@ class LlmMetric(LearnedMetric):
                       ) -> str | None:
         return None
 
-    def run_many(self, request: Request, systems: Sequence[Path]) -> list[Any]:
+    def run_many(self, request: Request, systems: Sequence[Input]) -> list[Any]:
         found = [self.sentences(replace(request, system=s)) for s in systems]
         self.checked(request.options)
         judge = Judge(request.options, self.label)

@@ -4,19 +4,19 @@ result (chosen annotator, true and false positives, false negatives, P/R/F)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
+from m2lsp.parsing.source import Input
 from m2lsp.scoring.m2.maxmatch import Counts, M2Result, SentenceResult, p_r_f
 
 
-def result_json(result: M2Result, system: Path, gold: Path | None,
+def result_json(result: M2Result, system: Input, gold: Input | None,
                 extra: dict[str, Any] | None = None) -> str:
     return json.dumps(result_data(result, system, gold, extra), ensure_ascii=False,
                       indent=1) + "\n"
 
 
-def result_data(result: M2Result, system: Path, gold: Path | None,
+def result_data(result: M2Result, system: Input, gold: Input | None,
                 extra: dict[str, Any] | None = None) -> dict[str, Any]:
     score = result.score
     beta = score.settings.beta

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
-from m2lsp.parsing.source import Text, file_option
+from m2lsp.parsing.source import Input, Text, file_option
 from m2lsp.scoring.metric import MetricBase, Request, Shared
 from m2lsp.scoring.pt_errant import DECLARATION
 
@@ -42,7 +41,7 @@ class PtErrant(MetricBase):
     def run(self, request: Request) -> Any:
         return self.run_many(request, [request.system])[0]
 
-    def run_many(self, request: Request, systems: Sequence[Path]) -> list[Any]:
+    def run_many(self, request: Request, systems: Sequence[Input]) -> list[Any]:
         from m2lsp.annotation.edit_lists import edit_lists
         from m2lsp.learned.bertscore import load
         from m2lsp.learned.loading import model_errors

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from m2lsp.parsing.source import Input
 from m2lsp.scoring.metric import (
     MetricBase,
     Numbers,
@@ -125,7 +125,7 @@ class PtM2(MetricBase):
     def run(self, request: Request) -> Any:
         return self.run_many(request, [request.system])[0]
 
-    def run_many(self, request: Request, systems: Sequence[Path]) -> list[Any]:
+    def run_many(self, request: Request, systems: Sequence[Input]) -> list[Any]:
         from m2lsp.errors import UsageError
         from m2lsp.learned.bertscore import load, sentence_scores
         from m2lsp.learned.loading import model_errors
@@ -168,7 +168,7 @@ class PtM2(MetricBase):
                 for sources, found_readings in inputs]
 
 
-def _errant_inputs(request: Request, systems: Sequence[Path]
+def _errant_inputs(request: Request, systems: Sequence[Input]
                    ) -> tuple[list[tuple[list[str], list[Any]]], str]:
     """Each system's sources and readings for the errant bases: the gold read as
     errant_compare reads it, a plain-text system annotated as `--metric errant` annotates
@@ -207,7 +207,7 @@ def _errant_inputs(request: Request, systems: Sequence[Path]
     return out, gold.text
 
 
-def readings(result: Any, lines: Sequence[str], path: Path) -> list[Any]:
+def readings(result: Any, lines: Sequence[str], path: Input) -> list[Any]:
     """A sentence's MaxMatch attempts as PT-M2 readings, in the order the authors' scorer
     tries the annotators (as met in the block); an InputError where an annotator's edits
     overlap (the sentence they make, PT-M2's reference, is then unknown)."""
