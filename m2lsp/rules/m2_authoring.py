@@ -19,7 +19,8 @@ class NoneCorrection(Rule):
     ## What it does
     Flags a correction (or one alternative of it) written `-NONE-` on an edit that is not
     a noop (`A -1 -1`).  ChERRANT's files, which write deletions `-NONE-` on purpose, are
-    not checked.
+    not checked, nor `UNK` edits (errors marked for detection only: their "correction" is
+    the text they cover, `-NONE-` for an empty span, as `m2lsp convert` writes CGED's).
 
     ## Why is this bad?
     The scorers read it differently: the NUS M2 scorer reads `-NONE-` as an empty
@@ -56,15 +57,19 @@ class NoneCorrection(Rule):
         if getattr(ctx.taxonomy, "name", None) == "cherrant":
             return
         edits = view.edits
-        for i in [i for i, e in enumerate(edits)
-                  if not e.is_noop and e.start >= 0 and any(c.strip() == NONE_CORRECTION for c in
-                                           e.corrections)]:
+        for i in [i for i, e in enumerate(edits) if _written_none(e)]:
             edit = edits[i]
             fixed = "||".join("" if c.strip() == NONE_CORRECTION else c
                               for c in edit.corrections)
             span = edit.span(EditField.CORRECTIONS)
             yield view.owner[i], self.report(span, fix=Fix(self.fix_title,
                                                            (TextEdit(span, fixed),)))
+
+
+def _written_none(edit: Edit) -> bool:
+    """A correction of an edit (not a noop, not a detection-only UNK) written `-NONE-`."""
+    return not edit.is_noop and edit.start >= 0 and edit.type.strip() != "UNK" and any(
+        c.strip() == NONE_CORRECTION for c in edit.corrections)
 
 
 class CompetingInsertions(Rule):
