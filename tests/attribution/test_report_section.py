@@ -18,8 +18,8 @@ def test_json_section_is_explain_s(files, capsys) -> None:
     # a system is named without its file's extension (--names names them otherwise)
     assert [s["name"] for s in section["systems"]] == ["a", "b"]
     for system in section["systems"]:
-        assert main(["explain", system["name"] + ".txt", "gold.m2", "--metric", "m2", "--attributor",
-                     "shapley", "--format", "json", "--top", "5"]) == 0
+        assert main(["explain", system["name"] + ".txt", "gold.m2", "--metric", "m2",
+                     "--attributor", "shapley", "--format", "json", "--top", "5"]) == 0
         alone = json.loads(capsys.readouterr().out)
         assert system["types"] == alone["types"]
         assert (system["helpful"], system["harmful"]) == (alone["helpful"], alone["harmful"])

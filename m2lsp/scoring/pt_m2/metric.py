@@ -136,6 +136,19 @@ class PtM2(MetricBase):
         if request.gold is None:
             raise UsageError("--metric pt-m2 needs GOLD (an M2 file)")
         options: PtM2Options = request.options
+        # the inputs first: arguments in the wrong order are said before a model loads
+        sums = {"errant": "m2", "senterrant": "sentm2"}.get(options.base, options.base)
+        if options.base in ("errant", "senterrant"):
+            inputs, text = _errant_inputs(request, systems)
+        else:
+            job = Scoring(M2Settings(beta=options.beta), request.encoding, options.jobs, 5.0,
+                          request.warn, request.progress, request.usage, metric="pt-m2")
+            found = [job.results(s, request.gold) for s in systems]
+            text = job.texts[request.gold]
+            lines = text.split("\n")
+            inputs = [([r.source for r in results],
+                       [readings(r, lines, request.gold) for r in results])
+                      for results in found]
         score = None
         weights: tuple[tuple[str, str], ...] = (("weights", "self"),)
         if options.scorer == "bertscore":
@@ -151,18 +164,6 @@ class PtM2(MetricBase):
 
         base = Signature("PT-M2", (("base", options.base), ("beta", f"{options.beta:g}"),
                                    *weights, ("scorer", "pygongnlp-pt-m2")))
-        sums = {"errant": "m2", "senterrant": "sentm2"}.get(options.base, options.base)
-        if options.base in ("errant", "senterrant"):
-            inputs, text = _errant_inputs(request, systems)
-        else:
-            job = Scoring(M2Settings(beta=options.beta), request.encoding, options.jobs, 5.0,
-                          request.warn, request.progress, request.usage, metric="pt-m2")
-            found = [job.results(s, request.gold) for s in systems]
-            text = job.texts[request.gold]
-            lines = text.split("\n")
-            inputs = [([r.source for r in results],
-                       [readings(r, lines, request.gold) for r in results])
-                      for results in found]
         return [PtM2Score(evaluate(sources, found_readings, score, sums, options.beta),
                           options.beta, base, text)
                 for sources, found_readings in inputs]
