@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from m2lsp.version import __version__
 
 __all__ = [
     "Explanation", "InputError", "M2lspError", "MetaEval", "MetricInfo", "Score", "Scorer",

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from m2lsp import arguments, defaults
+import m2lsp.arguments as arguments
+import m2lsp.defaults as defaults
 from m2lsp.arguments import converter
 from m2lsp.errors import UsageError
 from m2lsp.severity import Severity

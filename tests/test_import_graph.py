@@ -161,3 +161,17 @@ def test_agreement_reaches_metrics_only_through_the_registry():
     names = imports(PACKAGE / "agreement.py")
     assert not [n for n in names if n.startswith("m2lsp.scoring.")
                 and not any(n == m or n.startswith(m + ".") for m in THROUGH_THE_REGISTRY)]
+
+
+def test_no_room_imports_the_package_face() -> None:
+    """The package face (`m2lsp/__init__.py`: the API's promise) stands above every room:
+    rooms import their neighbours (`m2lsp.defaults`, `m2lsp.version`), never `from m2lsp
+    import ...`, which runs back up the house."""
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == PACKAGE / "__init__.py":
+            continue
+        for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "m2lsp" and node.level == 0:
+                wrong.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert wrong == []

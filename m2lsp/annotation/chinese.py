@@ -189,6 +189,6 @@ class ChineseAnnotator:
 
 
 def _m2lsp_version() -> str:
-    from m2lsp import __version__
+    from m2lsp.version import __version__
 
     return __version__

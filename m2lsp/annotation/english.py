@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from m2lsp import defaults
+import m2lsp.defaults as defaults
 from m2lsp.annotation.parse_cache import ParseCache
 from m2lsp.annotation.pipelines import meta_of, resolve
 from m2lsp.errors import InputError, UsageError
@@ -250,7 +250,7 @@ class EnglishAnnotator:
     @property
     def edit_namespace(self) -> str:
         """What a block of edits depends on, beyond its text."""
-        from m2lsp import __version__
+        from m2lsp.version import __version__
 
         settings = self.settings
         return (f"edits|{self.namespace}|{'|'.join(f'{k}-{v}' for k, v in self.versions.items())}"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from m2lsp import defaults
+import m2lsp.defaults as defaults
 from m2lsp.annotation.annotators import Settings
 from m2lsp.annotation.chinese import ChineseSettings
 from m2lsp.annotation.chunks import CHUNK_ROWS, Silent, chunked

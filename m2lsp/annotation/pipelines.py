@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from m2lsp import defaults
+import m2lsp.defaults as defaults
 from m2lsp.errors import UsageError
 from m2lsp.logs import logger
 

@@ -118,7 +118,7 @@ def identity(paths: Iterable[Path], namespace: str, kind: str, content: str) -> 
     """What a run annotates, as its manifest records it: the inputs by their content (the
     digest of the rows read; a file edited in place with its size and time restored is
     another input), the annotator's namespace and the shard size."""
-    from m2lsp import __version__
+    from m2lsp.version import __version__
 
     return {"m2lsp": __version__, "namespace": namespace, "kind": kind,
             "inputs": [str(path.resolve()) for path in paths], "content": content,

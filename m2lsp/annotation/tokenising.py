@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from m2lsp import defaults
+import m2lsp.defaults as defaults
 
 Tokeniser = Callable[[str], list[str]]
 

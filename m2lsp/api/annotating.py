@@ -14,7 +14,7 @@ def annotate(sources: Any, corrections: Any, *, lang: str = "en",
     ChERRANT's parallel_to_m2.py -g char (lang="zh") writes it.  `corrections`: one
     annotator's (a path, a text or a list of sentences), or a list of them, one per
     annotator (a list of str is always one annotator's sentences)."""
-    from m2lsp import arguments
+    import m2lsp.arguments as arguments
     from m2lsp.annotation.parallel import ParallelText
     from m2lsp.annotation.parallel import annotate as annotated
 

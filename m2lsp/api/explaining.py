@@ -88,7 +88,7 @@ def _model(value: Any) -> str | None:
 
 def _settings(attributor: Any, seed: Any, samples: Any, max_exact: Any, max_edits: Any
               ) -> Any:
-    from m2lsp import arguments
+    import m2lsp.arguments as arguments
     from m2lsp.attribution.attributors import ATTRIBUTORS, MAX_EXACT, SAMPLES, Bounds
     from m2lsp.attribution.run import Settings
 

@@ -255,7 +255,7 @@ def strings(value: Any, role: str) -> tuple[str, ...]:
 
 def counted(kind: Any, key: str, value: Any) -> float:
     """A value a numeric option takes (`arguments.Number`), or a UsageError naming it."""
-    from m2lsp import arguments
+    import m2lsp.arguments as arguments
 
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise refuse(key, value, kind.describe())

@@ -80,7 +80,7 @@ def meta_eval(dataset: str = "seeda", *, data: str | os.PathLike[str] | None = N
     in the folder `data`; `aggregation`
     "trueskill" or "expected-wins" rates the systems from their sentence scores (see
     `rank_systems`)."""
-    from m2lsp import arguments
+    import m2lsp.arguments as arguments
     from m2lsp.config import config_for
     from m2lsp.logs import collected
     from m2lsp.metaeval import render

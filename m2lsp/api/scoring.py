@@ -165,7 +165,7 @@ class Score:
     def confidence(self, samples: int = 1000, seed: int = 12345) -> dict[str, Any]:
         """95% bootstrap intervals of the headline numbers over sentences, as
         `--bootstrap` prints them."""
-        from m2lsp import arguments
+        import m2lsp.arguments as arguments
         from m2lsp.scoring.metric import Shared, bootstrap_data
 
         stats = self._score.sentence_stats()
@@ -550,7 +550,7 @@ def checked_options(name: str, given: Mapping[str, Any]) -> dict[str, Any]:
 def _checked(flag: Any, key: str, value: Any) -> Any:
     """A value as its declared type, action and choices take it (a UsageError says why
     not): a number where a number goes, True or False for a switch, a str for a name."""
-    from m2lsp import arguments
+    import m2lsp.arguments as arguments
 
     kind = {"beta": arguments.BETA, "jobs": arguments.JOBS, "seed": arguments.SEED}.get(key)
     spec = flag.spec if flag is not None else {}

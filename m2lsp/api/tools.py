@@ -43,7 +43,7 @@ def check(path_or_text: Any, *, format: str | None = None) -> list[Any]:
 def agree(gold: Any, *, metric: str = "m2", beta: float = 0.5) -> Any:
     """How well the annotators of an M2 gold agree (`agreement.Agreement`), as
     `m2lsp agree` computes it."""
-    from m2lsp import arguments
+    import m2lsp.arguments as arguments
     from m2lsp.agreement import agreement
     from m2lsp.parsing.m2 import parse_m2
     from m2lsp.parsing.source import SourceText, Text
@@ -63,7 +63,8 @@ def compare(system_a: Any, system_b: Any, gold: Any, *, metric: str = "m2",
             **options: Any) -> dict[str, Any]:
     """`m2lsp compare`: both systems' main number, the difference with its 95% interval,
     and the paired bootstrap and approximate randomisation p-values."""
-    from m2lsp import arguments, defaults
+    import m2lsp.arguments as arguments
+    import m2lsp.defaults as defaults
     from m2lsp.scoring.bootstrap import compare as paired
 
     if alternative not in defaults.ALTERNATIVES:
@@ -90,7 +91,7 @@ def report(gold: Any, systems: Any, *, metric: str = "m2", samples: int = 1000,
     """`m2lsp report`: the data (format "json", a dict) or a rendering ("html", "md",
     "latex", "csv"; a str) of many systems against one gold.  `systems`: a mapping of
     names to inputs, or a list of inputs (named by their file, else "system 1", ...)."""
-    from m2lsp import arguments
+    import m2lsp.arguments as arguments
     from m2lsp.reporting.data import MAX_SENTENCES, build_report, report_json
     from m2lsp.scoring.metric import Request
     from m2lsp.scoring.metric import metric as registered

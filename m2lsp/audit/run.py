@@ -146,7 +146,7 @@ def corpus(path: Path | None) -> tuple[list[str], list[str]]:
 def _pair_scorer(request: AuditRequest) -> Any:
     """Sentence scores of (source, hypothesis) pairs by the metric (SOME with the
     attacker's weights)."""
-    import m2lsp
+    from m2lsp.api.scoring import score as scored
     from m2lsp.audit.attacks import SOME_WEIGHTS
 
     options = dict(request.options)
@@ -154,7 +154,7 @@ def _pair_scorer(request: AuditRequest) -> Any:
         options.update(SOME_WEIGHTS)
 
     def score(sources: list[str], hypotheses: list[str]) -> list[float]:
-        found = m2lsp.score(hypotheses, metric=request.metric, sources=sources, **options)
+        found = scored(hypotheses, metric=request.metric, sources=sources, **options)
         values = found.sentence_scores
         if values is None or any(v is None for v in values):
             raise UsageError(f"--metric {request.metric} gives no score to every corpus "

@@ -14,10 +14,10 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from m2lsp import __version__
 from m2lsp.cli import exits
 from m2lsp.cli.exits import EXIT_ERROR, EXIT_INTERRUPTED
 from m2lsp.errors import M2lspError
+from m2lsp.version import __version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:

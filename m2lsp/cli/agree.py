@@ -10,7 +10,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from m2lsp import arguments, defaults
+import m2lsp.arguments as arguments
+import m2lsp.defaults as defaults
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.cli.inputs import read_text
 from m2lsp.conversion import annotators

@@ -9,7 +9,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from m2lsp import arguments, defaults
+import m2lsp.arguments as arguments
+import m2lsp.defaults as defaults
 from m2lsp.cli.exits import EXIT_CLEAN
 from m2lsp.errors import InputError, UsageError
 

@@ -71,7 +71,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from m2lsp import conversion
+    import m2lsp.conversion as conversion
     from m2lsp.cli.inputs import input_paths
     from m2lsp.files.writing import refuse_inputs
     from m2lsp.model import Format
@@ -155,7 +155,7 @@ def _from_bea_json(args: argparse.Namespace, source: Any) -> int:
     """BEA-2019 JSON essays as the release's `json_to_m2.py -gold` converts them (ERRANT
     over the spaCy pipeline); an essay it cannot convert is reported (J001, J002, J005),
     an edit it drops is said."""
-    from m2lsp import conversion
+    import m2lsp.conversion as conversion
     from m2lsp.annotation.annotators import make_annotator
     from m2lsp.annotation.parallel import settings_for
     from m2lsp.config import config_for
@@ -308,7 +308,7 @@ def _annotated(parallel: Any, settings: Any) -> list[str]:
 
 
 def _parallel(args: argparse.Namespace, document: Any, problems: list) -> int:
-    from m2lsp import conversion
+    import m2lsp.conversion as conversion
 
     if not args.header:
         columns = ", ".join(["source", *(f"annotator {a}"

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from m2lsp import arguments
+import m2lsp.arguments as arguments
 from m2lsp.cli.exits import EXIT_CLEAN
 from m2lsp.scoring.errant.compare import ErrantSettings
 from m2lsp.scoring.errant.files import score_files

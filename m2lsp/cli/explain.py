@@ -7,7 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from m2lsp import arguments, defaults
+import m2lsp.arguments as arguments
+import m2lsp.defaults as defaults
 from m2lsp.attribution.attributors import ATTRIBUTORS, MAX_EXACT, SAMPLES
 from m2lsp.cli.exits import EXIT_CLEAN
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from m2lsp import arguments
+import m2lsp.arguments as arguments
 from m2lsp.cli.exits import EXIT_CLEAN
 from m2lsp.errors import UsageError
 from m2lsp.scoring.metric import names

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from m2lsp import arguments, defaults
+import m2lsp.arguments as arguments
+import m2lsp.defaults as defaults
 from m2lsp.attribution.attributors import ATTRIBUTORS
 from m2lsp.cli.exits import EXIT_CLEAN
 from m2lsp.errors import UsageError

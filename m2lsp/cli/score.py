@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from m2lsp import arguments, defaults
+import m2lsp.arguments as arguments
+import m2lsp.defaults as defaults
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.errors import M2lspError, UsageError
 from m2lsp.scoring.metric import (

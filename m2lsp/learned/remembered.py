@@ -50,7 +50,7 @@ def namespace(*parts: object) -> str:
     """A namespace from a metric's signature fields, with torch's version and m2lsp's."""
     import torch
 
-    from m2lsp import __version__
+    from m2lsp.version import __version__
 
     return "|".join([*(str(p) for p in parts), f"torch:{torch.__version__}",
                      f"m2lsp:{__version__}"])

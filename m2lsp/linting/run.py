@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from m2lsp import taxonomy as taxonomies
+import m2lsp.taxonomy as taxonomies
 from m2lsp.cged_model import CgedDocument, TruthDocument
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic, position_order

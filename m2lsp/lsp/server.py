@@ -27,7 +27,6 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
 
-from m2lsp import __version__
 from m2lsp.config import Config, config_from_mapping
 from m2lsp.diagnostic import Diagnostic
 from m2lsp.linting.incremental import LiveDocument, TextChange
@@ -37,6 +36,7 @@ from m2lsp.model import Format
 from m2lsp.parsing.detect import detect_format
 from m2lsp.parsing.m2 import paused_gc
 from m2lsp.scoring.metric import names
+from m2lsp.version import __version__
 
 log = logging.getLogger(__name__)
 

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from m2lsp import __version__
 from m2lsp.diagnostic import Diagnostic, Severity
 from m2lsp.linting.cap import Unlisted
 from m2lsp.output.report import UNLISTED_CODE, FileReport, rule_url, unlisted_note
 from m2lsp.rules.registry import all_rules
+from m2lsp.version import __version__
 
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note",
            Severity.HINT: "note"}

@@ -127,7 +127,7 @@ def csv_text(data: dict[str, Any]) -> str:
 
 def html_page(data: dict[str, Any], title: str | None = None) -> str:
     """An offline page of the tables (no script, no figures: the numbers are the report)."""
-    from m2lsp import __version__
+    from m2lsp.version import __version__
 
     heading = html.escape(title or "MultiGEC-2025 results")
     parts = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",

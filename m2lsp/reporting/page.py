@@ -51,7 +51,7 @@ def _systems(count: int) -> str:
 
 
 def html_page(data: dict[str, Any], title: str | None = None) -> str:
-    from m2lsp import __version__
+    from m2lsp.version import __version__
 
     order = _order(data)
     pair: dict[int, dict[int, Any]] = {i: {} for i in range(len(data["systems"]))}

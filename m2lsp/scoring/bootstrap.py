@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from m2lsp import defaults
+import m2lsp.defaults as defaults
 from m2lsp.cancellation import checkpoint
 
 Row = tuple[float, ...]

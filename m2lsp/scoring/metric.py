@@ -25,7 +25,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from m2lsp import defaults
+import m2lsp.defaults as defaults
 
 if TYPE_CHECKING:
     from m2lsp.config import ScoreSettings

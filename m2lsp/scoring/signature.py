@@ -27,7 +27,7 @@ class Signature:
 
     def signed(self, *reference_texts: str | bytes) -> Signature:
         """The full signature: a hash of the references, and m2lsp's version last."""
-        from m2lsp import __version__
+        from m2lsp.version import __version__
 
         return self.with_fields(("refs-hash", reference_hash(*reference_texts)),
                                 ("m2lsp", __version__))

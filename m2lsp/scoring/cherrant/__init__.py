@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from m2lsp import arguments
+import m2lsp.arguments as arguments
 from m2lsp.scoring import errant
 from m2lsp.scoring.metric import Declaration, Flag
 

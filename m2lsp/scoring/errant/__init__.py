@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from m2lsp import defaults
+import m2lsp.defaults as defaults
 from m2lsp.scoring import gleu
 from m2lsp.scoring.metric import Declaration, Flag
 

@@ -35,7 +35,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from m2lsp import defaults
+import m2lsp.defaults as defaults
 from m2lsp.scoring.errant.inputs import ErrantBlock, ErrantEdit
 from m2lsp.scoring.metric import drain
 from m2lsp.scoring.signature import Signature

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from m2lsp import arguments
+import m2lsp.arguments as arguments
 from m2lsp.scoring.metric import Declaration, Flag
 
 DECLARATION = Declaration(

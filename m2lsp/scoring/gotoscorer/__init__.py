@@ -4,7 +4,7 @@ prefixed `--gotoscorer-`); no model, ERRANT's edits of plain text."""
 
 from __future__ import annotations
 
-from m2lsp import arguments
+import m2lsp.arguments as arguments
 from m2lsp.scoring import errant, gleu
 from m2lsp.scoring.metric import Declaration, Flag
 

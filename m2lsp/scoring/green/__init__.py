@@ -3,7 +3,7 @@ sentence, as its authors' `green` computes it, or as gec-metrics does."""
 
 from __future__ import annotations
 
-from m2lsp import arguments
+import m2lsp.arguments as arguments
 from m2lsp.scoring import gleu
 from m2lsp.scoring.metric import Declaration, Flag
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from m2lsp import defaults
+import m2lsp.defaults as defaults
 from m2lsp.errors import UsageError
 from m2lsp.parsing.source import Text
 from m2lsp.scoring.green import DECLARATION

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from m2lsp import arguments
+import m2lsp.arguments as arguments
 from m2lsp.scoring.metric import Flag
 
 LOCAL_DEFAULT = "meta-llama/Llama-2-13b-chat-hf"  # gec-metrics' Hugging Face default

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from m2lsp import arguments, defaults
+import m2lsp.arguments as arguments
+import m2lsp.defaults as defaults
 from m2lsp.scoring.metric import Declaration, Flag
 
 DECLARATION = Declaration(

@@ -38,7 +38,7 @@ import heapq
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from m2lsp import defaults
+import m2lsp.defaults as defaults
 
 INS, DEL, SUB, NOOP = 0, 1, 2, 3
 EPSILON = 0.001

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from m2lsp import defaults
+import m2lsp.defaults as defaults
 from m2lsp.errors import InputError
 from m2lsp.parsing.source import SourceText
 from m2lsp.scoring.m2 import py2

@@ -4,7 +4,7 @@ are the flags, each prefixed `--scribendi-`)."""
 
 from __future__ import annotations
 
-from m2lsp import arguments
+import m2lsp.arguments as arguments
 from m2lsp.scoring.learned_metric import cpu_flag, model_flag, number_flag
 from m2lsp.scoring.metric import Declaration
 
