@@ -66,7 +66,7 @@ def register(ls: M2Server) -> None:
 
 # -- what the commands work on ------------------------------------------------------------
 
-def _block(ls: M2Server, args: tuple, name: str, usage: str
+def anchored_block(ls: M2Server, args: tuple, name: str, usage: str
            ) -> tuple[OpenDocument, int, Block, int] | str:
     """The open document, the block the command was made for (found again in the current
     text by the anchor its last argument carries), its first line and the line the
@@ -117,7 +117,7 @@ async def _rewrite(ls: M2Server, doc: OpenDocument, start: int, block: Block,
 
 async def add_edit(ls: M2Server, *args: Any) -> dict[str, Any]:
     usage = "[uri, line, start, end, correction, annotator?, ..., where]"
-    found = _block(ls, args, ADD_EDIT, usage)
+    found = anchored_block(ls, args, ADD_EDIT, usage)
     if isinstance(found, str):
         return fail(ls, found)
     doc, start, block, _ = found
@@ -155,7 +155,7 @@ def _annotator(value: str | None, what: str) -> str:
 
 
 async def retype_edit(ls: M2Server, *args: Any) -> dict[str, Any]:
-    found = _block(ls, args, RETYPE, "[uri, line, where]")
+    found = anchored_block(ls, args, RETYPE, "[uri, line, where]")
     if isinstance(found, str):
         return fail(ls, found)
     doc, start, block, line = found
@@ -165,7 +165,7 @@ async def retype_edit(ls: M2Server, *args: Any) -> dict[str, Any]:
 
 
 async def adopt(ls: M2Server, *args: Any) -> dict[str, Any]:
-    found = _block(ls, args, ADOPT, "[uri, line, source, target?, where]")
+    found = anchored_block(ls, args, ADOPT, "[uri, line, source, target?, where]")
     if isinstance(found, str):
         return fail(ls, found)
     doc, start, block, _ = found
@@ -180,7 +180,7 @@ async def adopt(ls: M2Server, *args: Any) -> dict[str, Any]:
 
 
 async def accept_edit(ls: M2Server, *args: Any) -> dict[str, Any]:
-    found = _block(ls, args, ACCEPT, "[uri, line, target?, where]")
+    found = anchored_block(ls, args, ACCEPT, "[uri, line, target?, where]")
     if isinstance(found, str):
         return fail(ls, found)
     doc, start, block, line = found
@@ -195,7 +195,7 @@ async def accept_edit(ls: M2Server, *args: Any) -> dict[str, Any]:
 
 
 async def keep_only(ls: M2Server, *args: Any) -> dict[str, Any]:
-    found = _block(ls, args, KEEP_ONLY, "[uri, line, annotator, where]")
+    found = anchored_block(ls, args, KEEP_ONLY, "[uri, line, annotator, where]")
     if isinstance(found, str):
         return fail(ls, found)
     doc, start, block, _ = found

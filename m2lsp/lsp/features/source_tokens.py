@@ -21,11 +21,12 @@ from typing import Any
 from lsprotocol import types
 
 from m2lsp.authoring import disagreements as disagreeing
-from m2lsp.authoring.anchors import anchor_at, anchor_from, refound
+from m2lsp.authoring.anchors import anchor_at
 from m2lsp.authoring.source_tokens import Retokenised, join_tokens, split_token
 from m2lsp.errors import M2lspError
 from m2lsp.lsp import convert
 from m2lsp.lsp.features.annotate import APPLY_SECONDS, fail
+from m2lsp.lsp.features.authoring import anchored_block
 from m2lsp.lsp.server import M2Server, OpenDocument
 from m2lsp.model import Block, block_at
 
@@ -42,24 +43,18 @@ def register(ls: M2Server) -> None:
 def _block(ls: M2Server, args: tuple, name: str
            ) -> tuple[OpenDocument, int, Block, int, Any] | str:
     """The open document, the block the command was made for (found again by the anchor
-    its last argument carries), its first line and the command's two values; or why
-    not."""
+    it carries, as the workbench's commands find theirs), its first line and the
+    command's two values; or why not."""
+    usage = "[uri, line, index, text or end, ..., anchor]"
     try:
-        uri, line, first, second = args[0], int(args[1]), int(args[2]), args[3]
+        first, second = int(args[2]), args[3]
     except (IndexError, TypeError, ValueError):
-        return f"{name} expects [uri, line, index, text or end, ..., anchor]"
-    doc = ls.checked_document(uri) if isinstance(uri, str) else None
-    m2 = doc.live.m2 if doc is not None else None
-    if doc is None or m2 is None:
-        return f"no M2 sentence at line {line + 1} of {uri}"
-    try:
-        found = refound(m2, anchor_from(next((a for a in reversed(args)
-                                               if isinstance(a, dict)), None)))
-    except M2lspError as exc:
-        return f"{name}: {exc}"
-    if found.block.sentence is None:
-        return f"no M2 sentence at line {line + 1} of {uri}"
-    return doc, found.start, found.block, first, second
+        return f"{name} expects {usage}"
+    found = anchored_block(ls, args, name, usage)
+    if isinstance(found, str):
+        return found
+    doc, start, block, _ = found
+    return doc, start, block, first, second
 
 
 async def split(ls: M2Server, *args: Any) -> dict[str, Any]:
