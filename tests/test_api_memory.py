@@ -46,8 +46,12 @@ _WATCH = textwrap.dedent("""
     import m2lsp.api.meta, m2lsp.api.scoring, m2lsp.api.tools  # loaded before watching
     case = json.loads(sys.argv[1])
     metric = m2lsp.metrics  # noqa: imported
-    if case["metric"] in ("errant", "cherrant"):
+    if case["metric"] in ("errant", "cherrant") or case["call"] == "lsp_explain":
         import spacy  # noqa: F401  (its own caches are not ours)
+    if case["call"] == "lsp_explain":  # once before watching: the pipeline loads
+        from m2lsp.lsp.features.attribution import _explained
+        _explained(case["args"]["system"], case["args"]["gold"], "the open document",
+                   {"metric": "m2"})
     sys.addaudithook(hook)
     call = case["call"]
     args = case["args"]
@@ -67,6 +71,8 @@ _WATCH = textwrap.dedent("""
                                         args["options"]))
     elif call == "agree":
         found = m2lsp.agree(args["gold"])
+    elif call == "lsp_explain":  # the server's explanation of a system on the open gold
+        found = _explained(args["system"], args["gold"], "the open document", {"metric": "m2"})
     elif call == "meta_eval":
         found = m2lsp.meta_eval("seeda", data=args["data"], metrics=[case["metric"]],
                                 gold=args["gold"])
@@ -144,6 +150,15 @@ def test_the_editors_score_of_open_documents_writes_no_file(metric: str) -> None
     options = {k: v for k, v in case["given"].items() if k != "gold"}
     given = {"gold": case["given"]["gold"], "system": case["system"], "options": options}
     assert _run(metric, "file_scores", given) == []
+
+
+@pytest.mark.slow
+def test_the_servers_explanation_on_the_open_gold_writes_no_file(tmp_path) -> None:
+    """`m2lsp.explain` on an open gold document: the gold goes to the API as a text (it
+    was written to a temporary folder)."""
+    system = tmp_path / "system.txt"
+    system.write_text("".join(s + "\n" for s in SYSTEM), encoding="utf-8")
+    assert _run("m2", "lsp_explain", {"gold": GOLD, "system": str(system)}) == []
 
 
 def test_agreement_of_a_text_writes_no_file() -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +44,7 @@ async def explain(ls: M2Server, *args: Any) -> dict[str, Any] | None:
     version, text = doc.version, doc.live.text
     try:
         found = await asyncio.get_running_loop().run_in_executor(
-            None, _explained, system, text, options)
+            None, _explained, system, text, f"the open document {gold_uri}", options)
     except Exception as exc:  # the server stays up; the user hears why
         from m2lsp.errors import M2lspError
 
@@ -55,13 +54,12 @@ async def explain(ls: M2Server, *args: Any) -> dict[str, Any] | None:
     return _shown(ls, doc, version, found)
 
 
-def _explained(system: Path, gold_text: str, options: dict[str, Any]) -> Any:
+def _explained(system: Path, gold_text: str, name: str, options: dict[str, Any]) -> Any:
+    """The explanation against the open gold, held in memory (no file is written)."""
     from m2lsp.api.explaining import explain as explained
+    from m2lsp.parsing.source import Text
 
-    with tempfile.TemporaryDirectory(prefix="m2lsp-explain-") as folder:
-        gold = Path(folder) / "gold.m2"
-        gold.write_text(gold_text, encoding="utf-8", newline="")
-        return explained(system, gold, **options)
+    return explained(system, Text.of(name, gold_text), **options)
 
 
 def _shown(ls: M2Server, doc: OpenDocument, version: int, found: Any
