@@ -26,13 +26,20 @@ def hover(ls: M2Server, params: types.HoverParams) -> types.Hover | None:
         return None
     doc, m2 = found
     ls.cursor(doc, params.position.line)
-    text = _attribution_hover(ls, doc, params.position) or \
-        _score_hover(ls, doc, params.position.line) or \
-        curation_hover(doc, params.position.line) or \
-        hovering.hover(m2, params.position.line, doc.live.lint_context_taxonomy())
+    line = params.position.line
+    text = _attribution_hover(ls, doc, params.position) or _score_hover(ls, doc, line) or \
+        _joined(curation_hover(doc, line),
+                hovering.hover(m2, line, doc.live.lint_context_taxonomy()))
     if text is None:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+
+def _joined(*parts: str | None) -> str | None:
+    """The hovers that have something to say, one under the other (the curation's and the
+    notes above what the line itself shows)."""
+    said = [part for part in parts if part]
+    return "\n\n---\n\n".join(said) if said else None
 
 
 def _attribution_hover(ls: M2Server, doc: Any, position: types.Position) -> str | None:
