@@ -21,6 +21,7 @@ or typed by hand; the rest are the engine's."""
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -99,8 +100,9 @@ def added(block: Block, start: int, end: int, correction: str, annotator: str,
     found = typed(tokens, start, end, " ".join(words), engines)
     line = edit_line(start, end, found.type, " ".join(words), annotator)
     mine = block.by_annotator.get(annotator, [])
+    notes = [n for n in (found.note, untokenised(tokens, " ".join(words), engines)) if n]
     return Rewrite(with_lines(block, annotator, in_order(mine, line, start, end)),
-                   found.engine, found.note)
+                   found.engine, "; ".join(notes) or None)
 
 
 def minimal(tokens: Sequence[str], start: int, end: int, words: Sequence[str]
@@ -126,16 +128,39 @@ def minimal(tokens: Sequence[str], start: int, end: int, words: Sequence[str]
 def tokenised(tokens: Sequence[str], text: str, engines: Engines) -> str:
     """`text` (a correction or a corrected sentence) in the tokens of the sentence's
     language: English by the engine's spaCy tokenizer (`a car.` -> `a car .`), where it
-    is installed; otherwise, and in another language, split at whitespace."""
+    is installed; char-level Chinese in characters (`一个车。` -> `一 个 车 。`);
+    otherwise split at whitespace (`untokenised` says where that may be wrong)."""
     words = " ".join(text.split())
-    if words in ("", NONE_CORRECTION) or language_of(tokens) != "en" or \
-            engines.english is None:
-        return "" if words == NONE_CORRECTION else words
+    if words in ("", NONE_CORRECTION):
+        return ""
+    language = language_of(tokens)
+    if language == "zh":
+        from m2lsp.annotation.chinese import split
+
+        return " ".join(split("".join(words.split())))
+    if language != "en" or engines.english is None:
+        return words
     try:
         nlp = engines.english().nlp
     except (M2lspError, AttributeError):
         return words
     return " ".join(t.text for t in nlp.make_doc(words) if not t.is_space)
+
+
+# a word with punctuation stuck to it (`car.`, `"a`, `(the`): text a tokenizer would cut
+_STUCK = re.compile(r"\w[.,!?;:\")\]]+(?:\s|$)|(?:^|\s)[\"(\[]+\w")
+
+
+def untokenised(tokens: Sequence[str], written: str, engines: Engines) -> str | None:
+    """Why `written` (a correction as it will be stored) may not be in the file's tokens:
+    English words with punctuation stuck to them, kept as typed where no pipeline cut them;
+    else None."""
+    if engines.english is not None or language_of(tokens) != "en" or \
+            not _STUCK.search(written):
+        return None
+    return (f"the correction \"{written}\" was kept as typed: no English pipeline split its "
+            "punctuation from its words (install one: pip install 'm2lsp[errant]' and an "
+            "English spaCy model), so check its tokens")
 
 
 def retyped(block: Block, row: int, engines: Engines) -> Rewrite:

@@ -119,3 +119,16 @@ def _applied(tokens, lines):
     from m2lsp.model import corrected_sentence
 
     return (corrected_sentence(block, "0") or "").split()
+
+
+def test_a_raw_correction_is_split_or_said_where_no_pipeline_cuts_it():
+    """Char-level Chinese is cut in characters (a token a character, as the S line); an
+    English correction with punctuation stuck to a word, which no pipeline could cut, is
+    kept as typed and said (AW2 5)."""
+    found = added(_block("S 我 喜 欢 猫 。\n"), 1, 3, "喜爱", "0", PLAIN)
+    assert [line.split("|||")[2] for line in found.lines] == ["喜 爱"]
+    found = added(_block("S Yesterday I bought car .\n"), 3, 4, "a car.", "0", PLAIN)
+    assert [line.split("|||")[2] for line in found.lines] == ["a car."]
+    assert found.note is not None and 'the correction "a car." was kept as typed' in found.note
+    found = added(_block("S Yesterday I bought car .\n"), 3, 4, "a car", "0", PLAIN)
+    assert found.note is None or "kept as typed" not in found.note
