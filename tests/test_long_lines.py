@@ -105,7 +105,7 @@ def every_lsp_conversion(text: str, encoding: str) -> None:
         for found in lint(source, fmt, LintSettings()).diagnostics:
             convert.diagnostic(found, lines, "file:///x", encoding)
             if found.fix is not None:
-                convert.workspace_edit(found.fix, "file:///x", lines, encoding)
+                convert.workspace_edit(found.fix, "file:///x", lines, encoding, 1)
     for line in lines:  # a client's positions back to columns, one at every 997th unit
         for units in range(0, len(line), 997):
             convert.to_col(line, units, encoding)

@@ -5,7 +5,7 @@ space; the second and later copies of the same sentence in a file add `.2`, `.3`
 occurrence), so duplicates stay apart and keep their keys when other sentences move.  An
 edit's key is its offsets, type and corrections as an A line writes them, without the
 REQUIRED, comment and annotator fields: `3 4|||R:PREP|||on` (`-NONE-` for a deletion,
-alternatives joined by `||`).  Two annotators' edits are the same edit when their keys are.
+which the gold's A line writes empty; alternatives joined by `||`).  Two annotators' edits are the same edit when their keys are.
 """
 
 from __future__ import annotations
@@ -74,7 +74,9 @@ class EditSpec:
         return f"{self.start} {self.end}|||{self.type}|||{shown}"
 
     def line(self, annotator: str = "0") -> str:
-        shown = "||".join(c or NONE_CORRECTION for c in self.corrections)
+        """The A line: a deletion with an empty correction, as ERRANT and the NUS gold
+        write it (the key shows it `-NONE-`, which M410 flags in a file)."""
+        shown = "||".join(self.corrections)
         return (f"A {self.start} {self.end}|||{self.type}|||{shown}|||REQUIRED|||-NONE-|||"
                 f"{annotator}")
 
