@@ -54,7 +54,8 @@ end
 if add then
   local arguments = add.arguments
   local answer = client.request_sync("workspace/executeCommand", { command = add.command,
-    arguments = { arguments[1], arguments[2], arguments[3], arguments[4], "there", "0" } },
+    arguments = { arguments[1], arguments[2], arguments[3], arguments[4], "there", "0",
+                  arguments[9] } },
     30000, 0)
   out.applied = answer and answer.result and answer.result.applied
   vim.wait(1000)
