@@ -215,25 +215,22 @@ def model_options(made) -> dict[str, dict[str, object]]:
 
 
 @pytest.mark.slow
-def test_to_dict_is_the_commands_json(conll, made, capsys, english_pipeline) -> None:
-    """As tests/test_api.py's table does for the other metrics."""
+def test_to_dict_is_the_commands_json(conll, made, capsys, english_pipeline, tmp_path) -> None:
+    """As tests/test_api.py's table does for the other metrics (on CAMB's first 40 sentences:
+    what is compared is the JSON's shape and digits, which the whole file adds nothing to;
+    tests/learned/test_against_gec_metrics.py holds the whole-file numbers)."""
     table = {**model_options(made), "gotoscorer": {}}
     assert set(table) == LEARNED  # with tests/test_api.py's table: every metric
+    system, gold = _head(conll, 40, tmp_path)
     for name, options in table.items():
         flags = [x for k, v in options.items() for x in (f"--{k.replace('_', '-')}", str(v))]
-        system, gold = str(conll.path("CAMB")), str(conll.gold)
-        if name in ("gotoscorer", "pt-errant", "pt-m2"):  # every sentence's edits weighed: fewer
-            system, gold = _head(conll, 40)
         assert main(["score", "--metric", name, "--format", "json", system, gold, *flags]) == 0
         printed = json.loads(capsys.readouterr().out)
         assert m2lsp.score(system, gold=gold, metric=name, **options).to_dict() == printed
 
 
-def _head(conll, count: int) -> tuple[str, str]:
-    """CAMB's first `count` sentences and their gold, as files."""
-    import tempfile
-
-    folder = Path(tempfile.mkdtemp(prefix="m2lsp-head-"))
+def _head(conll, count: int, folder: Path) -> tuple[str, str]:
+    """CAMB's first `count` sentences and their gold, as files in `folder`."""
     blocks = conll.gold.read_text(encoding="utf-8").split("\n\n")[:count]
     (folder / "gold.m2").write_text("\n\n".join(blocks) + "\n\n", encoding="utf-8")
     (folder / "CAMB").write_text("\n".join(conll.systems["CAMB"][:count]) + "\n",
@@ -241,14 +238,15 @@ def _head(conll, count: int) -> tuple[str, str]:
     return str(folder / "CAMB"), str(folder / "gold.m2")
 
 
-def test_the_learned_metrics_keep_the_contract(conll, made, english_pipeline) -> None:
+def test_the_learned_metrics_keep_the_contract(conll, made, english_pipeline,
+                                               tmp_path) -> None:
     """tests/scoring/test_contract.py's contract, for the metrics that need models."""
     from tests.scoring.test_contract import LEARNED as NEEDING_MODELS
     from tests.scoring.test_contract import keeps_the_contract
 
     values = model_options(made)
     assert set(values) == NEEDING_MODELS
-    system, gold = _head(conll, 30)
+    system, gold = _head(conll, 30, tmp_path)
     for name, given in values.items():
         keeps_the_contract(name, Path(system), Path(gold), given)
 
