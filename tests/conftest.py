@@ -15,6 +15,21 @@ SHARED_REFS = Path(os.environ.get("M2LSP_SHARED_REFS", ROOT.parent / "shared" / 
 UPDATE_SNAPSHOTS = bool(os.environ.get("M2LSP_UPDATE_SNAPSHOTS"))
 
 
+def _threads_per_worker() -> None:
+    """torch's (OpenMP's, MKL's) threads: the cores shared among the xdist workers, set
+    before anything imports torch (subprocesses inherit it).  With `-n auto` each worker
+    has a core; torch's default of a thread per core gives two workers four spinning
+    threads on two cores, and a learned test three times the CPU time."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1:
+        threads = str(max(1, (os.cpu_count() or 1) // workers))
+        for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+            os.environ.setdefault(name, threads)
+
+
+_threads_per_worker()
+
+
 def shared(relative: str) -> Path:
     """A file of the shared real data; the test is skipped when it is not there."""
     path = SHARED_DATA / relative

@@ -241,8 +241,31 @@ def test_a_small_causal_lm_judges_and_its_replies_are_cached(made, few, tmp_path
     assert len(cache.read_text("utf-8").splitlines()) == 30
 
 
+def small_seeda(folder: Path, count: int) -> Path:
+    """SEEDA's first `count` sentences: every system's output cut there, the judgments of
+    those sentences only, the human system scores as they are (a meta-evaluation of every
+    sentence asks the judge 4,680 times: two minutes of CI for what 40 sentences show)."""
+    import re
+
+    seeda = shared("meta-eval/seeda")
+    for name in ("outputs/subset", "data", "scores/human"):
+        (folder / "seeda" / name).mkdir(parents=True)
+    for path in (seeda / "outputs/subset").iterdir():
+        lines = path.read_text("utf-8").splitlines(keepends=True)[:count]
+        (folder / "seeda/outputs/subset" / path.name).write_text("".join(lines), "utf-8")
+    for path in (seeda / "scores/human").iterdir():
+        (folder / "seeda/scores/human" / path.name).write_bytes(path.read_bytes())
+    item = re.compile(r'\t<ranking-item src-id="(\d+)".*?</ranking-item>\n', re.S)
+    for path in (seeda / "data").iterdir():
+        text = path.read_text("utf-8")
+        kept = item.sub(lambda m: m[0] if int(m[1]) < count else "", text)
+        assert kept != text and "<ranking-item" in kept
+        (folder / "seeda/data" / path.name).write_text(kept, "utf-8")
+    return folder
+
+
 def test_a_small_causal_lm_in_meta_eval(made, tmp_path, capsys, monkeypatch) -> None:
-    data = shared("meta-eval/seeda").parent
+    data = small_seeda(tmp_path / "data", 40)
     monkeypatch.setenv("M2LSP_CACHE_DIR", str(tmp_path / "cache"))
     assert main(["meta-eval", "--data", str(data), "--metric", "llm-s", "--llm-model",
                  str(made["llm"]), "--aggregation", "trueskill", "--format", "json"]) == 0
@@ -251,7 +274,7 @@ def test_a_small_causal_lm_in_meta_eval(made, tmp_path, capsys, monkeypatch) -> 
     assert found["signature"].endswith("|aggregation:trueskill")
     assert "systems:12" in found["signature"]
     assert set(found["sentence_level"]) == {"edit", "sent"}
-    assert all(v["pairs"] > 1000 for v in found["sentence_level"].values())
+    assert all(v["pairs"] > 50 for v in found["sentence_level"].values())
     assert len(list((tmp_path / "cache" / "llm").glob("*.jsonl"))) == 1
 
 
