@@ -138,5 +138,59 @@ asks for the sentence, prefilled with the annotator's current correction."
       (when (plist-get answer :note) (message "m2lsp: %s" (plist-get answer :note)))
       answer)))
 
+;; The workbench's actions whose command needs what the user types (eglot would send the
+;; action's own arguments, which leave the correction or the cut empty): the action asked of
+;; the server for the region, its arguments completed here, the command run.
+(defun gec-m2--action-arguments (command start end)
+  "The arguments of the code action running COMMAND for START..END, or a `user-error'."
+  (eglot--signal-textDocument/didChange)  ; the server acts on what is in the buffer now
+  (let* ((actions (jsonrpc-request
+                   (gec-m2--server) :textDocument/codeAction
+                   `(:textDocument (:uri ,(gec-m2--uri))
+                     :range (:start ,(eglot--pos-to-lsp-position start)
+                             :end ,(eglot--pos-to-lsp-position end))
+                     :context (:diagnostics []))))
+         (found (seq-some (lambda (action)
+                            (let ((command-of (plist-get action :command)))
+                              (and (equal (plist-get command-of :command) command)
+                                   (plist-get command-of :arguments))))
+                          actions)))
+    (or found (user-error "m2lsp: no %s here (select tokens of an S line)" command))))
+
+(defun gec-m2--run (command arguments)
+  "Run COMMAND with ARGUMENTS on the server; its edit applied without asking again."
+  (let* ((eglot-confirm-server-initiated-edits nil)
+         (answer (jsonrpc-request (gec-m2--server) :workspace/executeCommand
+                                  `(:command ,command :arguments ,arguments))))
+    (when (plist-get answer :error) (user-error "m2lsp: %s" (plist-get answer :error)))
+    (when (plist-get answer :note) (message "m2lsp: %s" (plist-get answer :note)))
+    answer))
+
+(defun gec-m2-add-edit (start end &optional correction annotator)
+  "Add an edit for the S line's tokens between START and END (the region).
+Interactively asks for the CORRECTION (prefilled with the tokens) and, when the
+sentence has several annotators, whose edit it is."
+  (interactive "r")
+  (let* ((a (gec-m2--action-arguments "m2lsp.addEdit" start end))
+         (annotators (append (aref a 6) nil))
+         (text (or correction (read-string (format "Correction of '%s': " (aref a 7))
+                                           (aref a 7))))
+         (who (or annotator
+                  (if (cdr annotators)
+                      (completing-read "Whose edit is it? " annotators nil t)
+                    (or (car annotators) "0")))))
+    (gec-m2--run "m2lsp.addEdit"
+                 (vector (aref a 0) (aref a 1) (aref a 2) (aref a 3) text who (aref a 8)))))
+
+(defun gec-m2-split-token (&optional pieces)
+  "Split the S line's token at point where PIECES has spaces (asked, prefilled with
+the token); every annotator's edits move to stay on their words."
+  (interactive)
+  (let* ((a (gec-m2--action-arguments "m2lsp.splitToken" (point) (point)))
+         (cut (or pieces (read-string (format "Split '%s' at spaces: " (aref a 4))
+                                      (aref a 4)))))
+    (gec-m2--run "m2lsp.splitToken"
+                 (vector (aref a 0) (aref a 1) (aref a 2) cut (aref a 4) (aref a 5)))))
+
 (provide 'gec-m2-mode)
 ;;; gec-m2-mode.el ends here

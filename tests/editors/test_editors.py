@@ -197,6 +197,23 @@ def _emacs_annotates_from_a_correction(tmp_path: Path):
     assert result["undone"] == AFTER_GIVEN
 
 
+def _emacs_adds_an_edit_and_splits_a_token(tmp_path: Path):
+    """M-x gec-m2-add-edit on a selection of an S line and M-x gec-m2-split-token inside a
+    token, each asking what eglot's own code-action menu would have sent empty (the server
+    refused "Add an edit" run from eglot: "needs the correction")."""
+    gold = tmp_path / "gold.m2"
+    gold.write_text(WORKBENCH, encoding="utf-8")
+    out = tmp_path / "emacs.json"
+    run_emacs_recipe(tmp_path, "emacs_workbench.el", OUT=str(out), GOLD=str(gold))
+    result = json.loads(out.read_text("utf-8"))
+    assert result["asked"] == [["Correction of 'here': ", "here"],
+                               ["Split 'Nobody' at spaces: ", "Nobody"]]
+    assert result["added"].endswith("S Nobody here yet .\n"
+                                    "A 1 2|||OTHER|||there|||REQUIRED|||-NONE-|||0\n")
+    assert result["split"].endswith("S No body here yet .\n"
+                                    "A 2 3|||OTHER|||there|||REQUIRED|||-NONE-|||0\n")
+
+
 def _emacs_eglot_recipe_lists_every_fp_and_fn(tmp_path: Path):
     """The README's Emacs recipe (docs/editors/gec-m2-mode.el) on Debian's Emacs 28 with
     eglot 1.9: `*.m2` opens in gec-m2-mode, and gec-m2-score lists every FP and FN of CAMB
@@ -323,6 +340,7 @@ NEOVIM = {
 }
 EMACS_SCENARIOS = {
     "annotate": _alone(_emacs_annotates_from_a_correction),
+    "workbench": _alone(_emacs_adds_an_edit_and_splits_a_token),
     "eglot-recipe": _alone(_emacs_eglot_recipe_lists_every_fp_and_fn),
     "finds-the-venv": _alone(_emacs_finds_the_server_or_says_why, True),
     "says-why-not": _alone(_emacs_finds_the_server_or_says_why, False),

@@ -1,0 +1,38 @@
+;;; Emacs (batch) with eglot: the README's gec-m2-mode.el, then M-x gec-m2-add-edit on "here"
+;;; of the last S line (the correction asked through read-string, answered here) and
+;;; M-x gec-m2-split-token inside "Nobody" (the cut asked likewise); writes the buffer after
+;;; each to $M2LSP_EMACS_OUT as JSON.  -*- lexical-binding: t; -*-
+(load (getenv "M2LSP_EMACS_SETUP"))
+(require 'json)
+(setq gec-m2-server-command (split-string (getenv "M2LSP_EMACS_CMD") "\t"))
+(setq eglot-sync-connect 60)
+(setq-default eglot-workspace-configuration
+              '((:m2lsp . (:spacyModel "no_such_pipeline" :annotationType "OTHER"))))
+(find-file (getenv "M2LSP_EMACS_GOLD"))
+(run-hooks 'post-command-hook)  ; eglot-ensure starts the server after a command
+(let ((deadline (+ (float-time) 60)))
+  (while (and (not (eglot-current-server)) (< (float-time) deadline))
+    (accept-process-output nil 0.1)))
+(accept-process-output nil 2)
+(defun text () (buffer-substring-no-properties (point-min) (point-max)))
+(let (asked added split)
+  (cl-letf (((symbol-function 'read-string)
+             (lambda (prompt default) (push (list prompt default) asked)
+               (if (equal default "here") "there" "No body"))))
+    (goto-char (point-max))
+    (search-backward "here")
+    (set-mark (point))
+    (forward-word)
+    (call-interactively #'gec-m2-add-edit)
+    (accept-process-output nil 0.5)
+    (setq added (text))
+    (goto-char (point-max))
+    (search-backward "Nobody")
+    (forward-char 2)
+    (call-interactively #'gec-m2-split-token)
+    (accept-process-output nil 0.5)
+    (setq split (text)))
+  (with-temp-file (getenv "M2LSP_EMACS_OUT")
+    (insert (json-encode `((asked . ,(vconcat (mapcar #'vconcat (reverse asked))))
+                           (added . ,added) (split . ,split))))))
+(kill-emacs 0)
