@@ -57,9 +57,14 @@ def change_of(body: Any) -> Change:
 
 def shown(project: Project, user: str, number: int) -> dict[str, Any]:
     """Sentence `number` of `user`'s layer as the page shows it."""
+    from m2lsp.web.annotator import notes_of
+    from m2lsp.web.display import sentence_view
+
     found = block(read_document(project.layer(user)), number)
     return {"number": number, "tokens": list(found.sentence.tokens if found.sentence else ()),
-            "edits": own_lines(found), "findings": findings(found), "version": version(found)}
+            "edits": own_lines(found), "findings": findings(found), "version": version(found),
+            **sentence_view(found, ANNOTATOR, project.language),
+            "notes": notes_of(project, user, number)}
 
 
 def findings(found: Block) -> list[dict[str, Any]]:

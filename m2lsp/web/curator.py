@@ -1,0 +1,59 @@
+"""What the curator's page shows: the project's curation read (never written: decisions
+go through `curating.decided`), its sentences with the open ones first, and one sentence
+with every annotator's version side by side, by name, each edit marked as the gold holds
+it and as all annotators agree on it, and the annotators' notes on it.  Pure of HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from m2lsp.web.project import Project
+
+ORDER = {"open": 0, "in progress": 1, "auto": 2, "decided": 3}
+
+
+def _opened(project: Project) -> Any:
+    from m2lsp.files.curation import open_curation
+
+    names = project.layer_names()
+    return names, (open_curation(project.gold, [project.layer(n) for n in names])
+                   if names else None)
+
+
+def overview(project: Project) -> dict[str, Any]:
+    """Every sentence's state, the open ones first, and the counts."""
+    names, opened = _opened(project)
+    if opened is None:
+        return {"names": [], "sentences": 0, "curated": 0, "counts": {}, "outcomes": []}
+    found = opened.found
+    outcomes = sorted(found.outcomes, key=lambda o: (ORDER.get(o.state, 4), o.number))
+    return {"names": names, "sentences": len(found.outcomes), "curated": found.curated,
+            "counts": found.counts(),
+            "outcomes": [{"number": o.number, "state": o.state, "rule": o.rule,
+                          "text": o.text} for o in outcomes]}
+
+
+def sentence(project: Project, number: int) -> dict[str, Any]:
+    """Sentence `number` of the curation: the gold's edits and each annotator's (by name),
+    each marked; a LookupError when there is none."""
+    from m2lsp.web.annotator import notes_of
+    from m2lsp.web.display import spec_row
+
+    names, opened = _opened(project)
+    if opened is None or not 1 <= number <= len(opened.found.outcomes):
+        raise LookupError(number)
+    outcome = opened.found.outcomes[number - 1]
+    tokens = outcome.text.split(" ") if outcome.text else []
+    gold = set(outcome.edits)
+    made = [set(v) for v in outcome.versions.values() if v is not None]
+    agreed = set.intersection(*made) if len(made) == len(outcome.versions) and made else set()
+
+    def rows(specs: Any) -> list[dict[str, Any]]:
+        return [spec_row(tokens, s) | {"in_gold": s in gold, "agreed": s in agreed}
+                for s in specs]
+
+    versions = {name: (None if (v := outcome.versions.get(str(k))) is None else rows(v))
+                for k, name in enumerate(names)}
+    notes = [n | {"by": name} for name in names for n in notes_of(project, name, number)]
+    return {"number": number, "tokens": tokens, "state": outcome.state, "rule": outcome.rule,
+            "gold": rows(outcome.edits), "versions": versions, "notes": notes}

@@ -1,0 +1,87 @@
+"""The pages and what they ask beyond the JSON API of the other views: GET / (the one
+page, `static/index.html`; the bundle routes by role and `#N`), the bundle's two files,
+GET /api/types (the taxonomy offered), an edit's type set by hand and notes on an
+annotator's sentence, and the curator's overview and side-by-side sentence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from m2lsp.web.annotator import noted, notes_of, retyped
+from m2lsp.web.curator import overview, sentence
+from m2lsp.web.db import log_event
+from m2lsp.web.display import taxonomy_of
+from m2lsp.web.views.common import body, session, site
+from m2lsp.web.views.sentences import _number
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
+ASSETS = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
+POLICY = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+
+
+async def page(request: Request) -> Response:
+    return _file("index.html", "text/html; charset=utf-8")
+
+
+async def asset(request: Request) -> Response:
+    """One of the bundle's files, by a name from a fixed list (no path from the request)."""
+    name = request.path_params["name"]
+    if name not in ASSETS:
+        raise HTTPException(404, "no such file")
+    return _file(name, ASSETS[name])
+
+
+def _file(name: str, kind: str) -> Response:
+    return Response((STATIC / name).read_bytes(), media_type=kind, headers={
+        "Cache-Control": "no-cache", "Content-Security-Policy": POLICY,
+        "X-Content-Type-Options": "nosniff"})
+
+
+async def types(request: Request) -> JSONResponse:
+    session(request)
+    found = taxonomy_of(site(request).project.language)
+    return JSONResponse({"taxonomy": found.title,
+                         "types": [[name, meaning] for name, meaning in found.types.items()
+                                   if name != "noop"]})
+
+
+async def retype(request: Request) -> JSONResponse:
+    found, here = session(request, "annotator"), site(request)
+    number = _number(request, found.user.name)
+    result = retyped(here.project, found.user.name, number, await body(request))
+    log_event(here.db, found.user.name, "retype", number)
+    return JSONResponse(result)
+
+
+async def notes(request: Request) -> JSONResponse:
+    found, here = session(request, "annotator"), site(request)
+    number = _number(request, found.user.name)
+    if request.method == "GET":
+        return JSONResponse({"notes": notes_of(here.project, found.user.name, number)})
+    result = noted(here.project, found.user.name, number, await body(request))
+    log_event(here.db, found.user.name, "note", number)
+    return JSONResponse({"notes": result})
+
+
+async def curating(request: Request) -> JSONResponse:
+    session(request, "curator")
+    return JSONResponse(overview(site(request).project))
+
+
+async def curating_one(request: Request) -> JSONResponse:
+    session(request, "curator")
+    return JSONResponse(sentence(site(request).project, request.path_params["n"]))
+
+
+ROUTES = [Route("/", page, methods=["GET"]),
+          Route("/static/{name}", asset, methods=["GET"]),
+          Route("/api/types", types, methods=["GET"]),
+          Route("/api/sentences/{n:int}/type", retype, methods=["POST"]),
+          Route("/api/sentences/{n:int}/notes", notes, methods=["GET", "POST"]),
+          Route("/api/curating", curating, methods=["GET"]),
+          Route("/api/curating/{n:int}", curating_one, methods=["GET"])]

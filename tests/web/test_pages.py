@@ -1,0 +1,137 @@
+"""What the pages ask of the server beyond the JSON API, driven in process: the page and
+its bundle (served from the package, nothing from the network), a sentence as the page
+shows it (the corrected text, the edits as rows with the types that fit first), an edit's
+type set by hand, notes and "unsure" kept beside the layer as `m2lsp note` keeps them, and
+the curator's overview (open first) and side-by-side sentence."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from m2lsp.cli import main
+from tests.web.project import team
+
+
+@pytest.fixture
+def site(tmp_path):
+    return team(tmp_path)
+
+
+def _corrected(client, number, text):
+    version = client.get(f"/api/sentences/{number}").json()["version"]
+    answer = client.put(f"/api/sentences/{number}", json={"version": version,
+                                                          "corrected": text})
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def test_the_page_and_its_bundle_are_served_without_a_session(site):
+    client = site.client()
+    page = client.get("/")
+    assert page.status_code == 200 and "/static/app.js" in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    for name, kind in (("app.js", "javascript"), ("app.css", "css")):
+        asset = client.get(f"/static/{name}")
+        assert asset.status_code == 200 and kind in asset.headers["content-type"]
+    # nothing is fetched from elsewhere: no absolute URL in the page or its bundle
+    for text in (page.text, client.get("/static/app.js").text,
+                 client.get("/static/app.css").text):
+        assert not re.search(r"https?://|//[a-z0-9.-]+\.[a-z]{2,}/", text)
+    assert client.get("/static/../project.toml").status_code == 404
+
+
+def test_a_sentence_shows_its_correction_and_edits_as_rows(site):
+    ann = site.client("ann")
+    shown = ann.get("/api/sentences/1").json()
+    assert shown["corrected"] == "This are a test ." and shown["changes"] == []
+    shown = _corrected(ann, 1, "This is a test")
+    assert shown["corrected"] == "This is a test"
+    rows = [(r["start"], r["end"], r["original"], r["correction"]) for r in shown["changes"]]
+    assert rows == [(1, 2, "are", "is"), (4, 5, ".", "")]
+    replaced, deleted = shown["changes"]
+    assert replaced["fit"][0].startswith("R:") and all(t.startswith("U:")
+                                                       for t in deleted["fit"])
+    inserted = _corrected(ann, 1, "This are a good test .")["changes"][0]
+    assert inserted["original"] == "" and inserted["fit"][0].startswith("M:")
+    assert _corrected(ann, 1, "This are a test .")["changes"][0]["noop"] is True
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ({"edit": 0, "type": "NOT:A:TYPE"}, "types"),
+    ({"edit": 5, "type": "R:VERB:SVA"}, "index"),
+    ({"edit": "0", "type": "R:VERB:SVA"}, "index"),
+    ({"edit": 0, "type": "noop"}, "types"),
+])
+def test_a_retype_that_is_not_one_is_refused(site, body, said):
+    ann = site.client("ann")
+    version = _corrected(ann, 1, "This is a test .")["version"]
+    before = (site.root / "layers/ann.m2").read_bytes()
+    answer = ann.post("/api/sentences/1/type", json={"version": version, **body})
+    assert answer.status_code == 400 and said in answer.json()["error"]
+    assert (site.root / "layers/ann.m2").read_bytes() == before
+
+
+def test_a_type_set_by_hand_is_kept_when_the_correction_changes(site):
+    ann = site.client("ann")
+    version = _corrected(ann, 1, "This is a test .")["version"]
+    answer = ann.post("/api/sentences/1/type", json={"version": version, "edit": 0,
+                                                      "type": "R:VERB:SVA"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["changes"][0]["type"] == "R:VERB:SVA"
+    stale = ann.post("/api/sentences/1/type", json={"version": version, "edit": 0,
+                                                     "type": "R:VERB"})
+    assert stale.status_code == 409
+    again = _corrected(ann, 1, "This is a good test .")
+    assert next(r["type"] for r in again["changes"]) == "R:VERB:SVA"
+    assert main(["check", str(site.root / "layers/ann.m2"), "--select", "M1"]) == 0
+
+
+def test_notes_are_kept_beside_the_layer_as_m2lsp_note_keeps_them(site, capsys):
+    ann = site.client("ann")
+    _corrected(ann, 2, "He goes home .")
+    on_sentence = ann.post("/api/sentences/2/notes", json={"text": "tense?", "unsure": True})
+    assert on_sentence.status_code == 200, on_sentence.text
+    on_edit = ann.post("/api/sentences/2/notes", json={"text": "or went", "edit": 0})
+    assert [(n["text"], n["unsure"], n["edit"]) for n in on_edit.json()["notes"]] == [
+        ("tense?", True, None), ("or went", False, "1 2|||UNK|||goes")]
+    assert ann.get("/api/sentences/2").json()["notes"][1]["text"] == "or went"
+    assert ann.post("/api/sentences/2/notes", json={"text": " "}).status_code == 400
+    assert site.client("bob").get("/api/sentences/2/notes").json()["notes"] == []
+    capsys.readouterr()
+    assert main(["note", str(site.root / "layers/ann.m2")]) == 0
+    listed = capsys.readouterr().out
+    assert "sentence 2: ann [unsure]: tense?" in listed and "or went" in listed
+
+
+def test_the_curator_sees_open_sentences_first_and_versions_side_by_side(site):
+    ann, bob, cur = site.client("ann"), site.client("bob"), site.client("cur")
+    assert cur.get("/api/curating").json()["outcomes"][0]["state"] == "open"
+    for client, text in ((ann, "He goes home ."), (bob, "He goes home !")):
+        version = _corrected(client, 2, text)["version"]
+        typed = client.post("/api/sentences/2/type", json={"version": version, "edit": 0,
+                                                            "type": "R:VERB:SVA"})
+        assert typed.status_code == 200, typed.text
+    for client in (ann, bob):
+        _corrected(client, 1, "This are a test .")
+    ann.post("/api/sentences/2/notes", json={"text": "sure", "unsure": False})
+    overview = cur.get("/api/curating").json()
+    assert overview["names"] == ["ann", "bob"]
+    assert [(o["number"], o["state"]) for o in overview["outcomes"]] == [
+        (2, "open"), (3, "open"), (1, "auto")]
+    two = cur.get("/api/curating/2").json()
+    ann_rows = [(r["original"], r["correction"], r["agreed"]) for r in two["versions"]["ann"]]
+    assert ann_rows == [("go", "goes", True)]
+    assert len(two["versions"]["bob"]) == 2 and two["gold"] == []
+    assert two["notes"] == [{"who": "ann", "time": two["notes"][0]["time"], "text": "sure",
+                             "unsure": False, "edit": None, "by": "ann"}]
+    accepted = cur.post("/api/curation", json={"action": "accept-agreed"})
+    assert accepted.status_code == 200, accepted.text
+    after = cur.get("/api/curating/2").json()
+    assert after["state"] == "in progress" and [g["correction"] for g in after["gold"]] == [
+        "goes"]
+    assert cur.get("/api/curating/9").status_code == 404
+    assert ann.get("/api/curating").status_code == 403
