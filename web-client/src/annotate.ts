@@ -61,7 +61,7 @@ export function annotate(main: HTMLElement): void {
     if (next) open(next.number);
   }
 
-  async function saving(request: Promise<Shown>, message: string): Promise<void> {
+  async function saving(request: Promise<Shown>, message: string): Promise<boolean> {
     try {
       shown = await request;
       say(message);
@@ -74,17 +74,18 @@ export function annotate(main: HTMLElement): void {
         corrected.value = typed;
         say(`${e.message}. What you typed is still in the box: save it again to apply it.`,
             "error");
-        return;
+        return false;
       }
       say(e instanceof Error ? e.message : String(e), "error");
-      return;
+      return false;
     }
     render();
     await refreshList();
+    return true;
   }
 
-  function save(text: string): Promise<void> {
-    if (!shown) return Promise.resolve();
+  function save(text: string): Promise<boolean> {
+    if (!shown) return Promise.resolve(false);
     saved = text;
     return saving(api<Shown>("PUT", `/api/sentences/${shown.number}`,
                              { version: shown.version, corrected: text }),
@@ -163,8 +164,9 @@ export function annotate(main: HTMLElement): void {
         "Alt+P previous."),
       h("div", { class: "actions" },
         h("button", { type: "button", onclick: () => save(corrected.value) }, "Save"),
-        h("button", { type: "button", id: "no-error",
-                      onclick: () => save(s.tokens.join(" ")) }, "No error"),
+        h("button", { type: "button", id: "no-error", title: "Mark it done and go on",
+                      onclick: async () => { if (await save(s.tokens.join(" "))) step(1); } },
+          "No error"),
         h("button", { type: "button", onclick: () => step(-1) }, "Previous"),
         h("button", { type: "button", onclick: () => step(1) }, "Next")),
       h("h3", {}, "Edits"),

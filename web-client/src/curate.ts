@@ -95,7 +95,7 @@ export function curate(main: HTMLElement): void {
     replace(view,
       h("h2", { id: "sentence-title" }, `Sentence ${s.number}`),
       h("p", {}, h("span", { class: `badge ${s.state.replace(" ", "-")}`, id: "state" }, s.state),
-        s.rule ? ` ${s.rule}` : ""),
+        s.rule && s.rule !== s.state ? ` ${s.rule}` : ""),
       tokenRow(s.tokens),
       h("div", { class: "versions" }, columns, gold),
       h("div", { class: "actions" },

@@ -17,7 +17,7 @@ function shell(root: HTMLElement, me: Me): void {
     await api("POST", "/logout").catch(() => undefined);
     start(root);
   });
-  const main = h("main", { id: "page" });
+  const main = h("main", { id: "page", class: me.role });
   replace(root,
     h("header", {},
       h("h1", {}, `m2lsp · ${TITLES[me.role]}`),

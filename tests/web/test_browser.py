@@ -1,0 +1,213 @@
+"""The team's workbench in a real browser (Debian's Chromium through Playwright, as
+tests/report/test_browser.py launches it), against a real `m2lsp web` server on a free
+port: a project made from 20 raw sentences by `m2lsp web init` and `adduser`; the manager
+assigns them; two annotators, in two browser contexts open at once, annotate (a
+replacement whose type they set by hand, an insertion, a deletion, a note, "No error" on
+the rest); the curator accepts what they agree on and decides the rest; the gold passes
+`m2lsp check`.  Screenshots go to a temporary folder, and to docs/images with
+M2LSP_UPDATE_SCREENSHOTS=1 (docs/web.md shows those)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from m2lsp.cli import main
+from tests.conftest import ROOT
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SENTENCES = ["He go to school every day .", "He wants go home .", "We need more more time .",
+             *(f"This is sentence number {n} ." for n in range(4, 21))]
+PEOPLE = {"ana": "annotator", "ben": "annotator", "cleo": "curator", "max": "manager"}
+
+
+def _browser():
+    sync = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("no Chromium (Debian: apt install chromium)")
+    return sync
+
+
+def _project(tmp_path: Path) -> Path:
+    raw = tmp_path / "raw.txt"
+    raw.write_text("\n".join(SENTENCES) + "\n", encoding="utf-8")
+    root = tmp_path / "team"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    m2lsp = [sys.executable, "-m", "m2lsp", "web"]
+    subprocess.run([*m2lsp, "init", str(root), "--from", str(raw), "--no-tok"], check=True,
+                   env=env, capture_output=True)
+    for name, role in PEOPLE.items():
+        subprocess.run([*m2lsp, "adduser", str(root), name, "--role", role], check=True,
+                       env=env, capture_output=True, input=f"{name} password\n", text=True)
+    return root
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _serve(root: Path) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "m2lsp", "web", str(root), "--port",
+                               str(port)], env={**os.environ, "PYTHONPATH": str(ROOT)},
+                              stderr=subprocess.PIPE, text=True)
+    assert server.stderr is not None
+    said = server.stderr.readline()  # printed just before uvicorn binds the port
+    assert "serving" in said, said
+    return server, f"http://127.0.0.1:{port}"
+
+
+def _shots(tmp_path: Path) -> list[Path]:
+    folders = [tmp_path]
+    if os.environ.get("M2LSP_UPDATE_SCREENSHOTS"):
+        folders.append(ROOT / "docs" / "images")
+    return folders
+
+
+class Person:
+    """One person's page, in a browser context of their own."""
+
+    def __init__(self, browser, url: str, name: str, errors: list[str]) -> None:
+        self.context = browser.new_context(viewport={"width": 1280, "height": 800})
+        self.context.set_default_timeout(10_000)
+        self.page = self.context.new_page()
+        self.page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
+        self.page.route(re.compile(r"^https?://(?!127\.0\.0\.1)"),
+                        lambda route: (errors.append(route.request.url), route.abort()))
+        for attempt in range(100):  # the server may still be binding its port
+            try:
+                self.page.goto(url)
+                break
+            except Exception:
+                if attempt == 99:
+                    raise
+                self.page.wait_for_timeout(50)
+        self.page.fill("#name", name)
+        self.page.fill("#password", f"{name} password")
+        self.page.click("button[type=submit]")
+        self.page.wait_for_selector("header .who")
+
+    def answer(self, method: str, path: str):
+        return self.page.expect_response(
+            lambda r: r.request.method == method and r.url.endswith(path))
+
+
+def _correct(who: Person, number: int, text: str, kind: str | None) -> None:
+    page = who.page
+    page.locator(f"nav button[data-number='{number}']").click()
+    page.wait_for_selector(f"#sentence-title:text-is('Sentence {number}')")
+    page.fill("#corrected", text)
+    with who.answer("PUT", f"/api/sentences/{number}") as saved:
+        page.press("#corrected", "Enter")
+    assert saved.value.ok
+    if kind is not None:  # the plain alignment types it UNK: the annotator sets the type
+        with who.answer("POST", f"/api/sentences/{number}/type") as typed:
+            page.select_option("select[data-edit='0']", kind)
+        assert typed.value.ok
+        page.wait_for_selector(f"select[data-edit='0']:has(option[value='{kind}']:checked)")
+
+
+def _no_error_on_the_rest(who: Person, first: int) -> None:
+    page = who.page
+    page.locator(f"nav button[data-number='{first}']").click()
+    for number in range(first, 21):
+        page.wait_for_selector(f"#sentence-title:text-is('Sentence {number}')")
+        with who.answer("PUT", f"/api/sentences/{number}"):
+            page.click("#no-error")
+    page.wait_for_selector("#progress-text:text-is('20 of 20')")
+
+
+@pytest.mark.slow
+def test_a_team_annotates_and_curates_in_chromium(tmp_path: Path) -> None:
+    sync = _browser()
+    root = _project(tmp_path)
+    server, url = _serve(root)
+    errors: list[str] = []
+    try:
+        with sync.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM,
+                                                 args=["--no-sandbox"])
+            _team(browser, url, errors, tmp_path)
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert errors == []  # no script error, nothing fetched from the network
+    gold = root / "gold.m2"
+    assert main(["check", str(gold)]) == 0
+    blocks = gold.read_text(encoding="utf-8").split("\n\n")
+    assert "A 1 2|||R:VERB:SVA|||goes|||" in blocks[0]
+    assert "A 2 2|||M:PART|||to|||" in blocks[1] and "house" not in blocks[1]
+    assert "A 3 4|||U:ADJ||||||" in blocks[2]
+    # ana typed every edit; ben left "house" UNK, which the linter flags in his layer
+    assert main(["check", str(root / "layers/ana.m2")]) == 0
+    assert main(["check", str(root / "layers/ben.m2")]) == 1
+    assert "repeated" in (root / "layers/ana.m2.notes.jsonl").read_text(encoding="utf-8")
+
+
+def _team(browser, url: str, errors: list[str], tmp_path: Path) -> None:
+    boss = Person(browser, url, "max", errors)
+    for name in ("ana", "ben"):
+        boss.page.select_option("#assign-user", name)
+        boss.page.fill("#assign-first", "1")
+        boss.page.fill("#assign-last", "20")
+        with boss.answer("POST", "/api/assignments") as made:
+            boss.page.click("form.assign button[type=submit]")
+        assert made.value.status == 201
+    boss.page.wait_for_selector("tr[data-user='ben'] td:text-is('20')")
+    # two annotators at once, each in a context of their own
+    ana, ben = Person(browser, url, "ana", errors), Person(browser, url, "ben", errors)
+    for who in (ana, ben):
+        who.page.wait_for_selector("#progress-text:text-is('0 of 20')")
+        _correct(who, 1, "He goes to school every day .", "R:VERB:SVA")
+    _correct(ana, 2, "He wants to go home .", "M:PART")
+    _correct(ben, 2, "He wants to go house .", "M:PART")
+    _correct(ana, 3, "We need more time .", "U:ADJ")
+    ana.page.fill("#note-text", "a repeated word, or a typo?")
+    ana.page.check("#note-unsure")
+    with ana.answer("POST", "/api/sentences/3/notes"):
+        ana.page.click("form.note button[type=submit]")
+    ana.page.wait_for_selector("ul.notes li:has-text('repeated')")
+    ana.page.evaluate("window.scrollTo(0, 0)")
+    for folder in _shots(tmp_path):
+        ana.page.screenshot(path=str(folder / "web-annotate.png"))
+    for who in (ana, ben):
+        _no_error_on_the_rest(who, 3 if who is ben else 4)
+    boss.page.reload()
+    boss.page.wait_for_selector("tr[data-user='ana'] td:nth-child(3):text-is('20')")
+    for folder in _shots(tmp_path):
+        boss.page.screenshot(path=str(folder / "web-manage.png"))
+    # the curator: agreement first, then the rest
+    cleo = Person(browser, url, "cleo", errors)
+    page = cleo.page
+    page.wait_for_selector("#counts:has-text('2 open')")
+    with cleo.answer("POST", "/api/curation"):
+        page.click("#accept-agreed")
+    page.locator("nav button[data-number='2']").click()
+    page.wait_for_selector("#sentence-title:text-is('Sentence 2')")
+    page.wait_for_selector("#state:text-is('in progress')")
+    assert page.locator(".version.gold li").count() == 1  # the agreed insertion
+    for folder in _shots(tmp_path):
+        page.screenshot(path=str(folder / "web-curate.png"))
+    with cleo.answer("POST", "/api/curation/2"):
+        page.click("#done")
+    page.wait_for_selector("#state:text-is('decided')")
+    page.locator("nav button[data-number='3']").click()
+    page.wait_for_selector("#sentence-title:text-is('Sentence 3')")
+    assert "repeated" in page.locator("ul.notes").inner_text()
+    with cleo.answer("POST", "/api/curation/3"):
+        page.click("section[aria-label=\"ana's version\"] button.take")
+    page.wait_for_selector("#counts:text-is('20 of 20 curated')")
+    for who in (boss, ana, ben, cleo):
+        who.context.close()
