@@ -36,8 +36,8 @@ def overview(project: Project) -> dict[str, Any]:
 def sentence(project: Project, number: int) -> dict[str, Any]:
     """Sentence `number` of the curation: the gold's edits and each annotator's (by name),
     each marked; a LookupError when there is none."""
-    from m2lsp.web.annotator import notes_of
     from m2lsp.web.display import spec_row
+    from m2lsp.web.notes import notes_of
 
     names, opened = _opened(project)
     if opened is None or not 1 <= number <= len(opened.found.outcomes):

@@ -57,8 +57,8 @@ def change_of(body: Any) -> Change:
 
 def shown(project: Project, user: str, number: int) -> dict[str, Any]:
     """Sentence `number` of `user`'s layer as the page shows it."""
-    from m2lsp.web.annotator import notes_of
     from m2lsp.web.display import sentence_view
+    from m2lsp.web.notes import notes_of
 
     found = block(read_document(project.layer(user)), number)
     return {"number": number, "tokens": list(found.sentence.tokens if found.sentence else ()),

@@ -12,10 +12,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from m2lsp.web.annotator import noted, notes_of, retyped
+from m2lsp.web.annotator import retyped
 from m2lsp.web.curator import overview, sentence
 from m2lsp.web.db import log_event
 from m2lsp.web.display import taxonomy_of
+from m2lsp.web.notes import noted, notes_of
 from m2lsp.web.views.common import body, session, site
 from m2lsp.web.views.sentences import _number
 
