@@ -1,5 +1,5 @@
-"""The wheel ships the grammars and the report's template as package data, the compiled
-cores, and the console scripts."""
+"""The wheel ships the grammars, the report's template and the web pages as package data,
+the compiled cores, and the console scripts."""
 
 from __future__ import annotations
 
@@ -22,8 +22,9 @@ def test_wheel_contains_grammars_and_packages(tmp_path: Path) -> None:
     for grammar in ("m2.lark", "cged.lark", "cged_truth.lark"):
         assert f"m2lsp/grammar/{grammar}" in names
     assert "m2lsp/rules/m2_edits.py" in names and "m2lsp/scoring/__init__.py" in names
-    # every package data file: the report's page template too
-    data = {p.relative_to(ROOT).as_posix() for p in (ROOT / "m2lsp").rglob("*.j2")}
+    # every package data file: the report's page template and the web pages' bundle too
+    data = {p.relative_to(ROOT).as_posix() for p in [*(ROOT / "m2lsp").rglob("*.j2"),
+                                                      *(ROOT / "m2lsp/web/static").iterdir()]}
     assert data and data <= names, data - names
     # every package of the source tree is in the wheel (the package list is written out)
     packages = {p.relative_to(ROOT).as_posix() for p in (ROOT / "m2lsp").rglob("__init__.py")}
