@@ -3,7 +3,8 @@ tests/report/test_browser.py launches it), against a real `m2lsp web` server on 
 port: a project made from 20 raw sentences by `m2lsp web init` and `adduser`; the manager
 assigns them; two annotators, in two browser contexts open at once, annotate (a
 replacement whose type they set by hand, an insertion, a deletion, a note, "No error" on
-the rest); the curator accepts what they agree on and decides the rest; the gold passes
+the rest, the keyboard to go on; a stale save from a second tab refused, its text kept);
+the curator accepts what they agree on and decides the rest; the gold passes
 `m2lsp check`.  Screenshots go to a temporary folder, and to docs/images with
 M2LSP_UPDATE_SCREENSHOTS=1 (docs/web.md shows those)."""
 
@@ -37,18 +38,23 @@ def _browser():
     return sync
 
 
-def _project(tmp_path: Path) -> Path:
+def _project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """The project, and each person's password: `init` makes three people (their passwords
+    generated and printed once), `adduser` the curator (the password on stdin)."""
     raw = tmp_path / "raw.txt"
     raw.write_text("\n".join(SENTENCES) + "\n", encoding="utf-8")
     root = tmp_path / "team"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     m2lsp = [sys.executable, "-m", "m2lsp", "web"]
-    subprocess.run([*m2lsp, "init", str(root), "--from", str(raw), "--no-tok"], check=True,
-                   env=env, capture_output=True)
-    for name, role in PEOPLE.items():
-        subprocess.run([*m2lsp, "adduser", str(root), name, "--role", role], check=True,
-                       env=env, capture_output=True, input=f"{name} password\n", text=True)
-    return root
+    people = [f"--user={name}:{role}" for name, role in PEOPLE.items() if name != "cleo"]
+    made = subprocess.run([*m2lsp, "init", str(root), "--from", str(raw), "--no-tok", *people],
+                          check=True, env=env, capture_output=True, text=True)
+    passwords = dict(re.findall(r"^password of (\w+): (\S+)", made.stdout, re.M))
+    passwords["cleo"] = "the curator's password"
+    subprocess.run([*m2lsp, "adduser", str(root), "cleo", "--role", "curator"], check=True,
+                   env=env, capture_output=True, input=passwords["cleo"] + "\n", text=True)
+    assert set(passwords) == set(PEOPLE)
+    return root, passwords
 
 
 def _free_port() -> int:
@@ -78,7 +84,8 @@ def _shots(tmp_path: Path) -> list[Path]:
 class Person:
     """One person's page, in a browser context of their own."""
 
-    def __init__(self, browser, url: str, name: str, errors: list[str]) -> None:
+    def __init__(self, browser, url: str, name: str, password: str, errors: list[str]
+                 ) -> None:
         self.context = browser.new_context(viewport={"width": 1280, "height": 800})
         self.context.set_default_timeout(10_000)
         self.page = self.context.new_page()
@@ -94,7 +101,7 @@ class Person:
                     raise
                 self.page.wait_for_timeout(50)
         self.page.fill("#name", name)
-        self.page.fill("#password", f"{name} password")
+        self.page.fill("#password", password)
         self.page.click("button[type=submit]")
         self.page.wait_for_selector("header .who")
 
@@ -120,7 +127,8 @@ def _correct(who: Person, number: int, text: str, kind: str | None) -> None:
 
 def _no_error_on_the_rest(who: Person, first: int) -> None:
     page = who.page
-    page.locator(f"nav button[data-number='{first}']").click()
+    if page.locator("#sentence-title").inner_text() != f"Sentence {first}":
+        page.locator(f"nav button[data-number='{first}']").click()
     for number in range(first, 21):
         page.wait_for_selector(f"#sentence-title:text-is('Sentence {number}')")
         with who.answer("PUT", f"/api/sentences/{number}"):
@@ -131,14 +139,14 @@ def _no_error_on_the_rest(who: Person, first: int) -> None:
 @pytest.mark.slow
 def test_a_team_annotates_and_curates_in_chromium(tmp_path: Path) -> None:
     sync = _browser()
-    root = _project(tmp_path)
+    root, passwords = _project(tmp_path)
     server, url = _serve(root)
     errors: list[str] = []
     try:
         with sync.sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM,
                                                  args=["--no-sandbox"])
-            _team(browser, url, errors, tmp_path)
+            _team(browser, url, passwords, errors, tmp_path)
             browser.close()
     finally:
         server.terminate()
@@ -154,10 +162,15 @@ def test_a_team_annotates_and_curates_in_chromium(tmp_path: Path) -> None:
     assert main(["check", str(root / "layers/ana.m2")]) == 0
     assert main(["check", str(root / "layers/ben.m2")]) == 1
     assert "repeated" in (root / "layers/ana.m2.notes.jsonl").read_text(encoding="utf-8")
+    assert "four" not in (root / "layers/ana.m2").read_text(encoding="utf-8")
 
 
-def _team(browser, url: str, errors: list[str], tmp_path: Path) -> None:
-    boss = Person(browser, url, "max", errors)
+def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
+          tmp_path: Path) -> None:
+    def person(name: str) -> Person:
+        return Person(browser, url, name, passwords[name], errors)
+
+    boss = person("max")
     for name in ("ana", "ben"):
         boss.page.select_option("#assign-user", name)
         boss.page.fill("#assign-first", "1")
@@ -167,7 +180,7 @@ def _team(browser, url: str, errors: list[str], tmp_path: Path) -> None:
         assert made.value.status == 201
     boss.page.wait_for_selector("tr[data-user='ben'] td:text-is('20')")
     # two annotators at once, each in a context of their own
-    ana, ben = Person(browser, url, "ana", errors), Person(browser, url, "ben", errors)
+    ana, ben = person("ana"), person("ben")
     for who in (ana, ben):
         who.page.wait_for_selector("#progress-text:text-is('0 of 20')")
         _correct(who, 1, "He goes to school every day .", "R:VERB:SVA")
@@ -182,14 +195,26 @@ def _team(browser, url: str, errors: list[str], tmp_path: Path) -> None:
     ana.page.evaluate("window.scrollTo(0, 0)")
     for folder in _shots(tmp_path):
         ana.page.screenshot(path=str(folder / "web-annotate.png"))
+    ana.page.keyboard.press("Alt+n")  # the keyboard goes on to the next sentence
+    ana.page.wait_for_selector("#sentence-title:text-is('Sentence 4')")
+    second = ana.context.new_page()  # a second tab of ana's, on the same sentence
+    second.goto(url + "#4")
+    second.wait_for_selector("#sentence-title:text-is('Sentence 4')")
     for who in (ana, ben):
         _no_error_on_the_rest(who, 3 if who is ben else 4)
+    second.fill("#corrected", "This is sentence number four .")
+    with second.expect_response(lambda r: r.request.method == "PUT") as stale:
+        second.press("#corrected", "Enter")
+    assert stale.value.status == 409  # the first tab saved since: refused, and said so
+    second.wait_for_selector("#status.error:has-text('changed since you loaded it')")
+    assert second.input_value("#corrected") == "This is sentence number four ."
+    second.close()
     boss.page.reload()
     boss.page.wait_for_selector("tr[data-user='ana'] td:nth-child(3):text-is('20')")
     for folder in _shots(tmp_path):
         boss.page.screenshot(path=str(folder / "web-manage.png"))
     # the curator: agreement first, then the rest
-    cleo = Person(browser, url, "cleo", errors)
+    cleo = person("cleo")
     page = cleo.page
     page.wait_for_selector("#counts:has-text('2 open')")
     with cleo.answer("POST", "/api/curation"):

@@ -34,6 +34,10 @@ export function annotate(main: HTMLElement): void {
 
   async function refreshList(): Promise<void> {
     listed = (await api<{ sentences: Listed[] }>("GET", "/api/sentences")).sentences;
+    showList();
+  }
+
+  function showList(): void {
     const done = listed.filter((s) => s.state === "done").length;
     progress.max = Math.max(listed.length, 1);
     progress.value = done;
@@ -51,7 +55,7 @@ export function annotate(main: HTMLElement): void {
     shown = await api<Shown>("GET", `/api/sentences/${number}`);
     location.hash = `#${number}`;
     render();
-    await refreshList();
+    showList();
   }
 
   function step(by: number): void {
