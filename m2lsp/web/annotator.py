@@ -1,5 +1,7 @@
-"""What the annotator's page asks beyond a save: an edit's type set by hand (the types
-offered are `display`'s), saved as any save is.  Pure of HTTP."""
+"""What the annotator's page asks beyond a save of the corrected text: an edit for a span
+of tokens the annotator selected (or the gap between two they clicked), typed by the
+engine as the editor's "Add edit" types it, and an edit's type set by hand (the types
+offered are `display`'s); each saved as any save is.  Pure of HTTP."""
 
 from __future__ import annotations
 
@@ -31,4 +33,25 @@ def retyped(project: Project, user: str, number: int, body: Any) -> dict[str, An
         if k == index:
             fields[1] = kind
         lines.append("|||".join(fields))
+    return save(project, user, number, Change(body["version"], lines=tuple(lines)))
+
+
+def with_edit(project: Project, user: str, number: int, body: Any) -> dict[str, Any]:
+    """An edit of tokens `body["start"]`..`body["end"]` (end exclusive; equal: an
+    insertion there) becoming `body["correction"]` (empty: a deletion), added to the
+    annotator's edits by `authoring` (its noop removed)."""
+    from m2lsp.annotation.from_correction import Engines
+    from m2lsp.authoring.edits import added
+
+    if not isinstance(body, dict) or not isinstance(body.get("version"), str):
+        raise UsageError("the body is a JSON object: version, start, end, correction")
+    start, end, correction = body.get("start"), body.get("end"), body.get("correction")
+    if type(start) is not int or type(end) is not int:
+        raise UsageError("start and end are token numbers")
+    if not isinstance(correction, str) or "\n" in correction or "|" in correction:
+        raise UsageError("correction is the text the span becomes, one line, without |")
+    found = block(read_document(project.layer(user)), number)
+    if not correction.strip() and start == end:
+        raise UsageError("an insertion needs a correction")
+    lines = added(found, start, end, correction, ANNOTATOR, Engines()).lines
     return save(project, user, number, Change(body["version"], lines=tuple(lines)))

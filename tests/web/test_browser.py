@@ -2,7 +2,8 @@
 tests/report/test_browser.py launches it), against a real `m2lsp web` server on a free
 port: a project made from 20 raw sentences by `m2lsp web init` and `adduser`; the manager
 assigns them; two annotators, in two browser contexts open at once, annotate (a
-replacement whose type they set by hand, an insertion, a deletion, a note, "No error" on
+replacement typed in the corrected text and its type set by hand, an insertion by a click
+between two tokens, a deletion, a note, "No error" on
 the rest, the keyboard to go on; a stale save from a second tab refused, its text kept);
 the curator accepts what they agree on and decides the rest; the gold passes
 `m2lsp check`.  Screenshots go to a temporary folder, and to docs/images with
@@ -125,6 +126,21 @@ def _correct(who: Person, number: int, text: str, kind: str | None) -> None:
         page.wait_for_selector(f"select[data-edit='0']:has(option[value='{kind}']:checked)")
 
 
+def _insert(who: Person, number: int, at: int, text: str, kind: str) -> None:
+    """An insertion by a click on the gap before token `at` and its text typed."""
+    page = who.page
+    page.locator(f"nav button[data-number='{number}']").click()
+    page.wait_for_selector(f"#sentence-title:text-is('Sentence {number}')")
+    page.click(f"button.gap[data-at='{at}']")
+    page.fill("#span-correction", text)
+    with who.answer("POST", f"/api/sentences/{number}/edits") as added:
+        page.click("form.span button[type=submit]")
+    assert added.value.ok
+    with who.answer("POST", f"/api/sentences/{number}/type"):
+        page.select_option("select[data-edit='0']", kind)
+    page.wait_for_selector(f"select[data-edit='0']:has(option[value='{kind}']:checked)")
+
+
 def _no_error_on_the_rest(who: Person, first: int) -> None:
     page = who.page
     if page.locator("#sentence-title").inner_text() != f"Sentence {first}":
@@ -184,7 +200,7 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     for who in (ana, ben):
         who.page.wait_for_selector("#progress-text:text-is('0 of 20')")
         _correct(who, 1, "He goes to school every day .", "R:VERB:SVA")
-    _correct(ana, 2, "He wants to go home .", "M:PART")
+    _insert(ana, 2, 2, "to", "M:PART")
     _correct(ben, 2, "He wants to go house .", "M:PART")
     _correct(ana, 3, "We need more time .", "U:ADJ")
     ana.page.fill("#note-text", "a repeated word, or a typo?")

@@ -135,3 +135,33 @@ def test_the_curator_sees_open_sentences_first_and_versions_side_by_side(site):
         "goes"]
     assert cur.get("/api/curating/9").status_code == 404
     assert ann.get("/api/curating").status_code == 403
+
+
+@pytest.mark.parametrize(("span", "correction", "line"), [
+    ((2, 2), "good", "A 2 2|||UNK|||good|||"),  # a click between two tokens: an insertion
+    ((2, 3), "", "A 2 3|||UNK||||||"),  # selected tokens, no text: a deletion
+    ((3, 4), "good test", "A 3 3|||UNK|||good|||"),  # the words kept are set apart
+])
+def test_an_edit_for_selected_tokens(site, span, correction, line):
+    ann = site.client("ann")
+    version = _corrected(ann, 1, "This are a test .")["version"]  # a noop: replaced
+    answer = ann.post("/api/sentences/1/edits", json={"version": version, "start": span[0],
+                                                       "end": span[1],
+                                                       "correction": correction})
+    assert answer.status_code == 200, answer.text
+    assert [e[:len(line)] for e in answer.json()["edits"]] == [line]
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ({"start": 4, "end": 9, "correction": "x"}, "not a span"),
+    ({"start": 2, "end": 2, "correction": " "}, "needs a correction"),
+    ({"start": 1, "end": 2, "correction": "a|||b"}, "without |"),
+    ({"start": "1", "end": 2, "correction": "is"}, "token numbers"),
+])
+def test_an_edit_that_is_not_one_is_refused(site, body, said):
+    ann = site.client("ann")
+    version = ann.get("/api/sentences/1").json()["version"]
+    before = (site.root / "layers/ann.m2").read_bytes()
+    answer = ann.post("/api/sentences/1/edits", json={"version": version, **body})
+    assert answer.status_code == 400 and said in answer.json()["error"]
+    assert (site.root / "layers/ann.m2").read_bytes() == before

@@ -2,8 +2,9 @@
 // above, the corrected sentence as editable text below (Svala's idea). A changed
 // correction is saved and the server realigns it into edits, shown with their types;
 // the linter's findings, notes and "unsure", "No error", next and previous (Alt+N, Alt+P).
+// Or select source tokens (or the gap between two) and type what they become.
 import { api, ApiError } from "./api";
-import { change, h, replace, say, tokenRow } from "./dom";
+import { change, h, replace, say } from "./dom";
 
 interface Listed { number: number; text: string; state: string; version: string }
 interface Row {
@@ -22,6 +23,7 @@ export function annotate(main: HTMLElement): void {
   let types: [string, string][] = [];
   let shown: Shown | null = null;
   let saved = "";
+  let span: [number, number] | null = null;  // the tokens selected, or a gap (start = end)
   const list = h("ol", { class: "sentences" });
   const progress = h("progress", { id: "progress", max: 1, value: 0 });
   const progressText = h("span", { id: "progress-text" });
@@ -53,6 +55,7 @@ export function annotate(main: HTMLElement): void {
 
   async function open(number: number): Promise<void> {
     shown = await api<Shown>("GET", `/api/sentences/${number}`);
+    span = null;
     location.hash = `#${number}`;
     render();
     showList();
@@ -129,6 +132,54 @@ export function annotate(main: HTMLElement): void {
     return select;
   }
 
+  // The source's tokens as buttons, and the gaps between them: a click selects a token
+  // (Shift+click extends the selection), a gap an insertion point.
+  function sourceRow(tokens: string[]): HTMLElement {
+    const gap = (at: number) => h("button", {
+      type: "button", class: "gap", "data-at": at, "aria-label": `Insert before token ${at}`,
+      "aria-pressed": span !== null && span[0] === at && span[1] === at ? "true" : "false",
+      onclick: () => { span = [at, at]; render(); },
+    }, "");
+    const row = h("p", { class: "tokens source", role: "group",
+                         "aria-label": "Source tokens: select some, or a gap, to add an edit" });
+    tokens.forEach((token, i) => {
+      const chosen = span !== null && span[0] <= i && i < span[1];
+      row.append(gap(i), h("button", {
+        type: "button", class: "token", "data-index": i, "aria-pressed": String(chosen),
+        onclick: (event: Event) => {
+          const shift = (event as MouseEvent).shiftKey && span !== null;
+          span = shift ? [Math.min(span![0], i), Math.max(span![1], i + 1)] : [i, i + 1];
+          render();
+        },
+      }, h("sub", {}, String(i)), token));
+    });
+    row.append(gap(tokens.length));
+    return row;
+  }
+
+  function spanForm(s: Shown): HTMLElement | null {
+    if (span === null) return null;
+    const [start, end] = span;
+    const text = h("input", { id: "span-correction", autocomplete: "off",
+                              value: s.tokens.slice(start, end).join(" ") });
+    const form = h("form", { class: "span", "aria-label": "Add an edit" },
+      h("label", { for: "span-correction" }, start === end
+        ? `Insert before token ${start}`
+        : `Tokens ${start}–${end} (“${s.tokens.slice(start, end).join(" ")}”) become`),
+      text,
+      h("button", { type: "submit" }, "Add edit"),
+      h("button", { type: "button", class: "quiet",
+                    onclick: () => { span = null; render(); } }, "Cancel"));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const done = await saving(api<Shown>("POST", `/api/sentences/${s.number}/edits`,
+        { version: s.version, start, end, correction: text.value }), "Edit added.");
+      if (done) { span = null; render(); }
+    });
+    setTimeout(() => text.focus());
+    return form;
+  }
+
   function render(): void {
     if (!shown) return;
     const s = shown;
@@ -161,7 +212,7 @@ export function annotate(main: HTMLElement): void {
     });
     replace(view,
       h("h2", { id: "sentence-title" }, `Sentence ${s.number}`),
-      h("h3", {}, "Source"), tokenRow(s.tokens),
+      h("h3", {}, "Source"), sourceRow(s.tokens), spanForm(s),
       h("label", { for: "corrected" }, "Corrected sentence"), corrected,
       h("p", { id: "corrected-help", class: "help" },
         "Type the correction; Enter saves it and the edits follow. Alt+N next sentence, " +

@@ -1,7 +1,8 @@
 """The pages and what they ask beyond the JSON API of the other views: GET / (the one
 page, `static/index.html`; the bundle routes by role and `#N`), the bundle's two files,
-GET /api/types (the taxonomy offered), an edit's type set by hand and notes on an
-annotator's sentence, and the curator's overview and side-by-side sentence."""
+GET /api/types (the taxonomy offered); on an annotator's sentence, an edit for selected
+tokens, an edit's type set by hand and notes; the curator's overview and side-by-side
+sentence."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from m2lsp.web.annotator import retyped
+from m2lsp.web.annotator import retyped, with_edit
 from m2lsp.web.curator import overview, sentence
 from m2lsp.web.db import log_event
 from m2lsp.web.display import taxonomy_of
@@ -59,6 +60,14 @@ async def retype(request: Request) -> JSONResponse:
     return JSONResponse(result)
 
 
+async def edit(request: Request) -> JSONResponse:
+    found, here = session(request, "annotator"), site(request)
+    number = _number(request, found.user.name)
+    result = with_edit(here.project, found.user.name, number, await body(request))
+    log_event(here.db, found.user.name, "edit", number)
+    return JSONResponse(result)
+
+
 async def notes(request: Request) -> JSONResponse:
     found, here = session(request, "annotator"), site(request)
     number = _number(request, found.user.name)
@@ -83,6 +92,7 @@ ROUTES = [Route("/", page, methods=["GET"]),
           Route("/static/{name}", asset, methods=["GET"]),
           Route("/api/types", types, methods=["GET"]),
           Route("/api/sentences/{n:int}/type", retype, methods=["POST"]),
+          Route("/api/sentences/{n:int}/edits", edit, methods=["POST"]),
           Route("/api/sentences/{n:int}/notes", notes, methods=["GET", "POST"]),
           Route("/api/curating", curating, methods=["GET"]),
           Route("/api/curating/{n:int}", curating_one, methods=["GET"])]
