@@ -64,7 +64,7 @@ def shown(project: Project, user: str, number: int) -> dict[str, Any]:
     return {"number": number, "tokens": list(found.sentence.tokens if found.sentence else ()),
             "edits": own_lines(found), "findings": findings(found), "version": version(found),
             **sentence_view(found, ANNOTATOR, project.language),
-            "notes": notes_of(project, user, number)}
+            "notes": notes_of(project, user, number, found)}
 
 
 def findings(found: Block) -> list[dict[str, Any]]:

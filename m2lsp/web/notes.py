@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import UsageError
+from m2lsp.model import Block
 from m2lsp.web.project import ANNOTATOR, Project, block, read_document
 
 
@@ -17,26 +18,39 @@ def notes_path(project: Project, user: str) -> Path:
     return Path(str(project.layer(user)) + SUFFIX)
 
 
-def notes_of(project: Project, user: str, number: int) -> list[dict[str, Any]]:
-    """The notes of `user`'s layer on sentence `number`, oldest first."""
-    from m2lsp.curation.keys import sentence_keys
+def notes_of(project: Project, user: str, number: int,
+             found: Block | None = None) -> list[dict[str, Any]]:
+    """The notes of `user`'s layer on sentence `number` (its block `found`, if read
+    already), oldest first.  The layer is read whole only when a note names this sentence's
+    tokens, to tell a repeated sentence's copies apart."""
+    from m2lsp.curation.keys import sentence_key
     from m2lsp.curation.notes import read_notes
 
     path = notes_path(project, user)
     if not path.is_file():
         return []
-    keys = sentence_keys(read_document(project.layer(user)).blocks)
-    if not 1 <= number <= len(keys):
+    if found is None:
+        found = block(read_document(project.layer(user)), number)
+    first = sentence_key(found.sentence.tokens if found.sentence else ())
+    near = [n for n in read_notes(path.read_text(encoding="utf-8"), str(path))
+            if n.sentence == first or n.sentence.startswith(first + ".")]
+    if not near:
         return []
+    key = _key(project, user, number)
     return [{"who": n.who, "time": n.time, "text": n.text, "unsure": n.unsure,
-             "edit": n.edit} for n in read_notes(path.read_text(encoding="utf-8"), str(path))
-            if n.sentence == keys[number - 1]]
+             "edit": n.edit} for n in near if n.sentence == key]
+
+
+def _key(project: Project, user: str, number: int) -> str:
+    from m2lsp.curation.keys import sentence_keys
+
+    return sentence_keys(read_document(project.layer(user)).blocks)[number - 1]
 
 
 def noted(project: Project, user: str, number: int, body: Any) -> list[dict[str, Any]]:
     """Append a note (`{"text", "unsure", "edit": index or null}`) on sentence `number`
     of `user`'s layer; the sentence's notes after it."""
-    from m2lsp.curation.keys import EditSpec, sentence_keys
+    from m2lsp.curation.keys import EditSpec
     from m2lsp.curation.notes import Note
     from m2lsp.curation.record import now
     from m2lsp.files.writing import write_atomic
@@ -48,18 +62,17 @@ def noted(project: Project, user: str, number: int, body: Any) -> list[dict[str,
         raise UsageError("text is a string (at most 2,000 characters), unsure true or false")
     if not text.strip() and not unsure:
         raise UsageError("a note needs a text or unsure")
-    document = read_document(project.layer(user))
-    found = block(document, number)
+    found = block(read_document(project.layer(user)), number)
     edit = None
     if index is not None:
         own = list(found.by_annotator.get(ANNOTATOR, ()))
         if type(index) is not int or not 0 <= index < len(own) or own[index].is_noop:
             raise UsageError("edit is the index of one of your edits, or null")
         edit = EditSpec.of(own[index]).key
-    key = sentence_keys(document.blocks)[number - 1]
+    key = _key(project, user, number)
     note = Note(user, now(), key, text.strip(), unsure, edit, None if edit is None else
                 ANNOTATOR)
     path = notes_path(project, user)
     old = path.read_text(encoding="utf-8") if path.exists() else ""
     write_atomic(path, (old if not old or old.endswith("\n") else old + "\n") + note.line())
-    return notes_of(project, user, number)
+    return notes_of(project, user, number, found)

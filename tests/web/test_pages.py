@@ -165,3 +165,24 @@ def test_an_edit_that_is_not_one_is_refused(site, body, said):
     answer = ann.post("/api/sentences/1/edits", json={"version": version, **body})
     assert answer.status_code == 400 and said in answer.json()["error"]
     assert (site.root / "layers/ann.m2").read_bytes() == before
+
+
+def test_a_note_on_a_repeated_sentence_stays_on_its_copy(tmp_path):
+    from m2lsp.web.accounts import add_user
+    from m2lsp.web.app import build_app
+    from m2lsp.web.assignments import assign
+    from m2lsp.web.db import connect
+    from m2lsp.web.project import add_layer, init_project
+    from tests.web.project import Team, password
+
+    project = init_project(tmp_path / "p", [s.split() for s in ("Hi .", "Yes .", "Hi .")],
+                           "en")
+    db = connect(project.database)
+    add_user(db, "ann", "annotator", password("ann"))
+    add_layer(project, "ann")
+    assign(db, project, {"user": "ann", "first": 1, "last": 3})
+    db.close()
+    ann = Team(project.root, build_app(project.root)).client("ann")
+    assert ann.post("/api/sentences/3/notes", json={"text": "the second"}).status_code == 200
+    assert [n["text"] for n in ann.get("/api/sentences/3").json()["notes"]] == ["the second"]
+    assert ann.get("/api/sentences/1").json()["notes"] == []

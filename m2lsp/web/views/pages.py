@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -55,7 +56,9 @@ async def types(request: Request) -> JSONResponse:
 async def retype(request: Request) -> JSONResponse:
     found, here = session(request, "annotator"), site(request)
     number = _number(request, found.user.name)
-    result = retyped(here.project, found.user.name, number, await body(request))
+    # in a thread, as a save of the corrected text is: the write waits for the disk
+    result = await run_in_threadpool(retyped, here.project, found.user.name, number,
+                                     await body(request))
     log_event(here.db, found.user.name, "retype", number)
     return JSONResponse(result)
 
@@ -63,7 +66,8 @@ async def retype(request: Request) -> JSONResponse:
 async def edit(request: Request) -> JSONResponse:
     found, here = session(request, "annotator"), site(request)
     number = _number(request, found.user.name)
-    result = with_edit(here.project, found.user.name, number, await body(request))
+    result = await run_in_threadpool(with_edit, here.project, found.user.name, number,
+                                     await body(request))
     log_event(here.db, found.user.name, "edit", number)
     return JSONResponse(result)
 
@@ -73,19 +77,21 @@ async def notes(request: Request) -> JSONResponse:
     number = _number(request, found.user.name)
     if request.method == "GET":
         return JSONResponse({"notes": notes_of(here.project, found.user.name, number)})
-    result = noted(here.project, found.user.name, number, await body(request))
+    result = await run_in_threadpool(noted, here.project, found.user.name, number,
+                                     await body(request))
     log_event(here.db, found.user.name, "note", number)
     return JSONResponse({"notes": result})
 
 
 async def curating(request: Request) -> JSONResponse:
     session(request, "curator")
-    return JSONResponse(overview(site(request).project))
+    return JSONResponse(await run_in_threadpool(overview, site(request).project))
 
 
 async def curating_one(request: Request) -> JSONResponse:
     session(request, "curator")
-    return JSONResponse(sentence(site(request).project, request.path_params["n"]))
+    return JSONResponse(await run_in_threadpool(sentence, site(request).project,
+                                                request.path_params["n"]))
 
 
 ROUTES = [Route("/", page, methods=["GET"]),
