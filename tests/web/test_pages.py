@@ -107,6 +107,7 @@ def test_notes_are_kept_beside_the_layer_as_m2lsp_note_keeps_them(site, capsys):
     assert "sentence 2: ann [unsure]: tense?" in listed and "or went" in listed
 
 
+@pytest.mark.slow
 def test_the_curator_sees_open_sentences_first_and_versions_side_by_side(site):
     ann, bob, cur = site.client("ann"), site.client("bob"), site.client("cur")
     assert cur.get("/api/curating").json()["outcomes"][0]["state"] == "open"
