@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from m2lsp.errors import UsageError
-from m2lsp.web.layers import Change, save
-from m2lsp.web.project import ANNOTATOR, Project, block, read_document
+from m2lsp.model import Block
+from m2lsp.web.layers import Change, Stale, save, shown
+from m2lsp.web.project import ANNOTATOR, Project, block, read_document, version
 
 
 def retyped(project: Project, user: str, number: int, body: Any) -> dict[str, Any]:
@@ -23,7 +24,7 @@ def retyped(project: Project, user: str, number: int, body: Any) -> dict[str, An
     taxonomy = taxonomy_of(project.language)
     if not isinstance(kind, str) or kind not in taxonomy.types or kind == "noop":
         raise UsageError(f"type is one of {taxonomy.title}'s types")
-    found = block(read_document(project.layer(user)), number)
+    found = _current(project, user, number, body["version"])
     own = list(found.by_annotator.get(ANNOTATOR, ()))
     if type(index) is not int or not 0 <= index < len(own) or own[index].is_noop:
         raise UsageError("edit is the index of one of your edits")
@@ -50,8 +51,17 @@ def with_edit(project: Project, user: str, number: int, body: Any) -> dict[str, 
         raise UsageError("start and end are token numbers")
     if not isinstance(correction, str) or "\n" in correction or "|" in correction:
         raise UsageError("correction is the text the span becomes, one line, without |")
-    found = block(read_document(project.layer(user)), number)
+    found = _current(project, user, number, body["version"])
     if not correction.strip() and start == end:
         raise UsageError("an insertion needs a correction")
     lines = added(found, start, end, correction, ANNOTATOR, Engines()).lines
     return save(project, user, number, Change(body["version"], lines=tuple(lines)))
+
+
+def _current(project: Project, user: str, number: int, based_on: str) -> Block:
+    """The sentence's block, or `Stale` when the change was based on another version (its
+    edit numbers may point elsewhere now)."""
+    found = block(read_document(project.layer(user)), number)
+    if based_on != version(found):
+        raise Stale(shown(project, user, number))
+    return found

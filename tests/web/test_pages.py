@@ -187,3 +187,47 @@ def test_a_note_on_a_repeated_sentence_stays_on_its_copy(tmp_path):
     assert ann.post("/api/sentences/3/notes", json={"text": "the second"}).status_code == 200
     assert [n["text"] for n in ann.get("/api/sentences/3").json()["notes"]] == ["the second"]
     assert ann.get("/api/sentences/1").json()["notes"] == []
+
+
+V = {"version": "0" * 16}
+REFUSED = [  # what, who, method, path, body, csrf sent, status
+    ("no session: retype", None, "POST", "/api/sentences/1/type",
+     {**V, "edit": 0, "type": "R:VERB"}, True, 401),
+    ("no session: types", None, "GET", "/api/types", None, True, 401),
+    ("curator adds an edit", "cur", "POST", "/api/sentences/1/edits",
+     {**V, "start": 0, "end": 1, "correction": "x"}, True, 403),
+    ("an unassigned sentence's note", "ann", "POST", "/api/sentences/3/notes",
+     {"text": "x"}, True, 403),
+    ("an unassigned sentence's notes", "ann", "GET", "/api/sentences/3/notes", None, True,
+     403),
+    ("a note without CSRF", "ann", "POST", "/api/sentences/1/notes", {"text": "x"}, False,
+     403),
+    ("an edit without CSRF", "ann", "POST", "/api/sentences/1/edits",
+     {**V, "start": 0, "end": 1, "correction": "x"}, False, 403),
+    ("an annotator's curation overview", "ann", "GET", "/api/curating", None, True, 403),
+    ("a manager's curation sentence", "boss", "GET", "/api/curating/1", None, True, 403),
+    ("no session: curation sentence", None, "GET", "/api/curating/1", None, True, 401),
+    ("a stale retype", "ann", "POST", "/api/sentences/1/type",
+     {**V, "edit": 0, "type": "R:VERB"}, True, 409),
+    ("a stale edit", "ann", "POST", "/api/sentences/1/edits",
+     {**V, "start": 0, "end": 1, "correction": "x"}, True, 409),
+    ("a file beside the bundle", None, "GET", "/static/index.html", None, True, 404),
+    ("path traversal", None, "GET", "/static/..%2Fproject.toml", None, True, 404),
+]
+
+
+@pytest.fixture(scope="module")
+def shared_site(tmp_path_factory):
+    return team(tmp_path_factory.mktemp("pages"))
+
+
+@pytest.mark.parametrize(("who", "method", "path", "body", "csrf", "status"),
+                         [c[1:] for c in REFUSED], ids=[c[0] for c in REFUSED])
+def test_refused_and_nothing_changed(shared_site, who, method, path, body, csrf, status):
+    client = shared_site.client(who) if who else shared_site.client()
+    if not csrf:
+        del client.headers["X-CSRF-Token"]
+    before = shared_site.state()
+    answer = client.request(method, path, **({} if body is None else {"json": body}))
+    assert answer.status_code == status, answer.text
+    assert shared_site.state() == before
