@@ -5,7 +5,8 @@ space; the second and later copies of the same sentence in a file add `.2`, `.3`
 occurrence), so duplicates stay apart and keep their keys when other sentences move.  An
 edit's key is its offsets, type and corrections as an A line writes them, without the
 REQUIRED, comment and annotator fields: `3 4|||R:PREP|||on` (`-NONE-` for a deletion,
-which the gold's A line writes empty; alternatives joined by `||`).  Two annotators' edits are the same edit when their keys are.
+which the gold's A line writes empty; alternatives joined by `||`).  Two annotators'
+edits are the same edit when their keys are.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""Reading the files beside an M2 file that `check` takes into account: a curated gold's
-decision log (GOLD.curation.jsonl, with the annotators' files it names) and the notes
-(FILE.notes.jsonl).  A sidecar that cannot be read is left out: check then says nothing of
-it (`m2lsp curate --status` and `m2lsp note FILE` name the problem)."""
+"""Reading the files beside an M2 file that `check` and the language server take into
+account: a curated gold's decision log (GOLD.curation.jsonl, with the annotators' files it
+names) and the notes (FILE.notes.jsonl).  A sidecar that cannot be read is left out of the
+curation and the notes, and what is wrong with it is kept as a problem (rule N003): a
+broken sidecar is reported, never raised."""
 
 from __future__ import annotations
 
@@ -19,25 +20,53 @@ def sidecars_of(path: Path) -> Sidecars | None:
     log, notes = Path(str(path) + LOG), Path(str(path) + NOTES)
     if not log.is_file() and not notes.is_file():
         return None
-    return Sidecars(_unfinished(path) if log.is_file() else None, _notes(notes))
+    problems: list[str] = []
+    unfinished = _unfinished(path, problems) if log.is_file() else None
+    return Sidecars(unfinished, _notes(notes, problems), tuple(problems))
 
 
-def _unfinished(gold: Path) -> frozenset[str] | None:
+def watched(path: Path) -> tuple[Path, ...]:
+    """The files whose change changes `sidecars_of(path)`: its notes and its decision log
+    (whether they exist or not) and the annotators' files the log names."""
+    from m2lsp.curation.notes import SUFFIX as NOTES
+    from m2lsp.curation.record import SUFFIX as LOG
+    from m2lsp.curation.record import last_inputs, read_log
+
+    log = Path(str(path) + LOG)
+    found = [Path(str(path) + NOTES), log]
+    try:
+        names = last_inputs(read_log(log.read_text(encoding="utf-8")))
+    except (M2lspError, OSError, UnicodeDecodeError):
+        names = ()
+    return tuple(found + [path.parent / name for name in names])
+
+
+def _unfinished(gold: Path, problems: list[str]) -> frozenset[str] | None:
     from m2lsp.files.curation import open_curation
 
     try:
         found = open_curation(gold).found
-    except (M2lspError, OSError, UnicodeDecodeError):
+    except (M2lspError, OSError, UnicodeDecodeError) as exc:
+        problems.append(f"the curation of {gold.name} cannot be read: {_why(exc)}")
         return None
     return frozenset(o.key for o in found.outcomes if not o.finished)
 
 
-def _notes(path: Path) -> tuple:
+def _notes(path: Path, problems: list[str]) -> tuple:
     from m2lsp.curation.notes import read_notes
 
     if not path.is_file():
         return ()
     try:
-        return tuple(read_notes(path.read_text(encoding="utf-8")))
-    except (M2lspError, OSError, UnicodeDecodeError):
+        return tuple(read_notes(path.read_text(encoding="utf-8"), path.name))
+    except (M2lspError, OSError, UnicodeDecodeError) as exc:
+        problems.append(f"the notes cannot be read: {_why(exc)}")
         return ()
+
+
+def _why(exc: Exception) -> str:
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 ({exc.reason} at byte {exc.start})"
+    if isinstance(exc, OSError):
+        return f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
+    return str(exc)

@@ -39,7 +39,7 @@ _BREAKS = re.compile(r"(\r\n|\r|\n)")
 # break or an unseparated block (a text from an editor has neither a decoding problem nor a
 # BOM); any other such rule always runs.  (Line rules run per block: see _M2State.)
 GATED = {"X001": "never", "X002": "never", "X003": "odd", "M010": "odd",
-         "M005": "unseparated"}
+         "M005": "unseparated", "N001": "sidecars", "N002": "sidecars", "N003": "sidecars"}
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,7 @@ class LiveDocument:
         self.settings = settings or LintSettings()
         self.known_ids = known_ids
         self.corpus = corpus  # MultiGEC: the file's place in its corpus (run.Corpus)
+        self.sidecars: Any = None  # M2: the files beside it (curation.sidecars.Sidecars)
         self.lines, self.breaks = split_lines(text)
         self._text: str | None = text
         self._result: LintResult | None = None
@@ -116,7 +117,16 @@ class LiveDocument:
         self._result = None
         self.generation += 1
         if self._m2 is not None:
-            self._m2 = _M2State(self.lines, self.breaks, settings)
+            self._m2 = _M2State(self.lines, self.breaks, settings, self.sidecars)
+
+    def use_sidecars(self, sidecars: Any) -> None:
+        """The files beside an M2 document as `m2lsp check` reads them
+        (`curation.sidecars.Sidecars`; None: none), for the rules that read them (N)."""
+        self.sidecars = sidecars
+        self._result = None
+        self.generation += 1
+        if self._m2 is not None:
+            self._m2.sidecars = sidecars
 
     def lint(self) -> LintResult:
         """The diagnostics of the current text (equal to `lint` of it)."""
@@ -193,7 +203,7 @@ class LiveDocument:
         if change.start is None or change.end is None:
             self.lines, self.breaks = split_lines(change.text)
             if self._m2 is not None:
-                self._m2 = _M2State(self.lines, self.breaks, self.settings)
+                self._m2 = _M2State(self.lines, self.breaks, self.settings, self.sidecars)
             return
         splice = self._splice(change)
         if self._m2 is not None:
@@ -240,8 +250,10 @@ class _M2State:
     `tally` counts every merged diagnostic by severity, so that a view of the most pressing
     ones never walks them all (see `select`)."""
 
-    def __init__(self, lines: list[str], breaks: list[str], settings: LintSettings) -> None:
+    def __init__(self, lines: list[str], breaks: list[str], settings: LintSettings,
+                 sidecars: Any = None) -> None:
         self.lines, self.breaks, self.settings = lines, breaks, settings
+        self.sidecars = sidecars  # the files beside the document, read by the N rules
         self.rules = selected_rules(Format.M2, settings)
         self.starts: list[int] = []
         self.ends: list[int] = []
@@ -428,7 +440,7 @@ class _M2State:
         # only text-wide rules read the text (the document-wide ones read the blocks): a
         # keystroke in a large file then never joins its lines
         source = SourceText(text()) if wide.get(Scope.TEXT) else SourceText("")
-        ctx = replace(self.context, source=source, m2=self.document())
+        ctx = replace(self.context, source=source, m2=self.document(), sidecars=self.sidecars)
         out: list[Diagnostic] = []
         for rule in wide.get(Scope.TEXT, ()):
             out.extend(rule.check(source, ctx))
@@ -439,7 +451,7 @@ class _M2State:
     def _wide_rules(self) -> dict[Scope, list[Rule]]:
         """The text-wide and document-wide rules that can find something now."""
         has = {"odd": self.odd_breaks > 0, "unseparated": not all(self.separated),
-               "never": False}
+               "never": False, "sidecars": self.sidecars is not None}
         out: dict[Scope, list[Rule]] = {}
         for scope in (Scope.TEXT, Scope.M2_DOCUMENT):
             chosen = [r for r in self.rules[scope] if r.code not in GATED

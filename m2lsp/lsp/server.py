@@ -128,6 +128,11 @@ class OpenDocument:
         self.agreement: dict[tuple, str | None] = {}  # a block's lines, beta -> its lens
         self.attribution: tuple[int, list] | None = None  # (version, editor.attribution
         # notes): a system's edit attributions on this gold, while its text is unchanged
+        # the files beside an M2 document (features.sidecars): those whose change means
+        # reading them again, their stamp when last read, and the read under way
+        self.watched: tuple[Path, ...] = ()
+        self.sidecars_stamp: tuple | None = None
+        self.reading: asyncio.Future | None = None
 
     @property
     def result_id(self) -> str:
@@ -155,6 +160,8 @@ class M2Server(LanguageServer):
         self.inlay_hint_refresh = False
         # called with a uri whose diagnostics changed (the diagnostics feature listens)
         self.changed: list[Callable[[str], None]] = []
+        # called with each document the client opens (the sidecars feature listens)
+        self.opened: list[Callable[[OpenDocument], None]] = []
         self.exit_code = 0  # LSP's: 0 after shutdown then exit, 1 for exit alone
         # each open's name: this process's (an id from before a restart names nothing) and
         # a count of opens
@@ -272,8 +279,10 @@ class M2Server(LanguageServer):
             # a document of no known format is kept for m2lsp.scoreAgainst; TRUTH lints lazily
             live = LiveDocument(item.text, fmt or Format.TRUTH, self.config.lint,
                                 corpus=corpus, budget=LINT_SECONDS)
-        self.documents[item.uri] = OpenDocument(item.uri, item.version, live, fmt is not None,
-                                                next(self.opens))
+        doc = self.documents[item.uri] = OpenDocument(item.uri, item.version, live,
+                                                      fmt is not None, next(self.opens))
+        for listener in self.opened:
+            listener(doc)
         self.schedule(item.uri)
         self.systems_changed(item.uri)
 

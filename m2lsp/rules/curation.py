@@ -105,3 +105,39 @@ class OrphanedNote(Rule):
             row = 0 if where.sentence is None else rows[where.sentence]
             yield self.report(Span.whole_lines(row), who=note.who, what=what,
                               text=note.text or "(unsure)")
+
+
+class UnreadableSidecar(Rule):
+    """Reports a file beside an M2 file that cannot be read.
+
+    ## What it does
+    Flags, at the first line, each file beside the M2 file that `m2lsp check` and the
+    editor read and cannot: notes (`FILE.notes.jsonl`) or a decision log
+    (`FILE.curation.jsonl`) with a line that is not JSON of the documented shape, not
+    UTF-8, or a log naming an annotator's file that is gone.
+
+    ## Why is this bad?
+    What cannot be read is left out: the notes it holds are not shown, and a curation whose
+    log cannot be read is not checked for sentences still to decide (N001), so the file
+    would look finished and annotated without comment.
+
+    ## Example
+    A notes file whose third line was cut in half by a merge conflict.
+
+    ## Use instead
+    Mend the line the message names (`m2lsp note FILE` and `m2lsp curate GOLD --status`
+    name it too), or give the annotators' files back at the paths the log names.
+
+    ## Fix safety
+    No automatic fix: the problem is in another file.
+    """
+
+    code = "N003"
+    name = "unreadable-sidecar"
+    severity = Severity.WARNING
+    message = "{problem}"
+    scope = Scope.M2_DOCUMENT
+
+    def check(self, doc: M2Document, ctx: Context) -> Iterator[Diagnostic]:
+        for problem in getattr(ctx.sidecars, "problems", ()):
+            yield self.report(Span.whole_lines(0), problem=problem)

@@ -29,7 +29,8 @@ KNOWN_IDS = {"T002": frozenset({"A2-0001", "A2-0002"})}
 CORPUS = {"G006": Corpus("ref", frozenset({"1", "2"}), "xx-corpus-orig-dev.md"),
           "G007": Corpus("hyp", frozenset({"1", "2"}), "xx-corpus-orig-dev.md")}
 # curation and notes: the files beside the fixture, as `check` reads them (a gold whose
-# sentences 2 and 3 are still to decide; a note on an edit gone, one on a sentence gone)
+# sentences 2 and 3 are still to decide; a note on an edit gone, one on a sentence gone;
+# notes that cannot be read)
 SIDECARS = {
     "N001": Sidecars(unfinished=frozenset({sentence_key(["She", "arrive", "at", "Monday", "."]),
                                            sentence_key(["It", "rain", "."])})),
@@ -40,6 +41,10 @@ SIDECARS = {
              unsure=True),
         Note("ana", "2026-01-01T00:00:00Z", sentence_key(["He", "go", "to", "school", "."]),
              "kept", edit="1 2|||R:VERB:SVA|||goes"))),
+    "N003": Sidecars(problems=(
+        "the notes cannot be read: N003.m2.notes.jsonl:2: not a note (Expecting value: line "
+        "1 column 1 (char 0)); each line is a JSON object with who, time, sentence and text",
+    )),
 }
 SLOW = {"M412"}  # loads a spaCy pipeline
 CODES = [rule.code for rule in all_rules()]

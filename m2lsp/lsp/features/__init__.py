@@ -20,13 +20,14 @@ from m2lsp.lsp.features import (
     review,
     scoring,
     semantic_tokens,
+    sidecars,
     source_tokens,
 )
 from m2lsp.lsp.server import M2Server
 
 FEATURES = (lifecycle, diagnostics, hover, outline, code_actions, semantic_tokens, completion,
             formatting, scoring, review, annotate, report, attribution, authoring,
-            curation, source_tokens)
+            curation, sidecars, source_tokens)
 
 
 def create_server() -> M2Server:

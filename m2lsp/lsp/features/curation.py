@@ -19,6 +19,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from m2lsp.errors import M2lspError
+from m2lsp.lsp.features.sidecars import changed
 from m2lsp.lsp.server import M2Server
 
 STATUS = "m2lsp.curationStatus"
@@ -42,9 +43,11 @@ async def curate(ls: M2Server, *args: Any) -> dict[str, Any]:
     try:
         gold = _gold(args)
         asked = args[1] if len(args) > 1 and isinstance(args[1], dict) else {}
-        return await asyncio.to_thread(_decide, gold, asked)
+        answer = await asyncio.to_thread(_decide, gold, asked)
     except (M2lspError, OSError, IndexError, TypeError, ValueError) as exc:
         return _fail(ls, f"{CURATE}: {exc}")
+    changed(ls, [gold.as_uri()])  # its log changed: N001, lenses, hover
+    return answer
 
 
 def _gold(args: tuple[Any, ...]) -> Path:
@@ -96,8 +99,9 @@ _OPENED: dict[str, tuple[tuple[float, ...], Any]] = {}
 
 def curation_hover(doc: Any, line: int) -> str | None:
     """On an S line: of a curated gold, the sentence's state and rule, each annotator's
-    version and the gold's edits; of any M2 file, the notes on the sentence and its edits
-    (None elsewhere)."""
+    version and the gold's edits; of any M2 file, the notes on the sentence and its edits.
+    On an A line: the notes on that edit.  None elsewhere.  The notes are those the server
+    read beside the file (`features.sidecars`)."""
     from m2lsp.curation.keys import sentence_keys
     from m2lsp.files.curation import is_curated
 
@@ -105,16 +109,54 @@ def curation_hover(doc: Any, line: int) -> str | None:
     m2 = doc.live.m2
     if not path or m2 is None:
         return None
-    rows = [s for s, b in zip(m2.starts, m2.blocks, strict=True) if b.sentence is not None]
-    if line not in rows:
+    at = _sentence_at(m2, line)
+    if at is None:
         return None
-    key = sentence_keys(m2.blocks)[rows.index(line)]
-    notes = _notes(Path(path), key)
+    index, start, block = at
+    key = sentence_keys(m2.blocks)[index]
+    notes = [n for n in getattr(doc.live.sidecars, "notes", ()) if n.sentence == key]
+    if line != start:
+        return "\n".join(_notes_text(_on_edit(block, line - start, notes))) or None
     found = _curation(Path(path)) if is_curated(Path(path)) else None
     outcome = next((o for o in found.outcomes if o.key == key), None) if found else None
     if outcome is None:
         return "\n".join(_notes_text(notes)) if notes else None
     return _hover_text(outcome, notes)
+
+
+def _sentence_at(m2: Any, line: int) -> tuple[int, int, Any] | None:
+    """(the sentence's index among the file's sentences, its S line, its block) of the
+    block holding `line`, if it has a sentence."""
+    from m2lsp.model import block_at
+
+    found = block_at(m2, line)
+    if found is None or found[1].sentence is None:
+        return None
+    start, block = found
+    index = sum(1 for s, b in zip(m2.starts, m2.blocks, strict=True)
+                if s < start and b.sentence is not None)
+    return index, start, block
+
+
+def _on_edit(block: Any, row: int, notes: list[Any]) -> list[Any]:
+    """The notes on the edit at `row` of the block (a note without an annotator is on
+    whoever made the edit)."""
+    from m2lsp.curation.keys import EditSpec
+    from m2lsp.errors import UsageError
+
+    edit = next((e for e in block.edits if e.row == row and not e.is_noop), None)
+    if edit is None:
+        return []
+    key = EditSpec.of(edit).key
+    out = []
+    for note in notes:
+        try:
+            same = note.edit is not None and EditSpec.parse(note.edit).key == key
+        except UsageError:
+            same = False
+        if same and note.annotator in (None, edit.annotator.strip()):
+            out.append(note)
+    return out
 
 
 def _curation(gold: Path) -> Any:
@@ -131,16 +173,6 @@ def _curation(gold: Path) -> Any:
         return cached[1]
     except (M2lspError, OSError, UnicodeDecodeError):
         return None
-
-
-def _notes(gold: Path, key: str) -> list[Any]:
-    from m2lsp.curation.notes import SUFFIX, read_notes
-
-    try:
-        text = Path(str(gold) + SUFFIX).read_text(encoding="utf-8")
-        return [n for n in read_notes(text) if n.sentence == key]
-    except (M2lspError, OSError, UnicodeDecodeError):
-        return []
 
 
 def _hover_text(outcome: Any, notes: list[Any]) -> str:

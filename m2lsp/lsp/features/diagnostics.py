@@ -14,6 +14,7 @@ from lsprotocol import types
 
 from m2lsp.linting.incremental import Selection
 from m2lsp.lsp import convert, live_score
+from m2lsp.lsp.features.sidecars import current
 from m2lsp.lsp.server import M2Server, OpenDocument
 
 log = logging.getLogger(__name__)
@@ -31,6 +32,7 @@ async def pull_diagnostics(ls: M2Server, params: types.DocumentDiagnosticParams)
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])
+    await current(doc)  # the files beside it, once read (N001-N003)
     if params.previous_result_id == doc.result_id:  # nothing moved since the client asked
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=doc.result_id)
     for _ in range(3):  # a document that keeps changing is linted on the loop at last

@@ -13,6 +13,7 @@ from m2lsp.lsp import convert, live_score
 from m2lsp.lsp.features.attribution import current
 from m2lsp.lsp.features.curation import curation_hover
 from m2lsp.lsp.features.documents import m2_document
+from m2lsp.lsp.features.sidecars import current as sidecars_read
 from m2lsp.lsp.server import M2Server
 
 
@@ -20,11 +21,15 @@ def register(ls: M2Server) -> None:
     ls.feature(types.TEXT_DOCUMENT_HOVER)(hover)
 
 
-def hover(ls: M2Server, params: types.HoverParams) -> types.Hover | None:
+async def hover(ls: M2Server, params: types.HoverParams) -> types.Hover | None:
     found = m2_document(ls, params.text_document.uri)
     if found is None:
         return None
-    doc, m2 = found
+    doc, _ = found
+    await sidecars_read(doc)  # the notes beside it, once read
+    m2 = doc.live.m2
+    if m2 is None:
+        return None
     ls.cursor(doc, params.position.line)
     line = params.position.line
     text = _attribution_hover(ls, doc, params.position) or _score_hover(ls, doc, line) or \

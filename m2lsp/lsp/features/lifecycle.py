@@ -101,6 +101,9 @@ async def client_settings(ls: M2Server) -> Any:
 
 
 async def initialized(ls: M2Server, params: types.InitializedParams) -> None:
+    from m2lsp.lsp.features.sidecars import start_watching
+
+    start_watching(ls)
     settings = await client_settings(ls)
     if settings:
         ls.apply_config(settings, "workspace/configuration")
