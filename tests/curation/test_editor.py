@@ -14,6 +14,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from m2lsp.cli import main
 from tests.curation.test_curate import A, B
+from tests.lsp.test_workbench import _actions as workbench_actions
 
 SERVER = [sys.executable, "-m", "m2lsp", "serve"]
 
@@ -110,15 +111,16 @@ async def test_lenses_offer_each_annotators_version_of_an_open_sentence(
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(
         types.TextDocumentIdentifier(gold.as_uri())))
     titles = [(lens.range.start.line, lens.command.title) for lens in lenses
-              if lens.command and ("curated" in lens.command.title or
-                                   lens.command.title.startswith("take"))]
+              if lens.command and lens.command.title.startswith(("curated", "take",
+                                                                 "annotator", "done"))]
     assert titles == [
         (0, "curated 2 of 5 sentences"),
         (6, "take annotator 0's: She arrives on Monday ."),
         (6, "take annotator 1's: She arrives at Monday ."),
         (9, "take annotator 0's: we need more time ."),
         (9, "take annotator 1's: We need more time ."),
-        (12, "take annotator 0's: It rains .")]
+        (12, "take annotator 0's: It rains ."),
+        (12, "annotator 1: no line yet")]
     take = next(lens for lens in lenses if lens.command.title.startswith("take annotator 1"))
     answer = await _run(client, take.command.command, *take.command.arguments)
     assert answer["curated"] == 3
@@ -180,3 +182,59 @@ async def test_next_disagreement_goes_to_the_next_open_sentence(client: Language
     assert found == {"line": 12, "sentence": 5}
     found = await _run(client, "m2lsp.nextDisagreement", gold.as_uri(), 12, "previous")
     assert found == {"line": 6, "sentence": 3}
+
+
+async def _actions(client: LanguageClient, path: Path, line: int) -> dict[str, types.Command]:
+    """The code actions at `line`, by title (their commands)."""
+    return await workbench_actions(client, path.as_uri(), types.Range(
+        types.Position(line, 2), types.Position(line, 2)))
+
+
+async def _reopened(client: LanguageClient, path: Path, version: int) -> None:
+    """The editor's copy of the gold follows the file on disk, as VS Code reloads it."""
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
+        [types.TextDocumentContentChangeWholeDocument(path.read_text(encoding="utf-8"))]))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_actions_on_a_curated_gold_are_decisions_written_into_it_alone(
+        client: LanguageClient, tmp_path: Path) -> None:
+    for name, text in (("A.m2", A), ("B.m2", B)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    gold = tmp_path / "gold.m2"
+    assert main(["curate", str(tmp_path / "A.m2"), str(tmp_path / "B.m2"), "-o", str(gold),
+                 "--who", "cara"]) == 0
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=gold.as_uri(), language_id="gec-m2", version=1,
+        text=gold.read_text(encoding="utf-8"))))
+    # sentence 3: the annotators' versions, no edit of the gold's text by hand
+    actions = await _actions(client, gold, 6)
+    assert list(actions) == [
+        "Take annotator 0's edits", "Take annotator 1's edits",
+        "Accept 1 2|||R:VERB:SVA|||arrives (annotators 0, 1)",
+        "Accept 2 3|||R:PREP|||on (annotator 0)", "Correct as it is (no edit)"]
+    assert {a.command for a in actions.values()} == {"m2lsp.curate"}
+    accept = await _run(client, "m2lsp.curate",
+                        *actions["Accept 2 3|||R:PREP|||on (annotator 0)"].arguments)
+    assert accept["counts"]["in progress"] == 1
+    await _reopened(client, gold, 2)
+    assert list(await _actions(client, gold, 6)) == [
+        "Take annotator 0's edits", "Take annotator 1's edits",
+        "Accept 1 2|||R:VERB:SVA|||arrives (annotators 0, 1)", "Reject 2 3|||R:PREP|||on",
+        "Done: keep the gold's edits", "Correct as it is (no edit)",
+        "Reopen: forget the decisions on this sentence"]
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
+        types.TextDocumentIdentifier(gold.as_uri())))
+    done = next(lens for lens in lenses if lens.command.title.startswith("done"))
+    assert (done.range.start.line, done.command.title) == (6, "done: She arrive on Monday .")
+    # on the gold's A line: reject that edit
+    reject = await _actions(client, gold, 7)
+    assert list(reject) == ["Reject this edit (2 3|||R:PREP|||on)"]
+    for command in (*reject.values(), done.command):
+        answer = await _run(client, "m2lsp.curate", *command.arguments)
+        assert "error" not in answer, answer
+    status = await _run(client, "m2lsp.curationStatus", gold.as_uri())
+    assert (status["outcomes"][2]["state"], status["outcomes"][2]["edits"]) == ("decided", [])
+    assert (tmp_path / "A.m2").read_text(encoding="utf-8") == A
+    assert (tmp_path / "B.m2").read_text(encoding="utf-8") == B

@@ -18,6 +18,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
+from m2lsp.curation.state import DECIDED, IN_PROGRESS
 from m2lsp.errors import M2lspError
 from m2lsp.lsp.features.sidecars import changed
 from m2lsp.lsp.server import M2Server
@@ -199,33 +200,102 @@ def _notes_text(notes: list[Any]) -> list[str]:
 
 def curation_lenses(doc: Any) -> list[types.CodeLens]:
     """On a curated gold: "curated N of M sentences" above the first line, and above each
-    unfinished sentence one lens per annotator, "take annotator K's: <their correction>"
-    (a click decides it with m2lsp.curate)."""
-    from m2lsp.curation.keys import sentence_keys
-    from m2lsp.files.curation import is_curated
-
-    path = to_fs_path(doc.uri) if str(doc.uri).startswith("file:") else None
-    m2 = doc.live.m2
-    if not path or m2 is None or not is_curated(Path(path)):
+    unfinished sentence every annotator's version: "take annotator K's: <their
+    correction>" (a click decides it with m2lsp.curate), or "annotator K: no line yet";
+    on a sentence in progress, "done: <the gold's correction>" too."""
+    opened = _opened_gold(doc)
+    if opened is None:
         return []
-    found = _curation(Path(path))
-    if found is None:
-        return []
+    found, rows, keys = opened
     outcomes = {o.key: o for o in found.outcomes}
-    rows = [s for s, b in zip(m2.starts, m2.blocks, strict=True) if b.sentence is not None]
     out = [_lens(0, f"curated {found.curated} of {len(found.outcomes)} sentences", "", [])]
-    for row, key in zip(rows, sentence_keys(m2.blocks), strict=True):
+    for row, key in zip(rows, keys, strict=True):
         outcome = outcomes.get(key)
         if outcome is None or outcome.finished:
             continue
         for annotator, version in outcome.versions.items():
             if version is None:
+                out.append(_lens(row, f"annotator {annotator}: no line yet", "", []))
                 continue
             title = f"take annotator {annotator}'s: {_corrected(outcome.text, version)}"
-            out.append(_lens(row, title, CURATE, [doc.uri, {"action": "take",
-                                                              "sentence": key,
-                                                              "value": annotator}]))
+            out.append(_lens(row, title, CURATE, [doc.uri, _asked("take", key, annotator)]))
+        if outcome.state == IN_PROGRESS:
+            title = f"done: {_corrected(outcome.text, outcome.edits)}"
+            out.append(_lens(row, title, CURATE, [doc.uri, _asked("done", key)]))
     return out
+
+
+def _asked(action: str, sentence: str, value: str | None = None,
+           source: str | None = None) -> dict[str, str]:
+    """The decision m2lsp.curate is asked for."""
+    asked = {"action": action, "sentence": sentence}
+    if value is not None:
+        asked["value"] = value
+    if source is not None:
+        asked["from"] = source
+    return asked
+
+
+def curation_actions(doc: Any, line: int) -> list[types.CodeAction] | None:
+    """On a curated gold (None on other files), the decisions a line offers, each made by
+    m2lsp.curate (the gold and its log written, never an annotator's file): on an S line,
+    take an annotator's edits, accept an edit an annotator made that the gold lacks,
+    reject one it holds, done (in progress), correct as it is, reopen; on an A line of the
+    gold, reject that edit."""
+    opened = _opened_gold(doc)
+    if opened is None:
+        return None
+    found, _, keys = opened
+    at = _sentence_at(doc.live.m2, line)
+    outcome = None if at is None else next(
+        (o for o in found.outcomes if o.key == keys[at[0]]), None)
+    if at is None or outcome is None:
+        return []
+    _, start, block = at
+    if line != start:
+        return _reject_line(doc, outcome, block, line - start)
+    return [_decision(doc, title, asked) for title, asked in _decisions(outcome)]
+
+
+def _decisions(outcome: Any) -> list[tuple[str, dict[str, str]]]:
+    key, out = outcome.key, []
+    for annotator, version in outcome.versions.items():
+        if version is not None and not outcome.finished:
+            out.append((f"Take annotator {annotator}'s edits", _asked("take", key,
+                                                                     annotator)))
+    made: dict[Any, list[str]] = {}
+    for annotator, version in outcome.versions.items():
+        for edit in version or ():
+            if edit not in outcome.edits:
+                made.setdefault(edit, []).append(annotator)
+    for edit, by in sorted(made.items()):
+        whose = f"annotator{'s' if len(by) > 1 else ''} {', '.join(by)}"
+        out.append((f"Accept {edit.key} ({whose})",
+                    _asked("accept", key, edit.key, ",".join(by))))
+    out += [(f"Reject {edit.key}", _asked("reject", key, edit.key)) for edit in outcome.edits]
+    if outcome.state == IN_PROGRESS:
+        out.append(("Done: keep the gold's edits", _asked("done", key)))
+    if outcome.edits or not outcome.finished:
+        out.append(("Correct as it is (no edit)", _asked("correct", key)))
+    if outcome.state in (DECIDED, IN_PROGRESS):
+        out.append(("Reopen: forget the decisions on this sentence", _asked("reopen", key)))
+    return out
+
+
+def _reject_line(doc: Any, outcome: Any, block: Any, row: int) -> list[types.CodeAction]:
+    from m2lsp.curation.keys import EditSpec
+
+    edit = next((e for e in block.edits if e.row == row and not e.is_noop), None)
+    if edit is None or EditSpec.of(edit) not in outcome.edits:
+        return []
+    key = EditSpec.of(edit).key
+    return [_decision(doc, f"Reject this edit ({key})", _asked("reject", outcome.key, key))]
+
+
+def _decision(doc: Any, title: str, asked: dict[str, str]) -> types.CodeAction:
+    return types.CodeAction(title=title, kind=types.CodeActionKind.RefactorRewrite,
+                            command=types.Command(title=title, command=CURATE,
+                                                  arguments=[doc.uri, asked]))
 
 
 def _lens(row: int, title: str, command: str, arguments: list[Any]) -> types.CodeLens:
