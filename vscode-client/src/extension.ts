@@ -53,7 +53,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   disagreements.attach(context);
   progress.attach(context);
   await start();
+  // the file whose opening activated the extension is already active: no editor change
+  // will fill the views for it
   void progress.show();
+  void disagreements.refresh();
 }
 
 export async function deactivate(): Promise<void> {
@@ -101,7 +104,7 @@ async function start(): Promise<void> {
       { language: "plaintext", scheme: "file" },
     ],
     synchronize: { configurationSection: "m2lsp" },
-    middleware: { executeCommand: askForText },
+    middleware: { executeCommand: (command, args, next) => afterCuration(command, askForText(command, args, next)) },
   };
   client = new LanguageClient("m2lsp", "m2lsp", serverOptions, clientOptions);
   client.onNotification("m2lsp/scoreChanged", (score: ScoreStatus) => {
@@ -126,6 +129,17 @@ async function start(): Promise<void> {
       await vscode.commands.executeCommand("workbench.action.openSettings", "m2lsp.server.command");
     }
   }
+}
+
+/** A decision of the curator (m2lsp.curate) changes the gold's progress and its open
+ * sentences even where the gold's text stays the same: both views asked again. */
+async function afterCuration(command: string, answer: unknown): Promise<unknown> {
+  const done = await answer;
+  if (command === "m2lsp.curate") {
+    void progress.show();
+    void disagreements.refresh();
+  }
+  return done;
 }
 
 async function restart(): Promise<void> {

@@ -186,7 +186,8 @@ export async function nextDisagreement(client: LanguageClient | undefined, direc
   editor.revealRange(new vscode.Range(where, where), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }
 
-/** "annotator 0: 132 of 200 sentences" of the active M2 file, in the status bar. */
+/** "annotator 0: 132 of 200 sentences" of the active M2 file (of a curated gold, "curated
+ * 132 of 200"), in the status bar. */
 export class ProgressStatus {
   private readonly item = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 99);
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -222,7 +223,9 @@ export class ProgressStatus {
       return;
     }
     this.item.text = `$(checklist) ${found.map((p) => p.text).join(" · ")}`;
-    this.item.tooltip = "m2lsp: the sentences each annotator has written a line in";
+    this.item.tooltip = found.some((p) => p.text.startsWith("curated"))
+      ? "m2lsp: the sentences auto-merged or decided, of the curated gold"
+      : "m2lsp: the sentences each annotator has written a line in";
     this.item.show();
   }
 }
