@@ -56,6 +56,22 @@ writeFileSync(path.join(root, "b.m2"), "S He go to school .\nA 1 2|||R:VERB:SVA|
   "S It is fine .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n");
 execFileSync(python, ["-m", "m2lsp", "merge", path.join(root, "a.m2"), path.join(root, "b.m2"),
   "-o", path.join(workspace, "merged.m2")]);
+// a curation: two annotators who agree on the first sentence and disagree on three, and
+// the gold `m2lsp curate` starts from their files (which must stay byte for byte)
+const edit = (span, type, correction, annotator = 0) =>
+  `A ${span}|||${type}|||${correction}|||REQUIRED|||-NONE-|||${annotator}\n`;
+const noop = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n";
+const ana = "S He go to school .\n" + edit("1 2", "R:VERB:SVA", "goes") +
+  "\nS She arrive at Monday .\n" + edit("1 2", "R:VERB:SVA", "arrives") + edit("2 3", "R:PREP", "on") +
+  "\nS need more time .\n" + edit("0 0", "M:PRON", "we") +
+  "\nS It rain .\n" + edit("1 2", "R:VERB:SVA", "rains");
+const ben = "S He go to school .\n" + edit("1 2", "R:VERB:SVA", "goes") +
+  "\nS She arrive at Monday .\n" + edit("1 2", "R:VERB:SVA", "arrives") +
+  "\nS need more time .\n" + edit("0 0", "M:PRON", "We") + "\nS It rain .\n" + noop;
+writeFileSync(path.join(workspace, "ana.m2"), ana);
+writeFileSync(path.join(workspace, "ben.m2"), ben);
+execFileSync(python, ["-m", "m2lsp", "curate", "ana.m2", "ben.m2", "-o", "curated.m2",
+  "--who", "cara"], { cwd: workspace });
 // the spaCy pipeline ERRANT annotates CAMB's plain text with: en_core_web_sm, or the same
 // pipeline as these machines install it
 const model = execFileSync(python, ["-c", "import importlib.util as u; print(next((m for m " +
@@ -105,6 +121,11 @@ try {
   await page.waitForSelector(".monaco-editor .view-lines", { timeout: 60000 });
   await page.waitForSelector(".squiggly-warning, .squiggly-error", { timeout: 90000 });
   step("squiggle seen");
+  // the file whose opening activated the extension fills the Disagreements view
+  await command(page, "Focus on Disagreements View");
+  await page.locator(".monaco-list-row", { hasText: /^\s*\d+: \S/ }).first().waitFor({ timeout: 60000 });
+  step("the Disagreements view is filled for the first file opened");
+  await page.locator(".pane-header", { hasText: "Disagreements" }).first().click(); // folded again
 
   await page.keyboard.press("Control+Shift+M");
   const problem = page.locator(".markers-panel .monaco-list-row", { hasText: "M302" }).first();
@@ -372,6 +393,43 @@ try {
   step("adopted: the sentence is no longer a disagreement");
   await page.screenshot({ path: path.join(out, "workbench-adjudicated.png") });
 
+  step("curating three disagreements: a version taken, an edit accepted, one rejected");
+  await quickOpen(page, "curated.m2");
+  await page.locator(".statusbar-item", { hasText: "curated 1 of 4" }).first().waitFor({ timeout: 60000 });
+  await command(page, "Focus on Disagreements View");
+  await page.locator(".monaco-list-row", { hasText: "2: She arrive at Monday ." }).first()
+    .waitFor({ timeout: 60000 });
+  await page.locator(".monaco-editor .view-lines").first().click();
+  await goToLine(page, 7);
+  await action(page, "Take annotator 1's edits");
+  await page.locator(".statusbar-item", { hasText: "curated 2 of 4" }).first().waitFor({ timeout: 60000 });
+  await goToLine(page, 4);
+  await action(page, "Accept 1 2|||R:VERB:SVA|||arrives (annotators 0, 1)");
+  await page.locator(".monaco-editor .view-line", { hasText: /R:VERB:SVA\|\|\|arrives/ }).first()
+    .waitFor({ timeout: 60000 });
+  await action(page, "Done: keep the gold's edits");
+  await page.locator(".statusbar-item", { hasText: "curated 3 of 4" }).first().waitFor({ timeout: 60000 });
+  await goToLine(page, 10);
+  await action(page, "Take annotator 0's edits");
+  const rains = page.locator(".monaco-editor .view-line", { hasText: /R:VERB:SVA\|\|\|rains/ }).first();
+  await rains.waitFor({ timeout: 60000 });
+  await goToLine(page, 11);
+  await action(page, "Reject this edit (1 2|||R:VERB:SVA|||rains)");
+  await rains.waitFor({ state: "detached", timeout: 60000 });
+  await page.locator(".statusbar-item", { hasText: "curated 4 of 4" }).first().waitFor({ timeout: 60000 });
+  await page.screenshot({ path: path.join(out, "curated.png") });
+  const curated = JSON.parse(execFileSync(python, ["-m", "m2lsp", "curate", "curated.m2",
+    "--status", "--format", "json"], { cwd: workspace, encoding: "utf8" }));
+  const decided = curated.outcomes.slice(1).map((o) => `${o.state}: ${o.edits.join("; ")}`);
+  const wanted = ["decided: 1 2|||R:VERB:SVA|||arrives", "decided: 0 0|||M:PRON|||We", "decided: "];
+  if (JSON.stringify(decided) !== JSON.stringify(wanted)) {
+    throw new Error(`the curation holds ${JSON.stringify(decided)}, not ${JSON.stringify(wanted)}`);
+  }
+  for (const [name, text] of [["ana.m2", ana], ["ben.m2", ben]]) {
+    if (readFileSync(path.join(workspace, name), "utf8") !== text) throw new Error(`${name} changed`);
+  }
+  step(`curated: ${decided.join(" | ")}; ana.m2 and ben.m2 as they were`);
+
   step("M2: Open Report (the server's page in a webview)");
   await page.locator(".tabs-container .tab", { hasText: "gold.m2" }).first().click();
   await page.waitForTimeout(1000);
@@ -463,6 +521,15 @@ async function action(page, title) {
       await page.waitForTimeout(1000);
     }
   }
+}
+
+/** The cursor to the start of line `line` (1-based). */
+async function goToLine(page, line) {
+  await page.keyboard.press("Control+G");
+  await page.keyboard.type(String(line));
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Home");
+  await page.waitForTimeout(500);
 }
 
 async function quickOpen(page, name) {
