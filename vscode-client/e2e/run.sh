@@ -9,7 +9,9 @@
 # undo), uses the workbench (two sentences annotated by selecting tokens, no digit typed; a
 # correction edited, the edits realigned with a hand-set type kept; a disagreement of a file
 # `m2lsp merge` made adjudicated from the Disagreements view; a deletion, an insertion at a
-# gap and a token split, each checked in the saved file), opens the report view ("M2: Open Report": its F0.5 equals `m2lsp score`, a sentence clicked shows
+# gap and a token split, each checked in the saved file), curates three disagreements of a
+# gold `m2lsp curate` started (a version taken, an edit accepted, one rejected: the status
+# decided, the annotators' files unchanged), opens the report view ("M2: Open Report": its F0.5 equals `m2lsp score`, a sentence clicked shows
 # its gold line), opens
 # a real CGED truth file and checks its language mode and a T001 entry.  Screenshots go to $M2LSP_E2E_OUT
 # (default vscode-client/e2e/out).  Needs: Node 20 + npm, chromium, Python with m2lsp.
