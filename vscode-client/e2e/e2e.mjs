@@ -393,15 +393,14 @@ try {
   step("adopted: the sentence is no longer a disagreement");
   await page.screenshot({ path: path.join(out, "workbench-adjudicated.png") });
 
-  step("curating three disagreements: a version taken, an edit accepted, one rejected");
+  step("curating three disagreements: a version taken (lens), an edit accepted, one rejected");
   await quickOpen(page, "curated.m2");
   await page.locator(".statusbar-item", { hasText: "curated 1 of 4" }).first().waitFor({ timeout: 60000 });
   await command(page, "Focus on Disagreements View");
   await page.locator(".monaco-list-row", { hasText: "2: She arrive at Monday ." }).first()
     .waitFor({ timeout: 60000 });
   await page.locator(".monaco-editor .view-lines").first().click();
-  await goToLine(page, 7);
-  await action(page, "Take annotator 1's edits");
+  await lens(page, "take annotator 1's: We need more time .");
   await page.locator(".statusbar-item", { hasText: "curated 2 of 4" }).first().waitFor({ timeout: 60000 });
   await goToLine(page, 4);
   await action(page, "Accept 1 2|||R:VERB:SVA|||arrives (annotators 0, 1)");
@@ -521,6 +520,11 @@ async function action(page, title) {
       await page.waitForTimeout(1000);
     }
   }
+}
+
+/** Click the code lens titled `title` in the active editor. */
+async function lens(page, title) {
+  await page.locator(".codelens-decoration a", { hasText: title }).first().click({ timeout: 60000 });
 }
 
 /** The cursor to the start of line `line` (1-based). */
