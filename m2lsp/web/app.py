@@ -17,7 +17,7 @@ from m2lsp.web.guard import Guard
 from m2lsp.web.layers import Stale
 from m2lsp.web.project import open_project
 from m2lsp.web.site import MAX_BODY, Site
-from m2lsp.web.views import auth, curation, manage, pages, sentences
+from m2lsp.web.views import auth, curation, events, manage, pages, sentences
 
 
 def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY) -> Starlette:
@@ -25,7 +25,8 @@ def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY) -> 
     project = open_project(root)
     site = Site(project, connect(project.database), secure, max_body)
     app = Starlette(routes=[*auth.ROUTES, *sentences.ROUTES, *curation.ROUTES,
-                            *manage.ROUTES, *pages.ROUTES],
+                            *manage.ROUTES, *events.ROUTES,
+                            *pages.ROUTES],
                     middleware=[Middleware(Guard, site=site)],
                     exception_handlers={HTTPException: _http, M2lspError: _refused,
                                         LookupError: _missing, Stale: _stale})

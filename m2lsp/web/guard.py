@@ -43,7 +43,9 @@ class Guard:
         if refused:
             await _refuse(send, *refused)
             return
-        await self.app(scope, _replay(body), send)
+        # a read passes the client's own receive on: a stream (GET /api/events) hears the
+        # client leave through it
+        await self.app(scope, receive if scope["method"] in SAFE else _replay(body), send)
 
 
 def _refusal(method: str, path: str, headers: dict[str, str], session: Any,

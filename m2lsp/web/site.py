@@ -1,5 +1,5 @@
 """What the app serves and how: the project, its database, the limits and the cookie's
-flags, held by the app for its views."""
+flags, and the live updates' hub, held by the app for its views."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from m2lsp.web.accounts import RateLimit, Session, session_of
+from m2lsp.web.events import Hub
 from m2lsp.web.project import Project
 
 MAX_BODY = 1024 * 1024
@@ -22,6 +23,7 @@ class Site:
     secure: bool = False
     max_body: int = MAX_BODY
     logins: RateLimit = field(default_factory=RateLimit)
+    events: Hub = field(default_factory=Hub)
 
     def session(self, token: str | None) -> Session | None:
         return session_of(self.db, token)

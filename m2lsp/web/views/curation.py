@@ -9,6 +9,7 @@ from starlette.routing import Route
 
 from m2lsp.web.curating import decided, layers_of
 from m2lsp.web.db import log_event
+from m2lsp.web.events import decided as decided_event
 from m2lsp.web.views.common import body, session, site
 
 
@@ -23,6 +24,7 @@ async def decision(request: Request) -> JSONResponse:
     data = await body(request)
     result = decided(here.project, number, data, found.user.name)
     log_event(here.db, found.user.name, f"curate:{data['action']}", number)
+    here.events.publish(decided_event(found.user.name, data["action"], number))
     return JSONResponse(result)
 
 

@@ -8,6 +8,7 @@ from starlette.routing import Route
 
 from m2lsp.web.assignments import assign, progress
 from m2lsp.web.db import log_event
+from m2lsp.web.events import assigned
 from m2lsp.web.views.common import body, session, site
 
 
@@ -15,6 +16,7 @@ async def assignment(request: Request) -> JSONResponse:
     found, here = session(request, "manager"), site(request)
     made = assign(here.db, here.project, await body(request))
     log_event(here.db, found.user.name, f"assign:{made['user']}:{made['first']}-{made['last']}")
+    here.events.publish(assigned(made["user"], made["first"], made["last"]))
     return JSONResponse(made, status_code=201)
 
 

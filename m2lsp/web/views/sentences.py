@@ -11,6 +11,7 @@ from starlette.routing import Route
 
 from m2lsp.web.assignments import assigned, sentences_of
 from m2lsp.web.db import log_event
+from m2lsp.web.events import saved as saved_event
 from m2lsp.web.layers import Stale, change_of, save, shown
 from m2lsp.web.views.common import body, session, site
 
@@ -44,6 +45,8 @@ async def saved(request: Request) -> JSONResponse:
                              "or window saved it): your change was not saved; here is the "
                              "current version", "current": stale.current}, status_code=409)
     log_event(here.db, found.user.name, "save", number)
+    here.events.publish(saved_event(found.user.name, number, result["version"],
+                                    bool(result["edits"])))
     return JSONResponse(result)
 
 
