@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from itertools import combinations
+from typing import Any
 
 from m2lsp.conversion import annotators
 from m2lsp.model import Block, Edit, M2Document, corrected_sentence
+
+GOLD_ID = "gold"  # the annotator id a gold scored against gets (`m2lsp agree --against`)
 
 
 @dataclass(frozen=True)
@@ -326,3 +329,50 @@ def _as_annotator(line: str, index: int) -> str:
     """An A line with its annotator field replaced by `index`."""
     fields = line.rstrip("\r\n").split("|||")
     return "|||".join([*fields[:-1], str(index)]) if len(fields) >= 6 else line
+
+
+def with_gold(document: M2Document, gold: M2Document, name: str) -> str:
+    """The annotators' sentences with the gold's edits added as annotator `gold`; a
+    ValueError where the gold's sentences are not the same."""
+    from m2lsp.authoring.lines import renumbered
+
+    ours = [b for b in document.blocks if b.sentence is not None]
+    theirs = [b for b in gold.blocks if b.sentence is not None]
+    if len(ours) != len(theirs):
+        raise ValueError(f"{name} has {len(theirs)} sentences but the annotators' files "
+                         f"{len(ours)}: the gold must have the same sentences")
+    out = []
+    for number, (block, other) in enumerate(zip(ours, theirs, strict=True), 1):
+        assert block.sentence is not None and other.sentence is not None
+        if block.sentence.tokens != other.sentence.tokens:
+            raise ValueError(f"sentence {number} differs between the annotators' files and "
+                             f"{name}: the gold must have the same sentences, in order")
+        out.append(block.lines[0].rstrip("\r\n"))
+        out.extend(e.text.rstrip("\r\n") for e in block.edits)
+        out.extend(renumbered(e.text, GOLD_ID) for e in other.edits)
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def agreement_data(found: Agreement) -> dict[str, Any]:
+    """The JSON `--format json` prints: the dataclasses, with the derived numbers."""
+    return {"metric": found.metric, "beta": found.beta, "annotators": list(found.annotators),
+            "pairs": [_pair_data(p) for p in found.pairs]}
+
+
+def _pair_data(pair: PairAgreement) -> dict[str, Any]:
+    kappa = pair.needs_correction
+    return {"first": pair.first, "second": pair.second, "sentences": pair.sentences,
+            "left_out": pair.left_out, "forward": asdict(pair.forward),
+            "backward": asdict(pair.backward), "mean_f": pair.mean_f,
+            "needs_correction": {**asdict(kappa), "observed": kappa.observed,
+                                 "expected": kappa.expected, "kappa": kappa.kappa},
+            "types": [{**asdict(t), "agreement": t.agreement} for t in pair.types]}
+
+
+def summary_data(found: Summary) -> dict[str, Any]:
+    """The JSON `--pairs summary --format json` prints."""
+    return {"summary": True, "annotators": len(found.annotators),
+            "sentences": found.sentences, "pairs": found.pairs,
+            "agreement": found.agreement,
+            "rows": [{**asdict(r), "agreement": r.agreement} for r in found.rows]}

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,6 @@ from m2lsp.errors import UsageError
 from m2lsp.scoring.metric import agreeing
 
 MOST_PAIRS = 10  # `--pairs auto` prints every pair up to this many (five annotators)
-GOLD_ID = "gold"  # the id `--against` gives the gold's edits
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -54,7 +52,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from m2lsp.agreement import agreement
+    from m2lsp.agreement import agreement, agreement_data
 
     document = _document(args)
     if args.disagreements:
@@ -99,7 +97,7 @@ def _listed(everyone: list[str]) -> str:
 
 
 def _summary(args: argparse.Namespace, document: Any) -> int:
-    from m2lsp.agreement import summary
+    from m2lsp.agreement import summary, summary_data
 
     found = summary(document)
     if args.format == "json":
@@ -107,13 +105,6 @@ def _summary(args: argparse.Namespace, document: Any) -> int:
     else:
         sys.stdout.write(summary_text(found))
     return EXIT_CLEAN
-
-
-def summary_data(found: Any) -> dict[str, Any]:
-    return {"summary": True, "annotators": len(found.annotators),
-            "sentences": found.sentences, "pairs": found.pairs,
-            "agreement": found.agreement,
-            "rows": [{**asdict(r), "agreement": r.agreement} for r in found.rows]}
 
 
 def summary_text(found: Any) -> str:
@@ -134,7 +125,7 @@ def summary_text(found: Any) -> str:
 
 def _against(args: argparse.Namespace, document: Any) -> int:
     """`--against GOLD`: each annotator of the files scored against the gold."""
-    from m2lsp.agreement import agreement
+    from m2lsp.agreement import GOLD_ID, agreement, agreement_data, with_gold
     from m2lsp.parsing.m2 import parse_m2
     from m2lsp.parsing.source import SourceText
 
@@ -158,29 +149,6 @@ def _against(args: argparse.Namespace, document: Any) -> int:
             f"Agreement of {len(found.annotators)} annotators",
             f"Agreement of {len(chosen)} annotators with {args.against}", 1))
     return EXIT_CLEAN
-
-
-def with_gold(document: Any, gold: Any, name: str) -> str:
-    """The annotators' sentences with the gold's edits added as annotator `gold`; a
-    ValueError where the gold's sentences are not the same."""
-    from m2lsp.authoring.lines import renumbered
-
-    ours = [b for b in document.blocks if b.sentence is not None]
-    theirs = [b for b in gold.blocks if b.sentence is not None]
-    if len(ours) != len(theirs):
-        raise ValueError(f"{name} has {len(theirs)} sentences but the annotators' files "
-                         f"{len(ours)}: the gold must have the same sentences")
-    out = []
-    for number, (block, other) in enumerate(zip(ours, theirs, strict=True), 1):
-        assert block.sentence is not None and other.sentence is not None
-        if block.sentence.tokens != other.sentence.tokens:
-            raise ValueError(f"sentence {number} differs between the annotators' files and "
-                             f"{name}: the gold must have the same sentences, in order")
-        out.append(block.lines[0].rstrip("\r\n"))
-        out.extend(e.text.rstrip("\r\n") for e in block.edits)
-        out.extend(renumbered(e.text, GOLD_ID) for e in other.edits)
-        out.append("")
-    return "\n".join(out) + "\n"
 
 
 def _unfinished(gold: Path) -> None:
@@ -270,22 +238,6 @@ def _why_not(name: str, document: Any, everyone: list[str]) -> str:
         return f"{name} has no edit line, so no annotator: agreement needs two or more"
     return (f"{name} has one annotator ({everyone[0]}): agreement needs two or more "
             "(or give one file per annotator: m2lsp agree A.m2 B.m2)")
-
-
-def agreement_data(found: Any) -> dict[str, Any]:
-    """The JSON `--format json` prints: the dataclasses, with the derived numbers."""
-    return {"metric": found.metric, "beta": found.beta, "annotators": list(found.annotators),
-            "pairs": [_pair_data(p) for p in found.pairs]}
-
-
-def _pair_data(pair: Any) -> dict[str, Any]:
-    kappa = pair.needs_correction
-    return {"first": pair.first, "second": pair.second, "sentences": pair.sentences,
-            "left_out": pair.left_out, "forward": asdict(pair.forward),
-            "backward": asdict(pair.backward), "mean_f": pair.mean_f,
-            "needs_correction": {**asdict(kappa), "observed": kappa.observed,
-                                 "expected": kappa.expected, "kappa": kappa.kappa},
-            "types": [{**asdict(t), "agreement": t.agreement} for t in pair.types]}
 
 
 def agreement_text(found: Any) -> str:

@@ -17,7 +17,15 @@ from m2lsp.web.guard import Guard
 from m2lsp.web.layers import Stale
 from m2lsp.web.project import open_project
 from m2lsp.web.site import MAX_BODY, Site
-from m2lsp.web.views import auth, curation, events, manage, pages, sentences
+from m2lsp.web.views import (
+    auth,
+    curation,
+    dashboard,
+    events,
+    manage,
+    pages,
+    sentences,
+)
 
 
 def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY) -> Starlette:
@@ -26,6 +34,7 @@ def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY) -> 
     site = Site(project, connect(project.database), secure, max_body)
     app = Starlette(routes=[*auth.ROUTES, *sentences.ROUTES, *curation.ROUTES,
                             *manage.ROUTES, *events.ROUTES,
+                            *dashboard.ROUTES,
                             *pages.ROUTES],
                     middleware=[Middleware(Guard, site=site)],
                     exception_handlers={HTTPException: _http, M2lspError: _refused,
