@@ -1,0 +1,31 @@
+"""GET /api/export/{which}?format=m2|bea-json|brat: the gold (`gold`: a curator or a
+manager) or an annotator's layer (its name: a curator, a manager, or that annotator
+alone), as a file to download."""
+
+from __future__ import annotations
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from m2lsp.web.exports import GOLD, exported
+from m2lsp.web.views.common import session, site
+
+
+async def export(request: Request) -> Response:
+    found = session(request)
+    which: str = request.path_params["which"]
+    if found.user.role == "annotator" and which != found.user.name:
+        raise HTTPException(403, "an annotator exports their own layer only")
+    if which == GOLD and found.user.role == "annotator":
+        raise HTTPException(403, "the gold is for a curator or manager")
+    query = request.query_params
+    made = exported(site(request).project, which, query.get("format", "m2"),
+                    query.get("skip") == "1")
+    return Response(made.content, media_type=made.media_type, headers={
+        "Content-Disposition": f'attachment; filename="{made.filename}"',
+        "X-M2lsp-Skipped": str(made.skipped)})
+
+
+ROUTES = [Route("/api/export/{which}", export, methods=["GET"])]
