@@ -26,6 +26,7 @@ from m2lsp.web.views import (
     manage,
     pages,
     sentences,
+    suggestions,
 )
 
 
@@ -37,6 +38,7 @@ def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY) -> 
                             *manage.ROUTES, *events.ROUTES,
                             *dashboard.ROUTES,
                             *exports.ROUTES,
+                            *suggestions.ROUTES,
                             *pages.ROUTES],
                     middleware=[Middleware(Guard, site=site)],
                     exception_handlers={HTTPException: _http, M2lspError: _refused,

@@ -4,6 +4,7 @@
     sessions     a digest of the random token, user, expiry, CSRF token
     assignments  user, first and last sentence (from 1, inclusive)
     events       time, user, action, sentence
+    suggestion_decisions   user, sentence, suggestion id, accept or reject, time
 
 It holds no annotation: the files do."""
 
@@ -22,6 +23,9 @@ CREATE TABLE IF NOT EXISTS assignments (
     user TEXT NOT NULL REFERENCES users(name), first INTEGER NOT NULL, last INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS events (
     time TEXT NOT NULL, user TEXT NOT NULL, action TEXT NOT NULL, sentence INTEGER);
+CREATE TABLE IF NOT EXISTS suggestion_decisions (
+    user TEXT NOT NULL REFERENCES users(name), sentence INTEGER NOT NULL, id TEXT NOT NULL,
+    decision TEXT NOT NULL, time TEXT NOT NULL, PRIMARY KEY (user, sentence, id));
 """
 
 

@@ -1,0 +1,62 @@
+"""Suggestions: GET /api/suggestions (the sets loaded), POST /api/suggestions (a manager
+loads one), GET /api/suggestions/{n} (an annotator's offered suggestions of an assigned
+sentence), POST /api/suggestions/{n} (accept or reject one)."""
+
+from __future__ import annotations
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from m2lsp.web.assignments import assigned
+from m2lsp.web.db import log_event
+from m2lsp.web.events import saved, suggested
+from m2lsp.web.suggestions import decide, load, offered, set_names
+from m2lsp.web.views.common import body, session, site
+
+
+async def sets(request: Request) -> JSONResponse:
+    session(request)
+    return JSONResponse({"sets": set_names(site(request).project)})
+
+
+async def loaded(request: Request) -> JSONResponse:
+    found, here = session(request, "manager"), site(request)
+    made = load(here.project, await body(request))
+    log_event(here.db, found.user.name, f"suggestions:{made['name']}")
+    here.events.publish(suggested(made["name"], made["sentences"]))
+    return JSONResponse(made, status_code=201)
+
+
+def _number(request: Request, user: str) -> int:
+    number: int = request.path_params["n"]
+    if number not in assigned(site(request).db, user):
+        raise HTTPException(403, f"sentence {number} is not assigned to you")
+    return number
+
+
+async def listed(request: Request) -> JSONResponse:
+    found, here = session(request, "annotator"), site(request)
+    number = _number(request, found.user.name)
+    return JSONResponse({"suggestions": [s.to_dict() for s in offered(
+        here.db, here.project, found.user.name, number)]})
+
+
+async def decision(request: Request) -> JSONResponse:
+    found, here = session(request, "annotator"), site(request)
+    number = _number(request, found.user.name)
+    data = await body(request)
+    result = decide(here.db, here.project, found.user.name, number, data)
+    log_event(here.db, found.user.name, f"suggestion:{data['decision']}", number)
+    if data["decision"] == "accept":
+        shown = result["sentence"]
+        here.events.publish(saved(found.user.name, number, shown["version"],
+                                  bool(shown["edits"])))
+    return JSONResponse(result)
+
+
+ROUTES = [Route("/api/suggestions", sets, methods=["GET"]),
+          Route("/api/suggestions", loaded, methods=["POST"]),
+          Route("/api/suggestions/{n:int}", listed, methods=["GET"]),
+          Route("/api/suggestions/{n:int}", decision, methods=["POST"])]
