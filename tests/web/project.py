@@ -61,7 +61,8 @@ class Team:
                  if p.is_file() and not p.name.startswith("m2lsp-web.sqlite3")}
         db = sqlite3.connect(self.root / "m2lsp-web.sqlite3")
         rows = [list(db.execute(f"SELECT * FROM {t} ORDER BY 1, 2"))
-                for t in ("users", "sessions", "assignments", "events")]
+                for t in ("users", "sessions", "assignments", "events",
+                          "suggestion_decisions")]
         db.close()
         return files, rows
 

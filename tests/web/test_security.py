@@ -13,6 +13,9 @@ from tests.web.project import password, team
 
 EDIT = "A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0"
 STALE = {"version": "0000000000000000", "edits": [EDIT]}
+SYSTEM = {"system": "This is a test .\nHe goes home .\nShe likes cats .\n"}
+SUGGESTED = {"name": "sys", "format": "text", **{"text": SYSTEM["system"]}}
+DECISION = {"id": "0123456789ab", "decision": "accept", "version": "0000000000000000"}
 
 # (who, method, path, body or raw bytes, extra headers or None to drop the CSRF header,
 #  status)
@@ -52,6 +55,46 @@ CASES = [
     ("stale version", "ann", "PUT", "/api/sentences/1", STALE, {}, 409),
     ("a body not JSON", "ann", "PUT", "/api/sentences/1", b"{",
      {"Content-Type": "application/json"}, 400),
+    # live updates, suggestions, the dashboard, scoring, export
+    ("no session: events", None, "GET", "/api/events", None, {}, 401),
+    ("no session: agreement", None, "GET", "/api/agreement", None, {}, 401),
+    ("no session: score", None, "POST", "/api/score", SYSTEM, {}, 401),
+    ("no session: export", None, "GET", "/api/export/gold", None, {}, 401),
+    ("no session: suggestion sets", None, "GET", "/api/suggestions", None, {}, 401),
+    ("no session: load suggestions", None, "POST", "/api/suggestions", SUGGESTED, {}, 401),
+    ("no session: a suggestion", None, "POST", "/api/suggestions/1", DECISION, {}, 401),
+    ("wrong role: annotator reads agreement", "ann", "GET", "/api/agreement", None, {}, 403),
+    ("wrong role: annotator scores", "ann", "POST", "/api/score", SYSTEM, {}, 403),
+    ("wrong role: annotator exports the gold", "ann", "GET", "/api/export/gold", None, {},
+     403),
+    ("wrong role: annotator loads suggestions", "ann", "POST", "/api/suggestions", SUGGESTED,
+     {}, 403),
+    ("wrong role: curator loads suggestions", "cur", "POST", "/api/suggestions", SUGGESTED,
+     {}, 403),
+    ("wrong role: manager lists a sentence's suggestions", "boss", "GET",
+     "/api/suggestions/1", None, {}, 403),
+    ("wrong role: curator decides a suggestion", "cur", "POST", "/api/suggestions/1",
+     DECISION, {}, 403),
+    ("another annotator's layer: export", "ann", "GET", "/api/export/bob", None, {}, 403),
+    ("a sentence not assigned: suggestions", "ann", "GET", "/api/suggestions/3", None, {},
+     403),
+    ("a sentence not assigned: a suggestion", "ann", "POST", "/api/suggestions/3", DECISION,
+     {}, 403),
+    ("missing CSRF token: score", "cur", "POST", "/api/score", SYSTEM, None, 403),
+    ("missing CSRF token: load suggestions", "boss", "POST", "/api/suggestions", SUGGESTED,
+     None, 403),
+    ("missing CSRF token: a suggestion", "ann", "POST", "/api/suggestions/1", DECISION, None,
+     403),
+    ("path traversal: export", "cur", "GET", "/api/export/..%2Fproject.toml", None, {}, 404),
+    ("path traversal: export, raw", "cur", "GET", "/api/export/../../etc/passwd", None, {},
+     404),
+    ("path traversal: export, a dotted name", "cur", "GET", "/api/export/..", None, {}, 404),
+    ("path traversal: suggestion set", "boss", "POST", "/api/suggestions",
+     {**SUGGESTED, "name": "../layers/ann"}, {}, 400),
+    ("oversized body: score", "cur", "POST", "/api/score",
+     {"system": "x" * (1024 * 1024)}, {}, 413),
+    ("no such suggestion", "ann", "POST", "/api/suggestions/1", DECISION, {}, 400),
+    ("a score without a gold", "cur", "POST", "/api/score", SYSTEM, {}, 400),
 ]
 
 
