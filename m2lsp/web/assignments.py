@@ -8,9 +8,8 @@ from typing import Any
 
 from m2lsp.errors import UsageError
 from m2lsp.web.accounts import user_of
-from m2lsp.web.layers import is_done
 from m2lsp.web.names import checked_name
-from m2lsp.web.project import Project, add_layer, read_document, sentence_count, version
+from m2lsp.web.project import Project, add_layer, sentence_count
 
 
 def assigned(db: sqlite3.Connection, user: str) -> list[int]:
@@ -20,6 +19,12 @@ def assigned(db: sqlite3.Connection, user: str) -> list[int]:
                                   (user,)):
         found.update(range(first, last + 1))
     return sorted(found)
+
+
+def is_assigned(db: sqlite3.Connection, user: str, number: int) -> bool:
+    """Whether sentence `number` is given to `user` (one query, whatever the ranges)."""
+    return db.execute("SELECT 1 FROM assignments WHERE user = ? AND first <= ? AND ? <= last "
+                      "LIMIT 1", (user, number, number)).fetchone() is not None
 
 
 def assign(db: sqlite3.Connection, project: Project, body: Any) -> dict[str, Any]:
@@ -41,10 +46,10 @@ def assign(db: sqlite3.Connection, project: Project, body: Any) -> dict[str, Any
 
 def sentences_of(db: sqlite3.Connection, project: Project, user: str) -> list[dict[str, Any]]:
     """The user's assigned sentences with their state and version."""
-    document = read_document(project.layer(user))
-    return [{"number": n, "text": (b.sentence.text if b.sentence else ""),
-             "state": "done" if is_done(b) else "new", "version": version(b)}
-            for n in assigned(db, user) if (b := document.blocks[n - 1]) is not None]
+    index = project.store.get(project.layer(user))
+    return [{"number": n, "text": index.text_of(n),
+             "state": "done" if index.done(n) else "new", "version": index.version(n)}
+            for n in assigned(db, user) if n <= index.count]
 
 
 def progress(db: sqlite3.Connection, project: Project) -> list[dict[str, Any]]:
@@ -53,7 +58,10 @@ def progress(db: sqlite3.Connection, project: Project) -> list[dict[str, Any]]:
     for (name,) in db.execute("SELECT name FROM users WHERE role = 'annotator' ORDER BY name"):
         numbers = assigned(db, name)
         path = project.layer(name)
-        blocks = read_document(path).blocks if path.exists() else ()
-        done = sum(1 for n in numbers if n <= len(blocks) and is_done(blocks[n - 1]))
+        if not path.exists():
+            done = 0
+        else:
+            index = project.store.get(path)
+            done = sum(1 for n in numbers if n <= index.count and index.done(n))
         out.append({"user": name, "assigned": len(numbers), "done": done})
     return out

@@ -8,7 +8,7 @@ from typing import Any
 
 from m2lsp.errors import UsageError
 from m2lsp.web.names import is_name
-from m2lsp.web.project import Project, block, own_lines, read_document, version
+from m2lsp.web.project import Project, own_lines, version
 
 ACTIONS = ("take", "accept", "reject", "edit", "correct", "done", "reopen", "accept-agreed")
 
@@ -18,7 +18,7 @@ def layers_of(project: Project, number: int) -> dict[str, Any]:
     shown = {}
     tokens: list[str] = []
     for name in project.layer_names():
-        found = block(read_document(project.layer(name)), number)
+        found = project.store.get(project.layer(name)).block(number)
         tokens = list(found.sentence.tokens if found.sentence else ())
         shown[name] = {"edits": own_lines(found), "version": version(found)}
     return {"number": number, "tokens": tokens, "layers": shown}

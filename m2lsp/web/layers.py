@@ -13,10 +13,7 @@ from m2lsp.model import Block
 from m2lsp.web.project import (
     ANNOTATOR,
     Project,
-    block,
     own_lines,
-    read_document,
-    replaced,
     version,
 )
 
@@ -60,7 +57,7 @@ def shown(project: Project, user: str, number: int) -> dict[str, Any]:
     from m2lsp.web.display import sentence_view
     from m2lsp.web.notes import notes_of
 
-    found = block(read_document(project.layer(user)), number)
+    found = project.store.get(project.layer(user)).block(number)
     return {"number": number, "tokens": list(found.sentence.tokens if found.sentence else ()),
             "edits": own_lines(found), "findings": findings(found), "version": version(found),
             **sentence_view(found, ANNOTATOR, project.language),
@@ -83,20 +80,16 @@ def save(project: Project, user: str, number: int, change: Change) -> dict[str, 
     """Write the change to `user`'s layer (atomically) and return the sentence as now
     shown; `Stale` (nothing written) when the version is not the file's, or when the file
     changed while the change was made (an editor, git)."""
-    from m2lsp.files.writing import Snapshot, WriteRefused, write_atomic
-    from m2lsp.parsing.m2 import parse_m2
+    from m2lsp.files.writing import WriteRefused
 
     path = project.layer(user)
-    data = path.read_bytes()
-    read = Snapshot.of(path, data)
-    text = data.decode("utf-8")
-    document = parse_m2(text)
-    found = block(document, number)
+    index = project.store.get(path)
+    found = index.block(number)
     if change.version != version(found):
         raise Stale(shown(project, user, number))
     lines = _new_lines(found, change)
     try:
-        write_atomic(path, replaced(document, text, number, lines), expect=read)
+        project.store.replace(path, index, number, lines)
     except WriteRefused:
         raise Stale(shown(project, user, number)) from None
     return shown(project, user, number)

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from m2lsp.errors import UsageError
 from m2lsp.model import Block, M2Document
 from m2lsp.web.names import checked_name
+from m2lsp.web.store import Store
 
 CONFIG = "project.toml"
 SOURCE = "source.m2"
@@ -35,6 +36,7 @@ class Project:
     root: Path
     name: str
     language: str
+    store: Store = field(default_factory=Store, compare=False, repr=False)  # its files read
 
     @property
     def source(self) -> Path:

@@ -17,7 +17,7 @@ from typing import Any
 from m2lsp.errors import UsageError
 from m2lsp.model import Block, Edit, M2Document
 from m2lsp.web.names import checked_name, is_name
-from m2lsp.web.project import ANNOTATOR, Project, block, read_document
+from m2lsp.web.project import ANNOTATOR, Project, read_document
 
 FOLDER = "suggestions"
 KINDS = ("text", "m2")
@@ -128,12 +128,12 @@ def offered(db: sqlite3.Connection, project: Project, user: str,
             number: int) -> list[Suggestion]:
     """Sentence `number`'s suggestions for `user`: every set's, but those already in the
     user's layer and those the user decided on."""
-    mine = {_key(e) for e in block(read_document(project.layer(user)), number).edits}
+    mine = {_key(e) for e in project.store.get(project.layer(user)).block(number).edits}
     decided = {row[0] for row in db.execute(
         "SELECT id FROM suggestion_decisions WHERE user = ? AND sentence = ?", (user, number))}
     out, seen = [], set(mine)
     for name in set_names(project):
-        for edit in block(read_document(folder(project) / f"{name}.m2"), number).edits:
+        for edit in project.store.get(folder(project) / f"{name}.m2").block(number).edits:
             found = _suggestion(name, edit)
             if found.id not in decided and _key(edit) not in seen:
                 seen.add(_key(edit))
@@ -167,7 +167,7 @@ def decide(db: sqlite3.Connection, project: Project, user: str, number: int,
     if body["decision"] == "accept":
         if not isinstance(body.get("version"), str):
             raise UsageError("an acceptance names the version of the sentence it is made on")
-        edits = block(read_document(project.layer(user)), number).by_annotator.get(
+        edits = project.store.get(project.layer(user)).block(number).by_annotator.get(
             ANNOTATOR, [])
         lines = in_order(edits, found.line, found.start, found.end)
         save(project, user, number, Change(body["version"], tuple(lines)))

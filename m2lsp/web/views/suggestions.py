@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from m2lsp.web.assignments import assigned
+from m2lsp.web.assignments import is_assigned
 from m2lsp.web.db import log_event
 from m2lsp.web.events import saved, suggested
 from m2lsp.web.suggestions import decide, load, offered, set_names
@@ -31,7 +31,7 @@ async def loaded(request: Request) -> JSONResponse:
 
 def _number(request: Request, user: str) -> int:
     number: int = request.path_params["n"]
-    if number not in assigned(site(request).db, user):
+    if not is_assigned(site(request).db, user, number):
         raise HTTPException(403, f"sentence {number} is not assigned to you")
     return number
 

@@ -1,0 +1,157 @@
+"""The project's M2 files as the server reads them: each file cut into its blocks' texts,
+kept while the file is unchanged, so that a request parses the one sentence it needs and
+never the whole file (a parsed 50,000-sentence layer takes seconds and about 100 MB; its
+text a few MB), and a save replaces one block's text and writes the file from the pieces,
+with no reading back.
+
+The file stays the truth: an index is kept only while the file's size, mtime (ns) and
+inode are what they were when it was read, and a save writes only if they still are
+(`WriteRefused` otherwise), whatever else wrote the file (an editor, git): as git's index
+trusts a file's stat, so a save does not read and hash the whole layer twice."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from m2lsp.files.writing import Snapshot
+from m2lsp.model import Block
+
+MOST = 64  # files indexed at once (the layers, the source, the gold, suggestion sets)
+Key = tuple[int, int, int]
+
+
+def _stat_key(info: os.stat_result) -> Key:
+    return info.st_size, info.st_mtime_ns, info.st_ino
+
+
+@dataclass
+class Indexed:
+    """One file: what stands before its first block, then each block's text with the
+    blank lines after it (`pieces`: the file is their concatenation), how many lines each
+    block has, and each block's version once asked for."""
+
+    key: Key
+    head: str
+    pieces: list[str]
+    sizes: list[int]
+    newline: str = "\n"
+    versions: list[str | None] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.versions:
+            self.versions = [None] * len(self.pieces)
+
+    @property
+    def count(self) -> int:
+        return len(self.pieces)
+
+    def block_lines(self, number: int) -> list[str]:
+        """Sentence `number`'s lines (from 1); LookupError when there is none."""
+        if not 1 <= number <= len(self.pieces):
+            raise LookupError(number)
+        size = self.sizes[number - 1]
+        return self.pieces[number - 1].split(self.newline, size)[:size]
+
+    def block(self, number: int) -> Block:
+        from m2lsp.parsing.m2 import parse_m2
+
+        return parse_m2("\n".join(self.block_lines(number)) + "\n").blocks[0]
+
+    def version(self, number: int) -> str:
+        """As `project.version` gives it of the parsed block."""
+        found = self.versions[number - 1]
+        if found is None:
+            found = _version(self.block_lines(number))
+            self.versions[number - 1] = found
+        return found
+
+    def text_of(self, number: int) -> str:
+        piece = self.pieces[number - 1]
+        head = piece[:piece.find(self.newline)] if self.newline in piece else piece
+        return head[2:] if head.startswith("S ") else ""
+
+    def done(self, number: int) -> bool:
+        """Whether the sentence has a line after its S line (`layers.is_done`)."""
+        return any(line.strip() for line in self.block_lines(number)[1:])
+
+
+def _version(lines: list[str]) -> str:
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class _Unchanged(Snapshot):
+    """The file as its stat was when indexed (see the module's docstring)."""
+
+    key: Key = (0, 0, 0)
+
+    @classmethod
+    def at(cls, key: Key) -> _Unchanged:
+        return cls(key[0], key[1], "", key)
+
+    def still(self, path: Path | str) -> bool:
+        try:
+            return _stat_key(os.stat(path)) == self.key
+        except OSError:
+            return False
+
+
+@dataclass
+class Store:
+    """The indexed files, the least recently used dropped past `MOST`."""
+
+    files: OrderedDict[Path, Indexed] = field(default_factory=OrderedDict)
+
+    def get(self, path: Path) -> Indexed:
+        """The index of `path` as it is now on disk."""
+        key = _stat_key(os.stat(path))
+        found = self.files.get(path)
+        if found is None or found.key != key:
+            found = _indexed(path.read_bytes(), key)
+            self.files[path] = found
+        self.files.move_to_end(path)
+        while len(self.files) > MOST:
+            self.files.popitem(last=False)
+        return found
+
+    def replace(self, path: Path, old: Indexed, number: int, lines: list[str]) -> Indexed:
+        """Write `path` with sentence `number`'s lines after its S line replaced by
+        `lines`, atomically and only if the file is still what `old` indexed
+        (WriteRefused otherwise); the new index (`old` is left as it was)."""
+        from m2lsp.files.writing import write_atomic
+
+        at, nl = number - 1, old.newline
+        size = old.sizes[at]
+        parts = old.pieces[at].split(nl, size)
+        block = [parts[0], *(line.rstrip("\r\n") for line in lines)]
+        gap = parts[size] if len(parts) > size else ""
+        pieces = list(old.pieces)
+        pieces[at] = nl.join(block) + (nl + gap if len(parts) > size else "")
+        data = (old.head + "".join(pieces)).encode("utf-8")
+        write_atomic(path, data, expect=_Unchanged.at(old.key))
+        sizes, versions = list(old.sizes), list(old.versions)
+        sizes[at], versions[at] = len(block), _version(block)
+        new = Indexed(_stat_key(os.stat(path)), old.head, pieces, sizes, nl, versions)
+        self.files[path] = new
+        return new
+
+
+def _indexed(data: bytes, key: Key) -> Indexed:
+    from m2lsp.parsing.m2 import block_bounds
+    from m2lsp.parsing.source import SourceText
+
+    text = data.decode("utf-8")
+    nl = "\r\n" if "\r\n" in text else "\n"
+    lines = SourceText(text).lines
+    starts, ends, _ = block_bounds(lines)
+    head = "".join(line + nl for line in lines[:starts[0]]) if starts else text
+    pieces = []
+    for k, start in enumerate(starts):
+        upto = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        piece = nl.join(lines[start:upto])
+        pieces.append(piece + nl if upto < len(lines) else piece)
+    return Indexed(key, head, pieces, [e - s for s, e in zip(starts, ends, strict=True)], nl)

@@ -1,0 +1,81 @@
+"""The server's index of an M2 file gives what parsing the whole file gives, sentence by
+sentence, and a save through it writes what replacing the block in the text writes."""
+
+from __future__ import annotations
+
+import pytest
+
+from m2lsp.files.writing import WriteRefused
+from m2lsp.parsing.m2 import parse_m2
+from m2lsp.web.layers import is_done
+from m2lsp.web.project import replaced, version
+from m2lsp.web.store import Store
+
+NEW = ["A 0 1|||R:OTHER|||X|||REQUIRED|||-NONE-|||0", "A 2 2|||M:DET|||the|||REQUIRED|||-NONE-|||0"]
+
+TEXTS = {
+    "plain": "S a b c\n\nS d e\nA 0 1|||R:NOUN|||f|||REQUIRED|||-NONE-|||0\n\nS g h\n\n",
+    "no final blank line": "S a b c\n\nS d e\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n",
+    "no final break": "S a b c\n\nS d e",
+    "two blank lines": "S a b c\n\n\nS d e\n\n\n",
+    "a comment first": "# a team's notes\n\nS a b c\n\nS d e\n\n",
+    "CRLF": "S a b c\r\n\r\nS d e\r\nA 0 1|||R:NOUN|||f|||REQUIRED|||-NONE-|||0\r\n\r\n",
+}
+
+
+@pytest.mark.parametrize("text", TEXTS.values(), ids=TEXTS.keys())
+def test_the_index_reads_each_sentence_as_parsing_the_file_does(tmp_path, text):
+    path = tmp_path / "layer.m2"
+    path.write_bytes(text.encode())
+    document = parse_m2(text)
+    index = Store().get(path)
+    assert index.count == len(document.blocks)
+    for number, block in enumerate(document.blocks, 1):
+        assert index.block(number).lines == block.lines
+        assert index.version(number) == version(block)
+        assert index.text_of(number) == (block.sentence.text if block.sentence else "")
+        assert index.done(number) == is_done(block)
+    with pytest.raises(LookupError):
+        index.block(index.count + 1)
+
+
+ENDED = {k: v for k, v in TEXTS.items() if k != "no final break"}
+
+
+@pytest.mark.parametrize("text", ENDED.values(), ids=ENDED.keys())
+@pytest.mark.parametrize("lines", [NEW, []], ids=["edits", "none"])
+def test_a_save_writes_what_replacing_the_block_in_the_text_writes(tmp_path, text, lines):
+    path = tmp_path / "layer.m2"
+    path.write_bytes(text.encode())
+    store = Store()
+    for number in range(1, len(parse_m2(text).blocks) + 1):
+        before = path.read_bytes().decode()
+        new = store.replace(path, store.get(path), number, lines)
+        expected = replaced(parse_m2(before), before, number, lines)
+        assert path.read_bytes().decode().replace("\r\n", "\n") == expected.replace("\r\n", "\n")
+        assert new is store.get(path)  # the index written is the file's: not read again
+        fresh = Store().get(path)
+        assert [fresh.block_lines(n) for n in range(1, fresh.count + 1)] == \
+            [new.block_lines(n) for n in range(1, new.count + 1)]
+        assert [fresh.version(n) for n in range(1, fresh.count + 1)] == \
+            [new.version(n) for n in range(1, new.count + 1)]
+
+
+def test_a_save_to_a_last_line_without_a_break_puts_one_between_the_lines(tmp_path):
+    path = tmp_path / "layer.m2"
+    path.write_text(TEXTS["no final break"])
+    store = Store()
+    store.replace(path, store.get(path), 2, NEW)
+    assert path.read_text() == "S a b c\n\nS d e\n" + "\n".join(NEW)
+
+
+def test_a_file_changed_since_it_was_indexed_is_not_overwritten(tmp_path):
+    path = tmp_path / "layer.m2"
+    path.write_text(TEXTS["plain"])
+    store = Store()
+    index = store.get(path)
+    path.write_text(TEXTS["plain"].replace("S g h", "S g h i"))  # an editor saved it
+    with pytest.raises(WriteRefused):
+        store.replace(path, index, 1, NEW)
+    assert "S g h i" in path.read_text()
+    assert store.get(path).text_of(3) == "g h i"  # read again: the file is the truth
