@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse
 from m2lsp.errors import M2lspError
 from m2lsp.web.db import connect
 from m2lsp.web.guard import Guard
-from m2lsp.web.layers import Stale
+from m2lsp.web.layers import Stale, warm
 from m2lsp.web.project import open_project
 from m2lsp.web.site import MAX_BODY, Site
 from m2lsp.web.views import (
@@ -44,6 +44,7 @@ def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY) -> 
                     exception_handlers={HTTPException: _http, M2lspError: _refused,
                                         LookupError: _missing, Stale: _stale})
     app.state.site = site
+    warm()
     return app
 
 

@@ -125,6 +125,18 @@ def _checked_line(found: Block, line: str) -> str:
     return renumbered(line, ANNOTATOR)
 
 
+def warm() -> None:
+    """Import and run once what a save uses (the parser, the linter, the alignment), so
+    that the first page to open or save after the server starts does not wait for it."""
+    from m2lsp.annotation.from_correction import Engines
+    from m2lsp.authoring.edits import realigned
+    from m2lsp.parsing.m2 import parse_m2
+
+    found = parse_m2("S a b .\n\n").blocks[0]
+    findings(found)
+    realigned(found, ANNOTATOR, "a c .", Engines())
+
+
 def is_done(found: Block) -> bool:
     """An annotator has looked at the sentence once it has a line of theirs (a noop says
     it needs no edit)."""

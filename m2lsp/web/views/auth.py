@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -20,7 +21,9 @@ async def login(request: Request) -> JSONResponse:
     keys = (f"user:{name}", f"address:{request.client.host if request.client else '-'}")
     if here.logins.blocked(*keys):
         raise HTTPException(429, "too many failed logins: wait a minute")
-    user = verified(here.db, name, password)
+    # argon2 takes its time and memory on purpose: in a thread, so that the other pages'
+    # requests are not held up meanwhile (a read of the database only)
+    user = await run_in_threadpool(verified, here.db, name, password)
     if user is None:
         here.logins.failed(*keys)
         raise HTTPException(401, "wrong name or password")

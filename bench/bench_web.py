@@ -1,0 +1,253 @@
+"""The team's web server (`m2lsp web`) on a generated project of 50,000 sentences, driven
+over HTTP by a real server process (uvicorn) and async clients in this one.
+
+Opening: an annotator assigned every sentence logs in and asks for their sentence list
+(every sentence with its state and version) and one sentence (tokens, edits, the linter's
+findings), on a server that has not read the layer yet (cold), then again (warm); the
+manager's progress over every layer likewise.  Saving: 20 annotators, each saving a
+corrected sentence every second (realigned into edits, linted, written atomically to
+their 50,000-sentence layer), while a manager's page listens to the live updates.
+Baseline measured in the same run, under the same load: a request that does no work
+(GET /api/me).  Goals: opening < 1 s, a save < 100 ms at the 99th percentile.  Then
+nothing lost: every acknowledged save is an edit in its layer, and an event the manager
+heard.
+
+    python bench/bench_web.py [--sentences 50000] [--annotators 20] [--seconds 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from generate import WORDS  # noqa: E402
+
+from m2lsp.web.accounts import add_user  # noqa: E402
+from m2lsp.web.db import connect  # noqa: E402
+from m2lsp.web.project import add_layer, init_project  # noqa: E402
+
+GOALS = {"open": 1.0, "save p99": 0.100}
+PASSWORD = "bench-password"
+
+
+def make_project(root: Path, sentences: int, annotators: int) -> list[str]:
+    """The project: `sentences` generated sentences, `annotators` annotators with a
+    share each, `reader` with all of them, a manager; their names."""
+    rng = random.Random(7)
+    init_project(root, [[rng.choice(WORDS) for _ in range(rng.randint(6, 28))]
+                        for _ in range(sentences)], "en")
+    db = connect(root / "m2lsp-web.sqlite3")
+    names = [f"a{k:02d}" for k in range(annotators)]
+    share = sentences // annotators
+    for k, name in enumerate(names):
+        add_user(db, name, "annotator", PASSWORD)
+        db.execute("INSERT INTO assignments VALUES (?, ?, ?)",
+                   (name, k * share + 1, (k + 1) * share))
+    add_user(db, "reader", "annotator", PASSWORD)
+    db.execute("INSERT INTO assignments VALUES ('reader', 1, ?)", (sentences,))
+    add_user(db, "boss", "manager", PASSWORD)
+    db.close()
+    from m2lsp.web.project import open_project
+
+    project = open_project(root)
+    for name in [*names, "reader"]:
+        add_layer(project, name)
+    return names
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(root: Path, port: int) -> tuple[subprocess.Popen, float]:
+    """The server process and how long it took to answer."""
+    env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
+    start = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "m2lsp", "web", str(root), "--port",
+                                str(port)], env=env, stderr=subprocess.PIPE)
+    for _ in range(600):
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/me", timeout=1)
+            return process, time.perf_counter() - start
+        except httpx.TransportError:
+            if process.poll() is not None:
+                sys.exit(f"the server stopped: {process.stderr.read().decode()[-2000:]}")
+            time.sleep(0.1)
+    process.kill()
+    sys.exit("the server did not answer in 60 s")
+
+
+async def login(base: str, name: str) -> httpx.AsyncClient:
+    client = httpx.AsyncClient(base_url=base, timeout=60)
+    answer = await client.post("/login", json={"name": name, "password": PASSWORD})
+    answer.raise_for_status()
+    client.headers["X-CSRF-Token"] = answer.json()["csrf"]
+    return client
+
+
+async def timed(request) -> tuple[float, httpx.Response]:
+    start = time.perf_counter()
+    answer = await request
+    answer.raise_for_status()
+    return time.perf_counter() - start, answer
+
+
+async def opening(base: str) -> dict[str, float]:
+    reader, boss = await login(base, "reader"), await login(base, "boss")
+    out = {}
+    for when in ("cold", "warm"):
+        listed, answer = await timed(reader.get("/api/sentences"))
+        count = len(answer.json()["sentences"])
+        one, _ = await timed(reader.get(f"/api/sentences/{count // 2}"))
+        out[f"open ({when}): list of {count} + one sentence"] = listed + one
+        out[f"progress ({when}), every layer"], _ = await timed(boss.get("/api/progress"))
+    await reader.aclose()
+    await boss.aclose()
+    return out
+
+
+async def annotator(client: httpx.AsyncClient, name: str, seconds: float,
+                    rng: random.Random, latencies: list[float]) -> int:
+    """Save a corrected sentence every second; the saves acknowledged."""
+    sentences = (await client.get("/api/sentences")).json()["sentences"]
+    await asyncio.sleep(rng.random())  # each annotator's own rhythm
+    saved, end = 0, time.monotonic() + seconds
+    for k, sentence in enumerate(sentences):
+        if time.monotonic() >= end:
+            break
+        began = time.monotonic()
+        words = sentence["text"].split()
+        words[0] = f"W{k}"
+        took, answer = await timed(client.put(f"/api/sentences/{sentence['number']}", json={
+            "version": sentence["version"], "corrected": " ".join(words)}))
+        if len(answer.json()["edits"]) != 1:
+            sys.exit(f"{name}: a save gave {answer.json()['edits']}")
+        latencies.append(took)
+        saved += 1
+        await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - began)))
+    await client.aclose()
+    return saved
+
+
+async def empty_requests(client: httpx.AsyncClient, stop: asyncio.Event,
+                         latencies: list[float]) -> None:
+    while not stop.is_set():
+        took, _ = await timed(client.get("/api/me"))
+        latencies.append(took)
+        await asyncio.sleep(0.1)
+    await client.aclose()
+
+
+async def listening(client: httpx.AsyncClient, stop: asyncio.Event,
+                    heard: list[str]) -> None:
+    """The manager's page: the live updates it hears."""
+
+    async def read() -> None:
+        async with client.stream("GET", "/api/events", timeout=None) as stream:
+            async for line in stream.aiter_lines():
+                if line == "event: saved":
+                    heard.append(line)
+
+    reader = asyncio.create_task(read())
+    await stop.wait()
+    reader.cancel()
+    await asyncio.gather(reader, return_exceptions=True)
+    await client.aclose()
+
+
+async def load(base: str, names: list[str], seconds: float) -> dict[str, object]:
+    saves: list[float] = []
+    empty: list[float] = []
+    heard: list[str] = []
+    stop = asyncio.Event()
+    side = [asyncio.create_task(empty_requests(await login(base, "boss"), stop, empty)),
+            asyncio.create_task(listening(await login(base, "boss"), stop, heard))]
+    rng = random.Random(3)
+    clients = [await login(base, n) for n in names]  # logged in before the clock starts
+    counts = await asyncio.gather(*(annotator(c, n, seconds, random.Random(rng.random()),
+                                              saves) for c, n in zip(clients, names,
+                                                                     strict=True)))
+    await asyncio.sleep(1.0)  # the last events on their way
+    stop.set()
+    await asyncio.gather(*side)
+    return {"saves": saves, "empty": empty, "counts": dict(zip(names, counts, strict=True)),
+            "heard": len(heard)}
+
+
+def p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def edits_in(layer: Path) -> int:
+    return sum(1 for line in layer.read_text("utf-8").splitlines()
+               if line.startswith("A ") and "|||noop|||" not in line)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sentences", type=int, default=50_000)
+    parser.add_argument("--annotators", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="m2lsp-bench-web-") as folder:
+        root = Path(folder) / "project"
+        made = time.perf_counter()
+        names = make_project(root, args.sentences, args.annotators)
+        print(f"a project of {args.sentences} sentences, {args.annotators} annotators "
+              f"(made in {time.perf_counter() - made:.1f} s)")
+        port = free_port()
+        server, ready = start_server(root, port)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            opened = asyncio.run(opening(base))
+            found = asyncio.run(load(base, names, args.seconds))
+        finally:
+            server.terminate()
+            server.wait(10)
+        saves, empty = found["saves"], found["empty"]
+        assert isinstance(saves, list) and isinstance(empty, list)
+        trip = statistics.median(empty)
+        print(f"  server up in {ready:.2f} s (a Python process, uvicorn, the app)")
+        print(f"  baseline: empty request under load {trip * 1000:7.1f} ms median, "
+              f"{p(empty, 0.99) * 1000:7.1f} ms 99th percentile")
+        for name, took in opened.items():
+            goal = GOALS["open"] if name.startswith("open") else None
+            verdict = "" if goal is None else \
+                f"   goal < {goal:g} s: {'met' if took < goal else 'MISSED'}"
+            print(f"  {name:<48} {took * 1000:8.1f} ms{verdict}")
+        worst = p(saves, 0.99)
+        print(f"  save ({len(saves)} by {args.annotators} annotators, one a second each): "
+              f"{statistics.median(saves) * 1000:.1f} ms median, {worst * 1000:.1f} ms 99th "
+              f"percentile, ratio {worst / p(empty, 0.99):.1f} to the baseline's   goal < "
+              f"{GOALS['save p99'] * 1000:g} ms: "
+              f"{'met' if worst < GOALS['save p99'] else 'MISSED'}")
+        counts = found["counts"]
+        assert isinstance(counts, dict)
+        written = {n: edits_in(root / "layers" / f"{n}.m2") for n in names}
+        lost = {n: counts[n] - written[n] for n in names if counts[n] != written[n]}
+        print(f"  nothing lost: {sum(counts.values())} saves acknowledged, "
+              f"{sum(written.values())} edits in the layers, {found['heard']} heard live: "
+              f"{'met' if not lost and found['heard'] == sum(counts.values()) else 'MISSED'}"
+              + (f" (lost: {lost})" if lost else ""))
+
+
+if __name__ == "__main__":
+    main()
