@@ -225,7 +225,8 @@ def main() -> None:
         saves, empty = found["saves"], found["empty"]
         assert isinstance(saves, list) and isinstance(empty, list)
         trip = statistics.median(empty)
-        print(f"  server up in {ready:.2f} s (a Python process, uvicorn, the app)")
+        print(f"  server up in {ready:.2f} s (a Python process, uvicorn, the app); load "
+              f"average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         print(f"  baseline: empty request under load {trip * 1000:7.1f} ms median, "
               f"{p(empty, 0.99) * 1000:7.1f} ms 99th percentile")
         for name, took in opened.items():

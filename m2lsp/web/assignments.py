@@ -46,10 +46,7 @@ def assign(db: sqlite3.Connection, project: Project, body: Any) -> dict[str, Any
 
 def sentences_of(db: sqlite3.Connection, project: Project, user: str) -> list[dict[str, Any]]:
     """The user's assigned sentences with their state and version."""
-    index = project.store.get(project.layer(user))
-    return [{"number": n, "text": index.text_of(n),
-             "state": "done" if index.done(n) else "new", "version": index.version(n)}
-            for n in assigned(db, user) if n <= index.count]
+    return project.store.rows(project.layer(user), assigned(db, user))
 
 
 def progress(db: sqlite3.Connection, project: Project) -> list[dict[str, Any]]:

@@ -116,7 +116,7 @@ def add_layer(project: Project, user: str) -> None:
 
 
 def sentence_count(project: Project) -> int:
-    return len(read_document(project.source).blocks)
+    return project.store.get(project.source).count
 
 
 def block(document: M2Document, number: int) -> Block:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,26 +103,55 @@ class _Unchanged(Snapshot):
 
 @dataclass
 class Store:
-    """The indexed files, the least recently used dropped past `MOST`."""
+    """The indexed files, the least recently used dropped past `MOST`.  Safe to use from
+    several threads (the server saves in a pool, so that one save's disk waits do not hold
+    up the others): a lock guards the table, and one per file makes its writes one at a
+    time (the check that the file is unchanged and the rename that replaces it)."""
 
     files: OrderedDict[Path, Indexed] = field(default_factory=OrderedDict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    writing: dict[Path, threading.Lock] = field(default_factory=dict)
 
     def get(self, path: Path) -> Indexed:
         """The index of `path` as it is now on disk."""
         key = _stat_key(os.stat(path))
-        found = self.files.get(path)
+        with self.lock:
+            found = self.files.get(path)
         if found is None or found.key != key:
             found = _indexed(path.read_bytes(), key)
+        with self.lock:
             self.files[path] = found
-        self.files.move_to_end(path)
-        while len(self.files) > MOST:
-            self.files.popitem(last=False)
+            self.files.move_to_end(path)
+            while len(self.files) > MOST:
+                self.files.popitem(last=False)
         return found
+
+    def rows(self, path: Path, numbers: list[int]) -> list[dict[str, object]]:
+        """Sentences `numbers` (those the file has) with their text, state (done or new)
+        and version, as an annotator's list shows them: one pass, no block parsed."""
+        index = self.get(path)
+        pieces, sizes, nl = index.pieces, index.sizes, index.newline
+        out = []
+        for n in numbers:
+            if n > len(pieces):
+                break
+            lines = pieces[n - 1].split(nl, sizes[n - 1])[:sizes[n - 1]]
+            head = lines[0] if lines else ""
+            out.append({"number": n, "text": head[2:] if head.startswith("S ") else "",
+                        "state": "done" if any(x.strip() for x in lines[1:]) else "new",
+                        "version": index.version(n)})
+        return out
 
     def replace(self, path: Path, old: Indexed, number: int, lines: list[str]) -> Indexed:
         """Write `path` with sentence `number`'s lines after its S line replaced by
         `lines`, atomically and only if the file is still what `old` indexed
         (WriteRefused otherwise); the new index (`old` is left as it was)."""
+        with self.lock:
+            one = self.writing.setdefault(path, threading.Lock())
+        with one:
+            return self._replace(path, old, number, lines)
+
+    def _replace(self, path: Path, old: Indexed, number: int, lines: list[str]) -> Indexed:
         from m2lsp.files.writing import write_atomic
 
         at, nl = number - 1, old.newline
@@ -136,7 +166,8 @@ class Store:
         sizes, versions = list(old.sizes), list(old.versions)
         sizes[at], versions[at] = len(block), _version(block)
         new = Indexed(_stat_key(os.stat(path)), old.head, pieces, sizes, nl, versions)
-        self.files[path] = new
+        with self.lock:
+            self.files[path] = new
         return new
 
 

@@ -4,12 +4,13 @@ another user's name)."""
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from m2lsp.web.assignments import is_assigned, sentences_of
+from m2lsp.web.assignments import assigned, is_assigned
 from m2lsp.web.db import log_event
 from m2lsp.web.events import saved as saved_event
 from m2lsp.web.layers import Stale, change_of, save, shown
@@ -18,7 +19,10 @@ from m2lsp.web.views.common import body, session, site
 
 async def listed(request: Request) -> JSONResponse:
     found, here = session(request, "annotator"), site(request)
-    return JSONResponse({"sentences": sentences_of(here.db, here.project, found.user.name)})
+    numbers = assigned(here.db, found.user.name)
+    # reading a large layer the first time takes a while: in a thread, as saves are
+    return JSONResponse({"sentences": await run_in_threadpool(
+        here.project.store.rows, here.project.layer(found.user.name), numbers)})
 
 
 def _number(request: Request, user: str) -> int:
@@ -31,7 +35,8 @@ def _number(request: Request, user: str) -> int:
 async def one(request: Request) -> JSONResponse:
     found = session(request, "annotator")
     number = _number(request, found.user.name)
-    return JSONResponse(shown(site(request).project, found.user.name, number))
+    return JSONResponse(await run_in_threadpool(shown, site(request).project, found.user.name,
+                                                number))
 
 
 async def saved(request: Request) -> JSONResponse:
@@ -39,7 +44,8 @@ async def saved(request: Request) -> JSONResponse:
     number = _number(request, found.user.name)
     change = change_of(await body(request))
     try:
-        result = save(here.project, found.user.name, number, change)
+        # in a thread: a save waits for the disk (fsync), and the other saves need not
+        result = await run_in_threadpool(save, here.project, found.user.name, number, change)
     except Stale as stale:
         return JSONResponse({"error": "the sentence changed since you loaded it (another tab "
                              "or window saved it): your change was not saved; here is the "
