@@ -45,6 +45,7 @@ def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY) -> 
                                         LookupError: _missing, Stale: _stale})
     app.state.site = site
     warm()
+    project.store.warm([project.source, *map(project.layer, project.layer_names())])
     return app
 
 

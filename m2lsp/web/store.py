@@ -126,6 +126,22 @@ class Store:
                 self.files.popitem(last=False)
         return found
 
+    def warm(self, paths: list[Path]) -> threading.Thread:
+        """Index `paths` in a background thread (a server reads its layers while the first
+        pages log in: a 50,000-sentence layer takes a moment); a file that cannot be read
+        is left to the request that asks for it."""
+
+        def index() -> None:
+            for path in paths:
+                try:
+                    self.get(path)
+                except (OSError, UnicodeDecodeError):
+                    continue
+
+        thread = threading.Thread(target=index, name="m2lsp-web-warm", daemon=True)
+        thread.start()
+        return thread
+
     def rows(self, path: Path, numbers: list[int]) -> list[dict[str, object]]:
         """Sentences `numbers` (those the file has) with their text, state (done or new)
         and version, as an annotator's list shows them: one pass, no block parsed."""

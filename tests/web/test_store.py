@@ -79,3 +79,12 @@ def test_a_file_changed_since_it_was_indexed_is_not_overwritten(tmp_path):
         store.replace(path, index, 1, NEW)
     assert "S g h i" in path.read_text()
     assert store.get(path).text_of(3) == "g h i"  # read again: the file is the truth
+
+
+def test_warming_indexes_the_files_in_the_background_and_skips_an_unreadable_one(tmp_path):
+    good, bad = tmp_path / "a.m2", tmp_path / "b.m2"
+    good.write_text(TEXTS["plain"])
+    bad.write_bytes(b"S \xff\xfe\n\n")
+    store = Store()
+    store.warm([bad, tmp_path / "gone.m2", good]).join(10)
+    assert list(store.files) == [good]
