@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -41,10 +42,21 @@ class Indexed:
     sizes: list[int]
     newline: str = "\n"
     versions: list[str | None] = field(default_factory=list)
+    rows: list[tuple[str, bool]] | None = None  # each block's text and whether it is done
 
     def __post_init__(self) -> None:
         if not self.versions:
             self.versions = [None] * len(self.pieces)
+
+    def summaries(self) -> list[tuple[str, bool]]:
+        """Each block's sentence text and whether it is done, made once."""
+        if self.rows is None:
+            nl = self.newline
+            # a block's lines are never blank (a blank line ends it): done is a second line
+            self.rows = [(head[2:] if head.startswith("S ") else "", size > 1)
+                         for head, size in zip((p.partition(nl)[0] for p in self.pieces),
+                                               self.sizes, strict=True)]
+        return self.rows
 
     @property
     def count(self) -> int:
@@ -76,8 +88,9 @@ class Indexed:
         return head[2:] if head.startswith("S ") else ""
 
     def done(self, number: int) -> bool:
-        """Whether the sentence has a line after its S line (`layers.is_done`)."""
-        return any(line.strip() for line in self.block_lines(number)[1:])
+        """Whether the sentence has a line after its S line (`layers.is_done`): a block's
+        lines are never blank."""
+        return self.sizes[number - 1] > 1
 
 
 def _version(lines: list[str]) -> str:
@@ -134,7 +147,10 @@ class Store:
         def index() -> None:
             for path in paths:
                 try:
-                    self.get(path)
+                    index = self.get(path)
+                    index.summaries()
+                    for number in range(1, index.count + 1):
+                        index.version(number)
                 except (OSError, UnicodeDecodeError):
                     continue
 
@@ -146,17 +162,10 @@ class Store:
         """Sentences `numbers` (those the file has) with their text, state (done or new)
         and version, as an annotator's list shows them: one pass, no block parsed."""
         index = self.get(path)
-        pieces, sizes, nl = index.pieces, index.sizes, index.newline
-        out = []
-        for n in numbers:
-            if n > len(pieces):
-                break
-            lines = pieces[n - 1].split(nl, sizes[n - 1])[:sizes[n - 1]]
-            head = lines[0] if lines else ""
-            out.append({"number": n, "text": head[2:] if head.startswith("S ") else "",
-                        "state": "done" if any(x.strip() for x in lines[1:]) else "new",
-                        "version": index.version(n)})
-        return out
+        rows, versions, version = index.summaries(), index.versions, index.version
+        return [{"number": n, "text": rows[n - 1][0], "state": "done" if rows[n - 1][1]
+                 else "new", "version": versions[n - 1] or version(n)}
+                for n in numbers if n <= len(rows)]
 
     def replace(self, path: Path, old: Indexed, number: int, lines: list[str]) -> Indexed:
         """Write `path` with sentence `number`'s lines after its S line replaced by
@@ -182,16 +191,42 @@ class Store:
         sizes, versions = list(old.sizes), list(old.versions)
         sizes[at], versions[at] = len(block), _version(block)
         new = Indexed(_stat_key(os.stat(path)), old.head, pieces, sizes, nl, versions)
+        if old.rows is not None:
+            new.rows = list(old.rows)
+            new.rows[at] = (new.text_of(number), new.done(number))
         with self.lock:
             self.files[path] = new
         return new
 
 
+_ODD_BLANK = re.compile(r"\n[ \t\f\v]+\n|\n[ \t\f\v]+$|\n\n\n")
+
+
 def _indexed(data: bytes, key: Key) -> Indexed:
+    text = data.decode("utf-8")
+    return _as_written(text, key) or _any(text, key)
+
+
+def _as_written(text: str, key: Key) -> Indexed | None:
+    """The index of a file as the server writes it (LF, each block an S line and its
+    edits, one blank line between blocks, a blank line at the end), cut at its blank
+    lines in one pass; None for any other file."""
+    if not text.startswith("S ") or not text.endswith("\n\n") or "\r" in text or \
+            _ODD_BLANK.search(text):
+        return None
+    parts = text[:-2].split("\n\n")
+    heads = text.count("\n\nS ")
+    if heads + 1 != len(parts) or text.count("\nS ") != heads:  # a block without an S
+        return None  # line first, or without a blank line before it
+    return Indexed(key, "", [part + "\n\n" for part in parts],
+                   [part.count("\n") + 1 for part in parts])
+
+
+def _any(text: str, key: Key) -> Indexed:
+    """The index of any M2 text, its blocks where the parser finds them."""
     from m2lsp.parsing.m2 import block_bounds
     from m2lsp.parsing.source import SourceText
 
-    text = data.decode("utf-8")
     nl = "\r\n" if "\r\n" in text else "\n"
     lines = SourceText(text).lines
     starts, ends, _ = block_bounds(lines)

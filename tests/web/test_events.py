@@ -11,7 +11,10 @@ import pytest
 
 pytest.importorskip("starlette")
 
-import httpx
+try:  # Starlette's test client prefers httpx2, pydantic's maintained fork of httpx
+    import httpx2 as httpx
+except ModuleNotFoundError:
+    import httpx
 
 from m2lsp.web.events import CAP, DROPPED, Event, Hub, stream
 from tests.web.project import password, team

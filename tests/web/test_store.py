@@ -19,6 +19,8 @@ TEXTS = {
     "no final break": "S a b c\n\nS d e",
     "two blank lines": "S a b c\n\n\nS d e\n\n\n",
     "a comment first": "# a team's notes\n\nS a b c\n\nS d e\n\n",
+    "edits before an S line": "S a b\n\nA 0 1|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\nS c d\n\n",
+    "a whitespace line": "S a b\n \nS c d\n\n",
     "CRLF": "S a b c\r\n\r\nS d e\r\nA 0 1|||R:NOUN|||f|||REQUIRED|||-NONE-|||0\r\n\r\n",
 }
 
@@ -69,6 +71,16 @@ def test_a_save_to_a_last_line_without_a_break_puts_one_between_the_lines(tmp_pa
     assert path.read_text() == "S a b c\n\nS d e\n" + "\n".join(NEW)
 
 
+@pytest.mark.parametrize(("name", "text"), TEXTS.items(), ids=TEXTS.keys())
+def test_a_file_as_the_server_writes_it_is_cut_as_any_file_is(name, text):
+    from m2lsp.web.store import _any, _as_written
+
+    fast, slow = _as_written(text, (0, 0, 0)), _any(text, (0, 0, 0))
+    assert (fast is not None) == (name == "plain")  # the others: the parser's cut
+    assert fast is None or (fast.head, fast.pieces, fast.sizes) == (slow.head, slow.pieces,
+                                                                     slow.sizes)
+
+
 def test_a_file_changed_since_it_was_indexed_is_not_overwritten(tmp_path):
     path = tmp_path / "layer.m2"
     path.write_text(TEXTS["plain"])
@@ -88,3 +100,15 @@ def test_warming_indexes_the_files_in_the_background_and_skips_an_unreadable_one
     store = Store()
     store.warm([bad, tmp_path / "gone.m2", good]).join(10)
     assert list(store.files) == [good]
+
+
+def test_the_sentence_list_follows_each_save(tmp_path):
+    path = tmp_path / "layer.m2"
+    path.write_text(TEXTS["plain"])
+    store = Store()
+    assert [r["state"] for r in store.rows(path, [1, 2, 3, 4])] == ["new", "done", "new"]
+    store.replace(path, store.get(path), 3, NEW)
+    store.replace(path, store.get(path), 2, [])
+    rows = store.rows(path, [1, 2, 3])
+    fresh = Store().rows(path, [1, 2, 3])
+    assert rows == fresh and [r["state"] for r in rows] == ["new", "new", "done"]
