@@ -50,7 +50,8 @@ async def saved(request: Request) -> JSONResponse:
         return JSONResponse({"error": "the sentence changed since you loaded it (another tab "
                              "or window saved it): your change was not saved; here is the "
                              "current version", "current": stale.current}, status_code=409)
-    log_event(here.db, found.user.name, "save", number)
+    # the event's commit waits for the disk too (SQLite is serialized across threads)
+    await run_in_threadpool(log_event, here.db, found.user.name, "save", number)
     here.events.publish(saved_event(found.user.name, number, result["version"],
                                     bool(result["edits"])))
     return JSONResponse(result)
