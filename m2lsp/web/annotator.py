@@ -10,7 +10,7 @@ from typing import Any
 from m2lsp.errors import UsageError
 from m2lsp.model import Block
 from m2lsp.web.layers import Change, Stale, save, shown
-from m2lsp.web.project import ANNOTATOR, Project, block, read_document, version
+from m2lsp.web.project import ANNOTATOR, Project, version
 
 
 def retyped(project: Project, user: str, number: int, body: Any) -> dict[str, Any]:
@@ -61,7 +61,7 @@ def with_edit(project: Project, user: str, number: int, body: Any) -> dict[str, 
 def _current(project: Project, user: str, number: int, based_on: str) -> Block:
     """The sentence's block, or `Stale` when the change was based on another version (its
     edit numbers may point elsewhere now)."""
-    found = block(read_document(project.layer(user)), number)
+    found = project.store.get(project.layer(user)).block(number)
     if based_on != version(found):
         raise Stale(shown(project, user, number))
     return found
