@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

@@ -11,10 +11,7 @@ import pytest
 
 pytest.importorskip("starlette")
 
-try:  # Starlette's test client prefers httpx2, pydantic's maintained fork of httpx
-    import httpx2 as httpx
-except ModuleNotFoundError:
-    import httpx
+import httpx2 as httpx  # the test extra's HTTP client, as Starlette's test client takes it
 
 from m2lsp.web.events import CAP, DROPPED, Event, Hub, stream
 from tests.web.project import password, team

@@ -13,7 +13,7 @@ import time
 import pytest
 
 pytest.importorskip("starlette")
-httpx = pytest.importorskip("httpx")
+httpx = pytest.importorskip("httpx2")
 
 from m2lsp.parsing.m2 import parse_m2  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
