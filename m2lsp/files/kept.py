@@ -48,7 +48,7 @@ def _held(text: Held, what: Hashable, make: Callable[[], T]) -> T:
         found = make()
         with _LOCK:
             found = text.readings.setdefault(what, found)
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def _key(path: Path | Text, what: Hashable) -> tuple | None:
