@@ -94,10 +94,11 @@ def split_chars(line: str) -> str:
 
 
 def segmentation_problem(system: str, system_lines: Sequence[str], gold: str,
-                         gold_lines: Sequence[str]) -> str | None:
-    """One line when the system's Chinese is cut otherwise than the gold's, with the way to
-    cut it the same (`--split-chars` where splitting is unambiguous); else None."""
-    ours, theirs = segmentation(system_lines), segmentation(gold_lines)
+                         theirs: str | None) -> str | None:
+    """One line when the system's Chinese is cut otherwise than the gold's (`theirs`: the
+    `segmentation` of its sentences, read once a gold), with the way to cut it the same
+    (`--split-chars` where splitting is unambiguous); else None."""
+    ours = segmentation(system_lines)
     if ours is None or theirs is None or ours == theirs:
         return None
     if theirs == CHARS and ours != CHARS:

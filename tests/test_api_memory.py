@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
 
 import pytest
 
-from tests.conftest import ROOT, shared
+from tests.conftest import ROOT, refs, shared
 
 GOLD = ("S The cat sat on mat .\nA 4 4|||M:DET|||the|||REQUIRED|||-NONE-|||0\n\n"
         "S He go home .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n")
@@ -73,9 +74,16 @@ _WATCH = textwrap.dedent("""
         found = m2lsp.agree(args["gold"])
     elif call == "lsp_explain":  # the server's explanation of a system on the open gold
         found = _explained(args["system"], args["gold"], "the open document", {"metric": "m2"})
+    elif call == "metric_scores":  # a dataset's systems scored, as meta_eval scores them
+        from pathlib import Path
+        from m2lsp.metaeval.datasets import load
+        from m2lsp.metaeval.scores import metric_scores
+
+        found = metric_scores(load(args["dataset"], Path(args["data"])), case["metric"],
+                              Path(args["gold"]))
     elif call == "meta_eval":
-        found = m2lsp.meta_eval("seeda", data=args["data"], metrics=[case["metric"]],
-                                gold=args["gold"])
+        found = m2lsp.meta_eval(args.get("dataset", "seeda"), data=args["data"],
+                                metrics=[case["metric"]], gold=args["gold"])
     else:
         found = m2lsp.compare(args["system"], args["other"], metric=case["metric"],
                               samples=20, **args["given"])
@@ -107,10 +115,12 @@ CONVERTED = {"m2", "cleme", "gleu", "cged", "errant", "green", "cherrant", "cgec
              "gotoscorer"}
 
 
-def _run(metric: str, call: str, args: dict) -> list[str]:
+def _run(metric: str, call: str, args: dict, cache: str | None = None) -> list[str]:
     case = json.dumps({"metric": metric, "call": call, "args": args})
     env = {k: v for k, v in os.environ.items() if k != "M2LSP_CACHE_DIR"}  # no parse
     # cache on disk (opt-in, kept across runs: not a temporary file), whatever ran before
+    if cache is not None:
+        env["M2LSP_CACHE_DIR"] = cache  # "": no cache at all
     env["PYTHONPATH"] = str(ROOT)
     if metric == "cherrant":  # ChERRANT's tables, for the char-level annotation
         env["M2LSP_CHERRANT_DATA"] = str(shared("mucgec") / "ChERRANT" / "data")
@@ -172,6 +182,49 @@ def test_meta_evaluation_writes_no_file(metric: str) -> None:
     """SEEDA's judged sentences of the CoNLL-2014 gold are cut in memory, not written."""
     seeda, gold = shared("meta-eval/seeda"), shared("conll2014/gold/official-2014.combined.m2")
     assert _run(metric, "meta_eval", {"data": str(seeda.parent), "gold": str(gold)}) == []
+
+
+REVISIT = {  # repository -> (path in its snapshot, where it goes)
+    "wang136906578/RevisitCGEC": ("", "revisit-cgec"),
+    "HillZhang1999/MuCGEC": ("data/MuCGEC/MuCGEC_dev.txt", "mucgec/MuCGEC_dev.txt"),
+    "blcuicall/CCL2022-CLTC": ("datasets/track3/dev/yaclc-minimal_dev.para",
+                               "yaclc/yaclc-minimal_dev.para"),
+}
+
+
+def _revisit_sources(data) -> list[str]:
+    """RevisitCGEC's 200 judged sentences, MuCGEC's then YACLC's, each in its ids file's
+    order (metaeval/revisit.py)."""
+    found = []
+    for doc, dev in (("mucgec", "mucgec/MuCGEC_dev.txt"),
+                     ("yaclc", "yaclc/yaclc-minimal_dev.para")):
+        rows = {r.split("\t")[0]: r.split("\t") for r in
+                (data / dev).read_text("utf-8").splitlines() if r.strip()}
+        ids = (data / "revisit-cgec" / "sentence ids" / f"{doc}_ids.txt").read_text("utf-8")
+        found += [rows[line.split("\t")[0]][1] for line in ids.splitlines() if line.strip()]
+    return found
+
+
+def test_meta_evaluation_on_revisit_cgec_writes_no_file(tmp_path) -> None:
+    """RevisitCGEC's corpus (its systems' outputs, spaced into characters for m2, the
+    sources, the references) is made in memory, with no cache folder to keep it in (it
+    was written to a temporary folder, never removed), and scored as meta_eval scores it
+    (without its human TrueSkill: a second a run).  The gold is given: annotating its
+    references takes minutes."""
+    data = tmp_path / "data"
+    for repository, (inside, target) in REVISIT.items():
+        found = refs(repository, inside)
+        (data / target).parent.mkdir(parents=True, exist_ok=True)
+        if found.is_dir():
+            shutil.copytree(found, data / target)
+        else:
+            shutil.copyfile(found, data / target)
+    gold = tmp_path / "gold.char.m2"  # the sources alone, as char-level S lines
+    gold.write_text("".join(f"S {' '.join(s.replace(' ', ''))}\nA -1 -1|||noop|||-NONE-|||"
+                            "REQUIRED|||-NONE-|||0\n\n" for s in _revisit_sources(data)),
+                    "utf-8")
+    given = {"dataset": "revisit-cgec", "data": str(data), "gold": str(gold)}
+    assert _run("m2", "metric_scores", given, cache="") == []
 
 
 @pytest.mark.parametrize(("system", "said"), [

@@ -222,6 +222,35 @@ def test_a_gold_changed_on_disk_is_read_again(corpus, name, tmp_path) -> None:
     assert again.counts["tp"] == 0 < first.counts["tp"]
 
 
+def _read_again(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the gold was read or parsed again")
+
+
+@pytest.mark.parametrize(("name", "form"), [("m2", "path"), ("m2", "text"),
+                                            ("errant", "path")])
+def test_a_scorer_holds_its_gold_parsed(corpus, name, form, monkeypatch) -> None:
+    """The gold is read and parsed once, when the Scorer is made, and held as a parsed
+    document: a later score neither reads the file nor parses it again, whatever the
+    process's few kept readings (files.kept) have forgotten in between."""
+    import m2lsp.files.kept as kept
+    import m2lsp.files.reading as reading
+    import m2lsp.parsing.m2 as parsing
+    from m2lsp.model import M2Document
+
+    gold = corpus["gold"]
+    given = gold if form == "path" else gold.read_text("utf-8")
+    with m2lsp.Scorer(name, gold=given) as scorer:
+        assert isinstance(scorer.gold.document, M2Document)
+        lines = len(gold.read_text("utf-8").splitlines())
+        assert str(scorer.gold) == (str(gold) if form == "path"
+                                    else f"the gold (a text of {lines} lines)")
+        first = scorer.score(corpus["camb"]).to_dict()
+        kept._KEPT.clear()
+        monkeypatch.setattr(reading, "read_bytes", _read_again)
+        monkeypatch.setattr(parsing, "parse_m2", _read_again)
+        assert scorer.score(corpus["camb"]).to_dict() == first
+
+
 BAD_EVALUATE_INPUTS = [  # (compute's keywords, what the error says)
     ({"predictions": None}, "predictions: None; give a list of sentences"),
     ({"predictions": [1, 2]}, "predictions: item 0 is an int, not a sentence"),

@@ -103,7 +103,7 @@ def read_lines(path: Input, what: str, encoding: str | None = None) -> list[str]
         raise InputError(f"{what} {path}: {reason}") from None
 
 
-def read_cherrant(path: Path, encoding: str | None = None) -> ParallelText:
+def read_cherrant(path: Input, encoding: str | None = None) -> ParallelText:
     """ChERRANT's parallel_to_m2 input, read as it reads it: the text stripped, then one
     line per sentence, `id<TAB>source<TAB>target...` (the id is not used)."""
     return cherrant_text(read_lines(path, "ChERRANT's parallel file", encoding), path)

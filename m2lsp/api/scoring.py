@@ -224,6 +224,8 @@ class Scorer:
         self._folder = inputs.Files(memory=_takes_texts(metric))
         self._batch: dict[int, str] = {}
         self._next = 0
+        self._file: tuple[Path, tuple | None] | None = None  # the gold's file, as read
+        self._unit_cache: list[str] | None = None
         with self._speaking():
             self._values, self._shared, self._options = _options(metric, options)
             self.gold = self._gold(gold, sources, references)
@@ -241,6 +243,7 @@ class Scorer:
 
         warnings: list[str] = []
         with self._speaking():
+            self._fresh()
             gold, options = self._subset(ids)
             path = self._folder.file(system, "the system", "system")
             request = Request(path, gold, self._shared, options, warn=warnings.append,
@@ -319,7 +322,7 @@ class Scorer:
                     raise UsageError(f"{self.metric} reads the sources from its gold: give "
                                      "gold= without sources=")
                 self._set("source", self._folder.file(sources, "the sources", "sources"))
-            return self._folder.file(gold, "the gold", "gold")
+            return self._held(self._folder.file(gold, "the gold", "gold"))
         if references is None:
             if sources is not None and declared(self.metric).reference_free:
                 self._set("source", self._folder.file(sources, "the sources", "sources"))
@@ -342,7 +345,41 @@ class Scorer:
         from m2lsp.api.annotating import annotate
 
         m2 = annotate(sources, columns, lang=lang, **self._annotation_options())
-        return self._folder.file(m2, "the gold (annotated from references=)", "gold.m2")
+        return self._held(self._folder.file(m2, "the gold (annotated from references=)",
+                                            "gold.m2"))
+
+    def _held(self, given: Input) -> Input:
+        """The gold as the Scorer holds it: an M2 gold read (a path: here, once) and parsed
+        once (`ParsedM2`), what each score reads of it kept with it; a gold of another
+        form, or a file that does not read as UTF-8 text, as given (its metric says what
+        is wrong with it, in its words).  The process keeps the last few (files.kept): a
+        `score()` after another on the same gold parses it no more than a Scorer does."""
+        from m2lsp.files.kept import identity, kept
+        from m2lsp.parsing.m2 import ParsedM2
+        from m2lsp.scoring.metric import declared
+
+        if declared(self.metric).gold != "M2":
+            return given
+        if isinstance(given, Text):
+            return kept(given, ("parsed-m2", given.name),
+                        lambda: ParsedM2.read(given.name, given.source))
+        seen = identity(given)  # before reading: a write meanwhile is read at the next score
+        found = kept(given, ("parsed-m2", str(given)), lambda: _parsed(given))
+        if found is None:
+            return given
+        self._file = (given, seen)
+        return found
+
+    def _fresh(self) -> None:
+        """The gold read again where its file changed on disk since it was read (a user
+        who corrects the gold between scores means the corrected one)."""
+        from m2lsp.files.kept import identity
+
+        if self._file is None or identity(self._file[0]) == self._file[1]:
+            return
+        self.gold = self._held(self._file[0])
+        self._subsets.clear()
+        self._unit_cache = None
 
     def _set(self, dest: str, value: Any) -> None:
         """An option's value (a path the API made), and the metric's options again."""
@@ -364,7 +401,7 @@ class Scorer:
     def _units(self) -> list[str]:
         """The gold's sentences as units to take subsets of: M2 blocks, or the lines of
         the sources of plain references."""
-        cached = getattr(self, "_unit_cache", None)
+        cached = self._unit_cache
         if cached is None:
             if isinstance(self.gold, Text):
                 cached = block_texts(self.gold.text)
@@ -403,7 +440,7 @@ class Scorer:
             blocks = self._units()
             text, name = "".join(blocks[i] for i in chosen), \
                 f"the gold's sentences {_shown(chosen)}"
-            gold = Text.of(name, text) if self._folder.memory else \
+            gold = self._held(Text.of(name, text)) if self._folder.memory else \
                 self._folder.written(text, name, "gold", f"{stem}-gold")
         config = config_for([]).score
         shared = replace(self._shared, source=_input(values.get("source")))
@@ -421,6 +458,20 @@ class Scorer:
                              f"{self.size} sentences of the gold: to score some of them, "
                              f"give ids= (their indices), or add batches with update() and "
                              f"score them with compute()")
+
+
+def _parsed(path: Path) -> Any:
+    """The M2 file at `path` read and parsed (a `ParsedM2` named by the path as given),
+    where it reads as UTF-8 text; else None."""
+    from m2lsp.files.reading import read_bytes
+    from m2lsp.parsing.m2 import ParsedM2
+    from m2lsp.parsing.source import decode
+
+    try:
+        source = decode(read_bytes(path))
+    except OSError:
+        return None
+    return ParsedM2.read(str(path), source) if source.problem is None else None
 
 
 def _takes_texts(name: str) -> bool:

@@ -89,19 +89,21 @@ def audit(request: AuditRequest) -> AuditResult:
         honest = scorer.score(request.system)
         if honest.score is None:
             raise UsageError(f"--metric {request.metric} has no single number to audit")
-        sources = _sources(request)
+        sources = _sources(request, scorer.gold)
         found = tuple(_attacked(name, _hypotheses(name, sources, request), honest, scorer)
                       for name in attacks)
     return AuditResult(request.metric, honest.signature, honest.score, found)
 
 
-def _sources(request: AuditRequest) -> list[str]:
+def _sources(request: AuditRequest, gold: Any) -> list[str]:
+    """The sources: --source's lines, else the S lines of the gold the Scorer holds (read
+    once, by it)."""
     from m2lsp.scoring.sentence_inputs import from_m2, read
 
     if request.source is not None:
         return read(request.source, "source", None)[0]
-    if request.gold is not None:
-        return from_m2(request.gold, None)[0]
+    if gold is not None:
+        return from_m2(gold, None)[0]
     raise UsageError("audit needs the sources: --source SRC, or an M2 GOLD")
 
 

@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from m2lsp.attribution.files import explain_file
     from m2lsp.attribution.run import Settings, switched
     from m2lsp.attribution.variants import Scoring
+    from m2lsp.cli.inputs import read_in
     from m2lsp.cli.score import _configured
     from m2lsp.config import config_for
 
@@ -76,12 +77,13 @@ def run(args: argparse.Namespace) -> int:
         args.spacy_model = None
     chosen = _configured(args, *(p for p in (args.system, args.gold) if p is not None))
     config = config_for([args.system], args.config).score
-    scoring = Scoring(chosen.metric, vars(args), config, chosen.shared, args.gold,
-                      args.encoding)
+    system = read_in(args.system, "system", args.encoding)  # once: the core takes texts
+    gold = None if args.gold is None else read_in(args.gold, "gold", args.encoding)
+    scoring = Scoring(chosen.metric, vars(args), config, chosen.shared, gold, args.encoding)
     settings = Settings(args.attributor, args.seed, Bounds(args.samples, args.max_exact_edits),
                         args.max_edits)
     metric = f" --metric {args.metric}" if args.metric else ""
-    found = explain_file(scoring, args.system, settings, spacy_model,
+    found = explain_file(scoring, system, settings, spacy_model,
                          f"m2lsp explain{metric} SYSTEM GOLD")
     _say_switched(switched(found), args)
     if args.format == "json":

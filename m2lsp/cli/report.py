@@ -105,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
     if (target := _target(args)) is not None:
         refuse_inputs(target, input_paths(args, "output"))
     chosen = _configured(args, args.gold, *args.systems)
-    request = request_of(args, chosen, args.systems[0], args.gold)
+    gold = _read_gold(args, chosen)
+    request = request_of(args, chosen, args.systems[0], gold)
     stages = Stages(6 if args.explain else 5, what="m2lsp report")
     try:
         report = build_report(chosen.metric, request, args.systems, system_names(args),
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
             data["meta_eval"] = render.to_dict(meta)
         if args.explain:
             stages("attributing the systems' scores to their edits")
-            data["attribution"] = _attribution(args, chosen)
+            data["attribution"] = _attribution(args, chosen, gold)
         stages(f"drawing the {args.format} page" if args.format == "html"
                else f"writing {args.format}")
         text = rendered(data, args.format, args.title) + _meta_eval_table(meta, args.format)
@@ -176,7 +177,18 @@ def _meta_eval(args: argparse.Namespace, metric: str) -> Any:
                                      setting_data=setting))
 
 
-def _attribution(args: argparse.Namespace, chosen: Any) -> dict[str, Any]:
+def _read_gold(args: argparse.Namespace, chosen: Any) -> Any:
+    """GOLD read once, here, where the metric's gold is M2: the scores, the page's gold
+    corrections and the attribution take its text; another gold (CGED's truth) as its
+    path, which its metric reads (and keeps any report file from writing over)."""
+    from m2lsp.cli.inputs import read_in
+
+    if chosen.metric.declaration.gold != "M2":
+        return args.gold
+    return read_in(args.gold, "gold", args.encoding)
+
+
+def _attribution(args: argparse.Namespace, chosen: Any, gold: Any) -> dict[str, Any]:
     """Each system's edits by error type, and its most helpful and harmful edits, by the
     attributor --explain names (m2lsp.attribution)."""
     from m2lsp.attribution import render
@@ -189,8 +201,7 @@ def _attribution(args: argparse.Namespace, chosen: Any) -> dict[str, Any]:
         raise UsageError(f"--explain: --metric {chosen.metric.name} does not score each "
                          "sentence")
     config = config_for([args.gold], args.config).score
-    scoring = Scoring(chosen.metric, vars(args), config, chosen.shared, args.gold,
-                      args.encoding)
+    scoring = Scoring(chosen.metric, vars(args), config, chosen.shared, gold, args.encoding)
     settings = Settings(args.explain, args.seed)
     systems, signature = [], ""
     for name, path in zip(system_names(args), args.systems, strict=True):

@@ -16,6 +16,7 @@ import m2lsp.arguments as arguments
 import m2lsp.defaults as defaults
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.errors import M2lspError, UsageError
+from m2lsp.parsing.source import Input
 from m2lsp.scoring.metric import (
     Declaration,
     Flag,
@@ -191,8 +192,8 @@ ORDERS = {"score": "SYSTEM GOLD", "compare": "SYSTEM_A SYSTEM_B GOLD",
           "report": "GOLD SYSTEM...", "explain": "SYSTEM GOLD"}
 
 
-def request_of(args: argparse.Namespace, chosen: Chosen, system: Path,
-               gold: Path | None) -> Request:
+def request_of(args: argparse.Namespace, chosen: Chosen, system: Input,
+               gold: Input | None) -> Request:
     command = getattr(args, "command", "score")
     metric = f" --metric {args.metric}" if args.metric else ""
     usage = f"m2lsp {command}{metric} {ORDERS[command]}"

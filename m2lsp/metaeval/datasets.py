@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import InputError, UsageError
+from m2lsp.parsing.source import Input
 
 ENVIRONMENT = "M2LSP_META_EVAL_DATA"
 
@@ -67,8 +68,8 @@ class Dataset:
     judgments: Mapping[str, Path]  # sentence-level rankings by name
     ids_are_lines: bool  # a src-id is the 0-based line of the outputs (GJG15); else the
     # outputs hold the judged sentences, in the order of their src-ids (SEEDA)
-    outputs: Mapping[str, Path] = field(default_factory=dict)  # prepared outputs
-    # (RevisitCGEC), by system
+    outputs: Mapping[str, Input] = field(default_factory=dict)  # prepared outputs
+    # (RevisitCGEC's, in memory), by system
     sentence_lines: Mapping[tuple[str, int], int] = field(default_factory=dict)  # a
     # (doc-id, src-id)'s line, where src-ids count per document (RevisitCGEC)
     prepared: Any = None  # metaeval.revisit.Prepared
@@ -76,7 +77,7 @@ class Dataset:
     # judgments read already (GMEG's ratings), by name
     variant: str = ""  # what else chooses the data (GMEG: domain|split)
 
-    def output(self, system: str) -> Path:
+    def output(self, system: str) -> Input:
         if self.outputs:
             return self.outputs[system]
         if self.name == "seeda":
@@ -178,7 +179,7 @@ def _revisit(folder: Path, subset: str) -> Dataset:
     if subset != "all":
         raise UsageError("RevisitCGEC has one system set: all (its six systems)")
     found = revisit.find(folder)
-    prepared = revisit.prepare(found, revisit.cache_folder())
+    prepared = revisit.prepare(found)
     judgments = found.root / "judgments.xml"
     wins = expected_wins(read_judgments(judgments))
     human = {"EW": tuple(wins.get(s, 0.0) for s in revisit.SYSTEMS)}

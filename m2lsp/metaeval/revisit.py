@@ -10,9 +10,10 @@ references come from MuCGEC's `MuCGEC_dev.txt` (HillZhang1999/MuCGEC) and YACLC'
 (id, source, references, tab separated).
 
 Here the 200 judged sentences become one corpus, MuCGEC's 100 then YACLC's 100, each in its
-ids file's order: every system's output, the sources, the references (a ChERRANT parallel
-file) and, when a metric needs it, their char-level M2 gold; written once into a folder of
-the cache named by the inputs' digest."""
+ids file's order: every system's output, the sources and the references (ChERRANT's
+parallel lines), in memory; and, when a metric needs it, their char-level M2 gold, which
+takes minutes to annotate: kept in m2lsp's cache where there is one (in a folder named by
+the inputs' digest), else made in memory for the run."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from m2lsp.errors import InputError, UsageError
+from m2lsp.parsing.source import Input, Text
 
 SYSTEMS = ("bart", "char", "s2e", "spm", "t5", "word")
 DOCS = ("mucgec", "yaclc")
@@ -42,20 +44,18 @@ class Found:
 
 @dataclass(frozen=True)
 class Prepared:
-    folder: Path
+    """The corpus of the judged sentences, in memory."""
+
+    outputs: Mapping[str, Text]  # system -> its corrections, one a line
+    spaced: Mapping[str, Text]  # system -> the same with their characters spaced
+    sources: Text
+    references: Text  # ChERRANT's parallel lines: id, source, references
     lines: Mapping[tuple[str, int], int]  # (doc-id, src-id) -> line of the corpus
     cherrant_data: Path | None
+    digest: str  # of the inputs: names the gold kept in the cache
 
-    def output(self, system: str) -> Path:
-        return self.folder / f"{system}.txt"
-
-    @property
-    def sources(self) -> Path:
-        return self.folder / "sources.txt"
-
-    @property
-    def references(self) -> Path:
-        return self.folder / "references.para"
+    def output(self, system: str) -> Text:
+        return self.outputs[system]
 
 
 def find(folder: Path) -> Found:
@@ -89,8 +89,8 @@ def _search(folder: Path, name: str, depth: int = 4) -> Path | None:
     return None
 
 
-def prepare(found: Found, cache: Path) -> Prepared:
-    """The corpus files (once per distinct input, in `cache`)."""
+def prepare(found: Found) -> Prepared:
+    """The corpus of the judged sentences, in memory."""
     texts = {doc: _lines(path) for doc, path in found.dev.items()}
     ids = {doc: _numbers(found.root / "sentence ids" / f"{doc}_ids.txt") for doc in DOCS}
     outputs = {(s, doc): _text(found.root / "system corrections" / f"{s}.{doc}.txt")
@@ -111,26 +111,16 @@ def prepare(found: Found, cache: Path) -> Prepared:
         if len(got) != len(ids[doc]):
             raise InputError(f"RevisitCGEC's {system}.{doc}.txt has {len(got)} lines for "
                              f"{len(ids[doc])} sentences")
-    folder = cache / ("revisit-cgec-" + _digest(rows, outputs))
-    if not (folder / "done").is_file():
-        _write(folder, rows, outputs)
-    return Prepared(folder, lines, found.cherrant_data)
-
-
-def _write(folder: Path, rows: list[list[str]],
-           outputs: Mapping[tuple[str, str], list[str]]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    for system in SYSTEMS:
-        text = [line for doc in DOCS for line in outputs[(system, doc)]]
-        (folder / f"{system}.txt").write_text("".join(f"{t}\n" for t in text),
-                                             encoding="utf-8")
-        (folder / f"{system}.chars.txt").write_text(
-            "".join(" ".join(t.replace(" ", "")) + "\n" for t in text), encoding="utf-8")
-    (folder / "sources.txt").write_text("".join(f"{r[1]}\n" for r in rows), encoding="utf-8")
-    (folder / "references.para").write_text(
-        "".join("\t".join([str(k), *r[1:]]) + "\n" for k, r in enumerate(rows)),
-        encoding="utf-8")
-    (folder / "done").write_text("")
+    corpus = {s: [line for doc in DOCS for line in outputs[(s, doc)]] for s in SYSTEMS}
+    return Prepared(
+        {s: Text.of_lines(f"RevisitCGEC's {s}", text) for s, text in corpus.items()},
+        {s: Text.of_lines(f"RevisitCGEC's {s} (its characters spaced)",
+                          [" ".join(t.replace(" ", "")) for t in text])
+         for s, text in corpus.items()},
+        Text.of_lines("RevisitCGEC's sources", [r[1] for r in rows]),
+        Text.of_lines("RevisitCGEC's references",
+                      ["\t".join([str(k), *r[1:]]) for k, r in enumerate(rows)]),
+        lines, found.cherrant_data, _digest(rows, outputs))
 
 
 def _digest(rows: list[list[str]], outputs: Mapping[tuple[str, str], list]) -> str:
@@ -171,31 +161,36 @@ WHOLE_REFERENCES = frozenset({"gleu", "green", "bertscore", "gotoscorer", "pt-er
                               "pt-m2"})
 
 
-def output_for(prepared: Prepared, system: str, metric: str) -> Path:
+def output_for(prepared: Prepared, system: str, metric: str) -> Text:
     if metric in CHAR_TOKENS:
-        return prepared.folder / f"{system}.chars.txt"
+        return prepared.spaced[system]
     return prepared.output(system)
 
 
-def gold(prepared: Prepared, config: object, jobs: int = 1) -> Path:
+def gold(prepared: Prepared, config: object, jobs: int = 1) -> Input:
     """The references' char-level M2 gold (ChERRANT's parallel_to_m2 -g char, as m2lsp
-    annotates it), made once."""
+    annotates it): made once and kept in the cache where there is one, else made for this
+    run, in memory."""
     from m2lsp.annotation.parallel import annotate, read_cherrant, settings_for
     from m2lsp.files.writing import write_atomic
 
-    path = prepared.folder / "gold.char.m2"
-    if not path.is_file():
-        settings = settings_for("zh", config, cherrant_data=prepared.cherrant_data)
-        blocks = annotate(read_cherrant(prepared.references), settings, jobs)
-        write_atomic(path, "".join(blocks))
+    cache = cache_folder()
+    path = None if cache is None else cache / f"revisit-cgec-{prepared.digest}" / "gold.char.m2"
+    if path is not None and path.is_file():
+        return path
+    settings = settings_for("zh", config, cherrant_data=prepared.cherrant_data)
+    made = "".join(annotate(read_cherrant(prepared.references), settings, jobs))
+    if path is None:
+        return Text.of("RevisitCGEC's char-level gold (annotated from its references)", made)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, made)
     return path
 
 
-def cache_folder() -> Path:
-    import tempfile
-
+def cache_folder() -> Path | None:
+    """Where meta-evaluation keeps what takes long to make (an annotated gold): m2lsp's
+    cache, or None where there is none (it is then made again each run)."""
     from m2lsp.parsing.grammar import cache_dir
 
     base = cache_dir()
-    return (base / "meta-eval") if base is not None else Path(tempfile.mkdtemp(
-        prefix="m2lsp-revisit-"))
+    return None if base is None else base / "meta-eval"

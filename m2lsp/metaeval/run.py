@@ -19,7 +19,7 @@ from m2lsp.metaeval.evaluate import (
     read_system_scores,
 )
 from m2lsp.metaeval.scores import Progress
-from m2lsp.parsing.source import Text
+from m2lsp.parsing.source import Input, Text
 
 GOLD_BESIDE = Path("conll2014") / "gold" / "official-2014.combined.m2"
 REVISIT_RUNS = 100  # RevisitCGEC's TrueSkill runs by default (its Makefile: 1000)
@@ -158,7 +158,9 @@ def _output_sizes(dataset: Dataset) -> dict[str, int]:
     sizes = {}
     for system in dataset.systems:
         path = dataset.output(system)
-        if path.is_file():
+        if isinstance(path, Text):  # made in memory (RevisitCGEC's)
+            sizes[system] = len(path.source.lines) - 1
+        elif path.is_file():
             with open(path, "rb") as handle:
                 sizes[system] = sum(1 for _ in handle)
     return sizes
@@ -177,7 +179,7 @@ def _scored(dataset: Dataset, folder: Path, request: MetaEvalRequest,
         raise UsageError(f"no metric {unknown[0]!r}; the metrics are {', '.join(names())}")
     values = dict(request.options)
     _refuse_unused(values, request.metrics)
-    gold: Path | None
+    gold: Input | None
     if dataset.prepared is not None:  # RevisitCGEC: the gold of its references
         from m2lsp.config import ScoreSettings
         from m2lsp.metaeval import revisit
@@ -212,7 +214,7 @@ def _sources_as_gold(dataset: Dataset) -> Text:
     from m2lsp.parsing.source import read_source
 
     path = dataset.output("INPUT")
-    if not path.is_file():
+    if not isinstance(path, Text) and not path.is_file():
         raise UsageError(f"{dataset.name}: no INPUT output at {path} to take the sources "
                          "from: give --gold")
     lines = read_source(path, f"{dataset.name}'s INPUT").text.splitlines()

@@ -176,7 +176,7 @@ def _run(dataset: Dataset, name: str, chosen: Any, first: Any, tick: Any
         yield system, request, chosen.run(request)
 
 
-def _output(dataset: Dataset, system: str, metric: str) -> Path:
+def _output(dataset: Dataset, system: str, metric: str) -> Input:
     if dataset.prepared is not None:
         from m2lsp.metaeval import revisit
 

@@ -16,7 +16,7 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from m2lsp.model import (
@@ -29,7 +29,7 @@ from m2lsp.model import (
     Target,
     read_int,
 )
-from m2lsp.parsing.source import SourceText
+from m2lsp.parsing.source import Held, SourceText
 
 if TYPE_CHECKING:  # Lark is imported when a line needs it: most files never do
     from lark import Lark, Tree
@@ -72,6 +72,22 @@ def parse_m2(source: SourceText | str, cache: BlockCache | None = None) -> M2Doc
         unseparated=frozenset(i for i, s in enumerate(separated) if not s),
         line_count=len(lines),
     )
+
+
+@dataclass(frozen=True, eq=False)
+class ParsedM2(Held):
+    """An M2 text read once and parsed once, held for many uses: a `Scorer`'s gold.  It
+    reads as any `Text` does (a metric that reads the text takes it as it is), and
+    `document` is its parse, which a metric reading the document takes instead of parsing
+    the text again."""
+
+    document: M2Document = field(repr=False)
+
+    @classmethod
+    def read(cls, name: str, source: SourceText) -> ParsedM2:
+        """`source` parsed, named `name` in messages (the user's path, or "the gold (a
+        list of 20 sentences)")."""
+        return cls(name, source, parse_m2(source))
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
+from collections.abc import Hashable
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -191,6 +193,15 @@ class Text:
 
     def __str__(self) -> str:
         return self.name
+
+
+@dataclass(frozen=True, eq=False)
+class Held(Text):
+    """A `Text` kept for many uses (a `Scorer`'s gold): what each reading makes of it
+    (`files.kept`) is kept with it, for as long as it is held, not among the process's
+    few kept readings, which other files push out."""
+
+    readings: dict[Hashable, Any] = field(default_factory=dict, repr=False, kw_only=True)
 
 
 Input = Path | Text  # what a metric reads: a file, or a text given in memory

@@ -96,6 +96,8 @@ class Declaration:
     annotates: str | None = None  # the language ('en', 'zh') of the annotator that turns
     # plain-text references into this metric's M2 gold (the API's references=), if any
     reference_free: bool = False  # scores a system against its sources alone (--source)
+    gold: str = "M2"  # what GOLD is: M2 (a `Scorer` reads and parses it once, and holds
+    # the document), or another form the metric alone reads ("CGED truth")
 
 
 @dataclass(frozen=True)

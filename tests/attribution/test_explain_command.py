@@ -102,3 +102,21 @@ def test_every_sentence_metric_is_explained(files, metric: str) -> None:
         total = sum(e["attribution"] for e in sentence["edits"])
         assert total == pytest.approx(sentence["change"], abs=1e-9)
     assert found["signature"].startswith("Explain(")
+
+
+@pytest.mark.parametrize("metric", ["m2", "errant"])
+def test_the_files_are_read_once(files, capsys, monkeypatch, metric: str) -> None:
+    """SYSTEM and GOLD are read where the command starts, once; the core takes their
+    texts (the gold was read again for the edited sentences' scores)."""
+    import m2lsp.files.reading as reading
+
+    real, read = reading.read_bytes, []
+
+    def counted(path, *args, **kwargs):
+        read.append(Path(path).name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(reading, "read_bytes", counted)
+    assert main(["explain", "system.txt", "gold.m2", "--metric", metric]) == 0
+    assert (read.count("system.txt"), read.count("gold.m2")) == (1, 1)
+    assert "system.txt" in capsys.readouterr().out

@@ -5,6 +5,7 @@ LLM judge, the best corpus sentence against SOME, the mask-fill search against S
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -123,3 +124,25 @@ def test_neighbour_against_impara(made, conll, tmp_path, capsys) -> None:
     corrections = {r[0] for r in head.references}
     assert attack["attack"] == "neighbour" and attack["sentences"] == 15
     assert all(h in corrections or h in head.sources for h in attack["examples"])
+
+
+def test_the_gold_is_read_once(tmp_path, capsys, monkeypatch) -> None:
+    """The Scorer reads the gold and holds it; the sources are its S lines, taken from
+    what it holds (the gold was read again for them)."""
+    import m2lsp.files.reading as reading
+
+    gold, system = tmp_path / "gold.m2", tmp_path / "system.txt"
+    gold.write_text("S He go home .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n"
+                    "S It is fine .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n",
+                    "utf-8")
+    system.write_text("He goes home .\nIt is fine .\n", "utf-8")
+    real, read = reading.read_bytes, []
+
+    def counted(path, *args, **kwargs):
+        read.append(Path(path).name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(reading, "read_bytes", counted)
+    main(["audit", str(system), str(gold), "--metric", "m2", "--format", "json"])
+    assert json.loads(capsys.readouterr().out)["metric"] == "m2"
+    assert read.count("gold.m2") == 1

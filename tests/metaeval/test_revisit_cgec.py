@@ -84,7 +84,7 @@ def test_the_judged_sentences_are_found_by_their_ids(data, capsys) -> None:
     dataset = load("revisit-cgec", data)
     judged = read_judgments(data / "revisit-cgec" / "judgments.xml")
     lines = dataset.judged_lines(judged)
-    sources = dataset.prepared.sources.read_text(encoding="utf-8").splitlines()
+    sources = dataset.prepared.sources.text.splitlines()  # made in memory
     dev = {"mucgec": (data / "mucgec" / "MuCGEC_dev.txt", 1),
            "yaclc": (data / "yaclc" / "yaclc-minimal_dev.para", 0)}
     for doc, (path, first) in dev.items():
@@ -94,7 +94,7 @@ def test_the_judged_sentences_are_found_by_their_ids(data, capsys) -> None:
             if judgment.doc == doc:  # src-id: the 0-based line of the dev file
                 assert sources[line] == rows[judgment.sentence + first]
     assert len(sources) == 200 and sorted(set(lines)) == list(range(200))
-    bart = dataset.output("bart").read_text(encoding="utf-8").splitlines()
+    bart = dataset.output("bart").text.splitlines()
     release = (data / "revisit-cgec" / "system corrections" / "bart.yaclc.txt")
     assert bart[100:] == release.read_text(encoding="utf-8").splitlines()
 

@@ -187,3 +187,31 @@ def test_a_missing_extra_names_the_install(tmp_path: Path, monkeypatch: pytest.M
     # the tables need neither
     assert main(["report", str(gold), str(systems[1]), "--samples", SAMPLES,
                  "--format", "md"]) == 0
+
+
+def test_the_gold_is_read_once(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """GOLD is read where the command starts, once: the scores, the page's gold
+    corrections and each system's attribution take its text (it was read for each)."""
+    pytest.importorskip("spacy")
+    import m2lsp.files.reading as reading
+
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S He go home .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n"
+                    "S This are a apple .\nA 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0\n"
+                    "A 3 4|||R:NOUN|||an|||REQUIRED|||-NONE-|||0\n\n", "utf-8")
+    for name, text in (("a.txt", "He goes home .\nThis is a apple .\n"),
+                       ("b.txt", "He go home .\nThis is an apple .\n")):
+        (tmp_path / name).write_text(text, "utf-8")
+    real, read = reading.read_bytes, []
+
+    def counted(path, *args, **kwargs):
+        read.append(Path(path).name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(reading, "read_bytes", counted)
+    found = _json(capsys, "report", str(gold), str(tmp_path / "a.txt"),
+                  str(tmp_path / "b.txt"), "--format", "json", "--samples", "20",
+                  "--explain", "add")
+    assert found["gold"] == str(gold) and len(found["attribution"]["systems"]) == 2
+    assert read.count("gold.m2") == 1

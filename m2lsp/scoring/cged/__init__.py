@@ -21,4 +21,4 @@ DECLARATION = Declaration(
         Flag(("--cged-line-ends",), "cged: line ends of --cged-report (the official tools "
              "write the platform's; the recorded reports are CRLF)",
              {"choices": ["lf", "crlf"], "default": "lf"}),
-    ))
+    ), gold="CGED truth")

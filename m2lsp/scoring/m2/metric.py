@@ -36,8 +36,8 @@ class M2Score(ScoreBase):
     warnings: tuple[Any, ...]  # GoldWarning
     gold_text: str = ""
 
-    @property
-    def signature(self) -> str:
+    @cached_property
+    def signature(self) -> str:  # (a hash of the gold: once a score)
         return signed(self.settings.signature(), self.gold_text)
 
     @cached_property
@@ -193,13 +193,14 @@ class Scoring:
 
     def gold(self, path: Input) -> list:
         from m2lsp.files.kept import kept
-        from m2lsp.parsing.m2 import parse_m2
+        from m2lsp.parsing.m2 import ParsedM2, parse_m2
         from m2lsp.parsing.source import read_source
         from m2lsp.scoring.m2.inputs import gold_warnings, read_gold
 
         def made() -> tuple[list, str, list]:
             source = read_source(path, "gold", self.encoding)
-            gold = read_gold(parse_m2(source), source, str(path))
+            document = path.document if isinstance(path, ParsedM2) else parse_m2(source)
+            gold = read_gold(document, source, str(path))
             return gold, source.text, gold_warnings(gold)
 
         if path not in self._gold:
@@ -241,12 +242,14 @@ class Scoring:
                    gold_path: Input) -> list[str]:
         """The hypotheses cut into characters with `split_chars`; else as they are, unless
         their Chinese is cut otherwise than the gold's (an error saying how to cut it)."""
-        from m2lsp.scripts import segmentation_problem, split_chars
+        from m2lsp.files.kept import kept
+        from m2lsp.scripts import segmentation, segmentation_problem, split_chars
 
         if self.settings.split_chars:
             return [split_chars(h) for h in hypotheses]
-        problem = segmentation_problem(str(system_path), hypotheses, str(gold_path),
-                                       [g.source for g in gold])
+        cut = kept(gold_path, ("m2-gold-segmentation", self.encoding),  # once a gold
+                   lambda: segmentation([g.source for g in gold]))
+        problem = segmentation_problem(str(system_path), hypotheses, str(gold_path), cut)
         if problem is not None:
             raise InputError(problem)
         return hypotheses
