@@ -236,3 +236,22 @@ def test_the_length_weight_needs_no_numpy() -> None:
             ours, expected = _weight(length, bias, reverse), theirs(length, bias, reverse)
             assert ours == expected or (math.isnan(ours) and math.isnan(expected)), (
                 length, bias, reverse)
+
+
+def test_the_similarity_weigher_needs_the_neural_extra(monkeypatch, capsys) -> None:
+    """`--cleme-weigher similarity` (BERTScore) without torch, transformers or bert-score:
+    exit 2 naming the extra, before any file is read; its BERTScore flags with another
+    weigher: refused."""
+    import sys
+
+    gold, system = _example("conll14.errant"), _example("conll14-AMU.errant")
+    monkeypatch.setitem(sys.modules, "bert_score", None)  # import bert_score: ImportError
+    assert main(["score", "--metric", "cleme", "--cleme2", "--cleme-weigher", "similarity",
+                 str(system), "missing.m2"]) == 2
+    err = capsys.readouterr().err
+    assert "needs m2lsp[neural] (bert_score is not installed)" in err
+    assert "pip install 'm2lsp[neural]'" in err and "Traceback" not in err
+    assert main(["score", "--metric", "cleme", "--cleme2", "--bertscore-model-type", "x",
+                 str(system), str(gold)]) == 2
+    assert "--bertscore-model-type: the BERTScore of --cleme2 --cleme-weigher similarity" \
+        in capsys.readouterr().err

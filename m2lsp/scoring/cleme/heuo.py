@@ -12,13 +12,14 @@ indicators averaged as NumPy averages), each unweighted (chunks counted) and wei
 (chunks weighed).  The weights that need no neural model: `none` (every chunk 1) and
 `length` -- the reference's LengthWeigher, whose constructor drops its arguments, so its
 defaults are what it uses (alpha 2, TP/FP/FN clamped to [0.75, 1.25], TN 1), centred on the
-mean length of the references' corrected chunks.  The BERTScore weigher is not offered.
+mean length of the references' corrected chunks.  `similarity`, the reference's default for
+CLEME2.0, weighs each chunk by BERTScore (`similarity`; the model is the caller's).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from m2lsp.scoring.cleme.chunks import Chunk
@@ -26,7 +27,7 @@ from m2lsp.summation import numpy_mean
 
 FACTORS = {"corpus": (0.45, 0.35, 0.15, 0.05), "sentence": (0.35, 0.25, 0.20, 0.20)}
 LENGTH = (2.0, 0.75, 1.25)  # the LengthWeigher's defaults (alpha, min, max) for TP, FP, FN
-WEIGHERS = ("none", "length")
+WEIGHERS = ("none", "length", "similarity")
 ROWS = ("corpus_unweighted", "corpus_weighted", "sentence_unweighted", "sentence_weighted")
 
 
@@ -149,14 +150,36 @@ def _counted(kinds: Kinds) -> Counts:
     return Counts(*(len(kinds[k]) for k in ("tp", "fp", "fn", "tn", "fp_ne", "fp_un")))
 
 
-def _weighed(kinds: Kinds, bias: float | None) -> Counts:
-    """Each kind's sum of weights, in chunk order (`none`: bias None, every weight 1)."""
-    def total(kind: str, reverse: bool | None) -> float:
-        if bias is None or reverse is None:
-            return sum([1.0 for _ in kinds[kind]])
-        return sum([_weight(c.length, bias, reverse) for c in kinds[kind]])
-    return Counts(total("tp", False), total("fp", True), total("fn", False),
-                  total("tn", None), total("fp_ne", True), total("fp_un", True))
+Weigh = Callable[[str, Chunk], float]  # (kind, chunk) -> its weight
+
+
+def _weighed(kinds: Kinds, weigh: Weigh) -> Counts:
+    """Each kind's sum of weights, in chunk order (as the reference sums them)."""
+    def total(kind: str) -> float:
+        return sum([weigh(kind, c) for c in kinds[kind]])
+    return Counts(total("tp"), total("fp"), total("fn"), total("tn"), total("fp_ne"),
+                  total("fp_un"))
+
+
+def _by_length(bias: float) -> Weigh:
+    """The LengthWeigher: TP and FN grow as a chunk is shorter than the bias, FP as it is
+    longer; TN weighs 1."""
+    def weigh(kind: str, chunk: Chunk) -> float:
+        if kind == "tn":
+            return 1.0
+        return _weight(chunk.length, bias, kind in ("fp", "fp_ne", "fp_un"))
+    return weigh
+
+
+def _by_index(weights: dict[int, float]) -> Weigh:
+    """Weights found for one sentence and reference (`similarity`); TN weighs 1."""
+    def weigh(kind: str, chunk: Chunk) -> float:
+        return 1.0 if kind == "tn" else weights[chunk.index]
+    return weigh
+
+
+def _unit(kind: str, chunk: Chunk) -> float:
+    return 1.0
 
 
 def corpus(results: Sequence[Sequence[Counts]], factors: Sequence[float]
@@ -206,14 +229,23 @@ def bias_of(references: Sequence[Sequence[Sequence[Chunk]]]) -> float:
 
 
 def scored(chunked: Sequence[tuple[Sequence[Chunk], Sequence[Sequence[Chunk]]]], scorer: str,
-           level: str, weigher: str) -> Heuo:
-    """The four rows for every sentence's hypothesis chunks against its references'."""
+           level: str, weigher: str, similar: Callable[[list[list[Kinds]]], list[list[dict[
+               int, float]]]] | None = None) -> Heuo:
+    """The four rows for every sentence's hypothesis chunks against its references'
+    (`similar`: the `similarity` weigher's weights of each sentence's kinds per reference)."""
     factors = FACTORS[level]
     classify = _dependent if scorer == "dependent" else _independent
     kinds = [classify(hyp, refs) for hyp, refs in chunked]
-    bias = bias_of([refs for _, refs in chunked]) if weigher == "length" else None
     counted = [[_counted(k) for k in per] for per in kinds]
-    weighed = [[_weighed(k, bias) for k in per] for per in kinds]
+    if weigher == "similarity":
+        assert similar is not None, "the similarity weigher needs its weights"
+        found = similar(kinds)
+        weighed = [[_weighed(k, _by_index(w)) for k, w in zip(per, ws, strict=True)]
+                   for per, ws in zip(kinds, found, strict=True)]
+    else:
+        weigh = _by_length(bias_of([refs for _, refs in chunked])) if weigher == "length" \
+            else _unit
+        weighed = [[_weighed(k, weigh) for k in per] for per in kinds]
     corpus_unweighted, chosen = corpus(counted, factors)
     rows = {"corpus_unweighted": corpus_unweighted,
             "corpus_weighted": corpus(weighed, factors)[0],

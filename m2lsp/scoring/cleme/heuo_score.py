@@ -22,11 +22,12 @@ class Cleme2Score(ScoreBase):
     scorer: str
     level: str
     gold_text: str
+    model: tuple[tuple[str, str], ...] = ()  # the similarity weigher's model and layer
 
     @property
     def signature(self) -> str:
         base = Signature("CLEME2", (("chunks", self.scorer), ("level", self.level),
-                                    ("weigher", self.result.weigher),
+                                    ("weigher", self.result.weigher), *self.model,
                                     ("scorer", "cleme-e90abea")))
         return signed(base, self.gold_text)
 
@@ -82,15 +83,33 @@ def _values(row: Row) -> tuple[float, ...]:
 
 
 def evaluate2(hypotheses: list[Any], references: list[Any], scorer: str, level: str,
-              weigher: str) -> Heuo:
-    """CLEME2.0 of the hypothesis samples against the reference samples."""
+              weigher: str, similarity: Any = None) -> Heuo:
+    """CLEME2.0 of the hypothesis samples against the reference samples (`similarity`:
+    the BERTScore function of the `similarity` weigher, see cleme.similarity)."""
     from m2lsp.scoring.cleme.heuo import scored
 
     if len(hypotheses) != len(references):
         raise InputError(f"the hypothesis has {len(hypotheses)} sentences but the reference "
                          f"{len(references)}")
-    return scored([chunked2(h, r, i) for i, (h, r) in
-                   enumerate(zip(hypotheses, references, strict=True))], scorer, level, weigher)
+    chunked = [chunked2(h, r, i) for i, (h, r) in
+               enumerate(zip(hypotheses, references, strict=True))]
+
+    def similar(kinds: list[list[Any]]) -> list[list[dict[int, float]]]:
+        from m2lsp.scoring.cleme.similarity import pending, weights
+
+        jobs = [[pending(h.source, r.targets[k], hyp, theirs, per)
+                 for k, theirs, per in zip(kept(r), refs, kinds_of, strict=True)]
+                for h, r, (hyp, refs), kinds_of in zip(hypotheses, references, chunked, kinds,
+                                                       strict=True)]
+        found = iter(weights([job for row in jobs for job in row], similarity))
+        return [[next(found) for _ in row] for row in jobs]
+
+    return scored(chunked, scorer, level, weigher, similar if weigher == "similarity" else None)
+
+
+def kept(reference: Any) -> list[int]:
+    """The references CLEME2.0 keeps: the non-empty ones, else the first."""
+    return [k for k, target in enumerate(reference.targets) if target] or [0]
 
 
 def chunked2(hypothesis: Any, reference: Any, index: int) -> tuple[list[Any], list[list[Any]]]:
@@ -101,8 +120,8 @@ def chunked2(hypothesis: Any, reference: Any, index: int) -> tuple[list[Any], li
     check_pair(hypothesis, reference, index)
     if not reference.targets:
         raise InputError(f"sentence {index + 1}: the reference has no annotator")
-    kept = [k for k, target in enumerate(reference.targets) if target] or [0]
-    targets = [*hypothesis.targets, *(reference.targets[k] for k in kept)]
-    edits = [*hypothesis.edits, *(reference.edits[k] for k in kept)]
+    indices = kept(reference)
+    targets = [*hypothesis.targets, *(reference.targets[k] for k in indices)]
+    edits = [*hypothesis.edits, *(reference.edits[k] for k in indices)]
     chunks = partition(hypothesis.source, targets, edits)
     return chunks[0], chunks[1:]

@@ -35,6 +35,7 @@ class ClemeOptions:
     version2: bool = False  # --cleme2: CLEME2.0's breakdown
     weigher: str = "length"
     vis: bool = False  # --vis: the chunk tables
+    bertscore: Mapping[str, Any] | None = None  # the similarity weigher's BERTScore options
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,8 @@ class Cleme(MetricBase):
             raise UsageError("--vis draws CLEME v1's chunk tables: not with --cleme2")
         return ClemeOptions(given(values, "cleme_scorer", "dependent"),
                             given(values, "cleme_level", "corpus"), shared.source, shared.jobs,
-                            annotation, version2, weigher, bool(values.get("cleme_vis")))
+                            annotation, version2, weigher, bool(values.get("cleme_vis")),
+                            _similarity_options(values, weigher))
 
     def run(self, request: Request) -> Score:
         from m2lsp.parsing.source import read_source
@@ -160,8 +162,11 @@ class Cleme(MetricBase):
         if options.version2:
             from m2lsp.scoring.cleme.heuo_score import Cleme2Score, evaluate2
 
+            similarity, model = (None, ()) if options.bertscore is None \
+                else _bertscore(options.bertscore)
             return Cleme2Score(evaluate2(hypotheses, references, options.scorer, options.level,
-                                         options.weigher), options.scorer, options.level, gold)
+                                         options.weigher, similarity), options.scorer,
+                               options.level, gold, model)
         found = evaluate(hypotheses, references, options.scorer, options.level)
         drawn = ""
         if options.vis:
@@ -173,6 +178,56 @@ class Cleme(MetricBase):
     def live(self, config: Any) -> Any:  # config.ScoreSettings -> live.ClemeLive
         """A score of the open reference that follows its edits and the system's."""
         return ClemeLive(config)
+
+
+def _similarity_options(values: Mapping[str, Any], weigher: str) -> dict[str, Any] | None:
+    """The similarity weigher's BERTScore options (the reference's BERTScorer: raw F1, no
+    IDF, no baseline), or None for the other weighers, which take none of them; the
+    extra it needs is asked for here, before any file is read."""
+    from m2lsp.scoring.cleme import SIMILARITY_FLAGS
+
+    flags = [f for f in DECLARATION.also if f.dest in SIMILARITY_FLAGS]
+    if weigher != "similarity":
+        given_flags = [f.names[0] for f in flags if values.get(f.dest, f.default) != f.default]
+        if given_flags:
+            raise UsageError(f"{', '.join(given_flags)}: the BERTScore of --cleme2 "
+                             "--cleme-weigher similarity, not of --cleme-weigher "
+                             f"{weigher}")
+        return None
+    _neural()
+    found = {f.dest.removeprefix("bertscore_"): given(values, f.dest, f.default)
+             for f in flags}
+    return {**found, "nthreads": 4, "idf": False, "lang": "en",
+            "rescale_with_baseline": False, "baseline_path": None,
+            "use_fast_tokenizer": False, "score_type": "f"}
+
+
+def _neural() -> None:
+    """A UsageError naming the extra unless torch, transformers and bert-score import."""
+    try:
+        import bert_score  # noqa: F401
+        import torch  # noqa: F401
+        import transformers  # noqa: F401
+    except ImportError as missing:
+        cause = f"{missing.name} is not installed" if missing.name else str(missing)
+        raise UsageError(f"--cleme-weigher similarity weighs chunks by BERTScore, which "
+                         f"needs m2lsp[neural] ({cause}): pip install 'm2lsp[neural]'"
+                         ) from None
+
+
+def _bertscore(options: Mapping[str, Any]) -> tuple[Any, tuple[tuple[str, str], ...]]:
+    """The similarity weigher's scoring function and what names its model in the
+    signature."""
+    from m2lsp.learned.bertscore import load, sentence_scores
+    from m2lsp.learned.loading import model_errors
+
+    with model_errors("CLEME2.0's similarity weigher"):
+        bert = load(dict(options), "--bertscore-model-type")
+
+    def similarity(candidates: list[str], references: list[str]) -> list[float]:
+        with model_errors("CLEME2.0's similarity weigher"):
+            return sentence_scores(bert, candidates, [(r,) for r in references])
+    return similarity, (("model", bert.signed), ("layer", str(bert.num_layers)))
 
 
 def evaluate(hypotheses: list[Any], references: list[Any], scorer: str, level: str) -> Any:
