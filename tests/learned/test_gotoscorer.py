@@ -71,6 +71,28 @@ def test_a_weight_file_of_other_sentences_is_refused(tmp_path: Path, capsys) -> 
     assert "is not a GoToScorer weight file" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("weight", "shown"), [
+    ("NaN", "nan"), ("Infinity", "inf"), ("-Infinity", "-inf"), ("1e999", "inf"),
+    ('"nan"', "nan")])
+def test_a_weight_that_is_not_a_finite_number_is_refused(weight: str, shown: str,
+                                                         tmp_path: Path, capsys) -> None:
+    """A NaN or an infinite weight (JSON's NaN and Infinity, a number too large for a
+    float, a string float() reads so) would make every score NaN or infinite: the error
+    names the file and the line of the weight."""
+    (tmp_path / "s").write_text("a b .\nc d .\n")
+    weights = ["1.0"] * 7
+    weights[4] = weight
+    (tmp_path / "w.json").write_text('[\n  {"weights": [1, 1, 1, 1, 1, 1, 1]},\n'
+                                     '  {"weights": [\n' + ",\n".join(weights)
+                                     + "]}\n]\n")
+    assert main(["score", "--metric", "gotoscorer", str(tmp_path / "s"), "--source",
+                 str(tmp_path / "s"), "--ref", str(tmp_path / "s"),
+                 "--gotoscorer-weight-file", str(tmp_path / "w.json")]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'w.json'}:8: sentence 2's weight 5 is {shown}" in err, err
+    assert "Traceback" not in err
+
+
 def test_the_weight_file_fits_the_score_of_lines_that_end_in_spaces(
         conll, english_pipeline, tmp_path: Path, capsys) -> None:
     """CoNLL-2014's INPUT ends every line in spaces: `score` read them stripped, the weight

@@ -4,6 +4,7 @@ each hypothesis and of the chosen reference; the corpus score is F-beta of their
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -157,7 +158,34 @@ def _weights(path: str | None, count: int) -> tuple[list[list[float]] | None, st
     if len(weights) != count:
         raise InputError(f"{path} has weights for {len(weights)} sentences, the sources "
                          f"{count}")
+    for i, row in enumerate(weights):
+        for j, weight in enumerate(row):
+            if not math.isfinite(weight):
+                raise InputError(f"{path}:{_line_of(text, i, j)}: sentence {i + 1}'s weight "
+                                 f"{j + 1} is {weight}: a weight must be a finite number (it "
+                                 "would make every score NaN or infinite)")
     return weights, reference_hash(text)
+
+
+def _line_of(text: str, sentence: int, index: int) -> int:
+    """The line of a weight file holding weight `index` of sentence `sentence` (counted
+    from 0): the `index`-th item of the `sentence`-th "weights" list, the lists found in
+    file order (a weight is a scalar, so a list's items end at commas and its `]`); the
+    line of the file's start where the file is not laid out so."""
+    import re
+
+    lists = list(re.finditer(r'"weights"\s*:\s*\[', text))
+    if sentence >= len(lists):
+        return 1
+    start = lists[sentence].end()
+    end = text.find("]", start)
+    items = text[start:end if end >= 0 else len(text)].split(",")
+    if index >= len(items):
+        return 1
+    offset = start + sum(len(item) + 1 for item in items[:index])
+    item = items[index]
+    offset += len(item) - len(item.lstrip())
+    return text.count("\n", 0, offset) + 1
 
 
 METRIC = GoToScorer()
