@@ -90,7 +90,9 @@ def report(gold: Any, systems: Any, *, metric: str = "m2", samples: int = 1000,
            seed: int = 12345, format: str = "json", **options: Any) -> Any:
     """`m2lsp report`: the data (format "json", a dict) or a rendering ("html", "md",
     "latex", "csv"; a str) of many systems against one gold.  `systems`: a mapping of
-    names to inputs, or a list of inputs (named by their file, else "system 1", ...)."""
+    names to inputs, or a list of inputs (files named as `m2lsp report` names them: the file
+name without its extension, else the shortest end of the path that tells them apart;
+texts "system 1", ...)."""
     import m2lsp.arguments as arguments
     from m2lsp.reporting.data import MAX_SENTENCES, build_report, report_json
     from m2lsp.scoring.metric import Request
@@ -128,7 +130,10 @@ def _named_systems(systems: Any) -> dict[str, Any]:
         raise inputs.refuse("systems", systems, "a mapping of names to systems, or a "
                             "non-empty list of systems (each a path, a text or a list of "
                             "sentences)")
-    return {Path(str(s)).name if inputs.is_path(s) else f"system {i + 1}": s
+    from m2lsp.reporting.naming import system_names
+
+    files = iter(system_names([str(s) for s in systems if inputs.is_path(s)]))
+    return {next(files) if inputs.is_path(s) else f"system {i + 1}": s
             for i, s in enumerate(systems)}
 
 

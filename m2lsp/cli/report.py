@@ -13,7 +13,7 @@ import m2lsp.defaults as defaults
 from m2lsp.attribution.attributors import ATTRIBUTORS
 from m2lsp.cli.exits import EXIT_CLEAN
 from m2lsp.errors import UsageError
-from m2lsp.reporting import FORMATS, rendered
+from m2lsp.reporting import FORMATS, naming, rendered
 from m2lsp.scoring.metric import declared, names
 
 
@@ -67,28 +67,16 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def system_names(args: argparse.Namespace) -> list[str]:
-    """`--names`, else the file names without their extension (`CAMB.txt`: CAMB), else,
-    where two would be the same, the file names, else the paths."""
+    """`--names`, else what the report calls files (`reporting.naming`: the file names
+    without an extension, else the shortest ends of the paths that tell them apart)."""
     if args.names is None:
-        for found in ([_stem(p) for p in args.systems], [p.name for p in args.systems]):
-            if len(set(found)) == len(found):
-                return found
-        return [str(p) for p in args.systems]
+        return naming.system_names(args.systems)
     given = [n.strip() for n in args.names.split(",")]
     if len(given) != len(args.systems) or not all(given):
         raise UsageError(f"--names gives {len(given)} names for {len(args.systems)} systems")
     if len(set(given)) != len(given):
         raise UsageError("--names: two systems have the same name; each needs its own")
     return given
-
-
-def _stem(path: Path) -> str:
-    """The file name without an extension: a last suffix of letters and digits with a
-    letter in it (`.txt`, `.m2`, `.out`), not a version or a number (`run.1`)."""
-    suffix = path.suffix[1:]
-    if suffix.isalnum() and not suffix.isdigit() and path.stem and len(suffix) <= 5:
-        return path.stem
-    return path.name
 
 
 def run(args: argparse.Namespace) -> int:

@@ -270,3 +270,32 @@ def test_one_pair_is_no_plural(tmp_path: Path) -> None:
     _, html = _report(tmp_path, "conll2014/gold/official-2014.combined.m2",
                       ["conll2014/systems/CAMB", "conll2014/systems/AMU"])
     assert "1 pairs" not in html and "one pair" in html
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    (["a/CAMB.txt", "a/AMU.txt"], ["CAMB", "AMU"]),
+    (["a/CAMB.txt", "b/CAMB.txt"], ["a/CAMB", "b/CAMB"]),
+    (["x/a/CAMB.txt", "y/a/CAMB.txt", "y/b/CAMB.txt"], ["x/a/CAMB", "y/a/CAMB", "b/CAMB"]),
+    (["a/CAMB.txt", "a/CAMB.out"], ["CAMB.txt", "CAMB.out"]),
+])
+def test_systems_of_one_file_name_stay_apart(files: list[str], expected: list[str],
+                                             tmp_path: Path) -> None:
+    """Two systems with the same file name in different folders are two systems, named by
+    the shortest end of their paths that tells them apart, by `report` and by
+    `m2lsp.report()` alike (the API named both by the file name, so one replaced the
+    other)."""
+    import m2lsp
+
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S a b c\nA 0 1|||R|||x|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
+    paths = []
+    for k, name in enumerate(files):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(["x b c", "a b c", "x b d"][k % 3] + "\n", "utf-8")
+        paths.append(tmp_path / name)
+    out = tmp_path / "report.json"
+    assert main(["report", str(gold), *map(str, paths), "--format", "json", "--samples", "10",
+                 "-o", str(out)]) == 0
+    assert [s["name"] for s in json.loads(out.read_text("utf-8"))["systems"]] == expected
+    data = m2lsp.report(gold, paths, samples=10)
+    assert sorted(s["name"] for s in data["systems"]) == sorted(expected)
