@@ -55,6 +55,8 @@ PATHS = [
     (["score", "--metric", "cleme", "--level", "sentence", "hyp.m2", "gold.m2"], {0}, None),
     (["score", "--metric", "cleme", "--cleme2", "--cleme-weigher", "length", "hyp.m2",
       "gold.m2"], {0}, None),
+    (["score", "--metric", "cleme", "--cleme2", "--cleme-weigher", "similarity", "hyp.m2",
+      "gold.m2"], {2}, "needs m2lsp[neural]"),
     (["score", "--metric", "cleme", "sys.txt", "gold.m2"], {2}, "pip install"),
     (["compare", "sys.txt", "other.txt", "gold.m2", "--samples", "20"], {0}, None),
     (["compare", "--metric", "green", "sys.txt", "other.txt", "gold.m2", "--samples", "20"],
