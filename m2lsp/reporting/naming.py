@@ -19,9 +19,9 @@ def system_names(paths: Sequence[str | Path]) -> list[str]:
         if len(set(names)) == len(names):
             return names
     for stem in (True, False):
-        names = [_shortest(k, parts, stem) for k in range(len(parts))]
-        if None not in names:
-            return [n for n in names if n is not None]
+        found = [_shortest(k, parts, stem) for k in range(len(parts))]
+        if all(n is not None for n in found):
+            return [str(n) for n in found]
     return _numbered([str(p) for p in paths])
 
 

@@ -67,7 +67,7 @@ def weights(jobs: Sequence[Pending], similarity: Similarity) -> list[Weights]:
             candidates += [job.source, *(text for _, text in job.made)]
             references += [job.reference] * (1 + len(job.made))
     found = iter(similarity(candidates, references)) if candidates else iter(())
-    out = []
+    out: list[Weights] = []
     for job in jobs:
         if not job.made:
             out.append({})
