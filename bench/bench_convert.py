@@ -52,10 +52,11 @@ def report(name: str, size: int, read: float, convert: float) -> bool:
 
 
 def m2_targets() -> list[bool]:
-    from m2lsp import conversion
-    from m2lsp.formats.bea_json import from_m2 as bea_from_m2
-    from m2lsp.formats.brat import from_brat, to_brat
-    from m2lsp.parsing.cged import parse_cged
+    from m2lsp.formats.bea_json.conversion import from_m2 as bea_from_m2
+    from m2lsp.formats.brat.conversion import from_brat, to_brat
+    from m2lsp.formats.cged import conversion, writer
+    from m2lsp.formats.cged.parser import parse_cged
+    from m2lsp.formats.parallel.conversion import to_parallel
     from m2lsp.parsing.m2 import parse_m2
 
     results = []
@@ -70,9 +71,9 @@ def m2_targets() -> list[bool]:
     document = parse_m2(char_m2)
     read = best(lambda: parse_m2(char_m2), 1)
     size = len(char_m2.encode())
-    for name, run in (("char M2 -> CGED SGML", lambda: conversion.to_cged(
+    for name, run in (("char M2 -> CGED SGML", lambda: writer.to_cged(
                           conversion.from_m2(document, None, []))),
-                      ("char M2 -> truth", lambda: conversion.to_truth(
+                      ("char M2 -> truth", lambda: writer.to_truth(
                           conversion.from_m2(document, None, []), []))):
         results.append(report(name, size, read, best(run, 1)))
     english = enlarged((SHARED / "conll2014/gold/official-2014.combined.m2").read_text(
@@ -81,7 +82,7 @@ def m2_targets() -> list[bool]:
     read = best(lambda: parse_m2(english), 1)
     size = len(english.encode())
     results.append(report("M2 -> parallel", size, read, best(
-        lambda: conversion.to_parallel(document, True, [], False), 1)))
+        lambda: to_parallel(document, True, [], False), 1)))
     results.append(report("M2 -> brat", size, read, best(lambda: to_brat(document, []), 1)))
     results.append(report("M2 -> BEA-2019 JSON", size, read, best(
         lambda: bea_from_m2(document, []), 1)))
@@ -92,7 +93,7 @@ def m2_targets() -> list[bool]:
 
 
 def ua_gec() -> list[bool]:
-    from m2lsp.conversion_ann import documents, m2_blocks
+    from m2lsp.formats.uagec.conversion import documents, m2_blocks
 
     folder = REFS / "grammarly+ua-gec/data/gec-only/test/annotated"
     if not folder.is_dir():
@@ -108,8 +109,8 @@ def ua_gec() -> list[bool]:
 def bea_json() -> list[bool]:
     """JSON essays made from the BEA-2019 dev gold (`--to bea-json`), back to M2."""
     from m2lsp.annotation.english import EnglishAnnotator, EnglishSettings
-    from m2lsp.formats import bea_json
-    from m2lsp.parsing.bea_json import parse_bea_json
+    from m2lsp.formats.bea_json import conversion as bea_json
+    from m2lsp.formats.bea_json.parser import parse_bea_json
     from m2lsp.parsing.m2 import parse_m2
 
     gold = parse_m2((SHARED / "bea2019-dev/ABCN.dev.gold.bea19.m2").read_text("utf-8"))

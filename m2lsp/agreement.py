@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any
 
-from m2lsp.conversion import annotators
+from m2lsp.formats.m2.annotators import annotators
 from m2lsp.model import Block, Edit, M2Document, corrected_sentence
 
 GOLD_ID = "gold"  # the annotator id a gold scored against gets (`m2lsp agree --against`)
@@ -124,7 +124,7 @@ class _Pair:
 def agreement(document: M2Document, metric: str = "m2", beta: float = 0.5,
               pairs: Sequence[tuple[str, str]] | None = None) -> Agreement:
     """The pairs asked for (default: every pair of the file's annotators, in
-    `conversion.annotators` order): each costs one pass over the file, so the time is
+    `formats.m2.annotators` order): each costs one pass over the file, so the time is
     linear in the pairs asked for."""
     everyone = annotators(document)
     asked = combinations(everyone, 2) if pairs is None else pairs

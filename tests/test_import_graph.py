@@ -58,7 +58,8 @@ def test_adapters_reach_metrics_only_through_the_registry():
 
 
 def test_the_core_never_imports_the_language_server():
-    for folder in ("parsing", "rules", "scoring", "linting", "editor", "output", "annotation"):
+    for folder in ("parsing", "formats", "rules", "scoring", "linting", "editor", "output",
+                   "annotation"):
         for path in modules(folder):
             names = imports(path)
             assert not any(n.split(".")[0] in ("pygls", "lsprotocol") or
@@ -144,6 +145,8 @@ FORBIDDEN = [
     ("m2lsp.rules", "m2lsp.scoring"),  # the linter does not depend on the scorers
     ("m2lsp.linting", "m2lsp.scoring"),
     ("m2lsp.parsing", "m2lsp.scoring"),
+    ("m2lsp.formats", "m2lsp.scoring"),  # formats are read, written and converted beneath
+    ("m2lsp.formats", "m2lsp.linting"),  # the linter and the scorers that read them
     ("m2lsp.annotation", "m2lsp.scoring"),  # annotation is beneath the metrics that use it
     ("m2lsp.annotation", "m2lsp.editor"),
     ("m2lsp.annotation", "m2lsp.linting"),

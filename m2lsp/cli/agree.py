@@ -13,8 +13,8 @@ import m2lsp.arguments as arguments
 import m2lsp.defaults as defaults
 from m2lsp.cli.exits import EXIT_CLEAN, EXIT_ERROR
 from m2lsp.cli.inputs import read_text
-from m2lsp.conversion import annotators
 from m2lsp.errors import UsageError
+from m2lsp.formats.m2.annotators import annotators
 from m2lsp.scoring.metric import agreeing
 
 MOST_PAIRS = 10  # `--pairs auto` prints every pair up to this many (five annotators)

@@ -360,7 +360,7 @@ def _essays(args: argparse.Namespace) -> ParallelText | None:
     if args.orig is None or not args.cor:
         return None
     from m2lsp.annotation.parallel import ParallelText
-    from m2lsp.parsing.multigec import corrected_columns, is_essays
+    from m2lsp.formats.multigec.parser import corrected_columns, is_essays
     from m2lsp.parsing.source import read_source
 
     orig = read_source(args.orig, "original", args.encoding).text

@@ -71,11 +71,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import m2lsp.conversion as conversion
     from m2lsp.cli.inputs import input_paths
     from m2lsp.files.writing import refuse_inputs
+    from m2lsp.formats.cged import conversion, writer
+    from m2lsp.formats.cged.parser import parse_cged
+    from m2lsp.formats.unconverted import Unconverted
     from m2lsp.model import Format
-    from m2lsp.parsing.cged import parse_cged
     from m2lsp.parsing.detect import detect_format
     from m2lsp.parsing.m2 import parse_m2
 
@@ -86,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if args.input.is_dir() or args.input.suffix.lower() == ".ann":
         return _from_annotated(args)
     source = read_text(args.input, "input", args.encoding)
-    problems: list[conversion.Unconverted] = []
+    problems: list[Unconverted] = []
     if _is_bea_json(args.input, source.text):
         return _from_bea_json(args, source)
     if args.cor is not None:
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         if args.to == "brat":
             return _to_brat(args, document, problems)
         if args.to == "bea-json":
-            from m2lsp.formats.bea_json import from_m2
+            from m2lsp.formats.bea_json.conversion import from_m2
 
             return _write(args, from_m2(document, problems), problems)
         sentences = conversion.from_m2(document, args.annotator, problems)
@@ -117,18 +118,18 @@ def run(args: argparse.Namespace) -> int:
         return _write(args, conversion.to_m2(sentences, args.detection_only, problems),
                       problems)
     if args.to == "truth":
-        return _write(args, conversion.to_truth(sentences, problems), problems)
+        return _write(args, writer.to_truth(sentences, problems), problems)
     ids = None
     if args.ids:
         ids = [x.strip() for x in read_text(args.ids, "ids", args.encoding).text.splitlines()
                if x.strip()]
-    return _write(args, conversion.to_cged(sentences, ids), problems)
+    return _write(args, writer.to_cged(sentences, ids), problems)
 
 
 def _from_essays(args: argparse.Namespace, orig: str) -> int:
     """A MultiGEC-2025 essay pair (or an original and several corrections) as parallel
     text: one essay a line, its tokens as the shared task's syntok gave them."""
-    from m2lsp.parsing.multigec import corrected_columns, is_essays
+    from m2lsp.formats.multigec.parser import corrected_columns, is_essays
 
     if args.to != "parallel":
         raise UsageError(f"--cor converts MultiGEC essays to parallel text, not to {args.to}")
@@ -146,7 +147,7 @@ def _from_essays(args: argparse.Namespace, orig: str) -> int:
 
 
 def _is_bea_json(path: Path, text: str) -> bool:
-    from m2lsp.parsing.bea_json import is_bea_json
+    from m2lsp.formats.bea_json.parser import is_bea_json
 
     return path.suffix.lower() in (".json", ".jsonl") and is_bea_json(text)
 
@@ -155,19 +156,19 @@ def _from_bea_json(args: argparse.Namespace, source: Any) -> int:
     """BEA-2019 JSON essays as the release's `json_to_m2.py -gold` converts them (ERRANT
     over the spaCy pipeline); an essay it cannot convert is reported (J001, J002, J005),
     an edit it drops is said."""
-    import m2lsp.conversion as conversion
     from m2lsp.annotation.annotators import make_annotator
     from m2lsp.annotation.parallel import settings_for
     from m2lsp.config import config_for
-    from m2lsp.formats.bea_json import Dropped, to_m2, unconvertible
-    from m2lsp.parsing.bea_json import parse_bea_json
+    from m2lsp.formats.bea_json.conversion import Dropped, to_m2, unconvertible
+    from m2lsp.formats.bea_json.parser import parse_bea_json
+    from m2lsp.formats.unconverted import Unconverted
 
     if args.to != "m2":
         raise UsageError(f"BEA-2019 JSON converts to m2, not {args.to}")
     document = parse_bea_json(source)
-    problems = [conversion.Unconverted("", p.message, p.span.line, "essay")
+    problems = [Unconverted("", p.message, p.span.line, "essay")
                 for p in document.problems]
-    problems += [conversion.Unconverted(essay.essay_id, why, essay.row, "essay")
+    problems += [Unconverted(essay.essay_id, why, essay.row, "essay")
                  for essay, why in unconvertible(document)]
     if problems and not args.skip_unconvertible:
         return _write(args, "", problems)
@@ -184,14 +185,14 @@ def _from_bea_json(args: argparse.Namespace, source: Any) -> int:
 
 
 def _brat(path: Path, encoding: str | None) -> bool:
-    from m2lsp.formats.brat import is_brat
+    from m2lsp.formats.brat.conversion import is_brat
 
     return path.is_file() and is_brat(read_text(path, "input", encoding).text)
 
 
 def _from_brat(args: argparse.Namespace) -> int:
     """A brat document (`X.ann` and the `X.txt` beside it) as M2."""
-    from m2lsp.formats.brat import companion_text, from_brat
+    from m2lsp.formats.brat.conversion import companion_text, from_brat
 
     if args.to != "m2":
         raise UsageError(f"brat standoff converts to m2, not {args.to}")
@@ -205,7 +206,7 @@ def _to_brat(args: argparse.Namespace, document: Any, problems: list) -> int:
     """M2 as a brat document: `-o X.ann` writes X.ann and X.txt (a folder: its files are
     named after the input)."""
     from m2lsp.files.writing import make_folder, write_together
-    from m2lsp.formats.brat import configurations, to_brat
+    from m2lsp.formats.brat.conversion import configurations, to_brat
 
     if args.output is None:
         raise UsageError("--to brat writes two files (X.txt and X.ann): give -o X.ann or "
@@ -231,13 +232,13 @@ def _to_brat(args: argparse.Namespace, document: Any, problems: list) -> int:
 def _from_annotated(args: argparse.Namespace) -> int:
     """UA-GEC's annotated texts (a .ann file, or the annotated/ folder: every document, its
     annotators in one M2) as M2 or as parallel text (the tokenised sentences)."""
-    from m2lsp.conversion_ann import Annotated, documents
+    from m2lsp.formats.uagec.conversion import Annotated, documents
 
     if args.to not in ("m2", "parallel"):
         raise UsageError(f"UA-GEC's annotated texts convert to m2 or parallel, not {args.to}")
     found: list[Annotated] = documents(args.input, args.encoding)
     if args.to == "m2":
-        from m2lsp.conversion_ann import m2_blocks
+        from m2lsp.formats.uagec.conversion import m2_blocks
 
         return _write(args, "".join(m2_blocks(d.doc_id, d.annotators) for d in found), [])
     rows = []
@@ -308,15 +309,16 @@ def _annotated(parallel: Any, settings: Any) -> list[str]:
 
 
 def _parallel(args: argparse.Namespace, document: Any, problems: list) -> int:
-    import m2lsp.conversion as conversion
+    from m2lsp.formats.m2.annotators import annotators
+    from m2lsp.formats.parallel.conversion import to_parallel
 
     if not args.header:
         columns = ", ".join(["source", *(f"annotator {a}"
-                                         for a in conversion.annotators(document))])
+                                         for a in annotators(document))])
         print(f"m2lsp: columns: {columns} (--header writes them as a first line)",
               file=sys.stderr)
-    return _write(args, conversion.to_parallel(document, not args.no_spaces, problems,
-                                               args.header), problems)
+    return _write(args, to_parallel(document, not args.no_spaces, problems, args.header),
+                  problems)
 
 
 def _write(args: argparse.Namespace, text: str, problems: list) -> int:

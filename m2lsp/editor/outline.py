@@ -6,8 +6,8 @@ import bisect
 from dataclasses import dataclass
 
 from m2lsp.editor.hover import covered_text
+from m2lsp.formats.multigec.model import EssayDocument
 from m2lsp.model import EditField, M2Document, Span
-from m2lsp.multigec_model import EssayDocument
 
 
 @dataclass(frozen=True)

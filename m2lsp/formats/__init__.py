@@ -1,2 +1,5 @@
-"""Formats m2lsp converts from and to, one module each (BEA-2019 JSON, brat standoff):
-reading, writing, and what cannot be carried over, said."""
+"""The formats m2lsp reads, writes and converts, one folder each: its model (`model.py`),
+its parser (`parser.py`; the Lark grammar stays in the top-level `grammar/`), its writer
+(`writer.py`) and its conversions to and from M2 (`conversion.py`), as it has them.  Its
+rules are a family in `m2lsp.rules`; what a conversion could not carry over is an
+`unconverted.Unconverted`.  M2 is the exception: see `m2/__init__.py`."""

@@ -110,7 +110,7 @@ def _blank(text: str) -> bool:
 
 def _unlinted(path: Path, text: str) -> str | None:
     """Why a named file of a format m2lsp reads but does not lint is not checked."""
-    from m2lsp.formats.brat import is_brat
+    from m2lsp.formats.brat.conversion import is_brat
 
     if path.suffix.lower() == ".ann" and is_brat(text):
         return (f"brat standoff: m2lsp does not lint it; `m2lsp convert {path.name} --to m2` "
@@ -159,7 +159,7 @@ def corpus_of(path: Path, encoding: str | None = None) -> Corpus:
     """A MultiGEC file's place in its corpus, by the shared task's naming
     (`LANG-CORPUS-orig|refN|...-SPLIT.md`): its role, and the essay ids of the original
     file beside it (None where there is none)."""
-    from m2lsp.parsing.multigec import original_of, role_of
+    from m2lsp.formats.multigec.parser import original_of, role_of
 
     role = role_of(path.name)
     original = original_of(path)
@@ -169,7 +169,7 @@ def corpus_of(path: Path, encoding: str | None = None) -> Corpus:
         text = decode(reading.read_bytes(original), encoding).text
     except OSError:
         return Corpus(role)
-    from m2lsp.parsing.multigec import parse_essays
+    from m2lsp.formats.multigec.parser import parse_essays
 
     ids = frozenset(e.id for e in parse_essays(text).essays)
     return Corpus(role, ids, original.name)
@@ -180,10 +180,10 @@ def read_ids(path: Path, encoding: str | None = None) -> frozenset[str]:
     a CGED SGML file."""
     source = decode(reading.read_bytes(path), encoding)
     if detect_format(path, source.text) is Format.CGED:
-        from m2lsp.parsing.cged import parse_cged
+        from m2lsp.formats.cged.parser import parse_cged
 
         return frozenset(doc.id for doc in parse_cged(source).docs)
-    from m2lsp.parsing.cged_input import parse_input
+    from m2lsp.formats.cged.input_parser import parse_input
 
     return frozenset(line.sid for line in parse_input(source).lines)
 

@@ -9,9 +9,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import m2lsp.taxonomy as taxonomies
-from m2lsp.cged_model import CgedDocument, TruthDocument
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic, position_order
+from m2lsp.formats.cged.model import CgedDocument, TruthDocument
 from m2lsp.linting.cap import RuleCap, Unlisted
 from m2lsp.model import Block, M2Document, read_int
 from m2lsp.parsing import m2 as m2_parsing
@@ -120,17 +120,17 @@ def _parse(source: SourceText, fmt: Format, settings: LintSettings,
         return m2, m2_context(source, m2, settings)
     document: Any
     if fmt is Format.CGED:
-        from m2lsp.parsing.cged import parse_cged
+        from m2lsp.formats.cged.parser import parse_cged
 
         document = parse_cged(source)
         return document, Context(source, fmt, settings)
     if fmt is Format.INPUT:
-        from m2lsp.parsing.cged_input import parse_input
+        from m2lsp.formats.cged.input_parser import parse_input
 
         document = parse_input(source)
         return document, Context(source, fmt, settings)
     if fmt is Format.MULTIGEC:
-        from m2lsp.parsing.multigec import parse_essays
+        from m2lsp.formats.multigec.parser import parse_essays
 
         corpus = corpus or Corpus()
         return parse_essays(source), Context(source, fmt, settings,
@@ -138,14 +138,14 @@ def _parse(source: SourceText, fmt: Format, settings: LintSettings,
                                              essay_role=corpus.role,
                                              essay_original=corpus.original)
     if fmt is Format.BEA_JSON:
-        from m2lsp.parsing.bea_json import parse_bea_json
+        from m2lsp.formats.bea_json.parser import parse_bea_json
 
         return parse_bea_json(source), Context(source, fmt, settings)
     if fmt is Format.ANN:
-        from m2lsp.parsing.uagec import parse_ann
+        from m2lsp.formats.uagec.parser import parse_ann
 
         return parse_ann(source), Context(source, fmt, settings)
-    from m2lsp.parsing.cged_truth import parse_truth
+    from m2lsp.formats.cged.truth_parser import parse_truth
 
     document = parse_truth(source)
     return document, Context(source, fmt, settings, truth=document, known_ids=known_ids)

@@ -26,11 +26,11 @@ def detect_format(path: Path | str | None, text: str) -> Format | None:
     if suffix == ".m2":
         return Format.M2
     if suffix == ".ann":  # UA-GEC's inline annotation, unless it is brat standoff
-        from m2lsp.formats.brat import is_brat
+        from m2lsp.formats.brat.conversion import is_brat
 
         return None if is_brat(text) else Format.ANN
     if suffix in (".json", ".jsonl"):
-        from m2lsp.parsing.bea_json import is_bea_json
+        from m2lsp.formats.bea_json.parser import is_bea_json
 
         return Format.BEA_JSON if is_bea_json(text) else None
     if suffix == ".md" and "### essay_id" in text[:1 << 16]:

@@ -244,7 +244,7 @@ def _gold_corrections(gold: Input | None) -> dict[int, list[list[str]]]:
     """Each block's S line -> [annotator, corrected sentence] of every annotator."""
     if gold is None:
         return {}
-    from m2lsp.conversion import annotators
+    from m2lsp.formats.m2.annotators import annotators
     from m2lsp.model import corrected_sentence
     from m2lsp.parsing.m2 import parse_m2
     from m2lsp.parsing.source import read_source

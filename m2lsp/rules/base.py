@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, NamedTuple
 
-from m2lsp.cged_model import TruthDocument
 from m2lsp.config import LintSettings
 from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity, capped
+from m2lsp.formats.cged.model import TruthDocument
 from m2lsp.model import Block, Edit, Format, LineProblem, M2Document, Span
 from m2lsp.parsing.source import SourceText
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from m2lsp.bea_model import BeaDocument, CharEdit, Essay
 from m2lsp.diagnostic import Diagnostic, Related, Severity
+from m2lsp.formats.bea_json.model import BeaDocument, CharEdit, Essay
 from m2lsp.rules.base import Context, Rule, Scope
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from m2lsp.cged_model import CgedDoc, CgedDocument, CgedError, CgedType
 from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity, TextEdit
+from m2lsp.formats.cged.model import CgedDoc, CgedDocument, CgedError, CgedType
+from m2lsp.formats.cged.parser import MISSING_DOC_START
 from m2lsp.model import Span
-from m2lsp.parsing.cged import MISSING_DOC_START
 from m2lsp.rules.base import Context, Rule, Scope, listed
 from m2lsp.rules.crossing import crossed
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from m2lsp.cged_model import InputDocument
 from m2lsp.diagnostic import Diagnostic, Related, Severity
+from m2lsp.formats.cged.model import InputDocument
 from m2lsp.model import Span
 from m2lsp.rules.base import Context, Rule, Scope
 

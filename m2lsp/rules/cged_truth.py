@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from m2lsp.cged_model import TruthDocument, TruthLine
 from m2lsp.diagnostic import Diagnostic, Fix, Related, Severity, TextEdit
+from m2lsp.formats.cged.model import TruthDocument, TruthLine
 from m2lsp.model import Format, Span
 from m2lsp.rules.base import Context, Rule, Scope
 from m2lsp.rules.m2_structure import CrlfLineEndings

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from m2lsp.diagnostic import Diagnostic, Related, Severity
+from m2lsp.formats.multigec.model import EssayDocument
 from m2lsp.model import Span
-from m2lsp.multigec_model import EssayDocument
 from m2lsp.rules.base import Context, Rule, Scope, listed
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from m2lsp.diagnostic import Diagnostic, Severity
+from m2lsp.formats.uagec.model import AnnotatedText
 from m2lsp.rules.base import Context, Rule, Scope, listed
 from m2lsp.spelling import closest
-from m2lsp.uagec_model import AnnotatedText
 
 # UA-GEC's error types (its guidelines; the gec-only layer has the G/ and the first two,
 # the gec-fluency layer adds the F/ ones)

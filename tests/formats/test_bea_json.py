@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from m2lsp.cli import main
-from m2lsp.formats.bea_json import (
+from m2lsp.formats.bea_json.conversion import (
     Parsed,
     WorkEdit,
     _Boundaries,
@@ -27,7 +27,7 @@ from m2lsp.formats.bea_json import (
     sentences,
     token_edits,
 )
-from m2lsp.parsing.bea_json import parse_bea_json
+from m2lsp.formats.bea_json.parser import parse_bea_json
 from m2lsp.parsing.m2 import parse_m2
 from tests.conftest import ROOT, shared
 

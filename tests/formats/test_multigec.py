@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from m2lsp.cli import main
-from m2lsp.parsing.multigec import aligned, essays, parse_essays
+from m2lsp.formats.multigec.parser import aligned, essays, parse_essays
 from tests.conftest import ROOT, shared, snapshot
 
 COWS = ROOT / "tests" / "data" / "cowsl2h" / "famous-F17.jsonl"

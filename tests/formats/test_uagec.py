@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from m2lsp.cli import main
-from m2lsp.parsing.uagec import parse_ann
+from m2lsp.formats.uagec.parser import parse_ann
 from tests.conftest import refs
 
 # written for these tests (Ukrainian-like sentences with UA-GEC's annotation syntax)
@@ -123,8 +123,8 @@ def test_the_fast_path_reads_what_the_grammar_reads(text: str) -> None:
     other way round."""
     from lark.exceptions import UnexpectedInput
 
+    from m2lsp.formats.uagec.parser import _ANNOTATION
     from m2lsp.parsing.grammar import parser
-    from m2lsp.parsing.uagec import _ANNOTATION
 
     fast = _ANNOTATION.fullmatch(text)
     try:

@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from m2lsp.cged_model import cged_type
 from m2lsp.errors import InputError
+from m2lsp.formats.cged.model import cged_type
 from m2lsp.scoring.cged.inputs import CgedItem
 
 LEVELS = ("detection", "identification", "position")

@@ -134,8 +134,8 @@ class Cged(MetricBase):
     def in_editor(self, job: EditorJob) -> Steps:
         """A result file against the open truth file or SGML file (nlptea16cged.jar's
         counting: several errors per sentence)."""
+        from m2lsp.formats.cged.parser import parse_cged
         from m2lsp.model import Format
-        from m2lsp.parsing.cged import parse_cged
         from m2lsp.scoring.cged.inputs import items_from_sgml, read_items
         from m2lsp.scoring.cged.levels import LEVELS, evaluate_2016
         from m2lsp.scoring.cged.marks import cged_diagnostics

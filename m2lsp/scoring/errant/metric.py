@@ -338,7 +338,7 @@ def _from_references(request: Request, references: Sequence[str | Text]) -> tupl
     references annotated into the gold as errant_parallel annotates them (MultiGEC-2025's
     essay files one essay a line, as the shared task made them)."""
     from m2lsp.annotation.parallel import ParallelText, annotate, default_jobs, read_lines
-    from m2lsp.parsing.multigec import aligned, is_essays
+    from m2lsp.formats.multigec.parser import aligned, is_essays
     from m2lsp.parsing.source import SourceText, read_source
 
     source = request.shared.source

@@ -65,7 +65,7 @@ def read_essays(hypothesis: Input, source: Input, references: Sequence[Input],
                 ) -> GleuInputs | None:
     """MultiGEC essay files as GLEU's lines (None: the source is not one); what the
     shared task's evaluation would fill in (a missing essay) is said through `warn`."""
-    from m2lsp.parsing.multigec import aligned, is_essays
+    from m2lsp.formats.multigec.parser import aligned, is_essays
 
     orig = read_source(source, "source", encoding).text
     if not is_essays(orig):

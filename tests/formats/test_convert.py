@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from m2lsp import conversion
 from m2lsp.cli import main
-from m2lsp.parsing.cged import parse_cged
+from m2lsp.formats.cged import conversion, writer
+from m2lsp.formats.cged.parser import parse_cged
+from m2lsp.formats.m2.annotators import annotators
+from m2lsp.formats.parallel.conversion import to_parallel
+from m2lsp.formats.unconverted import Unconverted
 from m2lsp.parsing.m2 import parse_m2
 from tests.conftest import SHARED_DATA
 
@@ -78,7 +81,7 @@ def test_real_char_m2_round_trip_is_exact(tmp_path):
     target lines aside."""
     lines = MUCGEC.read_text(encoding="utf-8").split("\n")
     plain = "\n".join(x for x in lines if not x.startswith("T")).strip() + "\n"
-    sgml = conversion.to_cged(conversion.from_m2(parse_m2(plain)))
+    sgml = writer.to_cged(conversion.from_m2(parse_m2(plain)))
     assert conversion.to_m2(conversion.from_cged(parse_cged(sgml))) == plain
 
 
@@ -92,7 +95,7 @@ def test_real_cged_round_trip_keeps_every_error(path):
     if not path.is_file():
         pytest.skip(f"{path} is absent")
     sentences = conversion.from_cged(parse_cged(path.read_text(encoding="utf-8")))
-    problems: list[conversion.Unconverted] = []
+    problems: list[Unconverted] = []
     back = conversion.from_m2(parse_m2(conversion.to_m2(sentences, True, problems)))
     assert len(back) == len(sentences) > 400
     left_out = {}
@@ -190,7 +193,7 @@ def _findings(text: str, fmt: Format, least: Severity = Severity.HINT) -> list[s
 def test_cged_to_m2_output_passes_check(sentences, detection_only) -> None:
     """What cannot be carried is reported, never written as a doubtful edit: the M2 has no
     finding at all, and every error is either an edit or a report."""
-    problems: list[conversion.Unconverted] = []
+    problems: list[Unconverted] = []
     m2 = conversion.to_m2(sentences, detection_only, problems)
     assert _findings(m2, Format.M2) == []
     written = sum(line.startswith("A ") and "noop" not in line for line in m2.split("\n"))
@@ -205,16 +208,16 @@ def test_m2_to_cged_and_truth_output_passes_check(sentences) -> None:
     m2 = conversion.to_m2(sentences, True, [])
     back = conversion.from_m2(parse_m2(m2))
     if back:
-        assert _findings(conversion.to_cged(back), Format.CGED, Severity.ERROR) == []
-        assert _findings(conversion.to_truth(back), Format.TRUTH, Severity.ERROR) == []
+        assert _findings(writer.to_cged(back), Format.CGED, Severity.ERROR) == []
+        assert _findings(writer.to_truth(back), Format.TRUTH, Severity.ERROR) == []
 
 
 @settings(max_examples=200, deadline=None)
 @given(good_documents())
 def test_parallel_has_one_column_per_annotator_on_every_line(text) -> None:
     document = parse_m2(text)
-    width = 1 + len(conversion.annotators(document))
-    rows = conversion.to_parallel(document, header=True).split("\n")[:-1]
+    width = 1 + len(annotators(document))
+    rows = to_parallel(document, header=True).split("\n")[:-1]
     assert rows[0].split("\t")[0] == "source"
     assert all(len(row.split("\t")) == width for row in rows), rows
 

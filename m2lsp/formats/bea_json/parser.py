@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from m2lsp.bea_model import BeaDocument, CharEdit, Essay, EssayAnnotator, JsonProblem
+from m2lsp.formats.bea_json.model import BeaDocument, CharEdit, Essay, EssayAnnotator, JsonProblem
 from m2lsp.model import Span
 from m2lsp.parsing.source import SourceText
 

@@ -9,10 +9,10 @@ import re
 
 from lark.exceptions import UnexpectedInput
 
+from m2lsp.formats.uagec.model import AnnotatedText, Annotation, AnnProblem
 from m2lsp.model import Span
 from m2lsp.parsing.grammar import expected_words, parser
 from m2lsp.parsing.source import SourceText
-from m2lsp.uagec_model import AnnotatedText, Annotation, AnnProblem
 
 NO_SUGGESTIONS = "NO_SUGGESTIONS"
 _ANNOTATION = re.compile(r"\{((?:[^{}=\n]|=(?!>))*)=>((?:[^{}:\n]|:(?!::[^:{}\n]))*)"

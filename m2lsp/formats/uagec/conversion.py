@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from m2lsp.errors import InputError
-from m2lsp.uagec_model import AnnotatedText, Annotation
+from m2lsp.formats.uagec.model import AnnotatedText, Annotation
 
 _NAME = re.compile(r"(?P<doc>[^.]+)\.a(?P<annotator>\d+)\.ann$")
 NOOP = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{coder}"
@@ -186,8 +186,8 @@ class Annotated:
 def documents(path: Path, encoding: str | None = None) -> list[Annotated]:
     """The documents of a .ann file, or of every .ann file of a folder (by id, the
     annotators of each together)."""
+    from m2lsp.formats.uagec.parser import parse_ann
     from m2lsp.parsing.source import read_source
-    from m2lsp.parsing.uagec import parse_ann
 
     files = sorted(path.glob("*.ann")) if path.is_dir() else [path]
     if not files:

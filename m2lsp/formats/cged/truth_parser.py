@@ -15,7 +15,7 @@ from typing import Any
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from m2lsp.cged_model import TruthDocument, TruthLine, TruthProblem
+from m2lsp.formats.cged.model import TruthDocument, TruthLine, TruthProblem
 from m2lsp.model import MAX_DIGITS, read_int
 from m2lsp.parsing.grammar import expected_words, parser
 from m2lsp.parsing.source import SourceText

@@ -17,7 +17,7 @@ from typing import Any, cast
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from m2lsp.cged_model import Attribute, CgedDoc, CgedDocument, CgedError, CgedProblem
+from m2lsp.formats.cged.model import Attribute, CgedDoc, CgedDocument, CgedError, CgedProblem
 from m2lsp.model import Span
 from m2lsp.parsing.grammar import expected_words, parser
 from m2lsp.parsing.source import SourceText

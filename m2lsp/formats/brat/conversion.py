@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from m2lsp.conversion import Unconverted
 from m2lsp.errors import InputError
-from m2lsp.formats.m2_sentences import m2_sentences
+from m2lsp.formats.m2.sentences import m2_sentences
+from m2lsp.formats.unconverted import Unconverted
 from m2lsp.model import Edit, M2Document
 
 _ID = re.compile(r"^(?:[TARENM]\d+|#\d*)\t")

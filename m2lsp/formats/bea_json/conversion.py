@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from m2lsp.bea_model import BeaDocument, Essay
+from m2lsp.formats.bea_json.model import BeaDocument, Essay
 
 NORMALISED = str.maketrans({
     "’": "'", "´": "'", "‘": "'", "′": "'", "`": "'", "“": '"', "”": '"', "˝": '"', "¨": '"',
@@ -446,8 +446,8 @@ def from_m2(document: Any, problems: list[Any]) -> str:
     alternative corrections, an annotator id that is no integer) is reported."""
     import json
 
-    from m2lsp.conversion import Unconverted
-    from m2lsp.formats.m2_sentences import m2_sentences
+    from m2lsp.formats.m2.sentences import m2_sentences
+    from m2lsp.formats.unconverted import Unconverted
 
     lines = []
     for found in m2_sentences(document, problems):

@@ -1,4 +1,5 @@
-"""Conversions between CGED SGML, CGED truth files, char-level M2 and parallel text.
+"""Conversions between CGED (SGML, truth files) and char-level M2, through CGED sentences
+(`CharSentence`; `writer.py` writes them as SGML or a truth file).
 
 Offsets.  CGED counts characters from 1 and includes both ends: an R, S or W error at
 `start_off`..`end_off` is the M2 span `start-1 end` (one token per character); an M
@@ -26,14 +27,14 @@ ids, so ids come back numbered unless `ids` are given.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
-from m2lsp.cged_model import CgedDoc, CgedDocument, cged_type
 from m2lsp.errors import UsageError
+from m2lsp.formats.cged.model import CgedDoc, CgedDocument, cged_type
+from m2lsp.formats.m2.sentences import sentence_blocks, sentence_tokens
+from m2lsp.formats.unconverted import Problems, Unconverted
 from m2lsp.model import Block, Edit, M2Document, corrected_sentence
 
 NONE = "-NONE-"
@@ -47,27 +48,6 @@ class CharError:
     end: int
     type: str  # R M S W
     answer: str | None = None
-
-
-@dataclass(frozen=True)
-class Unconverted:
-    """Something a conversion could not carry over: its sentence (an id, or the M2 block's
-    number), the line it stands on where that is known (0-based), and why."""
-
-    sentence: str
-    reason: str
-    line: int | None = None
-    unit: str = "sentence"  # what `sentence` numbers (an essay, for JSON essays)
-
-    @property
-    def where(self) -> str:
-        if not self.sentence and self.line is not None:
-            return f"line {self.line + 1}"
-        return f"{self.unit} {self.sentence}" + ("" if self.line is None
-                                                 else f" (line {self.line + 1})")
-
-
-Problems = list[Unconverted] | None  # where a conversion reports what it could not carry
 
 
 @dataclass(frozen=True)
@@ -124,8 +104,8 @@ def from_m2(document: M2Document, annotator: str | None = None, problems: Proble
     if problem is not None:
         raise UsageError(problem)
     out = []
-    for number, (block, start) in enumerate(_sentences(document), 1):
-        tokens = _tokens(block)
+    for number, (block, start) in enumerate(sentence_blocks(document), 1):
+        tokens = sentence_tokens(block)
         chosen = annotator if annotator is not None else _first_annotator(block)
         edits = _convertible([e for e in block.edits if e.annotator.strip() == chosen
                               and not e.is_noop], len(tokens), str(number), start, problems)
@@ -140,7 +120,7 @@ def char_level_problem(document: M2Document) -> str | None:
     """Why M2 cannot be CGED (None: it is char-level Chinese, each token one character)."""
     from m2lsp.scripts import CHARS, script, segmentation
 
-    lines = [b.sentence.text for b, _ in _sentences(document) if b.sentence is not None]
+    lines = [b.sentence.text for b, _ in sentence_blocks(document) if b.sentence is not None]
     found = script("\n".join(lines[:200]))
     if found not in (None, "Chinese"):
         return (f"the M2 is {found} text; CGED positions are characters of Chinese text, "
@@ -172,24 +152,12 @@ def _convertible(edits: list[Edit], length: int, sentence: str, start: int,
     return kept
 
 
-def _sentences(document: M2Document) -> Iterable[tuple[Block, int]]:
-    """The blocks that have a sentence, with their first line (0-based)."""
-    return ((b, start) for b, start in zip(document.blocks, document.starts, strict=True)
-            if b.sentence is not None)
-
-
 def _first_annotator(block: Block) -> str:
     return block.edits[0].annotator.strip() if block.edits else "0"
 
 
 def _joined(text: str | None) -> str | None:
     return None if text is None else "".join(text.split())
-
-
-def _tokens(block: Block) -> tuple[str, ...]:
-    """The tokens of a block known to have a sentence (see `_sentences`)."""
-    assert block.sentence is not None
-    return tuple(block.sentence.tokens)
 
 
 def _char_error(edit: Edit, tokens: Sequence[str]) -> CharError:
@@ -309,78 +277,3 @@ def _difference(text: str, corrected: str, start: int, end: int) -> str | None:
             and len(prefix) + len(suffix) <= len(corrected)):
         return corrected[len(prefix):len(corrected) - len(suffix)]
     return None
-
-
-def to_cged(sentences: Iterable[CharSentence], ids: Sequence[str] | None = None) -> str:
-    """CGED SGML in the 2016-2021 `<TEXT>`/`<ERROR>` style."""
-    out = []
-    for number, sentence in enumerate(sentences):
-        sid = ids[number] if ids is not None and number < len(ids) else sentence.id
-        out += ["<DOC>", f"<TEXT id={quoteattr(sid)}>", escape(sentence.text), "</TEXT>"]
-        if sentence.correction is not None:
-            out += ["<CORRECTION>", escape(sentence.correction), "</CORRECTION>"]
-        for error in sentence.errors:
-            answer = "" if error.answer is None else f" answer={quoteattr(error.answer)}"
-            out.append(f'<ERROR start_off="{error.start}" end_off="{error.end}" '
-                       f'type="{error.type}"{answer}></ERROR>')
-        out.append("</DOC>")
-    return "\n".join(out) + "\n" if out else ""
-
-
-def to_truth(sentences: Iterable[CharSentence], problems: Problems = None) -> str:
-    """A CGED truth file: `id, start, end, TYPE[, answer]`, or `id, correct`.  An answer
-    with a comma cannot be written (the fields are comma separated): the error is written
-    without it, and reported to `problems`."""
-    lines = []
-    for sentence in sentences:
-        if not sentence.errors:
-            lines.append(f"{sentence.id}, correct")
-        for error in sentence.errors:
-            answer = f", {error.answer}" if error.answer and error.type in "SM" else ""
-            if "," in answer[2:]:
-                answer = ""
-                if problems is not None:
-                    problems.append(Unconverted(sentence.id, f"the correction "
-                                    f"{error.answer!r} has a comma, which a truth file "
-                                    "cannot hold (its fields are comma separated)"))
-            lines.append(f"{sentence.id}, {error.start}, {error.end}, {error.type}{answer}")
-    return "\n".join(lines) + "\n" if lines else ""
-
-
-def to_parallel(document: M2Document, spaces: bool = True, problems: Problems = None,
-                header: bool = False) -> str:
-    """One line per sentence: the source, then one column per annotator of the file (in
-    `annotators` order), tab separated: every line has the same columns.  An annotator with
-    no line in a sentence did not change it (as M2 means), so its column holds the source;
-    so does an annotator whose edits cannot be applied (overlapping, outside the sentence),
-    which is reported to `problems`.  `header`: a first line naming the columns."""
-    everyone = annotators(document)
-    lines = ["\t".join(["source", *(f"annotator {a}" for a in everyone)])] if header else []
-    for number, (block, start) in enumerate(_sentences(document), 1):
-        source = " ".join(_tokens(block))
-        fields = [source]
-        for annotator in everyone:
-            corrected = corrected_sentence(block, annotator)
-            if corrected is None and problems is not None:
-                problems.append(Unconverted(
-                    str(number), f"annotator {annotator}'s edits overlap or lie outside the "
-                    "sentence (with --skip-unconvertible the source stands in for its "
-                    "correction)", start))
-            fields.append(source if corrected is None else corrected)
-        if not spaces:
-            fields = ["".join(f.split()) for f in fields]
-        lines.append("\t".join(_tabless(f) for f in fields))
-    return "\n".join(lines) + "\n" if lines else ""
-
-
-def annotators(document: M2Document) -> list[str]:
-    """Every annotator id of the file, numbers in numeric order, then any others in order of
-    first appearance; a file with no edit at all has annotator 0."""
-    found = dict.fromkeys(e.annotator.strip() for b in document.blocks for e in b.edits)
-    numbers = sorted((a for a in found if a.isdigit()), key=int)
-    return numbers + [a for a in found if not a.isdigit()] or ["0"]
-
-
-def _tabless(text: str) -> str:
-    return re.sub(r"[\t\n]", " ", text)
-

@@ -13,7 +13,7 @@ from typing import Any, cast
 from lark import Tree
 from lark.exceptions import UnexpectedInput
 
-from m2lsp.cged_model import InputDocument, InputLine, InputProblem
+from m2lsp.formats.cged.model import InputDocument, InputLine, InputProblem
 from m2lsp.parsing.grammar import expected_words, parser
 from m2lsp.parsing.source import SourceText
 

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from m2lsp.cged_model import CgedType
-from m2lsp.parsing.cged import parse_cged
-from m2lsp.parsing.cged_truth import parse_line_fast, parse_line_slow, parse_truth
+from m2lsp.formats.cged.model import CgedType
+from m2lsp.formats.cged.parser import parse_cged
+from m2lsp.formats.cged.truth_parser import parse_line_fast, parse_line_slow, parse_truth
 from m2lsp.parsing.source import decode
 from tests.conftest import shared
 
@@ -127,7 +127,7 @@ input_chars = st.sampled_from([*"(sid=)\t\t 12AB-中文,", "(sid=", "\t"])
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(input_chars, max_size=20).map("".join))
 def test_input_fast_path_agrees_with_the_grammar(line: str) -> None:
-    from m2lsp.parsing import cged_input
+    from m2lsp.formats.cged import input_parser as cged_input
 
     agree(cged_input.parse_line_fast, cged_input.parse_line_slow, line)
 
@@ -140,8 +140,8 @@ INPUT_FILES = ["cged/cged2015/nlptea15cged_release1.0/Test/NLPTEA15_CGED_TestInp
 @pytest.mark.parametrize("name", INPUT_FILES)
 def test_real_input_files_are_recognised_and_agree_with_the_grammar(name) -> None:
     """Both id styles; CGED 2018's test input is one despite its name (`.xml`)."""
+    from m2lsp.formats.cged.input_parser import parse_input, parse_line_fast, parse_line_slow
     from m2lsp.model import Format
-    from m2lsp.parsing.cged_input import parse_input, parse_line_fast, parse_line_slow
     from m2lsp.parsing.detect import detect_format
 
     source = decode(shared(name).read_bytes())

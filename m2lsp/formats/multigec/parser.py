@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lark.exceptions import UnexpectedInput
 
-from m2lsp.multigec_model import Essay, EssayDocument, EssayProblem
+from m2lsp.formats.multigec.model import Essay, EssayDocument, EssayProblem
 from m2lsp.parsing.grammar import expected_words, parser
 from m2lsp.parsing.source import SourceText
 
