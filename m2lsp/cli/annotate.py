@@ -356,7 +356,7 @@ def _read(args: argparse.Namespace, cors: list[Path], settings: Any) -> Parallel
 def _essays(args: argparse.Namespace) -> ParallelText | None:
     """MultiGEC-2025 essay files (--orig and --cor each `### essay_id = N` Markdown) as
     parallel text, one essay a line: paired by id and tokenised as the shared task did
-    (syntok; parsing.multigec.aligned), what it filled in said.  None: not essay files."""
+    (syntok; formats.multigec.parser.aligned), what it filled in said.  None: not essay files."""
     if args.orig is None or not args.cor:
         return None
     from m2lsp.annotation.parallel import ParallelText

@@ -49,7 +49,7 @@ def read_plain(hypothesis: Input, source: Input, references: Sequence[Input],
                ) -> GleuInputs:
     """Hypothesis, source and reference files of one sentence a line, the same count each;
     or MultiGEC-2025's essay files (recognised by content), one essay a line as the shared
-    task made them (`parsing.multigec.aligned`)."""
+    task made them (`formats.multigec.parser.aligned`)."""
     essays = read_essays(hypothesis, source, references, encoding, warn)
     if essays is not None:
         return essays
