@@ -35,7 +35,7 @@ def agreement_of(project: Project, metric: str = "m2", beta: float = 0.5) -> dic
     each annotator against the gold once there is one: what `m2lsp agree
     layers/A.m2 layers/B.m2 ...` and `m2lsp agree --against gold.m2 ...` print as JSON."""
     from m2lsp.agreement import agreement, agreement_data, summary, summary_data
-    from m2lsp.conversion import annotators
+    from m2lsp.formats.m2.annotators import annotators
 
     names = project.layer_names()
     if not names:
@@ -71,7 +71,7 @@ def _layers(project: Project, names: list[str]) -> M2Document:
 def _against_gold(project: Project, document: M2Document, metric: str,
                   beta: float) -> dict[str, Any]:
     from m2lsp.agreement import GOLD_ID, agreement, agreement_data, with_gold
-    from m2lsp.conversion import annotators
+    from m2lsp.formats.m2.annotators import annotators
     from m2lsp.parsing.m2 import parse_m2
 
     try:

@@ -56,13 +56,13 @@ def exported(project: Project, which: str, kind: str, skip: bool = False) -> Exp
     problems: list = []
     document = read_document(path)
     if kind == "bea-json":
-        from m2lsp.formats.bea_json import from_m2
+        from m2lsp.formats.bea_json.conversion import from_m2
 
         text = from_m2(document, problems)
         _refuse(problems, skip)
         return Export(f"{stem}.jsonl", "application/x-ndjson; charset=utf-8",
                       text.encode("utf-8"), len(problems))
-    from m2lsp.formats.brat import configurations, to_brat
+    from m2lsp.formats.brat.conversion import configurations, to_brat
 
     txt, ann = to_brat(document, problems)
     _refuse(problems, skip)
