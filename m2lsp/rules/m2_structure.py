@@ -518,8 +518,8 @@ class UnicodeLineBreak(Rule):
     formats = frozenset({Format.M2})
 
     def check(self, lines: LineRange, ctx: Context) -> Iterator[Diagnostic]:
-        text = "\n".join(lines.lines)
-        if text.isascii() or _LINE_BREAK_CHARS.search(text) is None:
+        # no `isascii()` shortcut: U+000B, U+000C and U+001C-U+001E are ASCII
+        if _LINE_BREAK_CHARS.search("\n".join(lines.lines)) is None:
             return
         for row, line in enumerate(lines.lines, lines.first):
             for match in _LINE_BREAK_CHARS.finditer(line):
