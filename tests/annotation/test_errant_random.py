@@ -43,6 +43,9 @@ def _corrected(block: list[str], rng: random.Random) -> str:
     return " ".join(tokens)
 
 
+# nightly: random hypotheses against errant (30 s of CI); tests/annotation's real-data
+# comparisons with errant_parallel run in CI
+@pytest.mark.nightly
 @pytest.mark.slow
 @settings(max_examples=2, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -164,6 +164,9 @@ def test_jfleg_essays(tmp_path, capsys) -> None:
     assert capsys.readouterr().out.split()[-1] == done.stdout.split()[-1]
 
 
+# nightly: the fork's ERRANT on whole essays (30 s of CI); the fork's comparisons
+# sentence by sentence, tests/annotation/test_languages.py, run in CI
+@pytest.mark.nightly
 @pytest.mark.slow
 def test_errant_of_essays_is_the_forks(tmp_path, capsys) -> None:
     """ERRANT on essays as the shared task ran it: its fork's errant_parallel over the
@@ -257,6 +260,8 @@ def test_a_repeated_essay_and_a_reference_without_an_essay_are_said(tmp_path, ca
     assert float(score) < 100
 
 
+# nightly: as the test above
+@pytest.mark.nightly
 @pytest.mark.slow
 def test_annotate_essays_writes_the_forks_m2(tmp_path) -> None:
     """`annotate --orig orig.md --cor ref.md` pairs the essays by id and tokenises them as

@@ -44,6 +44,9 @@ def _resolved(*requirements: str) -> dict[str, str]:
             for item in report["install"]}
 
 
+# nightly: a resolution against the package index (a minute of CI); its answer changes with
+# the index and pyproject.toml, not with the code: `pytest -m nightly` before a release
+@pytest.mark.nightly
 @pytest.mark.slow
 def test_every_extra_resolves_together() -> None:
     found = _resolved("--ignore-installed", ".[all]")
@@ -52,6 +55,8 @@ def test_every_extra_resolves_together() -> None:
     assert Version(found["huggingface-hub"]) < Version("1")
 
 
+# nightly: as the test above
+@pytest.mark.nightly
 @pytest.mark.slow
 def test_evaluate_alone_keeps_huggingface_hub_for_transformers() -> None:
     """`[evaluate]` resolved on its own (what it brings into an environment that has

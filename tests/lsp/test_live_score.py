@@ -71,6 +71,8 @@ async def score_camb(client: LanguageClient) -> tuple[str, dict]:
     return uri, result
 
 
+# nightly: the whole CoNLL-2014 test set live (24 s of CI); the tests above score it in parts
+@pytest.mark.nightly
 @pytest.mark.slow
 @pytest.mark.asyncio(loop_scope="module")
 async def test_whole_test_set_within_the_cap_and_every_edit_in_the_report(
