@@ -20,12 +20,20 @@ def run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Completed
     return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
 
 
+def _store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """pre-commit's store: one for the run's xdist workers (the run's shared temporary
+    folder), so the hook's environment is installed once, not once a worker (25 s each);
+    pre-commit locks its store while it installs one."""
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "pre-commit"
+
+
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     folder = tmp_path_factory.mktemp("precommit")
-    env = {**os.environ, "PRE_COMMIT_HOME": str(folder / "cache"), "GIT_AUTHOR_NAME": "t",
+    env = {**os.environ, "PRE_COMMIT_HOME": str(_store(tmp_path_factory)), "GIT_AUTHOR_NAME": "t",
            "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@example.org"}
     repo = folder / "data"
