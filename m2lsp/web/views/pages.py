@@ -6,7 +6,9 @@ sentence."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -54,21 +56,22 @@ async def types(request: Request) -> JSONResponse:
 
 
 async def retype(request: Request) -> JSONResponse:
-    found, here = session(request, "annotator"), site(request)
-    number = _number(request, found.user.name)
-    # in a thread, as a save of the corrected text is: the write waits for the disk
-    result = await run_in_threadpool(retyped, here.project, found.user.name, number,
-                                     await body(request))
-    log_event(here.db, found.user.name, "retype", number)
-    return JSONResponse(result)
+    return await _changed(request, retyped, "retype")
 
 
 async def edit(request: Request) -> JSONResponse:
+    return await _changed(request, with_edit, "edit")
+
+
+async def _changed(request: Request, work: Callable[..., Any], event: str) -> JSONResponse:
+    """An annotator's change of their sentence by `work(project, user, number, body)`, in
+    a thread as a save of the corrected text is (the write waits for the disk), logged as
+    `event`."""
     found, here = session(request, "annotator"), site(request)
     number = _number(request, found.user.name)
-    result = await run_in_threadpool(with_edit, here.project, found.user.name, number,
+    result = await run_in_threadpool(work, here.project, found.user.name, number,
                                      await body(request))
-    log_event(here.db, found.user.name, "edit", number)
+    log_event(here.db, found.user.name, event, number)
     return JSONResponse(result)
 
 
