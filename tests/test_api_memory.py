@@ -238,3 +238,12 @@ def test_a_place_in_a_list_is_named_by_its_line(system, said: str) -> None:
 
     found = m2lsp.score(system, gold=GOLD)
     assert any(said in warning for warning in found.warnings), found.warnings
+
+
+def test_no_module_of_the_core_makes_a_temporary_file() -> None:
+    """Every metric takes its inputs as texts, so nothing of m2lsp writes what it is given
+    to a temporary file or folder (a metric that read files had the API, `explain` and
+    meta-evaluation write one for it); a user's output is written atomically beside it."""
+    found = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "m2lsp").rglob("*.py"))
+             if "tempfile" in p.read_text(encoding="utf-8")]
+    assert found == []

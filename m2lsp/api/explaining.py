@@ -63,7 +63,7 @@ def explain(system: Any, gold: Any = None, *, metric: str = "m2", sources: Any =
         options["spacy_model"] = spacy_model
     with Scorer(metric, gold=gold, sources=sources, references=references,
                 **options) as scorer, scorer._speaking():
-        path = scorer._folder.file(system, "the system", "system")
+        path = scorer._folder.file(system, "the system")
         found = explain_file(_scoring(scorer), path, settings, _model(spacy_model),
                              f"m2lsp.explain(system, gold, metric={metric!r})")
         named = (str(system) if inputs.is_path(system)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -129,68 +128,27 @@ def text_of(value: Any) -> str:
 
 @dataclass
 class Files:
-    """Where the call's inputs are: a text or a list given to a metric that takes texts
-    stays in memory (a `Text` named as the user gave it); given to one that reads files,
-    it becomes a file in the call's temporary folder, made when the first one is needed,
-    and `cleaned` puts the names back into a message."""
+    """The call's inputs: a path as it is, a text or a list given as a `Text` in memory
+    named as the user gave it (every metric takes texts: nothing is written to a file),
+    and `cleaned` puts a place in one into the user's words."""
 
-    made: Path | None = None  # the temporary folder, once a file needed it
-    names: dict[str, str] = field(default_factory=dict)
-    memory: bool = False  # keep texts in memory (the metric takes `Text`s)
     given: set[str] = field(default_factory=set)  # the names of the texts and lists given
-    _kept: Any = field(default=None, repr=False)
 
-    @property
-    def folder(self) -> Path:
-        """The temporary folder (made now if it is not yet)."""
-        if self.made is None:
-            self._kept = tempfile.TemporaryDirectory(prefix="m2lsp-")
-            self.made = Path(self._kept.name)
-        return self.made
-
-    def close(self) -> None:
-        if self._kept is not None:
-            self._kept.cleanup()
-
-    def file(self, value: Any, role: str, stem: str | None = None) -> Path | Text:
+    def file(self, value: Any, role: str) -> Path | Text:
         """The input as the metric reads it: a path (checked) as it is; a text or a list
-        as a `Text` in memory (`memory`), else as a file in the folder with its text:
-        `stem`'s (written over: a Scorer's system is one file, however many times it
-        scores), else a new one named after the role."""
+        as a `Text` in memory."""
         value = checked(value, role)
         if isinstance(value, Text):
-            return value if self.memory else self.written(value.text, value.name, role, stem)
+            return value
         if is_path(value):
             return readable(Path(value), role)
         self.given.add(named(value, role))
-        if self.memory:
-            return Text.of(named(value, role), text_of(value))
-        return self.written(text_of(value), named(value, role), role, stem)
-
-    def written(self, text: str, name: str, role: str, stem: str | None = None) -> Path:
-        """A file of the folder holding `text`, which messages call `name`."""
-        if stem is not None:
-            path = self.folder / stem
-        else:
-            base = re.sub(r"\W+", "-", role).strip("-") or "input"
-            path, k = self.folder / base, 1
-            while path.exists():
-                k += 1
-                path = self.folder / f"{base}-{k}"
-        path.write_text(text, encoding="utf-8", newline="\n")
-        self.names[str(path)] = name
-        return path
+        return Text.of(named(value, role), text_of(value))
 
     def cleaned(self, message: str, quote: Callable[[str], str] = str) -> str:
-        """The message with each temporary file named as the user gave it, and nothing
-        else of the temporary folder left (`quote`: how a name is written into it, e.g.
-        escaped for a JSON text); a place in a text or list given reads "the system (a list
+        """The message with a place in a text or list given in the user's words (`quote`:
+        how a name is written into it, e.g. escaped for a JSON text): "the system (a list
         of 20 sentences), line 12", not "...:12" as a file's would."""
-        if self.made is not None:
-            for path, name in sorted(self.names.items(), key=lambda kv: -len(kv[0])):
-                message = message.replace(path, quote(name))
-            message = message.replace(str(self.made) + os.sep, "").replace(
-                str(self.made), quote("a temporary file"))
         for name in self.given:
             shown = quote(name)
             if shown + ":" in message:
@@ -199,10 +157,8 @@ class Files:
         return message
 
     def holds(self, text: str) -> bool:
-        """Whether `text` names something `cleaned` rewrites: the temporary folder, or a
-        place in a text given."""
-        return (self.made is not None and str(self.made) in text) or any(
-            name + ":" in text for name in self.given)
+        """Whether `text` names a place in a text given, which `cleaned` rewrites."""
+        return any(name + ":" in text for name in self.given)
 
 
 def named(value: Any, role: str) -> str:
@@ -214,17 +170,14 @@ def named(value: Any, role: str) -> str:
 
 
 @contextmanager
-def files(memory: bool = False) -> Iterator[Files]:
-    """The inputs of one call (`memory`: texts kept in memory), with a temporary folder
-    made only if a file is written, removed after it; an M2lspError raised inside comes
-    out with its message cleaned and in the API's words."""
-    found = Files(memory=memory)
+def files() -> Iterator[Files]:
+    """The inputs of one call; an M2lspError raised inside comes out with its message
+    cleaned and in the API's words."""
+    found = Files()
     try:
         yield found
     except M2lspError as exc:
         raise type(exc)(api_words(found.cleaned(str(exc)))) from None
-    finally:
-        found.close()
 
 
 # the command line's words for what the API calls otherwise

@@ -221,7 +221,7 @@ class Scorer:
         if metric not in names():
             raise UsageError(f"no metric {metric!r}; the metrics are {', '.join(names())}")
         self.metric = metric
-        self._folder = inputs.Files(memory=_takes_texts(metric))
+        self._folder = inputs.Files()
         self._batch: dict[int, str] = {}
         self._next = 0
         self._file: tuple[Path, tuple | None] | None = None  # the gold's file, as read
@@ -245,7 +245,7 @@ class Scorer:
         with self._speaking():
             self._fresh()
             gold, options = self._subset(ids)
-            path = self._folder.file(system, "the system", "system")
+            path = self._folder.file(system, "the system")
             request = Request(path, gold, self._shared, options, warn=warnings.append,
                               usage=f"m2lsp.score(system, gold, metric={self.metric!r})")
             self._fits(system, ids)
@@ -292,7 +292,8 @@ class Scorer:
         return len(self._units())
 
     def close(self) -> None:
-        self._folder.close()
+        """Nothing to release: the Scorer holds no file and no folder (kept so that code
+        which closes a Scorer, or uses it in `with`, runs on)."""
 
     def __enter__(self) -> Scorer:
         return self
@@ -321,11 +322,11 @@ class Scorer:
                 if "source" not in declared(self.metric).shared:
                     raise UsageError(f"{self.metric} reads the sources from its gold: give "
                                      "gold= without sources=")
-                self._set("source", self._folder.file(sources, "the sources", "sources"))
-            return self._held(self._folder.file(gold, "the gold", "gold"))
+                self._set("source", self._folder.file(sources, "the sources"))
+            return self._held(self._folder.file(gold, "the gold"))
         if references is None:
             if sources is not None and declared(self.metric).reference_free:
-                self._set("source", self._folder.file(sources, "the sources", "sources"))
+                self._set("source", self._folder.file(sources, "the sources"))
                 return None
             if sources is not None:
                 raise UsageError("sources= goes with references= (or with gold=)")
@@ -334,9 +335,9 @@ class Scorer:
             raise UsageError("references= needs sources= (the sentences they correct)")
         columns = inputs.several(references, "references")
         if plain_references(self.metric):
-            self._set("source", self._folder.file(sources, "the sources", "sources"))
+            self._set("source", self._folder.file(sources, "the sources"))
             self._set(REFERENCES,
-                      [self._folder.file(c, f"reference {k + 1}", f"reference-{k + 1}")
+                      [self._folder.file(c, f"reference {k + 1}")
                        for k, c in enumerate(columns)])
             return None
         lang = declared(self.metric).annotates
@@ -345,8 +346,7 @@ class Scorer:
         from m2lsp.api.annotating import annotate
 
         m2 = annotate(sources, columns, lang=lang, **self._annotation_options())
-        return self._held(self._folder.file(m2, "the gold (annotated from references=)",
-                                            "gold.m2"))
+        return self._held(self._folder.file(m2, "the gold (annotated from references=)"))
 
     def _held(self, given: Input) -> Input:
         """The gold as the Scorer holds it: an M2 gold read (a path: here, once) and parsed
@@ -430,18 +430,16 @@ class Scorer:
         if self.metric == "cged":
             raise UsageError("cged scores sentences by their ids in the truth file: give "
                              "the results of the sentences to score, without ids=")
-        stem = f"subset-{len(self._subsets) + 1}"
         values = dict(self._values)
         for dest in ("source", REFERENCES):
             if values.get(dest) is not None:
-                values[dest] = _lines_subset(values[dest], chosen, self._folder, stem, dest)
+                values[dest] = _lines_subset(values[dest], chosen)
         gold: Input | None = None
         if self.gold is not None:
             blocks = self._units()
             text, name = "".join(blocks[i] for i in chosen), \
                 f"the gold's sentences {_shown(chosen)}"
-            gold = self._held(Text.of(name, text)) if self._folder.memory else \
-                self._folder.written(text, name, "gold", f"{stem}-gold")
+            gold = self._held(Text.of(name, text))
         config = config_for([]).score
         shared = replace(self._shared, source=_input(values.get("source")))
         return gold, metric(self.metric).options(values, shared, config)
@@ -474,14 +472,6 @@ def _parsed(path: Path) -> Any:
     return ParsedM2.read(str(path), source) if source.problem is None else None
 
 
-def _takes_texts(name: str) -> bool:
-    """Whether metric `name` scores texts given in memory (else the API writes them to
-    files for it)."""
-    from m2lsp.scoring.metric import metric
-
-    return bool(getattr(metric(name), "texts", False))
-
-
 def _indices(ids: Any, size: int) -> list[int]:
     """Sentence indices, checked: ints within the gold, each once."""
     if isinstance(ids, str | bytes) or not isinstance(ids, Sequence | range):
@@ -502,19 +492,14 @@ def _shown(chosen: Sequence[int]) -> str:
     return ", ".join(map(str, chosen[:5])) + (", ..." if len(chosen) > 5 else "")
 
 
-def _lines_subset(value: Any, chosen: tuple[int, ...], files: inputs.Files, stem: str,
-                  dest: str) -> Any:
+def _lines_subset(value: Any, chosen: tuple[int, ...]) -> Any:
     """A file option (a path, a text in memory, or a list of them) cut to the lines
-    `chosen` (in memory where the metric takes texts)."""
+    `chosen`, as a text in memory."""
     if isinstance(value, list):
-        return [_lines_subset(v, chosen, files, f"{stem}-{k}", dest)
-                for k, v in enumerate(value)]
+        return [_lines_subset(v, chosen) for v in value]
     lines = _lines(value)
     text = "".join(lines[i] + "\n" for i in chosen)
-    name = f"{files.names.get(str(value), str(value))} (its lines {_shown(chosen)})"
-    if files.memory:
-        return Text.of(name, text)
-    return str(files.written(text, name, dest, f"{stem}-{dest}"))
+    return Text.of(f"{value} (its lines {_shown(chosen)})", text)
 
 
 def _lines(value: Any) -> list[str]:

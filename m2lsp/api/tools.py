@@ -52,8 +52,8 @@ def agree(gold: Any, *, metric: str = "m2", beta: float = 0.5) -> Any:
     if not isinstance(metric, str) or metric not in agreeing():
         raise UsageError(f"agree: metric {' or '.join(agreeing())}, not {metric!r}")
     weight = counted(arguments.BETA, "beta", beta)
-    with inputs.files(memory=True) as files:
-        given = files.file(gold, "the gold", "gold.m2")
+    with inputs.files() as files:
+        given = files.file(gold, "the gold")
         text = given.text if isinstance(given, Text) else given.read_text(encoding="utf-8")
         return agreement(parse_m2(SourceText(text)), metric, weight)
 
@@ -105,7 +105,7 @@ texts "system 1", ...)."""
     chosen_seed = int(counted(arguments.SEED, "seed", seed))
     with Scorer(metric, **options, gold=gold) as scorer, scorer._speaking():
         files = scorer._folder
-        paths = [files.file(text, f"system {name!r}", f"system-{i}")
+        paths = [files.file(text, f"system {name!r}")
                  for i, (name, text) in enumerate(named.items())]
         request = Request(paths[0], scorer.gold, scorer._shared, scorer._options)
         built = build_report(registered(metric), request, paths, list(named), resamples,
@@ -157,7 +157,7 @@ def rank_systems(systems: Any, gold: Any = None, *, metric: str = "m2",
     named = _named_systems(systems)
     with Scorer(metric, **options, gold=gold, sources=sources) as scorer, \
             scorer._speaking():
-        paths = [scorer._folder.file(text, f"system {name!r}", f"system-{i}")
+        paths = [scorer._folder.file(text, f"system {name!r}")
                  for i, (name, text) in enumerate(named.items())]
         request = Request(paths[0], scorer.gold, scorer._shared, scorer._options)
         found = list(registered(metric).run_many(request, paths))

@@ -7,7 +7,6 @@ numbers are those `m2lsp score --metric M` gives each sentence."""
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -47,11 +46,7 @@ def score_units(scoring: Scoring, units: Sequence[Unit]) -> Scored:
         fast = _m2_in_memory(scoring, units)
         if fast is not None:
             return fast
-    if _in_memory(scoring):
-        score = scoring.metric.run(_text_request(scoring, units))
-    else:
-        with tempfile.TemporaryDirectory(prefix="m2lsp-explain-") as folder:
-            score = scoring.metric.run(_request(scoring, units, Path(folder)))
+    score = scoring.metric.run(_text_request(scoring, units))
     found = score.sentence_scores()
     if found is None:
         raise UsageError(f"--metric {scoring.metric.name} does not score sentences one by "
@@ -100,11 +95,6 @@ def _plain_request(scoring: Scoring) -> Request:
                    scoring.encoding)
 
 
-def _in_memory(scoring: Scoring) -> bool:
-    """Whether the units go to the metric as texts (it takes them)."""
-    return scoring.metric.texts
-
-
 def _text_request(scoring: Scoring, units: Sequence[Unit]) -> Request:
     """The units, and their sentences of the gold, the sources and the references, as
     texts in memory."""
@@ -130,30 +120,6 @@ def _text_request(scoring: Scoring, units: Sequence[Unit]) -> Request:
     return Request(system, gold, shared, options, "utf-8")
 
 
-def _request(scoring: Scoring, units: Sequence[Unit], folder: Path) -> Request:
-    from m2lsp.config import config_for
-
-    chosen = [i for i, _ in units]
-    values = dict(scoring.values)
-    system = _write(folder / "system", [text for _, text in units])
-    gold = None
-    if scoring.gold is not None:
-        gold = _write_blocks(folder / "gold.m2", _blocks(scoring.gold, scoring.encoding),
-                             chosen)
-    if values.get("source") is not None:
-        values["source"] = _copied(Path(values["source"]), folder / "source", chosen,
-                                   scoring.encoding)
-    if values.get(REFERENCES):
-        values[REFERENCES] = [str(_copied(Path(r), folder / f"reference-{k}", chosen,
-                                          scoring.encoding))
-                              for k, r in enumerate(values[REFERENCES])]
-    shared = replace(scoring.shared, source=values.get("source"), sentence_level=False,
-                     per_type=False, verbose=False, bootstrap=0, sentence_average=False)
-    options = scoring.metric.options(values, shared, scoring.config or
-                                     config_for([]).score)
-    return Request(system, gold, shared, options, "utf-8")
-
-
 def _cut(given: Any, chosen: Sequence[int], encoding: str | None) -> Any:
     """A file option's lines `chosen` (a path, or a text in memory), as a text."""
     from m2lsp.parsing.source import Text
@@ -163,25 +129,8 @@ def _cut(given: Any, chosen: Sequence[int], encoding: str | None) -> Any:
     return Text.of_lines(f"{given} (the sentences explained)", [lines[i] for i in chosen])
 
 
-def _write(path: Path, lines: Sequence[str]) -> Path:
-    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8", newline="\n")
-    return path
-
-
 def _blocks(gold: Input, encoding: str | None) -> list[str]:
     from m2lsp.parsing.m2 import block_texts
     from m2lsp.parsing.source import read_source
 
     return block_texts(read_source(gold, "gold", encoding).text)
-
-
-def _write_blocks(path: Path, blocks: Sequence[str], chosen: Sequence[int]) -> Path:
-    path.write_text("".join(blocks[i] for i in chosen), encoding="utf-8", newline="\n")
-    return path
-
-
-def _copied(path: Path, to: Path, chosen: Sequence[int], encoding: str | None) -> Path:
-    from m2lsp.scoring.sentence_inputs import read
-
-    lines, _ = read(path, "lines", encoding)
-    return _write(to, [lines[i] for i in chosen])

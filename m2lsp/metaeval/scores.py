@@ -6,7 +6,6 @@ sentence's own (SentM2, SentERRANT, sentence GLEU)."""
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
@@ -57,18 +56,12 @@ def metric_scores(dataset: Dataset, name: str, gold: Input | None,
     sources and its annotators' corrected sentences as plain text, and annotates them
     (gec-metrics' ERRANT never reads the gold's own edits)."""
     from m2lsp.config import ScoreSettings
-    from m2lsp.scoring.metric import metric
 
     config = config if config is not None else ScoreSettings()
     mine = {k: v for k, v in (values or {}).items() if k in taken_by(name)}
     if plain_references(name, mine):  # ERRANT, which takes texts
         found = dict(mine, **references_of(gold))
         return _scores(dataset, name, None, progress, warn, found, config)
-    if isinstance(gold, Text) and not metric(name).texts:  # it still reads a file
-        with tempfile.TemporaryDirectory(prefix="m2lsp-meta-eval-") as folder:
-            path = Path(folder) / "gold.m2"
-            path.write_text(gold.text, encoding="utf-8", newline="")
-            return _scores(dataset, name, path, progress, warn, mine, config)
     return _scores(dataset, name, gold, progress, warn, mine, config)
 
 

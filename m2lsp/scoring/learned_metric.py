@@ -27,7 +27,6 @@ class LearnedMetric(MetricBase):
     total = "mean"  # the corpus score: the sentences' mean, or their sum
     scorer = "gec-metrics-0.1.1"  # the tool whose numbers these are
     editor = "thread"
-    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any
                 ) -> dict[str, Any]:

@@ -299,7 +299,6 @@ def drain(steps: Generator[Any, None, T]) -> T:
 
 class Metric(Protocol):
     declaration: Declaration  # its package's DECLARATION; the properties below read it
-    texts: bool  # takes its system and gold as `Text`s in memory (else as files)
     editor: str  # how the editor scores it without a live score: "steps" (its in_editor,
     # between requests on the server's loop), "thread" (its in_editor in a thread: it
     # loads and runs models, seconds to minutes), "files" (no editor code of its own: the
@@ -365,7 +364,6 @@ class MetricBase:
 
     declaration: Declaration
     editor = "files"
-    texts = False  # reads its inputs as files: the API writes what it is given to one
 
     @property
     def name(self) -> str:

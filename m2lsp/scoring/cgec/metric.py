@@ -75,7 +75,6 @@ class CgecScore(ScoreBase):
 
 class Cgec(MetricBase):
     declaration = DECLARATION
-    texts = True
 
     def run(self, request: Request) -> CgecScore:
         from m2lsp.model import corrected_sentence

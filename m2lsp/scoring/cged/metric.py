@@ -109,7 +109,6 @@ class CgedOptions:
 class Cged(MetricBase):
     declaration = DECLARATION
     editor = "steps"
-    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> CgedOptions:
         return CgedOptions(values.get("cged_report"), values.get("cged_report_file"),

@@ -129,7 +129,6 @@ class ClemeScore(ScoreBase):
 class Cleme(MetricBase):
     declaration = DECLARATION
     editor = "steps"
-    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> ClemeOptions:
         from m2lsp.scoring.errant.options import errant_options

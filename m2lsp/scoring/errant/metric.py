@@ -191,7 +191,6 @@ def sentence_text(result: Any) -> str:
 class Errant(MetricBase):
     declaration = DECLARATION
     editor = "steps"
-    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> Any:
         return errant_options(values, shared, config)

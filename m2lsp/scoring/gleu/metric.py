@@ -88,7 +88,6 @@ class GecMetricsGleuScore(ScoreBase):
 class Gleu(MetricBase):
     declaration = DECLARATION
     editor = "steps"
-    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> GleuOptions:
         return gleu_options(values, shared)

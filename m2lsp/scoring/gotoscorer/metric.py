@@ -31,7 +31,6 @@ class GotoOptions:
 
 class GoToScorer(MetricBase):
     declaration = DECLARATION
-    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> GotoOptions:
         from m2lsp.annotation.parallel import settings_for

@@ -204,7 +204,6 @@ def _scorer(variant: str) -> str:
 class Green(MetricBase):
     declaration = DECLARATION
     editor = "steps"
-    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> GreenOptions:
         from m2lsp.scoring.green.ngrams import GreenSettings

@@ -320,7 +320,6 @@ def first_divergence(sources: Sequence[str], hypotheses: Sequence[str]) -> int |
 class MaxMatch(MetricBase):
     declaration = DECLARATION
     editor = "steps"
-    texts = True
 
     def agreement(self, scored_m2: str, gold_m2: str, corrected: Sequence[str],
                   beta: float) -> Agreement:

@@ -25,7 +25,6 @@ class PtOptions:
 
 class PtErrant(MetricBase):
     declaration = DECLARATION
-    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> PtOptions:
         from m2lsp.annotation.parallel import settings_for

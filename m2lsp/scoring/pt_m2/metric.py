@@ -109,7 +109,6 @@ class PtM2Score(ScoreBase):
 
 class PtM2(MetricBase):
     declaration = DECLARATION
-    texts = True
 
     def options(self, values: Mapping[str, Any], shared: Shared, config: Any) -> PtM2Options:
         from m2lsp.errors import UsageError
