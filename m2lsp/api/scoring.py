@@ -364,7 +364,7 @@ class Scorer:
             return kept(given, ("parsed-m2", given.name),
                         lambda: ParsedM2.read(given.name, given.source))
         seen = identity(given)  # before reading: a write meanwhile is read at the next score
-        found = kept(given, ("parsed-m2", str(given)), lambda: _parsed(given))
+        found = kept(given, ("parsed-m2", str(given)), lambda: ParsedM2.from_file(given))
         if found is None:
             return given
         self._file = (given, seen)
@@ -456,20 +456,6 @@ class Scorer:
                              f"{self.size} sentences of the gold: to score some of them, "
                              f"give ids= (their indices), or add batches with update() and "
                              f"score them with compute()")
-
-
-def _parsed(path: Path) -> Any:
-    """The M2 file at `path` read and parsed (a `ParsedM2` named by the path as given),
-    where it reads as UTF-8 text; else None."""
-    from m2lsp.files.reading import read_bytes
-    from m2lsp.parsing.m2 import ParsedM2
-    from m2lsp.parsing.source import decode
-
-    try:
-        source = decode(read_bytes(path))
-    except OSError:
-        return None
-    return ParsedM2.read(str(path), source) if source.problem is None else None
 
 
 def _indices(ids: Any, size: int) -> list[int]:

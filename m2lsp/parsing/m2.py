@@ -17,6 +17,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from m2lsp.model import (
@@ -88,6 +89,19 @@ class ParsedM2(Held):
         """`source` parsed, named `name` in messages (the user's path, or "the gold (a
         list of 20 sentences)")."""
         return cls(name, source, parse_m2(source))
+
+    @classmethod
+    def from_file(cls, path: Path) -> ParsedM2 | None:
+        """The M2 file at `path` read and parsed, named by the path as given, where it
+        reads as UTF-8 text; else None (the metric then reads it and says why)."""
+        from m2lsp.files.reading import read_bytes
+        from m2lsp.parsing.source import decode
+
+        try:
+            source = decode(read_bytes(path))
+        except OSError:
+            return None
+        return cls.read(str(path), source) if source.problem is None else None
 
 
 @dataclass(frozen=True)

@@ -406,3 +406,36 @@ def test_json_is_json_whatever_the_numbers(data, tmp_path, capsys) -> None:
     assert "NaN" not in out and "Infinity" not in out
     data_ = json.loads(out)
     assert data_["metrics"][0]["system_level"]["EW_edit"]["pearson"] is None
+
+
+def test_the_gold_is_read_once_for_every_system(data, monkeypatch) -> None:
+    """A --gold at a path is read and parsed once, at the edge, and every metric scores
+    every system against that (each read it again: GJG15's 13 systems, 13 times)."""
+    import m2lsp.files.reading as reading
+    import m2lsp.metaeval.scores as scores
+    from m2lsp.metaeval.run import MetaEvalRequest, run
+    from m2lsp.parsing.m2 import ParsedM2
+
+    gold = shared("conll2014/gold/official-2014.combined.m2")
+    reads: list[str] = []
+    real = reading.read_bytes
+    given: list = []
+
+    def read(path, *args, **kwargs):
+        reads.append(str(path))
+        return real(path, *args, **kwargs)
+
+    def scored(dataset, name, gold, *args):  # what every system would be scored against
+        given.append(gold)
+        raise _Enough
+
+    monkeypatch.setattr(reading, "read_bytes", read)
+    monkeypatch.setattr(scores, "metric_scores", scored)
+    with pytest.raises(_Enough):
+        run(MetaEvalRequest(dataset="gjg15", data=data, metrics=("gleu",), gold=gold))
+    assert reads.count(str(gold)) == 1
+    assert isinstance(given[0], ParsedM2) and given[0].name == str(gold)
+
+
+class _Enough(Exception):
+    """What the test needed is seen: the rest of the run is not."""
