@@ -43,12 +43,12 @@ def saved(user: str, number: int, version: str, done: bool) -> Event:
                            "done": done}, frozenset({user}), ALL_BUT_ANNOTATORS)
 
 
-def retokenised(user: str, number: int, version: str, done: bool, by: str) -> Event:
-    """Sentence `number`'s source tokens were split or joined by `by`: every layer's
-    version of it moved on, so each annotator's tabs hear of their own (as of a save, with
-    `retokenised` set: the page reloads it), never of another's edits."""
+def retokenised(user: str, number: int, version: str, done: bool) -> Event:
+    """Sentence `number`'s source tokens were split or joined: every layer's version of it
+    moved on, so each annotator's tabs hear of their own (as of a save, with `retokenised`
+    set: the page reloads it), never who did it nor another's edits."""
     return Event("saved", {"user": user, "sentence": number, "version": version,
-                           "done": done, "retokenised": True, "by": by},
+                           "done": done, "retokenised": True},
                  frozenset({user}), ALL_BUT_ANNOTATORS)
 
 

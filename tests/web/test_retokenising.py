@@ -143,3 +143,26 @@ def test_a_layer_an_editor_changed_refuses_it_whole(site):
                                                        "end": 2})
     assert answer.status_code == 400 and "bob.m2 is not the source's" in answer.json()["error"]
     assert site.state()[0] == before
+
+
+def test_each_annotator_hears_that_their_own_version_moved_on(site):
+    import asyncio
+
+    from tests.web.test_events import Stream, _cookie, _login
+
+    async def run():
+        ann, bob = await _login(site.app, "ann"), await _login(site.app, "bob")
+        heard = Stream(site.app, _cookie(bob))
+        await heard.start()
+        version = (await ann.get("/api/sentences/2")).json()["version"]
+        answer = await ann.post("/api/sentences/2/split", json={
+            "version": version, "token": 0, "pieces": "H e"})
+        assert answer.status_code == 200, answer.text
+        await heard.until("event: saved")
+        await heard.leave()
+        now = (await bob.get("/api/sentences/2")).json()["version"]
+        return heard.events(), now
+
+    events, now = asyncio.run(run())
+    assert events == [("saved", {"user": "bob", "sentence": 2, "version": now, "done": True,
+                                 "retokenised": True})]  # not who did it: blind

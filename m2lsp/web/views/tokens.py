@@ -42,7 +42,7 @@ async def _retokenise(request: Request, work: Callable[..., Done], action: str
                              "current version", "current": stale.current}, status_code=409)
     await run_in_threadpool(log_event, here.db, found.user.name, action, number)
     for user, (version, is_done) in done.versions.items():
-        here.events.publish(retokenised(user, number, version, is_done, found.user.name))
+        here.events.publish(retokenised(user, number, version, is_done))
     return JSONResponse({**done.sentence, "straddled": list(done.notes)})
 
 
