@@ -272,7 +272,9 @@ export function annotate(main: HTMLElement): void {
   async function retokenise(how: "split" | "join", what: object, message: string
                             ): Promise<void> {
     if (!shown) return;
-    const done = await saving(api<Shown>("POST", `/api/sentences/${shown.number}/${how}`,
+    const path = how === "split" ? `/api/sentences/${shown.number}/split`
+      : `/api/sentences/${shown.number}/join`;
+    const done = await saving(api<Shown>("POST", path,
       { version: shown.version, ...what }), message, (s) => {
         history = [s.edits];  // the old states' offsets point elsewhere now
         at = 0;
