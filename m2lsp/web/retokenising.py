@@ -13,6 +13,7 @@ retokenised after that save (its file is read again).  Pure of HTTP."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,8 @@ from m2lsp.model import Block
 from m2lsp.web.layers import Stale, shown
 from m2lsp.web.project import Project, version
 
+_ONE = threading.Lock()  # one retokenisation at a time: a second one based on the same
+# version is then stale (409), never applied over the first
 TRIES = 3  # a file saved while it was rewritten is read again, this many times at most
 Retokeniser = Callable[[Block], Retokenised]
 
@@ -32,7 +35,7 @@ Retokeniser = Callable[[Block], Retokenised]
 @dataclass(frozen=True)
 class Done:
     """A retokenisation made: the sentence as its annotator now sees it, each layer's new
-    version of it (for the events), and the edits that straddled a join."""
+    version of it (for the events), and the annotator's edits that straddled a join."""
 
     sentence: dict[str, Any]
     versions: dict[str, tuple[str, bool]]
@@ -78,6 +81,12 @@ def _retokenised(project: Project, user: str, number: int, based_on: str,
                  work: Retokeniser) -> Done:
     """Check everything, then rewrite sentence `number` by `work` in every file that
     holds it, and move its notes."""
+    with _ONE:
+        return _one_retokenised(project, user, number, based_on, work)
+
+
+def _one_retokenised(project: Project, user: str, number: int, based_on: str,
+                     work: Retokeniser) -> Done:
     if project.gold.exists():
         raise UsageError("the curation has started (gold.m2 exists): the gold and its log "
                          "name edits by their offsets, so the source's tokens stay as they "
@@ -100,7 +109,8 @@ def _retokenised(project: Project, user: str, number: int, based_on: str,
     versions: dict[str, tuple[str, bool]] = {}
     for name, path in zip(layers, paths, strict=False):
         moved = _rewrite(project, path, number, tokens, work)
-        said += [f"{name}: {n}" for n in moved.notes]
+        if name == user:  # blind annotation: another's straddling edit is theirs to see
+            said += list(moved.notes)
         found = project.store.get(path)
         versions[name] = found.version(number), found.done(number)
         if notes[name]:
@@ -159,11 +169,13 @@ def _rewrite(project: Project, path: Path, number: int, tokens: tuple[str, ...],
 
 
 def _sentence_key(project: Project, number: int) -> str:
-    """The notes' key of sentence `number` (its tokens; a repeated sentence's copy too)."""
-    from m2lsp.curation.keys import sentence_keys
-    from m2lsp.web.project import read_document
+    """The notes' key of sentence `number` (its tokens; a repeated sentence's copy counted
+    as `curation.keys` counts it), from the source's kept texts: no parse of the file."""
+    from m2lsp.curation.keys import sentence_key
 
-    return sentence_keys(read_document(project.source).blocks)[number - 1]
+    texts = [text for text, _ in project.store.get(project.source).summaries()]
+    text = texts[number - 1]
+    return sentence_key(text.split(" "), texts[:number].count(text))
 
 
 def _notes(project: Project, name: str) -> list[Note]:

@@ -127,10 +127,12 @@ def _key(edit: Edit) -> tuple:
 def offered(db: sqlite3.Connection, project: Project, user: str,
             number: int) -> list[Suggestion]:
     """Sentence `number`'s suggestions for `user`: every set's, but those already in the
-    user's layer and those the user decided on."""
+    user's layer and those the user rejected (one accepted and then undone, or deleted, is
+    offered again)."""
     mine = {_key(e) for e in project.store.get(project.layer(user)).block(number).edits}
     decided = {row[0] for row in db.execute(
-        "SELECT id FROM suggestion_decisions WHERE user = ? AND sentence = ?", (user, number))}
+        "SELECT id FROM suggestion_decisions WHERE user = ? AND sentence = ? AND "
+        "decision = 'reject'", (user, number))}
     out, seen = [], set(mine)
     for name in set_names(project):
         for edit in project.store.get(folder(project) / f"{name}.m2").block(number).edits:

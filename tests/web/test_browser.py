@@ -195,12 +195,14 @@ def test_a_team_annotates_and_curates_in_chromium(tmp_path: Path) -> None:
 
 
 def _retokenise_suggest_undo(ana: Person, ben: Person) -> None:
-    """ana splits a token of sentence 5 while ben looks at it (his page hears of it and
-    reloads), accepts the suggestion on sentence 6, undoes and redoes it; ben accepts it
-    too (so they agree)."""
+    """ana splits a token of sentence 5 while ben looks at it, typing (his page hears of it
+    and reloads, keeping his text); both accept the suggestion on sentence 6 (so they
+    agree), and ana undoes it (offered again) and redoes it."""
     for who in (ben, ana):
         who.page.locator("nav button[data-number='5']").click()
         who.page.wait_for_selector("#sentence-title:text-is('Sentence 5')")
+    typed = "This is sentence number five ."
+    ben.page.fill("#corrected", typed)  # not saved yet
     ana.page.click("button.token[data-index='4']")
     ana.page.fill("#split-pieces", "5 .")
     with ana.answer("POST", "/api/sentences/5/split") as split:
@@ -209,6 +211,8 @@ def _retokenise_suggest_undo(ana: Person, ben: Person) -> None:
     ana.page.wait_for_selector("button.token[data-index='5']")
     ben.page.wait_for_selector("#status:has-text('tokens of sentence 5 were fixed')")
     ben.page.wait_for_selector("button.token[data-index='5']")
+    assert ben.page.input_value("#corrected") == typed  # kept through the reload
+    ben.page.fill("#corrected", "This is sentence number 5 .")  # he thinks better of it
     for who in (ana, ben):
         who.page.locator("nav button[data-number='6']").click()
         who.page.wait_for_selector("#sentence-title:text-is('Sentence 6')")
@@ -220,6 +224,7 @@ def _retokenise_suggest_undo(ana: Person, ben: Person) -> None:
         ana.page.keyboard.press("Alt+z")
     assert undone.value.ok
     ana.page.wait_for_selector("p.empty:text-is('No error: done.')")
+    ana.page.wait_for_selector("ul.suggestions button.accept")  # offered again
     with ana.answer("PUT", "/api/sentences/6") as redone:
         ana.page.click("#redo")
     assert redone.value.ok

@@ -166,3 +166,24 @@ def test_each_annotator_hears_that_their_own_version_moved_on(site):
     events, now = asyncio.run(run())
     assert events == [("saved", {"user": "bob", "sentence": 2, "version": now, "done": True,
                                  "retokenised": True})]  # not who did it: blind
+
+
+def test_a_join_names_only_the_annotators_own_straddling_edits(site):
+    bob = site.client("bob")
+    version = bob.get("/api/sentences/2").json()["version"]
+    joined = bob.post("/api/sentences/2/join", json={"version": version, "start": 1,
+                                                       "end": 3})  # "go home": both edits
+    assert joined.status_code == 200, joined.text
+    [said] = joined.json()["straddled"]
+    assert "edit 2 3 straddled" in said  # his edit on "home" only; never ann's on "go"
+
+
+def test_two_retokenisations_of_one_version_the_second_is_stale(site):
+    ann, bob = site.client("ann"), site.client("bob")
+    mine = ann.get("/api/sentences/2").json()["version"]
+    his = bob.get("/api/sentences/2").json()["version"]
+    assert ann.post("/api/sentences/2/split", json={"version": mine, "token": 0,
+                                                      "pieces": "H e"}).status_code == 200
+    late = bob.post("/api/sentences/2/join", json={"version": his, "start": 0, "end": 2})
+    assert late.status_code == 409
+    assert _block(site, "source.m2") == "S H e go home ."
