@@ -1,5 +1,6 @@
-"""A Chinese project in the annotator's page: its tokens are characters, a correction
-typed as Chinese is written (without spaces) is aligned character by character, the
+"""A Chinese project in the annotator's page: its tokens are characters, the corrected
+sentence is shown and typed as Chinese is written (without spaces) and aligned character
+by character, the
 types offered are ChERRANT's, and characters are split from a token but never joined."""
 
 from __future__ import annotations
@@ -48,11 +49,12 @@ CORRECTED = [
                          ids=[c[0] for c in CORRECTED])
 def test_a_typed_correction_is_aligned_character_by_character(ann, typed, edits):
     shown = ann.get("/api/sentences/1").json()
-    assert shown["tokens"] == SENTENCE
+    assert shown["tokens"] == SENTENCE and shown["corrected"] == "我喜欢吃平果。"
     saved = ann.put("/api/sentences/1", json={"version": shown["version"],
                                                "corrected": typed})
     assert saved.status_code == 200, saved.text
     assert [(r["start"], r["end"], r["correction"]) for r in saved.json()["changes"]] == edits
+    assert saved.json()["corrected"] == "".join(typed.split())  # as it is written
 
 
 def test_the_types_offered_are_cherrants(ann):
