@@ -116,8 +116,8 @@ export function annotate(main: HTMLElement): void {
 
   function step(by: number): void {
     if (!shown || !listed.length) return;
-    const at = listed.findIndex((s) => s.number === shown!.number);
-    const next = listed[at + by];
+    const here = listed.findIndex((s) => s.number === shown!.number);
+    const next = listed[here + by];
     if (next) open(next.number);
   }
 
