@@ -5,8 +5,9 @@ sentence or joining several, as `m2lsp retokenise` and the editor's split and jo
 The source is one for the whole project, so a retokenisation rewrites sentence N in every
 file that holds it: `source.m2`, every annotator's layer (each layer's edits moved to stay
 on their words) and every suggestion set; the notes on the sentence follow it (their key
-is its tokens).  Every other annotator's version of the sentence moves on, so a tab of
-theirs opened before is refused as any stale save is (409).  Once a curation has started
+is its tokens), as do the decisions on its suggestions (their ids hold the offsets).
+Every other annotator's version of the sentence moves on, so a tab of theirs opened
+before is refused as any stale save is (409).  Once a curation has started
 (`gold.m2` exists) it is refused: the gold and its log name edits by their offsets.
 Each file is written atomically, as a save is; a layer saved at the same moment is
 retokenised after that save (its file is read again).  Pure of HTTP."""
@@ -25,6 +26,7 @@ from m2lsp.errors import UsageError
 from m2lsp.model import Block
 from m2lsp.web.layers import Stale, shown
 from m2lsp.web.project import Project, version
+from m2lsp.web.suggestions import suggestion_id
 
 _ONE = threading.Lock()  # one retokenisation at a time: a second one based on the same
 # version is then stale (409), never applied over the first
@@ -40,6 +42,7 @@ class Done:
     sentence: dict[str, Any]
     versions: dict[str, tuple[str, bool]]
     notes: tuple[str, ...]
+    suggestions: dict[str, str] = field(default_factory=dict)  # old id -> new id
 
 
 def split(project: Project, user: str, number: int, body: Any) -> Done:
@@ -115,9 +118,11 @@ def _one_retokenised(project: Project, user: str, number: int, based_on: str,
         versions[name] = found.version(number), found.done(number)
         if notes[name]:
             _move_notes(project, name, notes[name], old_key, new_key, moved.keys)
+    ids: dict[str, str] = {}
     for path in paths[len(layers):]:
-        _rewrite(project, path, number, tokens, work)
-    return Done(shown(project, user, number), versions, tuple(said))
+        ids |= {suggestion_id(path.stem, a): suggestion_id(path.stem, b) for a, b in
+                _rewrite(project, path, number, tokens, work).lines.items()}
+    return Done(shown(project, user, number), versions, tuple(said), ids)
 
 
 @dataclass(frozen=True)
@@ -126,6 +131,7 @@ class _Rewritten:
 
     notes: tuple[str, ...] = ()
     keys: dict[str, str] = field(default_factory=dict)
+    lines: dict[str, str] = field(default_factory=dict)  # each A line before -> after
 
 
 def _suggestion_sets(project: Project) -> list[Path]:
@@ -162,9 +168,11 @@ def _rewrite(project: Project, path: Path, number: int, tokens: tuple[str, ...],
             continue
         after = parse_m2("\n".join(made.lines) + "\n").blocks[0]
         # the rewrite keeps each line in its row: the edits pair up in order
-        keys = {EditSpec.of(a).key: EditSpec.of(b).key
-                for a, b in zip(found.edits, after.edits, strict=True) if not a.is_noop}
-        return _Rewritten(made.notes, keys)
+        pairs = [(a, b) for a, b in zip(found.edits, after.edits, strict=True)
+                 if not a.is_noop]
+        return _Rewritten(made.notes, {EditSpec.of(a).key: EditSpec.of(b).key
+                                       for a, b in pairs},
+                          {a.text.rstrip("\r\n"): b.text.rstrip("\r\n") for a, b in pairs})
     return _Rewritten()
 
 

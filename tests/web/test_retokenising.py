@@ -187,3 +187,18 @@ def test_two_retokenisations_of_one_version_the_second_is_stale(site):
     late = bob.post("/api/sentences/2/join", json={"version": his, "start": 0, "end": 2})
     assert late.status_code == 409
     assert _block(site, "source.m2") == "S H e go home ."
+
+
+def test_a_rejected_suggestion_stays_rejected_after_a_split(site):
+    boss = site.client("boss")
+    m2 = f"S This are a test .\n\nS He go home .\n{BOB}\n\nS She like cats .\n\n"
+    assert boss.post("/api/suggestions", json={"name": "sys", "format": "m2",
+                                               "text": m2}).status_code == 201
+    ann = site.client("ann")
+    [one] = ann.get("/api/suggestions/2").json()["suggestions"]
+    assert ann.post("/api/suggestions/2", json={"id": one["id"], "decision": "reject"}
+                    ).status_code == 200
+    version = ann.get("/api/sentences/2").json()["version"]
+    assert ann.post("/api/sentences/2/split", json={"version": version, "token": 0,
+                                                      "pieces": "H e"}).status_code == 200
+    assert ann.get("/api/suggestions/2").json()["suggestions"] == []  # its id moved too

@@ -16,6 +16,7 @@ from m2lsp.web.db import log_event
 from m2lsp.web.events import retokenised
 from m2lsp.web.layers import Stale
 from m2lsp.web.retokenising import Done, join, split
+from m2lsp.web.suggestions import renamed
 from m2lsp.web.views.common import body, session, site
 from m2lsp.web.views.sentences import _number
 
@@ -40,6 +41,7 @@ async def _retokenise(request: Request, work: Callable[..., Done], action: str
         return JSONResponse({"error": "the sentence changed since you loaded it (another tab "
                              "or window saved it): its tokens were not changed; here is the "
                              "current version", "current": stale.current}, status_code=409)
+    renamed(here.db, number, done.suggestions)
     await run_in_threadpool(log_event, here.db, found.user.name, action, number)
     for user, (version, is_done) in done.versions.items():
         here.events.publish(retokenised(user, number, version, is_done))
