@@ -14,6 +14,7 @@ from tests.web.project import team
 # sentence 2 is "He go home ."; bob's edit on "home", ann's on "go"
 ANN = "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0"
 BOB = "A 2 3|||R:NOUN|||house|||REQUIRED|||-NONE-|||0"
+EDIT_1 = "A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0"  # on sentence 1
 
 
 @pytest.fixture
@@ -202,3 +203,23 @@ def test_a_rejected_suggestion_stays_rejected_after_a_split(site):
     assert ann.post("/api/sentences/2/split", json={"version": version, "token": 0,
                                                       "pieces": "H e"}).status_code == 200
     assert ann.get("/api/suggestions/2").json()["suggestions"] == []  # its id moved too
+
+
+def test_a_layer_saved_during_the_rewrite_is_read_again_and_keeps_both(site, monkeypatch):
+    store = site.app.state.site.project.store
+    layer = site.root / "layers/bob.m2"
+    real, saved = store.replace, []
+
+    def meanwhile(path, old, number, lines, head=None):
+        if path == layer and not saved:  # bob saves sentence 1 just before the rewrite
+            saved.append(real(path, store.get(path), 1, [EDIT_1]))
+        return real(path, old, number, lines, head=head)
+
+    monkeypatch.setattr(store, "replace", meanwhile)
+    ann = site.client("ann")
+    version = ann.get("/api/sentences/2").json()["version"]
+    answer = ann.post("/api/sentences/2/split", json={"version": version, "token": 0,
+                                                        "pieces": "H e"})
+    assert answer.status_code == 200, answer.text
+    blocks = layer.read_text(encoding="utf-8").split("\n\n")
+    assert blocks[0].endswith(EDIT_1) and blocks[1].startswith("S H e go home .\nA 3 4|||")
