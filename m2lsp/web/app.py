@@ -27,6 +27,7 @@ from m2lsp.web.views import (
     pages,
     sentences,
     suggestions,
+    tokens,
 )
 
 
@@ -39,6 +40,7 @@ def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY) -> 
                             *dashboard.ROUTES,
                             *exports.ROUTES,
                             *suggestions.ROUTES,
+                            *tokens.ROUTES,
                             *pages.ROUTES],
                     middleware=[Middleware(Guard, site=site)],
                     exception_handlers={HTTPException: _http, M2lspError: _refused,

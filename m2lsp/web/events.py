@@ -43,6 +43,15 @@ def saved(user: str, number: int, version: str, done: bool) -> Event:
                            "done": done}, frozenset({user}), ALL_BUT_ANNOTATORS)
 
 
+def retokenised(user: str, number: int, version: str, done: bool) -> Event:
+    """Sentence `number`'s source tokens were split or joined: every layer's version of it
+    moved on, so each annotator's tabs hear of their own (as of a save, with `retokenised`
+    set: the page reloads it), never who did it nor another's edits."""
+    return Event("saved", {"user": user, "sentence": number, "version": version,
+                           "done": done, "retokenised": True},
+                 frozenset({user}), ALL_BUT_ANNOTATORS)
+
+
 def decided(who: str, action: str, number: int | None) -> Event:
     """A curation decision (on one sentence, or accept-agreed on all)."""
     return Event("decided", {"user": who, "action": action, "sentence": number},

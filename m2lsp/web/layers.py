@@ -58,10 +58,20 @@ def shown(project: Project, user: str, number: int) -> dict[str, Any]:
     from m2lsp.web.notes import notes_of
 
     found = project.store.get(project.layer(user)).block(number)
-    return {"number": number, "tokens": list(found.sentence.tokens if found.sentence else ()),
-            "edits": own_lines(found), "findings": findings(found), "version": version(found),
-            **sentence_view(found, ANNOTATOR, project.language),
+    tokens = list(found.sentence.tokens if found.sentence else ())
+    view = sentence_view(found, ANNOTATOR, project.language)
+    return {"number": number, "tokens": tokens, "edits": own_lines(found),
+            "findings": findings(found), "version": version(found), **view,
+            "corrected": _as_written(view["corrected"], tokens),
             "notes": notes_of(project, user, number, found)}
+
+
+def _as_written(corrected: str, tokens: list[str]) -> str:
+    """The corrected sentence as the annotator types it: char-level Chinese without the
+    spaces between its characters (a save splits it into characters again)."""
+    from m2lsp.annotation.from_correction import language_of
+
+    return "".join(corrected.split()) if language_of(tokens) == "zh" else corrected
 
 
 def findings(found: Block) -> list[dict[str, Any]]:

@@ -167,22 +167,26 @@ class Store:
                  else "new", "version": versions[n - 1] or version(n)}
                 for n in numbers if n <= len(rows)]
 
-    def replace(self, path: Path, old: Indexed, number: int, lines: list[str]) -> Indexed:
+    def replace(self, path: Path, old: Indexed, number: int, lines: list[str],
+                head: str | None = None) -> Indexed:
         """Write `path` with sentence `number`'s lines after its S line replaced by
-        `lines`, atomically and only if the file is still what `old` indexed
-        (WriteRefused otherwise); the new index (`old` is left as it was)."""
+        `lines` (and its S line by `head`, if given: a retokenisation), atomically and only
+        if the file is still what `old` indexed (WriteRefused otherwise); the new index
+        (`old` is left as it was)."""
         with self.lock:
             one = self.writing.setdefault(path, threading.Lock())
         with one:
-            return self._replace(path, old, number, lines)
+            return self._replace(path, old, number, lines, head)
 
-    def _replace(self, path: Path, old: Indexed, number: int, lines: list[str]) -> Indexed:
+    def _replace(self, path: Path, old: Indexed, number: int, lines: list[str],
+                 head: str | None = None) -> Indexed:
         from m2lsp.files.writing import write_atomic
 
         at, nl = number - 1, old.newline
         size = old.sizes[at]
         parts = old.pieces[at].split(nl, size)
-        block = [parts[0], *(line.rstrip("\r\n") for line in lines)]
+        block = [parts[0] if head is None else head,
+                 *(line.rstrip("\r\n") for line in lines)]
         gap = parts[size] if len(parts) > size else ""
         pieces = list(old.pieces)
         pieces[at] = nl.join(block) + (nl + gap if len(parts) > size else "")

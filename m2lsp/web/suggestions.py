@@ -127,10 +127,12 @@ def _key(edit: Edit) -> tuple:
 def offered(db: sqlite3.Connection, project: Project, user: str,
             number: int) -> list[Suggestion]:
     """Sentence `number`'s suggestions for `user`: every set's, but those already in the
-    user's layer and those the user decided on."""
+    user's layer and those the user rejected (one accepted and then undone, or deleted, is
+    offered again)."""
     mine = {_key(e) for e in project.store.get(project.layer(user)).block(number).edits}
     decided = {row[0] for row in db.execute(
-        "SELECT id FROM suggestion_decisions WHERE user = ? AND sentence = ?", (user, number))}
+        "SELECT id FROM suggestion_decisions WHERE user = ? AND sentence = ? AND "
+        "decision = 'reject'", (user, number))}
     out, seen = [], set(mine)
     for name in set_names(project):
         for edit in project.store.get(folder(project) / f"{name}.m2").block(number).edits:
@@ -143,9 +145,21 @@ def offered(db: sqlite3.Connection, project: Project, user: str,
 
 def _suggestion(name: str, edit: Edit) -> Suggestion:
     line = edit.text.rstrip("\r\n")
-    digest = hashlib.sha256(f"{name}\n{line}".encode()).hexdigest()[:12]
-    return Suggestion(digest, name, line, edit.start, edit.end, edit.type.strip(),
-                      " || ".join(edit.canonical))
+    return Suggestion(suggestion_id(name, line), name, line, edit.start, edit.end,
+                      edit.type.strip(), " || ".join(edit.canonical))
+
+
+def suggestion_id(name: str, line: str) -> str:
+    """A suggestion's id: its set and its A line (offsets included)."""
+    return hashlib.sha256(f"{name}\n{line}".encode()).hexdigest()[:12]
+
+
+def renamed(db: sqlite3.Connection, number: int, ids: dict[str, str]) -> None:
+    """The decisions on sentence `number`'s suggestions given their new ids (a
+    retokenisation moved their offsets), so a rejected one stays rejected."""
+    db.executemany("UPDATE OR REPLACE suggestion_decisions SET id = ? "
+                   "WHERE sentence = ? AND id = ?",
+                   [(new, number, old) for old, new in ids.items() if old != new])
 
 
 def decide(db: sqlite3.Connection, project: Project, user: str, number: int,

@@ -29,6 +29,8 @@ from tests.conftest import ROOT
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SENTENCES = ["He go to school every day .", "He wants go home .", "We need more more time .",
              *(f"This is sentence number {n} ." for n in range(4, 21))]
+SENTENCES[4] = "This is sentence number 5."  # a token to split: "5." -> "5 ."
+SUGGESTED = "A 4 5|||R:OTHER|||six|||REQUIRED|||-NONE-|||0"  # on sentence 6
 PEOPLE = {"ana": "annotator", "ben": "annotator", "cleo": "curator", "max": "manager"}
 
 
@@ -55,6 +57,11 @@ def _project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     subprocess.run([*m2lsp, "adduser", str(root), "cleo", "--role", "curator"], check=True,
                    env=env, capture_output=True, input=passwords["cleo"] + "\n", text=True)
     assert set(passwords) == set(PEOPLE)
+    # a suggestion set as a manager's upload leaves it: the source with suggested edits
+    blocks = (root / "source.m2").read_text(encoding="utf-8").split("\n\n")
+    blocks[5] += "\n" + SUGGESTED
+    (root / "suggestions").mkdir()
+    (root / "suggestions/sys.m2").write_text("\n\n".join(blocks), encoding="utf-8")
     return root, passwords
 
 
@@ -179,6 +186,49 @@ def test_a_team_annotates_and_curates_in_chromium(tmp_path: Path) -> None:
     assert main(["check", str(root / "layers/ben.m2")]) == 1
     assert "repeated" in (root / "layers/ana.m2.notes.jsonl").read_text(encoding="utf-8")
     assert "four" not in (root / "layers/ana.m2").read_text(encoding="utf-8")
+    # the split of sentence 5 is in the source and every layer; the suggestion agreed
+    for path in ("source.m2", "layers/ana.m2", "layers/ben.m2", "suggestions/sys.m2"):
+        block = (root / path).read_text(encoding="utf-8").split("\n\n")[4]
+        assert block.startswith("S This is sentence number 5 ."), path
+    assert "A -1 -1|||noop|||" in (root / "layers/ben.m2").read_text().split("\n\n")[4]
+    assert SUGGESTED.rsplit("|||", 1)[0] in blocks[5]
+
+
+def _retokenise_suggest_undo(ana: Person, ben: Person) -> None:
+    """ana splits a token of sentence 5 while ben looks at it, typing (his page hears of it
+    and reloads, keeping his text); both accept the suggestion on sentence 6 (so they
+    agree), and ana undoes it (offered again) and redoes it."""
+    for who in (ben, ana):
+        who.page.locator("nav button[data-number='5']").click()
+        who.page.wait_for_selector("#sentence-title:text-is('Sentence 5')")
+    typed = "This is sentence number five ."
+    ben.page.fill("#corrected", typed)  # not saved yet
+    ana.page.click("button.token[data-index='4']")
+    ana.page.fill("#split-pieces", "5 .")
+    with ana.answer("POST", "/api/sentences/5/split") as split:
+        ana.page.click("form.retokenise button[type=submit]")
+    assert split.value.ok
+    ana.page.wait_for_selector("button.token[data-index='5']")
+    ben.page.wait_for_selector("#status:has-text('tokens of sentence 5 were fixed')")
+    ben.page.wait_for_selector("button.token[data-index='5']")
+    assert ben.page.input_value("#corrected") == typed  # kept through the reload
+    ben.page.fill("#corrected", "This is sentence number 5 .")  # he thinks better of it
+    for who in (ana, ben):
+        who.page.locator("nav button[data-number='6']").click()
+        who.page.wait_for_selector("#sentence-title:text-is('Sentence 6')")
+        with who.answer("POST", "/api/suggestions/6") as accepted:
+            who.page.click("ul.suggestions button.accept")
+        assert accepted.value.ok
+        who.page.wait_for_selector("tr[data-edit='0']:has-text('six')")
+    with ana.answer("PUT", "/api/sentences/6") as undone:
+        ana.page.keyboard.press("Alt+z")
+    assert undone.value.ok
+    ana.page.wait_for_selector("p.empty:text-is('No error: done.')")
+    ana.page.wait_for_selector("ul.suggestions button.accept")  # offered again
+    with ana.answer("PUT", "/api/sentences/6") as redone:
+        ana.page.click("#redo")
+    assert redone.value.ok
+    ana.page.wait_for_selector("tr[data-edit='0']:has-text('six')")
 
 
 def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
@@ -213,7 +263,8 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
         ana.page.screenshot(path=str(folder / "web-annotate.png"))
     ana.page.keyboard.press("Alt+n")  # the keyboard goes on to the next sentence
     ana.page.wait_for_selector("#sentence-title:text-is('Sentence 4')")
-    second = ana.context.new_page()  # a second tab of ana's, on the same sentence
+    second = ana.context.new_page()  # a second tab of ana's, on the same sentence, that
+    second.route("**/api/events", lambda route: route.abort())  # hears no live update
     second.goto(url + "#4")
     second.wait_for_selector("#sentence-title:text-is('Sentence 4')")
     for who in (ana, ben):
@@ -225,6 +276,7 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     second.wait_for_selector("#status.error:has-text('changed since you loaded it')")
     assert second.input_value("#corrected") == "This is sentence number four ."
     second.close()
+    _retokenise_suggest_undo(ana, ben)
     boss.page.reload()
     boss.page.wait_for_selector("tr[data-user='ana'] td:nth-child(3):text-is('20')")
     for folder in _shots(tmp_path):

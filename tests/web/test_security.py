@@ -15,6 +15,8 @@ EDIT = "A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0"
 STALE = {"version": "0000000000000000", "edits": [EDIT]}
 SYSTEM = {"system": "This is a test .\nHe goes home .\nShe likes cats .\n"}
 SUGGESTED = {"name": "sys", "format": "text", **{"text": SYSTEM["system"]}}
+SPLIT = {"version": "0000000000000000", "token": 0, "pieces": "Th is"}
+JOIN = {"version": "0000000000000000", "start": 0, "end": 2}
 DECISION = {"id": "0123456789ab", "decision": "accept", "version": "0000000000000000"}
 
 # (who, method, path, body or raw bytes, extra headers or None to drop the CSRF header,
@@ -95,6 +97,17 @@ CASES = [
      {"system": "x" * (1024 * 1024)}, {}, 413),
     ("no such suggestion", "ann", "POST", "/api/suggestions/1", DECISION, {}, 400),
     ("a score without a gold", "cur", "POST", "/api/score", SYSTEM, {}, 400),
+    # fixing the source's tokens
+    ("no session: split", None, "POST", "/api/sentences/1/split", SPLIT, {}, 401),
+    ("no session: join", None, "POST", "/api/sentences/1/join", JOIN, {}, 401),
+    ("wrong role: curator splits", "cur", "POST", "/api/sentences/1/split", SPLIT, {}, 403),
+    ("wrong role: manager joins", "boss", "POST", "/api/sentences/1/join", JOIN, {}, 403),
+    ("a sentence not assigned: split", "ann", "POST", "/api/sentences/3/split", SPLIT, {},
+     403),
+    ("missing CSRF token: split", "ann", "POST", "/api/sentences/1/split", SPLIT, None, 403),
+    ("missing CSRF token: join", "ann", "POST", "/api/sentences/1/join", JOIN, None, 403),
+    ("stale version: split", "ann", "POST", "/api/sentences/1/split", SPLIT, {}, 409),
+    ("stale version: join", "ann", "POST", "/api/sentences/1/join", JOIN, {}, 409),
 ]
 
 

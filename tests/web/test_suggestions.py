@@ -61,6 +61,19 @@ def test_an_accepted_suggestion_is_saved_into_the_annotators_layer_only(site):
     assert site.client("bob").get("/api/suggestions/1").json()["suggestions"] == [one]
 
 
+def test_an_accepted_suggestion_undone_is_offered_again(site):
+    _load(site, name="sys", format="text", text=OUTPUT)
+    ann = site.client("ann")
+    [one] = ann.get("/api/suggestions/1").json()["suggestions"]
+    version = ann.get("/api/sentences/1").json()["version"]
+    accepted = ann.post("/api/suggestions/1", json={"id": one["id"], "decision": "accept",
+                                                     "version": version}).json()
+    undone = ann.put("/api/sentences/1", json={"version": accepted["sentence"]["version"],
+                                                "edits": []})  # the page's undo
+    assert undone.status_code == 200, undone.text
+    assert ann.get("/api/suggestions/1").json()["suggestions"] == [one]
+
+
 def test_a_rejected_suggestion_changes_nothing_and_is_not_offered_again(site):
     _load(site, name="sys", format="text", text=OUTPUT)
     ann = site.client("ann")

@@ -2,7 +2,12 @@
 // above, the corrected sentence as editable text below (Svala's idea). A changed
 // correction is saved and the server realigns it into edits, shown with their types;
 // the linter's findings, notes and "unsure", "No error", next and previous (Alt+N, Alt+P).
-// Or select source tokens (or the gap between two) and type what they become.
+// Or select source tokens (or the gap between two) and type what they become; split a
+// token or join several (the source's tokens, for the whole project). Undo and redo send
+// back an earlier state of the edits the server gave (Alt+Z, Alt+Y; Ctrl+Z, Ctrl+Shift+Z
+// outside a text box); suggestions are accepted or rejected one by one; the page hears
+// of its user's saves in other tabs, of retokenisations and assignments (server-sent
+// events) and reloads what changed.
 import { api, ApiError } from "./api";
 import { change, h, replace, say } from "./dom";
 
@@ -15,8 +20,12 @@ interface Finding { code: string; message: string; severity: string }
 interface Note { who: string; text: string; unsure: boolean; edit: string | null }
 interface Shown {
   number: number; tokens: string[]; version: string; corrected: string; changes: Row[];
-  findings: Finding[]; notes: Note[];
+  findings: Finding[]; notes: Note[]; edits: string[]; straddled?: string[];
 }
+interface Suggestion {
+  id: string; from: string; start: number; end: number; type: string; correction: string;
+}
+interface Heard { sentence: number; version: string; done: boolean; retokenised?: boolean }
 
 export function annotate(main: HTMLElement): void {
   let listed: Listed[] = [];
@@ -24,6 +33,14 @@ export function annotate(main: HTMLElement): void {
   let shown: Shown | null = null;
   let saved = "";
   let span: [number, number] | null = null;  // the tokens selected, or a gap (start = end)
+  let suggestions: Suggestion[] = [];
+  // The sentence's edits (A lines) as the server gave them, oldest first, and where the
+  // page is among them: undo and redo save an earlier or later one (a normal save).
+  let history: string[][] = [];
+  let at = -1;
+  const known = new Set<string>();  // versions this page was given (its own saves)
+  let inflight: Promise<unknown> = Promise.resolve();
+  const suggestionBox = h("div", { id: "suggestions" });
   const list = h("ol", { class: "sentences" });
   const progress = h("progress", { id: "progress", max: 1, value: 0 });
   const progressText = h("span", { id: "progress-text" });
@@ -54,29 +71,74 @@ export function annotate(main: HTMLElement): void {
   }
 
   async function open(number: number): Promise<void> {
+    if (shown?.number === number) return;  // open already (a redraw would lose typing)
     shown = await api<Shown>("GET", `/api/sentences/${number}`);
+    known.add(shown.version);
     span = null;
+    history = [shown.edits];
+    at = 0;
+    suggestions = [];
     location.hash = `#${number}`;
     render();
     showList();
+    await loadSuggestions();
+  }
+
+  // The sentence's open suggestions, shown in their own box (a redraw of the box only).
+  async function loadSuggestions(): Promise<void> {
+    if (!shown) return;
+    const number = shown.number;
+    const found = (await api<{ suggestions: Suggestion[] }>(
+      "GET", `/api/suggestions/${number}`)).suggestions;
+    if (shown?.number !== number) return;
+    suggestions = found;
+    replace(suggestionBox, suggestionList(shown));
+  }
+
+  // The edits the server gave become the newest state (what was undone is dropped).
+  function remember(s: Shown): void {
+    if (JSON.stringify(history[at]) === JSON.stringify(s.edits)) return;
+    history = [...history.slice(0, at + 1), s.edits];
+    at = history.length - 1;
+  }
+
+  async function travel(by: number): Promise<void> {
+    if (!shown) return;
+    const to = at + by;
+    if (to < 0 || to >= history.length) {
+      say(by < 0 ? "Nothing to undo." : "Nothing to redo.");
+      return;
+    }
+    await saving(api<Shown>("PUT", `/api/sentences/${shown.number}`,
+                            { version: shown.version, edits: history[to] }),
+                 by < 0 ? "Undone." : "Redone.", () => { at = to; });
   }
 
   function step(by: number): void {
     if (!shown || !listed.length) return;
-    const at = listed.findIndex((s) => s.number === shown!.number);
-    const next = listed[at + by];
+    const here = listed.findIndex((s) => s.number === shown!.number);
+    const next = listed[here + by];
     if (next) open(next.number);
   }
 
-  async function saving(request: Promise<Shown>, message: string): Promise<boolean> {
+  // A change sent: the sentence as the server now shows it (`then`: what the page does
+  // with its history instead of remembering the new state).
+  async function saving(request: Promise<Shown>, message: string,
+                        then: (s: Shown) => void = remember): Promise<boolean> {
+    inflight = request.catch(() => undefined);
     try {
       shown = await request;
+      known.add(shown.version);
+      then(shown);
       say(message);
+      await loadSuggestions().catch(() => undefined);
     } catch (e) {
       if (e instanceof ApiError && e.status === 409 && e.data?.current) {
         // another tab or an editor saved first: show theirs, keep what was typed
         const typed = corrected.value;
         shown = e.data.current as Shown;
+        known.add(shown.version);
+        remember(shown);
         render();
         corrected.value = typed;
         say(`${e.message}. What you typed is still in the box: save it again to apply it.`,
@@ -180,9 +242,106 @@ export function annotate(main: HTMLElement): void {
     return form;
   }
 
+  // The selected token split (its pieces typed with spaces where it is cut), or the
+  // selected tokens joined: the source's tokens, for every annotator of the project.
+  function tokensForm(s: Shown): HTMLElement | null {
+    if (span === null || span[1] - span[0] < 1) return null;
+    const [start, end] = span;
+    if (end - start > 1) {
+      return h("p", { class: "retokenise" },
+        h("button", { type: "button", id: "join-tokens",
+                      title: "The source's tokens, for every annotator",
+                      onclick: () => retokenise("join", { start, end },
+                        `Tokens ${start}–${end} joined.`) },
+          `Join tokens ${start}–${end} into one`));
+    }
+    const pieces = h("input", { id: "split-pieces", autocomplete: "off",
+                                value: s.tokens[start] });
+    const form = h("form", { class: "span retokenise", "aria-label": "Split the token" },
+      h("label", { for: "split-pieces" }, `Or split token ${start}: spaces where it is cut`),
+      pieces, h("button", { type: "submit", title: "The source's tokens, for every annotator" },
+        "Split token"));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      retokenise("split", { token: start, pieces: pieces.value },
+                 `Token ${start} split.`);
+    });
+    return form;
+  }
+
+  async function retokenise(how: "split" | "join", what: object, message: string
+                            ): Promise<void> {
+    if (!shown) return;
+    const path = how === "split" ? `/api/sentences/${shown.number}/split`
+      : `/api/sentences/${shown.number}/join`;
+    const done = await saving(api<Shown>("POST", path,
+      { version: shown.version, ...what }), message, (s) => {
+        history = [s.edits];  // the old states' offsets point elsewhere now
+        at = 0;
+      });
+    if (!done || !shown) return;
+    span = null;
+    render();
+    if (shown.straddled?.length) say(`${message} ${shown.straddled.join("; ")}.`);
+  }
+
+  function suggestionList(s: Shown): HTMLElement {
+    if (!suggestions.length) return h("p", { class: "empty" }, "No suggestion.");
+    const decide = (row: Suggestion, decision: "accept" | "reject") => () => {
+      saving(api<{ sentence: Shown; suggestions: Suggestion[] }>(
+        "POST", `/api/suggestions/${s.number}`,
+        { id: row.id, decision, version: s.version }).then((r) => r.sentence),
+        decision === "accept" ? "Suggestion accepted." : "Suggestion rejected.");
+    };
+    return h("ul", { class: "suggestions" }, suggestions.map((row) =>
+      h("li", { "data-suggestion": row.id },
+        h("span", { class: "where" }, `${row.start}–${row.end} `),
+        change(s.tokens.slice(row.start, row.end).join(" "), row.correction),
+        " ", h("code", {}, row.type), " ", h("span", { class: "from" }, `from ${row.from}`),
+        " ", h("button", { type: "button", class: "accept", onclick: decide(row, "accept") },
+          "Accept"),
+        " ", h("button", { type: "button", class: "reject quiet",
+                            onclick: decide(row, "reject") }, "Reject"))));
+  }
+
+  // What the page heard: its user's save in another tab, or a retokenisation, moved a
+  // sentence's version on; the open sentence is read again (what was typed is kept).
+  async function heard(d: Heard): Promise<void> {
+    await inflight;  // this page's own save: its answer gives the version first
+    const row = listed.find((x) => x.number === d.sentence);
+    if (row) {
+      row.state = d.done ? "done" : "new";
+      row.version = d.version;
+      showList();
+    }
+    if (!shown || shown.number !== d.sentence || known.has(d.version)) return;
+    await reload(d.retokenised
+      ? `The source's tokens of sentence ${d.sentence} were fixed: reloaded.`
+      : `Sentence ${d.sentence} was changed in another tab or window: reloaded.`,
+      d.retokenised === true);
+  }
+
+  async function reload(message: string, fresh: boolean): Promise<void> {
+    if (!shown) return;
+    const typed = corrected.value, typing = corrected.value !== saved;
+    const request = api<Shown>("GET", `/api/sentences/${shown.number}`);
+    inflight = request.catch(() => undefined);
+    shown = await request;
+    known.add(shown.version);
+    if (fresh) { history = [shown.edits]; at = 0; span = null; } else remember(shown);
+    await loadSuggestions().catch(() => undefined);
+    render();
+    if (typing && typed !== corrected.value) {
+      corrected.value = typed;
+      message += " What you typed is still in the box: Enter saves it.";
+    }
+    say(message);
+  }
+
   function render(): void {
     if (!shown) return;
     const s = shown;
+    replace(suggestionBox, suggestionList(s));
     corrected.value = saved = s.corrected;
     const edits = s.changes.filter((r) => !r.noop);
     const noop = s.changes.some((r) => r.noop);
@@ -212,16 +371,20 @@ export function annotate(main: HTMLElement): void {
     });
     replace(view,
       h("h2", { id: "sentence-title" }, `Sentence ${s.number}`),
-      h("h3", {}, "Source"), sourceRow(s.tokens), spanForm(s),
+      h("h3", {}, "Source"), sourceRow(s.tokens), spanForm(s), tokensForm(s),
       h("label", { for: "corrected" }, "Corrected sentence"), corrected,
       h("p", { id: "corrected-help", class: "help" },
         "Type the correction; Enter saves it and the edits follow. Alt+N next sentence, " +
-        "Alt+P previous."),
+        "Alt+P previous, Alt+Z undo, Alt+Y redo."),
       h("div", { class: "actions" },
         h("button", { type: "button", onclick: () => save(corrected.value) }, "Save"),
         h("button", { type: "button", id: "no-error", title: "Mark it done and go on",
                       onclick: async () => { if (await save(s.tokens.join(" "))) step(1); } },
           "No error"),
+        h("button", { type: "button", id: "undo", disabled: at <= 0,
+                      title: "Undo (Alt+Z)", onclick: () => travel(-1) }, "Undo"),
+        h("button", { type: "button", id: "redo", disabled: at >= history.length - 1,
+                      title: "Redo (Alt+Y)", onclick: () => travel(1) }, "Redo"),
         h("button", { type: "button", onclick: () => step(-1) }, "Previous"),
         h("button", { type: "button", onclick: () => step(1) }, "Next")),
       h("h3", {}, "Edits"),
@@ -235,6 +398,7 @@ export function annotate(main: HTMLElement): void {
               h("td", {}, change(r.original ?? "", r.correction ?? "")),
               h("td", {}, typeSelect(r))))))
         : h("p", { class: "empty" }, noop ? "No error: done." : "No edit yet."),
+      h("h3", {}, "Suggestions"), suggestionBox,
       h("h3", {}, "Findings"),
       s.findings.length
         ? h("ul", { class: "findings" }, s.findings.map((f) => h("li", {},
@@ -250,9 +414,33 @@ export function annotate(main: HTMLElement): void {
   }
 
   document.addEventListener("keydown", (event) => {
+    const key = event.key.toLowerCase();
+    const inText = event.target instanceof HTMLTextAreaElement ||
+      event.target instanceof HTMLInputElement;
+    if ((event.ctrlKey || event.metaKey) && event.code === "KeyZ" && !inText) {
+      // in a text box, Ctrl+Z undoes the typing there
+      event.preventDefault();
+      travel(event.shiftKey ? 1 : -1);
+      return;
+    }
     if (!event.altKey) return;
-    if (event.key === "n" || event.key === "N") { event.preventDefault(); step(1); }
-    if (event.key === "p" || event.key === "P") { event.preventDefault(); step(-1); }
+    if (key === "n") { event.preventDefault(); step(1); }
+    if (key === "p") { event.preventDefault(); step(-1); }
+    // by the key's place, as Alt changes the character on some layouts (macOS: Ω)
+    if (event.code === "KeyZ") { event.preventDefault(); travel(-1); }
+    if (event.code === "KeyY") { event.preventDefault(); travel(1); }
+  });
+
+  const events = new EventSource("/api/events");
+  events.addEventListener("saved", (e) => heard(JSON.parse((e as MessageEvent).data)));
+  events.addEventListener("assigned", () => refreshList());
+  events.addEventListener("suggestions", async () => {
+    await loadSuggestions();
+    say("New suggestions were loaded.");
+  });
+  events.addEventListener("dropped", async () => {  // it missed some: read all again
+    await refreshList();
+    if (shown) await reload("This page fell behind: reloaded.", false);
   });
 
   (async () => {
