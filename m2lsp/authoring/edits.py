@@ -97,12 +97,24 @@ def added(block: Block, start: int, end: int, correction: str, annotator: str,
     tokens = block.sentence.tokens
     words = tokenised(tokens, correction, engines).split()
     start, end, words = minimal(tokens, start, end, words)
+    mine = block.by_annotator.get(annotator, [])
+    _refuse_again(mine, start, end, " ".join(words))
     found = typed(tokens, start, end, " ".join(words), engines)
     line = edit_line(start, end, found.type, " ".join(words), annotator)
-    mine = block.by_annotator.get(annotator, [])
     notes = [n for n in (found.note, untokenised(tokens, " ".join(words), engines)) if n]
     return Rewrite(with_lines(block, annotator, in_order(mine, line, start, end)),
                    found.engine, "; ".join(notes) or None)
+
+
+def _refuse_again(mine: Sequence[Edit], start: int, end: int, correction: str) -> None:
+    """A UsageError where the annotator has this very edit already (its span and a
+    correction alike): added twice, the linter would flag the copy."""
+    wanted = correction or NONE_CORRECTION
+    for edit in mine:
+        if (edit.start, edit.end) == (start, end) and wanted in (
+                c.strip() or NONE_CORRECTION for c in edit.corrections):
+            raise UsageError(f"tokens {start}-{end} have this edit already "
+                             f"({edit.text.rstrip()})")
 
 
 def minimal(tokens: Sequence[str], start: int, end: int, words: Sequence[str]

@@ -168,6 +168,19 @@ def test_an_edit_that_is_not_one_is_refused(site, body, said):
     assert (site.root / "layers/ann.m2").read_bytes() == before
 
 
+def test_the_same_edit_twice_is_refused(site):
+    ann = site.client("ann")
+    version = _corrected(ann, 1, "This are a test .")["version"]
+    body = {"start": 2, "end": 3, "correction": ""}
+    first = ann.post("/api/sentences/1/edits", json={"version": version, **body})
+    assert first.status_code == 200, first.text
+    before = (site.root / "layers/ann.m2").read_bytes()
+    again = ann.post("/api/sentences/1/edits", json={"version": first.json()["version"],
+                                                     **body})
+    assert again.status_code == 400 and "this edit already" in again.json()["error"]
+    assert (site.root / "layers/ann.m2").read_bytes() == before
+
+
 def test_a_note_on_a_repeated_sentence_stays_on_its_copy(tmp_path):
     from m2lsp.web.accounts import add_user
     from m2lsp.web.app import build_app
