@@ -6,6 +6,7 @@ broken sidecar is reported, never raised."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from m2lsp.curation.sidecars import Sidecars
@@ -47,7 +48,8 @@ def _unfinished(gold: Path, problems: list[str]) -> frozenset[str] | None:
     try:
         found = open_curation(gold).found
     except (M2lspError, OSError, UnicodeDecodeError) as exc:
-        problems.append(f"the curation of {gold.name} cannot be read: {_why(exc)}")
+        problems.append(f"the curation of {gold.name} cannot be read: "
+                        f"{_beside(_why(exc), gold.parent)}")
         return None
     return frozenset(o.key for o in found.outcomes if not o.finished)
 
@@ -62,6 +64,15 @@ def _notes(path: Path, problems: list[str]) -> tuple:
     except (M2lspError, OSError, UnicodeDecodeError) as exc:
         problems.append(f"the notes cannot be read: {_why(exc)}")
         return ()
+
+
+def _beside(message: str, folder: Path) -> str:
+    """The message with the files of `folder` (the M2 file's own) named by their names, so
+    that it reads the same from `check` given a relative path and from the server given an
+    absolute one."""
+    if folder == Path("."):
+        return message
+    return message.replace(str(folder) + os.sep, "")
 
 
 def _why(exc: Exception) -> str:

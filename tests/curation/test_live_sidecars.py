@@ -211,3 +211,23 @@ async def test_a_broken_sidecar_is_a_diagnostic(client: LanguageClient, tmp_path
     Path(str(ana) + sidecar).unlink()
     _watched(client, Path(str(ana) + sidecar))
     assert await _published(client, ana, lambda found: found == []) == []
+
+
+def test_a_sidecars_message_reads_the_same_from_any_working_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`check data/A.m2` and the server (which has the absolute path) name an annotator's
+    file the log names alike: by its name beside the gold."""
+    from m2lsp.files.sidecars import sidecars_of
+
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "A.m2").write_text(A, encoding="utf-8")
+    (folder / "A.m2.curation.jsonl").write_text(
+        '{"time": "t", "who": "c", "action": "start", "inputs": ["gone.m2"]}\n',
+        encoding="utf-8")
+    absolute = sidecars_of(folder / "A.m2")
+    monkeypatch.chdir(tmp_path)
+    relative = sidecars_of(Path("data/A.m2"))
+    assert absolute is not None and relative is not None
+    assert absolute.problems == relative.problems
+    assert "cannot be read: gone.m2 is not a file" in absolute.problems[0]
