@@ -1,16 +1,77 @@
 """The curator's side: every layer of a sentence, and decisions through `m2lsp.curation`
-on the gold (`gold.m2`, its log and notes beside it), as `m2lsp curate` makes them.  The
-layers are the curation's inputs in name order, so annotator k is the k-th name."""
+on the gold (`gold.m2`, its log and notes beside it), as `m2lsp curate` makes them.
+
+Which layer is which annotator (`annotators`): the curation numbers its inputs file by
+file, those with no line yet after the others; so the inputs are given in the order the
+log's last `start` names them (layers added since after them, by name; a removed layer
+left out), with the layers that have no line yet last.  An annotator's number then never
+changes when another layer is added or an annotator begins, and each decision follows a
+`start` naming the files in the order its numbers count them (`decide` writes one when
+the order changed), which is how `history` names whom a decision took an edit from."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import UsageError
 from m2lsp.web.names import is_name
-from m2lsp.web.project import Project, own_lines, version
+from m2lsp.web.project import LAYERS, Project, own_lines, version
 
 ACTIONS = ("take", "accept", "reject", "edit", "correct", "done", "reopen", "accept-agreed")
+
+
+@dataclass(frozen=True)
+class Annotators:
+    """The layers as the curation's inputs: `names[k]` is annotator `str(k)`."""
+
+    names: tuple[str, ...]
+
+    def number(self, name: object) -> str:
+        """An annotator's number; a UsageError for a name that is not one."""
+        if not is_name(name) or name not in self.names:
+            raise UsageError(f"{name!r} is not an annotator of the project")
+        return str(self.names.index(str(name)))
+
+    def name(self, number: str) -> str:
+        return self.names[int(number)] if number.isdigit() and int(number) < len(
+            self.names) else f"annotator {number}"
+
+
+def annotators(project: Project) -> Annotators:
+    """The layers in the curation's order (see the module's docstring)."""
+    from m2lsp.curation.record import last_inputs, read_log
+
+    present = project.layer_names()
+    log = Path(str(project.gold) + ".curation.jsonl")
+    logged = (names_of(last_inputs(read_log(log.read_text(encoding="utf-8"), str(log))))
+              if log.is_file() else [])
+    order = [n for n in logged if n in present] + [n for n in present if n not in logged]
+    begun = [n for n in order if _has_lines(project, n)]
+    return Annotators(tuple(begun + [n for n in order if n not in begun]))
+
+
+def names_of(inputs: Sequence[str]) -> list[str]:
+    """The annotators' names of a `start`'s inputs (`layers/ana.m2`: ana)."""
+    paths = [Path(p) for p in inputs]
+    return [p.stem if p.parent == Path(LAYERS) else str(p) for p in paths]
+
+
+def _has_lines(project: Project, name: str) -> bool:
+    """Whether the layer has a line after an S line (its annotator has begun)."""
+    return any(size > 1 for size in project.store.get(project.layer(name)).sizes)
+
+
+def opened(project: Project, order: Annotators | None = None) -> Any:
+    """The curation of the project's layers (`files.curation.open_curation`), in order."""
+    from m2lsp.files.curation import open_curation
+
+    order = order or annotators(project)
+    if not order.names:
+        raise UsageError("no annotator has a layer yet")
+    return open_curation(project.gold, [project.layer(n) for n in order.names])
 
 
 def layers_of(project: Project, number: int) -> dict[str, Any]:
@@ -25,44 +86,76 @@ def layers_of(project: Project, number: int) -> dict[str, Any]:
 
 
 def decided(project: Project, number: int | None, body: Any, who: str) -> dict[str, Any]:
-    """Make the decision `body` asks for (`{"action": ..., "value": ..., "from": ...}`;
-    `accept-agreed` takes no sentence) and return the curation's status."""
+    """Make the decision `body` asks for (`{"action": ..., "value": ..., "from": ...}`, or
+    for `edit` the curator's own: `{"start", "end", "correction", "type"}`; `accept-agreed`
+    takes no sentence) and return the curation's status."""
     from m2lsp.curation.record import now
     from m2lsp.curation.requests import accept_agreed, requested, status_data
-    from m2lsp.files.curation import decide, open_curation
+    from m2lsp.files.curation import decide
 
-    action, value, source = _fields(project, body)
-    names = project.layer_names()
-    if not names:
-        raise UsageError("no annotator has a layer yet")
-    opened = open_curation(project.gold, [project.layer(n) for n in names])
+    order = annotators(project)
+    action, value, source = _fields(project, order, body)
+    found = opened(project, order)
     time = now()
     if action == "accept-agreed":
-        wanted = accept_agreed(opened.found, who, time)
+        wanted = accept_agreed(found.found, who, time)
     elif number is None:
         raise UsageError(f"{action} is a decision on one sentence")
     else:
-        wanted = [requested(opened.found, action, str(number), value, source, who, time)]
-    found = decide(opened, wanted, who, time)
-    return status_data(project.gold.name, found) | {"names": names}
+        wanted = [requested(found.found, action, str(number), value, source, who, time)]
+    after = decide(found, wanted, who, time)
+    return status_data(project.gold.name, after) | {"names": list(order.names)}
 
 
-def _fields(project: Project, body: Any) -> tuple[str, str | None, str | None]:
+def _fields(project: Project, order: Annotators, body: Any
+            ) -> tuple[str, str | None, str | None]:
     """The action, its value and `from`, annotators' names turned into their numbers."""
     if not isinstance(body, dict) or body.get("action") not in ACTIONS:
         raise UsageError(f"the body names an action: one of {', '.join(ACTIONS)}")
+    if body["action"] == "edit" and "value" not in body:
+        return "edit", own_edit(project, body), None
     value, source = body.get("value"), body.get("from")
     if value is not None and not isinstance(value, str):
         raise UsageError("value is a string")
-    names = project.layer_names()
     if body["action"] == "take":
-        value = _number_of(names, value)
+        value = order.number(value)
     if source is not None:
-        source = _number_of(names, source)
+        source = order.number(source)
     return body["action"], value, source
 
 
-def _number_of(names: list[str], name: object) -> str:
-    if not is_name(name) or name not in names:
-        raise UsageError(f"{name!r} is not an annotator of the project")
-    return str(names.index(str(name)))
+def own_edit(project: Project, body: dict[str, Any]) -> str:
+    """The curator's own edit as an edit key: tokens `start`..`end` (end exclusive; equal:
+    an insertion there) become `correction` (empty: a deletion), of type `type`."""
+    from m2lsp.web.display import taxonomy_of
+
+    start, end, correction, kind = (body.get(k) for k in ("start", "end", "correction",
+                                                          "type"))
+    if type(start) is not int or type(end) is not int or not 0 <= start <= end:
+        raise UsageError("start and end are token numbers, start <= end")
+    if not isinstance(correction, str) or "\n" in correction or "|" in correction:
+        raise UsageError("correction is the text the span becomes, one line, without |")
+    taxonomy = taxonomy_of(project.language)
+    if not isinstance(kind, str) or kind not in taxonomy.types or kind == "noop":
+        raise UsageError(f"type is one of {taxonomy.title}'s types")
+    words = " ".join(correction.split())
+    if not words and start == end:
+        raise UsageError("an insertion needs a correction")
+    return f"{start} {end}|||{kind}|||{words or '-NONE-'}"
+
+
+def history(opened: Any, key: str, order: Annotators) -> list[dict[str, Any]]:
+    """The log's decisions on the sentence `key`, oldest first: when, who, what, and whom
+    an edit or a version came from, by name (as the `start` before each numbered them)."""
+    rows, names = [], list(order.names)
+    for decision in opened.decisions:
+        if decision.action == "start":
+            names = names_of(decision.inputs)
+        if decision.sentence != key:
+            continue
+        by = [names[int(k)] if k.isdigit() and int(k) < len(names) else f"annotator {k}"
+              for k in (decision.source or "").split(",") if k]
+        rows.append({"time": decision.time, "who": decision.who, "action": decision.action,
+                     "from": by, "edit": decision.edit,
+                     "edits": list(decision.taken) if decision.taken is not None else None})
+    return rows

@@ -1,7 +1,8 @@
 """What the curator's page shows: the project's curation read (never written: decisions
 go through `curating.decided`), its sentences with the open ones first, and one sentence
-with every annotator's version side by side, by name, each edit marked as the gold holds
-it and as all annotators agree on it, and the annotators' notes on it.  Pure of HTTP."""
+with every annotator's version side by side, by name (in name order), each edit marked as
+the gold holds it and as all annotators agree on it, the annotators' notes on it and the
+decisions made on it.  Pure of HTTP."""
 
 from __future__ import annotations
 
@@ -13,21 +14,20 @@ ORDER = {"open": 0, "in progress": 1, "auto": 2, "decided": 3}
 
 
 def _opened(project: Project) -> Any:
-    from m2lsp.files.curation import open_curation
+    from m2lsp.web.curating import annotators, opened
 
-    names = project.layer_names()
-    return names, (open_curation(project.gold, [project.layer(n) for n in names])
-                   if names else None)
+    order = annotators(project)
+    return order, (opened(project, order) if order.names else None)
 
 
 def overview(project: Project) -> dict[str, Any]:
     """Every sentence's state, the open ones first, and the counts."""
-    names, opened = _opened(project)
+    order, opened = _opened(project)
     if opened is None:
         return {"names": [], "sentences": 0, "curated": 0, "counts": {}, "outcomes": []}
     found = opened.found
     outcomes = sorted(found.outcomes, key=lambda o: (ORDER.get(o.state, 4), o.number))
-    return {"names": names, "sentences": len(found.outcomes), "curated": found.curated,
+    return {"names": list(order.names), "sentences": len(found.outcomes), "curated": found.curated,
             "counts": found.counts(),
             "outcomes": [{"number": o.number, "state": o.state, "rule": o.rule,
                           "text": o.text} for o in outcomes]}
@@ -35,11 +35,13 @@ def overview(project: Project) -> dict[str, Any]:
 
 def sentence(project: Project, number: int) -> dict[str, Any]:
     """Sentence `number` of the curation: the gold's edits and each annotator's (by name),
-    each marked; a LookupError when there is none."""
+    each marked, their notes, and the decisions made on it (`history`); a LookupError
+    when there is none."""
+    from m2lsp.web.curating import history
     from m2lsp.web.display import spec_row
     from m2lsp.web.notes import notes_of
 
-    names, opened = _opened(project)
+    order, opened = _opened(project)
     if opened is None or not 1 <= number <= len(opened.found.outcomes):
         raise LookupError(number)
     outcome = opened.found.outcomes[number - 1]
@@ -53,7 +55,9 @@ def sentence(project: Project, number: int) -> dict[str, Any]:
                 for s in specs]
 
     versions = {name: (None if (v := outcome.versions.get(str(k))) is None else rows(v))
-                for k, name in enumerate(names)}
-    notes = [n | {"by": name} for name in names for n in notes_of(project, name, number)]
+                for k, name in sorted(enumerate(order.names), key=lambda kn: kn[1])}
+    notes = [n | {"by": name} for name in sorted(order.names)
+             for n in notes_of(project, name, number)]
     return {"number": number, "tokens": tokens, "state": outcome.state, "rule": outcome.rule,
-            "gold": rows(outcome.edits), "versions": versions, "notes": notes}
+            "gold": rows(outcome.edits), "versions": versions, "notes": notes,
+            "history": history(opened, outcome.key, order)}

@@ -1,0 +1,153 @@
+"""The curator's page on the server, driven in process: the curator's own edit (typed from
+the taxonomy, refused with the linter's reason), a sentence's decision history read from
+the log, and which layer is which annotator when layers begin late, are added or are
+removed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from m2lsp.cli import main
+from tests.web.project import team
+
+GOES = "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0"
+NOOP = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
+
+
+@pytest.fixture
+def site(tmp_path, monkeypatch):
+    monkeypatch.setenv("M2LSP_NOW", "2026-11-29T12:00:00Z")
+    return team(tmp_path)
+
+
+def _save(client, number, lines):
+    version = client.get(f"/api/sentences/{number}").json()["version"]
+    answer = client.put(f"/api/sentences/{number}", json={"version": version, "edits": lines})
+    assert answer.status_code == 200, answer.text
+
+
+def _log(site):
+    text = (site.root / "gold.m2.curation.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+@pytest.mark.parametrize(("body", "line"), [
+    ({"start": 1, "end": 2, "correction": "goes", "type": "R:VERB:SVA"},
+     "A 1 2|||R:VERB:SVA|||goes|||"),
+    ({"start": 3, "end": 3, "correction": " right  now ", "type": "M:ADV"},
+     "A 3 3|||M:ADV|||right now|||"),  # an insertion at the gap before token 3
+    ({"start": 2, "end": 3, "correction": "", "type": "U:NOUN"},
+     "A 2 3|||U:NOUN||||||"),  # a deletion
+    ({"value": "1 2|||R:VERB:SVA|||goes"}, "A 1 2|||R:VERB:SVA|||goes|||"),  # as a key
+])
+def test_the_curator_writes_their_own_edit(site, body, line):
+    cur = site.client("cur")
+    answer = cur.post("/api/curation/2", json={"action": "edit", **body})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["outcomes"][1]["state"] == "in progress"
+    gold = (site.root / "gold.m2").read_text(encoding="utf-8").split("\n\n")[1]
+    assert [g[:len(line)] for g in gold.splitlines()[1:]] == [line]
+    assert _log(site)[-1]["action"] == "edit"
+    assert main(["check", str(site.root / "gold.m2"), "--select", "M"]) == 0
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ({"start": 1, "end": 2, "correction": "goes", "type": "NOT:A:TYPE"}, "types"),
+    ({"start": 1, "end": 2, "correction": "goes", "type": "noop"}, "types"),
+    ({"start": 2, "end": 1, "correction": "x", "type": "R:NOUN"}, "start <= end"),
+    ({"start": "1", "end": 2, "correction": "x", "type": "R:NOUN"}, "token numbers"),
+    ({"start": 1, "end": 2, "correction": "a|||b", "type": "R:NOUN"}, "without |"),
+    ({"start": 2, "end": 2, "correction": " ", "type": "M:NOUN"}, "needs a correction"),
+    ({"start": 3, "end": 9, "correction": "x", "type": "R:NOUN"}, "ends after"),
+    # the linter would flag it: a deletion typed as a replacement
+    ({"start": 1, "end": 2, "correction": "", "type": "R:VERB"}, "rules flag"),
+])
+def test_an_own_edit_that_cannot_be_made_is_refused_with_the_reason(site, body, said):
+    cur = site.client("cur")
+    before = site.state()
+    answer = cur.post("/api/curation/2", json={"action": "edit", **body})
+    assert answer.status_code == 400 and said in answer.json()["error"], answer.text
+    assert site.state() == before
+
+
+def test_a_sentence_shows_its_decision_history(site):
+    ann, bob, cur = site.client("ann"), site.client("bob"), site.client("cur")
+    _save(ann, 2, [GOES])
+    _save(bob, 2, [GOES, "A 2 3|||R:NOUN|||house|||REQUIRED|||-NONE-|||0"])
+    assert cur.get("/api/curating/2").json()["history"] == []
+    cur.post("/api/curation", json={"action": "accept-agreed"})
+    cur.post("/api/curation/2", json={"action": "accept", "value": "2 3|||R:NOUN|||house",
+                                      "from": "bob"})
+    cur.post("/api/curation/2", json={"action": "edit", "start": 3, "end": 3,
+                                      "correction": "now", "type": "M:ADV"})
+    cur.post("/api/curation/2", json={"action": "take", "value": "ann"})
+    cur.post("/api/curation/1", json={"action": "correct"})
+    shown = cur.get("/api/curating/2").json()["history"]
+    at = "2026-11-29T12:00:00Z"
+    assert [(h["action"], h["who"], h["time"], h["from"], h["edit"]) for h in shown] == [
+        ("accept", "cur", at, ["ann", "bob"], "1 2|||R:VERB:SVA|||goes"),
+        ("accept", "cur", at, ["bob"], "2 3|||R:NOUN|||house"),
+        ("edit", "cur", at, [], "3 3|||M:ADV|||now"),
+        ("take", "cur", at, ["ann"], None)]
+    assert shown[-1]["edits"] == ["1 2|||R:VERB:SVA|||goes"]
+    assert [h["action"] for h in cur.get("/api/curating/1").json()["history"]] == ["correct"]
+
+
+def test_a_layer_not_begun_is_not_taken_for_another(site):
+    """ann has written nothing yet: bob's edits are bob's, and taking ann's is refused."""
+    bob, cur = site.client("bob"), site.client("cur")
+    _save(bob, 2, [GOES])
+    two = cur.get("/api/curating/2").json()
+    assert two["versions"]["ann"] is None
+    assert [r["correction"] for r in two["versions"]["bob"]] == ["goes"]
+    assert cur.post("/api/curation/2", json={"action": "take", "value": "ann"}
+                    ).status_code == 400
+    took = cur.post("/api/curation/2", json={"action": "take", "value": "bob"})
+    assert took.status_code == 200, took.text
+    assert "|||goes|||" in (site.root / "gold.m2").read_text(encoding="utf-8")
+    assert cur.get("/api/curating/2").json()["history"][0]["from"] == ["bob"]
+
+
+def test_a_layer_added_later_keeps_every_annotator_s_number(site):
+    """A layer added once the curation began (its name first in order) comes after the
+    others, and history still names whom each decision took from."""
+    from m2lsp.web.project import add_layer, open_project
+
+    ann, bob, cur = site.client("ann"), site.client("bob"), site.client("cur")
+    _save(ann, 2, [GOES])
+    _save(bob, 2, [NOOP])
+    assert cur.post("/api/curation/2", json={"action": "take", "value": "bob"}
+                    ).status_code == 200
+    add_layer(open_project(site.root), "aaron")
+    layer = site.root / "layers/aaron.m2"
+    layer.write_text(layer.read_text().replace("S He go home .\n",
+                                                f"S He go home .\n{GOES}\n"))
+    overview = cur.get("/api/curating").json()
+    assert overview["names"] == ["ann", "bob", "aaron"]
+    two = cur.get("/api/curating/2").json()
+    assert [r["correction"] for r in two["versions"]["aaron"]] == ["goes"]
+    assert two["versions"]["bob"] == [] and two["rule"] == "took 1"
+    assert cur.post("/api/curation/2", json={"action": "take", "value": "aaron"}
+                    ).status_code == 200
+    assert [h["from"] for h in cur.get("/api/curating/2").json()["history"]] == [
+        ["bob"], ["aaron"]]
+    assert _log(site)[-2]["inputs"] == ["layers/ann.m2", "layers/bob.m2", "layers/aaron.m2"]
+
+
+def test_a_removed_layer_leaves_the_others_and_the_decisions(site):
+    ann, bob, cur = site.client("ann"), site.client("bob"), site.client("cur")
+    _save(ann, 2, [GOES])
+    _save(bob, 2, [NOOP])
+    assert cur.post("/api/curation/2", json={"action": "take", "value": "bob"}
+                    ).status_code == 200
+    (site.root / "layers/ann.m2").unlink()
+    two = cur.get("/api/curating/2").json()
+    assert list(two["versions"]) == ["bob"] and two["versions"]["bob"] == []
+    assert two["state"] == "decided" and two["gold"] == []
+    assert [h["from"] for h in two["history"]] == [["bob"]]
+    assert cur.post("/api/curation/2", json={"action": "reopen"}).status_code == 200
+    assert _log(site)[-2]["inputs"] == ["layers/bob.m2"]
