@@ -5,7 +5,9 @@ assigns them; two annotators, in two browser contexts open at once, annotate (a
 replacement typed in the corrected text and its type set by hand, an insertion by a click
 between two tokens, a deletion, a note, "No error" on
 the rest, the keyboard to go on; a stale save from a second tab refused, its text kept);
-the curator accepts what they agree on and decides the rest; the gold passes
+the curator accepts what they agree on and decides the rest (an edit of her own, refused
+once with the linter's reason, shown in the sentence's history; a decision from a second
+tab reaching the first live); the gold passes
 `m2lsp check`.  Screenshots go to a temporary folder, and to docs/images with
 M2LSP_UPDATE_SCREENSHOTS=1 (docs/web.md shows those)."""
 
@@ -181,6 +183,7 @@ def test_a_team_annotates_and_curates_in_chromium(tmp_path: Path) -> None:
     assert "A 1 2|||R:VERB:SVA|||goes|||" in blocks[0]
     assert "A 2 2|||M:PART|||to|||" in blocks[1] and "house" not in blocks[1]
     assert "A 3 4|||U:ADJ||||||" in blocks[2]
+    assert "A 3 4|||U:NOUN||||||" in blocks[3]  # the curator's own edit
     # ana typed every edit; ben left "house" UNK, which the linter flags in his layer
     assert main(["check", str(root / "layers/ana.m2")]) == 0
     assert main(["check", str(root / "layers/ben.m2")]) == 1
@@ -296,11 +299,35 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     with cleo.answer("POST", "/api/curation/2"):
         page.click("#done")
     page.wait_for_selector("#state:text-is('decided')")
+    # her own edit on sentence 4: "number" deleted, typed by hand; the history shows it
+    page.locator("nav button[data-number='4']").click()
+    page.wait_for_selector("#sentence-title:text-is('Sentence 4')")
+    page.click(".source button.token[data-index='3']")
+    page.fill("#own-correction", "")
+    page.select_option("#own-type", "R:NOUN")  # a deletion typed R: the linter refuses it
+    with cleo.answer("POST", "/api/curation/4") as refused:
+        page.click("form.own button[type=submit]")
+    assert refused.value.status == 400
+    page.wait_for_selector("#status.error:has-text('rules flag')")
+    page.select_option("#own-type", "U:NOUN")
+    with cleo.answer("POST", "/api/curation/4"):
+        page.click("form.own button[type=submit]")
+    page.wait_for_selector("ol.history li[data-action='edit']:has-text('cleo')")
+    with cleo.answer("POST", "/api/curation/4"):
+        page.click("#done")
+    page.wait_for_selector("ol.history li[data-action='done']")
     page.locator("nav button[data-number='3']").click()
     page.wait_for_selector("#sentence-title:text-is('Sentence 3')")
     assert "repeated" in page.locator("ul.notes").inner_text()
-    with cleo.answer("POST", "/api/curation/3"):
-        page.click("section[aria-label=\"ana's version\"] button.take")
+    # a second tab takes ana's version: the first hears of it and shows it, live
+    other = cleo.context.new_page()
+    other.goto(url + "#3")
+    other.wait_for_selector("#sentence-title:text-is('Sentence 3')")
+    with other.expect_response(lambda r: r.url.endswith("/api/curation/3")):
+        other.click("section[aria-label=\"ana's version\"] button.take")
+    page.wait_for_selector("#live:has-text('take on 3')")
+    page.wait_for_selector("#state:text-is('decided')")
+    page.wait_for_selector("ol.history li[data-action='take']:has-text('from ana')")
     page.wait_for_selector("#counts:text-is('20 of 20 curated')")
     for who in (boss, ana, ben, cleo):
         who.context.close()

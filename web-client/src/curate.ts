@@ -1,9 +1,12 @@
 // The curator's page: the sentences with the open ones first, one sentence with every
-// annotator's version side by side; take a version, accept or reject an edit, mark a
+// annotator's version side by side; take a version, accept or reject an edit, write an
+// edit of one's own (select tokens or a gap, type the correction, choose a type), mark a
 // sentence done, accept everything the annotators agree on. Each button sends one
-// decision; the server makes it (m2lsp.curation) and the page shows what it returns.
+// decision; the server makes it (m2lsp.curation) and the page shows what it returns, with
+// the decisions made on the sentence (read by the server from the log). Live updates: a
+// save or another curator's decision refreshes the list and the open sentence.
 import { api } from "./api";
-import { change, h, replace, say, tokenRow } from "./dom";
+import { change, h, replace, say } from "./dom";
 
 interface Item { number: number; state: string; rule: string; text: string }
 interface Overview {
@@ -18,18 +21,33 @@ interface Sentence {
   number: number; tokens: string[]; state: string; rule: string; gold: Spec[];
   versions: Record<string, Spec[] | null>; notes: { by: string; text: string; unsure: boolean;
     edit: string | null }[];
+  history: Decided[];
 }
+interface Decided {
+  time: string; who: string; action: string; from: string[]; edit: string | null;
+  edits: string[] | null;
+}
+interface Update { user: string; sentence: number | null; action?: string }
 
 export function curate(main: HTMLElement): void {
   let current = 0;
   let overview = null as Overview | null;
+  let types: [string, string][] = [];
+  // the curator's own edit being written: the tokens selected (or a gap: start = end),
+  // the correction typed and the type chosen, kept when a live update redraws the page
+  let span: [number, number] | null = null;
+  let draft: string | null = null;
+  let draftType = "";
+  let shown = null as Sentence | null;
+  const live = h("p", { id: "live", "aria-live": "polite" });
   const list = h("ol", { class: "sentences" });
   const counts = h("p", { id: "counts" });
   const view = h("section", { class: "sentence", "aria-labelledby": "sentence-title" });
   const agreed = h("button", { type: "button", id: "accept-agreed" }, "Accept all agreed");
   agreed.addEventListener("click", () => decide("/api/curation", { action: "accept-agreed" },
                                                 "Every agreed edit accepted."));
-  replace(main, h("nav", { "aria-label": "Sentences to curate" }, counts, agreed, list), view);
+  replace(main, h("nav", { "aria-label": "Sentences to curate" }, counts, agreed, live, list),
+          view);
 
   async function refresh(): Promise<void> {
     overview = await api<Overview>("GET", "/api/curating");
@@ -44,9 +62,12 @@ export function curate(main: HTMLElement): void {
   }
 
   async function open(number: number): Promise<void> {
+    if (number !== current) { span = null; draft = null; draftType = ""; }
     current = number;
     const s = await api<Sentence>("GET", `/api/curating/${number}`);
+    if (number !== current) return;  // another sentence was opened meanwhile
     location.hash = `#${number}`;
+    shown = s;
     render(s);
     await refresh();
   }
@@ -72,7 +93,81 @@ export function curate(main: HTMLElement): void {
       spec.in_gold ? h("span", { class: "badge gold" }, "in gold") : null, " ", button);
   }
 
+  // The source's tokens as buttons, and the gaps between them: a click selects a token
+  // (Shift+click extends the selection), a gap an insertion point.
+  function sourceRow(tokens: string[]): HTMLElement {
+    const pick = (next: [number, number]) => { span = next; if (shown) render(shown); };
+    const gap = (at: number) => h("button", {
+      type: "button", class: "gap", "data-at": at, "aria-label": `Insert before token ${at}`,
+      "aria-pressed": span !== null && span[0] === at && span[1] === at ? "true" : "false",
+      onclick: () => pick([at, at]),
+    }, "");
+    const row = h("p", { class: "tokens source", role: "group",
+                         "aria-label": "Source tokens: select some, or a gap, to write an edit" });
+    tokens.forEach((token, i) => {
+      const chosen = span !== null && span[0] <= i && i < span[1];
+      row.append(gap(i), h("button", {
+        type: "button", class: "token", "data-index": i, "aria-pressed": String(chosen),
+        onclick: (event: Event) => {
+          const shift = (event as MouseEvent).shiftKey && span !== null;
+          pick(shift ? [Math.min(span![0], i), Math.max(span![1], i + 1)] : [i, i + 1]);
+        },
+      }, h("sub", {}, String(i)), token));
+    });
+    row.append(gap(tokens.length));
+    return row;
+  }
+
+  // The curator's own edit of the tokens selected: the correction and a type, sent as
+  // one `edit` decision (refused with the reason when the linter would flag it).
+  function ownForm(s: Sentence): HTMLElement | null {
+    if (span === null) return null;
+    const [start, end] = span;
+    const text = h("input", { id: "own-correction", autocomplete: "off",
+                              value: draft ?? s.tokens.slice(start, end).join(" ") });
+    text.addEventListener("input", () => { draft = text.value; });
+    const kind = h("select", { id: "own-type", "aria-label": "Type of the edit", required: true },
+      h("option", { value: "" }, "type…"),
+      types.map(([name, meaning]) => h("option", { value: name, title: meaning,
+                                                    selected: name === draftType }, name)));
+    kind.addEventListener("change", () => { draftType = kind.value; });
+    const form = h("form", { class: "span own", "aria-label": "Write your own edit" },
+      h("label", { for: "own-correction" }, start === end
+        ? `Insert before token ${start}`
+        : `Tokens ${start}–${end} (“${s.tokens.slice(start, end).join(" ")}”) become`),
+      text, kind,
+      h("button", { type: "submit" }, "Add my edit"),
+      h("button", { type: "button", class: "quiet", onclick: () => {
+        span = null; draft = null; draftType = ""; render(s);
+      } }, "Cancel"));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await api("POST", `/api/curation/${s.number}`, { action: "edit", start, end,
+          correction: text.value, type: kind.value });
+        say("Your edit is in the gold.");
+        span = null; draft = null; draftType = "";
+      } catch (e) {
+        say(e instanceof Error ? e.message : String(e), "error");
+      }
+      await open(s.number);
+    });
+    return form;
+  }
+
+  function historyList(s: Sentence): HTMLElement[] {
+    if (!s.history.length) return [];
+    return [h("h3", {}, "History"),
+      h("ol", { class: "history" }, s.history.map((d) => h("li", { "data-action": d.action },
+        h("time", { datetime: d.time }, d.time.replace("T", " ").replace("Z", " UTC")), " ",
+        h("strong", {}, d.who), ` ${d.action}`,
+        d.edit ? h("code", {}, ` ${d.edit}`) : null,
+        d.from.length ? ` from ${d.from.join(", ")}` : "",
+        d.edits ? ` (${d.edits.length ? d.edits.join("; ") : "no edit"})` : "")))];
+  }
+
   function render(s: Sentence): void {
+    const focused = document.activeElement?.id;  // kept when a live update redraws
     const columns = Object.entries(s.versions).map(([name, specs]) =>
       h("section", { class: "version", "aria-label": `${name}'s version` },
         h("h3", {}, name),
@@ -96,7 +191,7 @@ export function curate(main: HTMLElement): void {
       h("h2", { id: "sentence-title" }, `Sentence ${s.number}`),
       h("p", {}, h("span", { class: `badge ${s.state.replace(" ", "-")}`, id: "state" }, s.state),
         s.rule && s.rule !== s.state ? ` ${s.rule}` : ""),
-      tokenRow(s.tokens),
+      sourceRow(s.tokens), ownForm(s),
       h("div", { class: "versions" }, columns, gold),
       h("div", { class: "actions" },
         h("button", { type: "button", id: "done",
@@ -114,10 +209,33 @@ export function curate(main: HTMLElement): void {
       s.notes.length ? h("h3", {}, "Notes") : null,
       s.notes.length ? h("ul", { class: "notes" }, s.notes.map((n) => h("li", {},
         h("strong", {}, n.by), n.unsure ? " (unsure)" : "", n.edit ? ` on ${n.edit}` : "",
-        `: ${n.text}`))) : null);
+        `: ${n.text}`))) : null,
+      historyList(s));
+    const again = focused ? document.getElementById(focused) : null;
+    if (again && view.contains(again)) again.focus();
+  }
+
+  // Live updates: another person's save or decision refreshes the list, and the open
+  // sentence when it is the one concerned (an edit being written is kept).
+  function listen(): void {
+    const source = new EventSource("/api/events");
+    const heard = (kind: string) => (event: MessageEvent) => {
+      if (!main.isConnected) { source.close(); return; }
+      const update = JSON.parse(event.data) as Update;
+      live.textContent = kind === "saved"
+        ? `${update.user} saved sentence ${update.sentence}`
+        : `${update.user}: ${update.action}${update.sentence ? ` on ${update.sentence}` : ""}`;
+      if (current && (update.sentence === null || update.sentence === current)) open(current);
+      else refresh();
+    };
+    source.addEventListener("saved", heard("saved"));
+    source.addEventListener("decided", heard("decided"));
+    source.addEventListener("dropped", () => { source.close(); location.reload(); });
   }
 
   (async () => {
+    types = (await api<{ types: [string, string][] }>("GET", "/api/types")).types;
+    listen();
     await refresh();
     const wanted = Number(location.hash.slice(1));
     const first = overview?.outcomes.find((o) => o.number === wanted) ?? overview?.outcomes[0];
