@@ -107,10 +107,13 @@ def _read(inputs: Sequence[Path], encoding: str | None = None
 
 
 def decide(opened: OpenCuration, requested: Sequence[Decision], who: str,
-           time: str) -> Curation:
+           time: str, *, unchanged: bool = False) -> Curation:
     """Make the decisions (each checked, and refused if the rules would flag the sentence
     after it), then write the log (appended) and the gold; a UsageError and nothing
-    written for a decision that cannot be made."""
+    written for a decision that cannot be made.  `unchanged`: the caller knows the gold
+    on disk is the one it last wrote from this curation (the web server checks the
+    file's stat), so there is no hand edit to protect (and a sentence auto-merged then,
+    which an annotator has changed since, is not one)."""
     from m2lsp.curation.guard import new_findings
     from m2lsp.curation.state import check_decision, curation
     from m2lsp.files.writing import write_atomic
@@ -130,7 +133,8 @@ def decide(opened: OpenCuration, requested: Sequence[Decision], who: str,
                              f"{'; '.join(flagged)}")
         new.append(decision)
         found = after
-    _not_edited_by_hand(opened, found)
+    if not unchanged:
+        _not_edited_by_hand(opened, found)
     if new:
         write_atomic(opened.log, appended(opened.log_text, new))
     write_atomic(opened.gold, found.gold(), inputs=opened.inputs)

@@ -87,24 +87,50 @@ def layers_of(project: Project, number: int) -> dict[str, Any]:
 
 def decided(project: Project, number: int | None, body: Any, who: str) -> dict[str, Any]:
     """Make the decision `body` asks for (`{"action": ..., "value": ..., "from": ...}`, or
-    for `edit` the curator's own: `{"start", "end", "correction", "type"}`; `accept-agreed`
-    takes no sentence) and return the curation's status."""
+    for `edit` the curator's own: `{"start", "end", "correction", "type"}`) and return the
+    sentence's new state; `accept-agreed` takes no sentence, and returns the curation's
+    status.  A decision on one sentence costs that sentence once this server has written
+    the gold (`deciding`); otherwise the whole curation is opened."""
     from m2lsp.curation.record import now
-    from m2lsp.curation.requests import accept_agreed, requested, status_data
-    from m2lsp.files.curation import decide
+    from m2lsp.web.deciding import Asked, quick
 
     order = annotators(project)
     action, value, source = _fields(project, order, body)
-    found = opened(project, order)
+    if action != "accept-agreed" and number is None:
+        raise UsageError(f"{action} is a decision on one sentence")
     time = now()
+    if number is not None:
+        asked = Asked(number, action, value, source, who, time)
+        answer = quick(project, order.names, asked)
+        if answer is not None:
+            return answer
+    return whole(project, order, number, (action, value, source), who, time)
+
+
+def whole(project: Project, order: Annotators, number: int | None,
+          fields: tuple[str, str | None, str | None], who: str, time: str
+          ) -> dict[str, Any]:
+    """The decision made on the whole curation, as `m2lsp curate` makes it."""
+    from m2lsp.curation.requests import accept_agreed, requested, status_data
+    from m2lsp.files.curation import decide
+    from m2lsp.web.deciding import remember, unchanged
+
+    action, value, source = fields
+    layers = [project.store.get(project.layer(n)) for n in order.names]
+    ours = unchanged(project.written, project.gold, order.names)
+    found = opened(project, order)
     if action == "accept-agreed":
         wanted = accept_agreed(found.found, who, time)
-    elif number is None:
-        raise UsageError(f"{action} is a decision on one sentence")
     else:
         wanted = [requested(found.found, action, str(number), value, source, who, time)]
-    after = decide(found, wanted, who, time)
-    return status_data(project.gold.name, after) | {"names": list(order.names)}
+    after = decide(found, wanted, who, time, unchanged=ours)
+    remember(project.written, project.gold, order.names, layers)
+    if number is None:
+        return status_data(project.gold.name, after) | {"names": list(order.names)}
+    outcome = after.outcomes[number - 1]
+    return {"gold": project.gold.name, "names": list(order.names), "number": number,
+            "key": outcome.key, "state": outcome.state, "rule": outcome.rule,
+            "edits": [e.key for e in outcome.edits]}
 
 
 def _fields(project: Project, order: Annotators, body: Any

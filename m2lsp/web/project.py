@@ -15,6 +15,7 @@ import hashlib
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from m2lsp.errors import UsageError
 from m2lsp.model import Block, M2Document
@@ -37,6 +38,8 @@ class Project:
     name: str
     language: str
     store: Store = field(default_factory=Store, compare=False, repr=False)  # its files read
+    written: dict[Path, Any] = field(default_factory=dict, compare=False, repr=False)
+    # what the server last wrote the gold from (`deciding`): one decision then costs a sentence
 
     @property
     def source(self) -> Path:

@@ -173,31 +173,39 @@ class Store:
         `lines` (and its S line by `head`, if given: a retokenisation), atomically and only
         if the file is still what `old` indexed (WriteRefused otherwise); the new index
         (`old` is left as it was)."""
+        return self.replace_blocks(path, old, {number: lines},
+                                   {} if head is None else {number: head})
+
+    def replace_blocks(self, path: Path, old: Indexed, changes: dict[int, list[str]],
+                       heads: dict[int, str] | None = None) -> Indexed:
+        """As `replace`, for several sentences at once (each number: its new lines, and
+        its new S line in `heads`), in one write."""
         with self.lock:
             one = self.writing.setdefault(path, threading.Lock())
         with one:
-            return self._replace(path, old, number, lines, head)
+            return self._replace(path, old, changes, heads or {})
 
-    def _replace(self, path: Path, old: Indexed, number: int, lines: list[str],
-                 head: str | None = None) -> Indexed:
+    def _replace(self, path: Path, old: Indexed, changes: dict[int, list[str]],
+                 heads: dict[int, str]) -> Indexed:
         from m2lsp.files.writing import write_atomic
 
-        at, nl = number - 1, old.newline
-        size = old.sizes[at]
-        parts = old.pieces[at].split(nl, size)
-        block = [parts[0] if head is None else head,
-                 *(line.rstrip("\r\n") for line in lines)]
-        gap = parts[size] if len(parts) > size else ""
-        pieces = list(old.pieces)
-        pieces[at] = nl.join(block) + (nl + gap if len(parts) > size else "")
+        nl = old.newline
+        pieces, sizes, versions = list(old.pieces), list(old.sizes), list(old.versions)
+        for number, lines in changes.items():
+            at = number - 1
+            size = old.sizes[at]
+            parts = old.pieces[at].split(nl, size)
+            block = [heads.get(number, parts[0]), *(line.rstrip("\r\n") for line in lines)]
+            gap = parts[size] if len(parts) > size else ""
+            pieces[at] = nl.join(block) + (nl + gap if len(parts) > size else "")
+            sizes[at], versions[at] = len(block), _version(block)
         data = (old.head + "".join(pieces)).encode("utf-8")
         write_atomic(path, data, expect=_Unchanged.at(old.key))
-        sizes, versions = list(old.sizes), list(old.versions)
-        sizes[at], versions[at] = len(block), _version(block)
         new = Indexed(_stat_key(os.stat(path)), old.head, pieces, sizes, nl, versions)
         if old.rows is not None:
             new.rows = list(old.rows)
-            new.rows[at] = (new.text_of(number), new.done(number))
+            for number in changes:
+                new.rows[number - 1] = (new.text_of(number), new.done(number))
         with self.lock:
             self.files[path] = new
         return new

@@ -48,7 +48,7 @@ def test_the_curator_writes_their_own_edit(site, body, line):
     cur = site.client("cur")
     answer = cur.post("/api/curation/2", json={"action": "edit", **body})
     assert answer.status_code == 200, answer.text
-    assert answer.json()["outcomes"][1]["state"] == "in progress"
+    assert answer.json()["state"] == "in progress"
     gold = (site.root / "gold.m2").read_text(encoding="utf-8").split("\n\n")[1]
     assert [g[:len(line)] for g in gold.splitlines()[1:]] == [line]
     assert _log(site)[-1]["action"] == "edit"
@@ -151,3 +151,88 @@ def test_a_removed_layer_leaves_the_others_and_the_decisions(site):
     assert [h["from"] for h in two["history"]] == [["bob"]]
     assert cur.post("/api/curation/2", json={"action": "reopen"}).status_code == 200
     assert _log(site)[-2]["inputs"] == ["layers/bob.m2"]
+
+
+IS = "A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0"
+LIKES = "A 1 2|||R:VERB:SVA|||likes|||REQUIRED|||-NONE-|||0"
+STEPS = [  # who, sentence (None: accept-agreed), what: A lines saved, or a decision
+    ("ann", 1, [IS]), ("bob", 1, [IS]), ("ann", 2, [GOES]),
+    ("bob", 2, [GOES, "A 2 3|||R:NOUN|||house|||REQUIRED|||-NONE-|||0"]),
+    ("cur", 2, {"action": "take", "value": "ann"}),
+    ("cur", 3, {"action": "take", "value": "ann"}),  # refused: ann has no sentence 3
+    ("cur", 2, {"action": "accept", "value": "2 3|||R:NOUN|||house", "from": "bob"}),
+    ("bob", 1, [NOOP]),  # sentence 1 is no longer agreed: the gold follows
+    ("cur", 3, {"action": "edit", "start": 1, "end": 2, "correction": "likes",
+                "type": "R:VERB:SVA"}),
+    ("bob", 3, [LIKES]),
+    ("cur", 3, {"action": "edit", "start": 1, "end": 2, "correction": "",
+                "type": "R:VERB"}),  # refused: the rules flag it
+    ("cur", 2, {"action": "reject", "value": "1 2|||R:VERB:SVA|||goes"}),
+    ("cur", 1, {"action": "correct"}), ("ann", 1, [NOOP]), ("bob", 1, [IS]),
+    ("cur", 2, {"action": "done"}), ("cur", 1, {"action": "reopen"}),
+    ("cur", None, {"action": "accept-agreed"}),
+    ("cur", 3, {"action": "done"}), ("cur", 2, {"action": "reopen"}),
+    ("cur", 2, {"action": "take", "value": "bob"}),
+]
+
+
+def test_a_decision_on_one_sentence_writes_what_the_whole_curation_writes(
+        tmp_path, monkeypatch):
+    """Two servers, one deciding on the sentence alone once it wrote the gold, one opening
+    the whole curation each time, write the same gold and log, and answer the same."""
+    import m2lsp.files.curation as whole
+    import m2lsp.web.deciding as deciding
+
+    monkeypatch.setenv("M2LSP_NOW", "2026-11-29T12:00:00Z")
+    quick, slow = team(tmp_path / "quick"), team(tmp_path / "slow")
+    clients = {id(site): {name: site.client(name) for name in ("ann", "bob", "cur")}
+               for site in (quick, slow)}
+    opened, made = [], deciding.quick
+    monkeypatch.setattr(whole, "open_curation", _counted(whole.open_curation, opened))
+    answers = {}
+    for step, (who, number, what) in enumerate(STEPS):
+        for site in (quick, slow):
+            monkeypatch.setattr(deciding, "quick", made if site is quick else
+                                lambda *_: None)
+            before = len(opened)
+            client = clients[id(site)][who]
+            if who != "cur":
+                _save(client, number, what)
+                continue
+            path = "/api/curation" if number is None else f"/api/curation/{number}"
+            answer = client.post(path, json=what)
+            answers[site is quick] = (answer.status_code, answer.json())
+            if site is quick and step > 4 and number is not None:
+                assert len(opened) == before, f"step {step} opened the whole curation"
+        if who == "cur":
+            assert answers[True] == answers[False], f"step {step}"
+        for name in ("gold.m2", "gold.m2.curation.jsonl"):
+            assert _bytes(quick.root / name) == _bytes(slow.root / name), f"step {step}: {name}"
+    assert main(["curate", str(quick.root / "gold.m2")]) == 0
+    assert (quick.root / "gold.m2").read_bytes() == (slow.root / "gold.m2").read_bytes()
+
+
+def _bytes(path):
+    return path.read_bytes() if path.exists() else None
+
+
+def _counted(function, calls):
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return function(*args, **kwargs)
+    return counted
+
+
+def test_a_gold_changed_on_disk_is_decided_on_the_whole_curation(site):
+    """A hand edit since the server wrote the gold: the whole curation decides, and
+    refuses to write over it."""
+    ann, bob, cur = site.client("ann"), site.client("bob"), site.client("cur")
+    _save(ann, 2, [GOES])
+    _save(bob, 2, [NOOP])
+    assert cur.post("/api/curation/2", json={"action": "take", "value": "bob"}
+                    ).status_code == 200
+    gold = site.root / "gold.m2"
+    gold.write_text(gold.read_text().replace("S He go home .\n" + NOOP,
+                                             "S He go home .\n" + GOES))
+    answer = cur.post("/api/curation/3", json={"action": "correct"})
+    assert answer.status_code == 400 and "edited by hand" in answer.json()["error"]
