@@ -250,5 +250,82 @@ def main() -> None:
               + (f" (lost: {lost})" if lost else ""))
 
 
+# The curator's decisions (python bench/bench_web.py --curator [--sentences 50000]): in
+# process, on a project whose two annotators annotated every sentence (every seventh with
+# an edit; they disagree on every other one).  The first decision opens the whole
+# curation (every layer parsed and merged, the gold linted, the log replayed) and writes
+# the gold; the later ones, each after an annotator's save, recompute their sentence and
+# those saved since (`m2lsp.web.deciding`).  Baseline, in the same run: an annotator's
+# save of one sentence (realigned, linted, its layer written), and the whole curation's
+# decision.  Goal: a decision < 100 ms at the 99th percentile, as a save.
+CURATOR_DECISIONS = 40
+
+
+def annotated_project(root: Path, sentences: int) -> None:
+    """The project, ann and bob's layers annotated (written as the server writes them)."""
+    rng = random.Random(7)
+    init_project(root, [[rng.choice(WORDS) for _ in range(rng.randint(6, 28))]
+                        for _ in range(sentences)], "en")
+    db = connect(root / "m2lsp-web.sqlite3")
+    for name in ("ann", "bob"):
+        add_user(db, name, "annotator", PASSWORD)
+        db.execute("INSERT INTO assignments VALUES (?, 1, ?)", (name, sentences))
+    db.close()
+    source = (root / "source.m2").read_text(encoding="utf-8")[:-2].split("\n\n")
+    for name in ("ann", "bob"):
+        blocks = []
+        for k, block in enumerate(source):
+            word = "Xx" if k % 14 or name == "ann" else "Yy"
+            line = (f"A 0 1|||R:NOUN|||{word}|||REQUIRED|||-NONE-|||0" if k % 7 == 0 else
+                    "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0")
+            blocks.append(f"{block}\n{line}")
+        (root / "layers" / f"{name}.m2").write_text("\n\n".join(blocks) + "\n\n",
+                                                    encoding="utf-8")
+
+
+def curator_decisions(sentences: int) -> None:
+    from m2lsp.web.curating import decided
+    from m2lsp.web.layers import Change, save
+    from m2lsp.web.project import open_project, version
+
+    with tempfile.TemporaryDirectory(prefix="m2lsp-bench-curate-") as folder:
+        root = Path(folder) / "project"
+        annotated_project(root, sentences)
+        project = open_project(root)
+        began = time.perf_counter()
+        decided(project, 1, {"action": "done"}, "cur")
+        whole = time.perf_counter() - began
+        rng = random.Random(5)
+        saves, decisions = [], []
+        for k in range(CURATOR_DECISIONS):
+            number = rng.randrange(1, sentences + 1)
+            block = project.store.get(project.layer("ann")).block(number)
+            began = time.perf_counter()
+            save(project, "ann", number, Change(version(block), corrected="Zz " + " ".join(
+                block.sentence.tokens[1:]) if block.sentence else ""))
+            saves.append(time.perf_counter() - began)
+            on = rng.randrange(1, sentences + 1)
+            began = time.perf_counter()
+            decided(project, on, {"action": "take", "value": "bob"} if k % 2 else
+                    {"action": "correct"}, "cur")
+            decisions.append(time.perf_counter() - began)
+        worst, save_p99 = p(decisions, 0.99), p(saves, 0.99)
+        print(f"curator's decisions on a project of {sentences} sentences, 2 annotators")
+        print(f"  baseline: the whole curation's decision {whole * 1000:9.1f} ms; an "
+              f"annotator's save {statistics.median(saves) * 1000:.1f} ms median, "
+              f"{save_p99 * 1000:.1f} ms 99th percentile")
+        print(f"  a decision ({len(decisions)}, each after a save): "
+              f"{statistics.median(decisions) * 1000:.1f} ms median, {worst * 1000:.1f} ms "
+              f"99th percentile; ratio {worst / save_p99:.1f} to a save, "
+              f"{whole / statistics.median(decisions):.0f}x faster than the whole curation"
+              f"   goal < 100 ms: {'met' if worst < 0.100 else 'MISSED'}")
+
+
 if __name__ == "__main__":
-    main()
+    if "--curator" in sys.argv:
+        sys.argv.remove("--curator")
+        wanted = argparse.ArgumentParser(description="the curator's decisions")
+        wanted.add_argument("--sentences", type=int, default=50_000)
+        curator_decisions(wanted.parse_args().sentences)
+    else:
+        main()

@@ -46,8 +46,10 @@ def annotators(project: Project) -> Annotators:
 
     present = project.layer_names()
     log = Path(str(project.gold) + ".curation.jsonl")
-    logged = (names_of(last_inputs(read_log(log.read_text(encoding="utf-8"), str(log))))
-              if log.is_file() else [])
+    # only the `start` lines are parsed: a long log is read, not decoded line by line
+    starts = ([line for line in log.read_text(encoding="utf-8").splitlines()
+               if '"start"' in line] if log.is_file() else [])
+    logged = names_of(last_inputs(read_log("\n".join(starts), str(log))))
     order = [n for n in logged if n in present] + [n for n in present if n not in logged]
     begun = [n for n in order if _has_lines(project, n)]
     return Annotators(tuple(begun + [n for n in order if n not in begun]))
@@ -170,11 +172,11 @@ def own_edit(project: Project, body: dict[str, Any]) -> str:
     return f"{start} {end}|||{kind}|||{words or '-NONE-'}"
 
 
-def history(opened: Any, key: str, order: Annotators) -> list[dict[str, Any]]:
+def history(decisions: Sequence[Any], key: str, order: Annotators) -> list[dict[str, Any]]:
     """The log's decisions on the sentence `key`, oldest first: when, who, what, and whom
     an edit or a version came from, by name (as the `start` before each numbered them)."""
     rows, names = [], list(order.names)
-    for decision in opened.decisions:
+    for decision in decisions:
         if decision.action == "start":
             names = names_of(decision.inputs)
         if decision.sentence != key:

@@ -27,8 +27,8 @@ def overview(project: Project) -> dict[str, Any]:
         return {"names": [], "sentences": 0, "curated": 0, "counts": {}, "outcomes": []}
     found = opened.found
     outcomes = sorted(found.outcomes, key=lambda o: (ORDER.get(o.state, 4), o.number))
-    return {"names": list(order.names), "sentences": len(found.outcomes), "curated": found.curated,
-            "counts": found.counts(),
+    return {"names": list(order.names), "sentences": len(found.outcomes),
+            "curated": found.curated, "counts": found.counts(),
             "outcomes": [{"number": o.number, "state": o.state, "rule": o.rule,
                           "text": o.text} for o in outcomes]}
 
@@ -41,10 +41,7 @@ def sentence(project: Project, number: int) -> dict[str, Any]:
     from m2lsp.web.display import spec_row
     from m2lsp.web.notes import notes_of
 
-    order, opened = _opened(project)
-    if opened is None or not 1 <= number <= len(opened.found.outcomes):
-        raise LookupError(number)
-    outcome = opened.found.outcomes[number - 1]
+    order, outcome, decisions = _one(project, number)
     tokens = outcome.text.split(" ") if outcome.text else []
     gold = set(outcome.edits)
     made = [set(v) for v in outcome.versions.values() if v is not None]
@@ -60,4 +57,20 @@ def sentence(project: Project, number: int) -> dict[str, Any]:
              for n in notes_of(project, name, number)]
     return {"number": number, "tokens": tokens, "state": outcome.state, "rule": outcome.rule,
             "gold": rows(outcome.edits), "versions": versions, "notes": notes,
-            "history": history(opened, outcome.key, order)}
+            "history": history(decisions, outcome.key, order)}
+
+
+def _one(project: Project, number: int) -> tuple[Any, Any, Any]:
+    """The annotators' order, sentence `number`'s outcome and the log's decisions: the
+    sentence replayed alone (`deciding.read_one`), else the whole curation opened."""
+    from m2lsp.web.curating import annotators, opened
+    from m2lsp.web.deciding import read_one
+
+    order = annotators(project)
+    found = read_one(project, order.names, number) if order.names else None
+    if found is not None:
+        return order, *found
+    whole = opened(project, order) if order.names else None
+    if whole is None or not 1 <= number <= len(whole.found.outcomes):
+        raise LookupError(number)
+    return order, whole.found.outcomes[number - 1], whole.decisions

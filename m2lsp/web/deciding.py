@@ -113,6 +113,30 @@ def quick(project: Any, names: Sequence[str], asked: Asked) -> dict[str, Any] | 
             "edits": [e.key for e in outcome.edits]}
 
 
+def read_one(project: Any, names: Sequence[str], number: int
+             ) -> tuple[Any, list[Any]] | None:
+    """Sentence `number`'s outcome in the curation, replayed alone as a decision is, and
+    the log's decisions on it with every `start` (whom each took from); None when the
+    whole curation must be opened (a layer it cannot vouch for)."""
+    from m2lsp.curation.record import SUFFIX, read_log
+
+    layers = [project.store.get(project.layer(n)) for n in names]
+    if not layers or not 1 <= number <= layers[0].count or any(
+            layer.count != layers[0].count for layer in layers):
+        return None
+    text = _block(layers, number)
+    if text is None:
+        return None
+    key = _keys(layers[0], [number])[number]
+    log = Path(str(project.gold) + SUFFIX)
+    lines = ([line for line in log.read_text(encoding="utf-8").splitlines()
+              if key in line or '"start"' in line] if log.is_file() else [])
+    decisions = [d for d in read_log("\n".join(lines), str(log))
+                 if d.action == "start" or d.sentence == key]
+    one = _One.of(text, number, key, decisions, len(layers))
+    return one.outcome(one.decisions), decisions
+
+
 def _changed(before: Sequence[Indexed], now: Sequence[Indexed]) -> set[int] | None:
     """The sentences (numbers) whose text changed in a layer between the two indexes;
     None when there are too many to recompute one by one."""

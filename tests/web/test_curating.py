@@ -178,8 +178,9 @@ STEPS = [  # who, sentence (None: accept-agreed), what: A lines saved, or a deci
 
 def test_a_decision_on_one_sentence_writes_what_the_whole_curation_writes(
         tmp_path, monkeypatch):
-    """Two servers, one deciding on the sentence alone once it wrote the gold, one opening
-    the whole curation each time, write the same gold and log, and answer the same."""
+    """Two servers, one deciding on (and showing) the sentence alone once it wrote the
+    gold, one opening the whole curation each time, write the same gold and log, and
+    answer and show the same."""
     import m2lsp.files.curation as whole
     import m2lsp.web.deciding as deciding
 
@@ -187,12 +188,14 @@ def test_a_decision_on_one_sentence_writes_what_the_whole_curation_writes(
     quick, slow = team(tmp_path / "quick"), team(tmp_path / "slow")
     clients = {id(site): {name: site.client(name) for name in ("ann", "bob", "cur")}
                for site in (quick, slow)}
-    opened, made = [], deciding.quick
+    opened, made, read = [], deciding.quick, deciding.read_one
     monkeypatch.setattr(whole, "open_curation", _counted(whole.open_curation, opened))
     answers = {}
     for step, (who, number, what) in enumerate(STEPS):
         for site in (quick, slow):
             monkeypatch.setattr(deciding, "quick", made if site is quick else
+                                lambda *_: None)
+            monkeypatch.setattr(deciding, "read_one", read if site is quick else
                                 lambda *_: None)
             before = len(opened)
             client = clients[id(site)][who]
@@ -206,6 +209,15 @@ def test_a_decision_on_one_sentence_writes_what_the_whole_curation_writes(
                 assert len(opened) == before, f"step {step} opened the whole curation"
         if who == "cur":
             assert answers[True] == answers[False], f"step {step}"
+        for number in (1, 2, 3):
+            shown = []
+            for site in (quick, slow):
+                monkeypatch.setattr(deciding, "read_one", read if site is quick else
+                                    lambda *_: None)
+                before = len(opened)
+                shown.append(clients[id(site)]["cur"].get(f"/api/curating/{number}").json())
+                assert site is slow or len(opened) == before  # the sentence alone
+            assert shown[0] == shown[1], f"step {step}: sentence {number}"
         for name in ("gold.m2", "gold.m2.curation.jsonl"):
             assert _bytes(quick.root / name) == _bytes(slow.root / name), f"step {step}: {name}"
     assert main(["curate", str(quick.root / "gold.m2")]) == 0
