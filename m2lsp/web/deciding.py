@@ -189,9 +189,11 @@ def _keys(layer: Indexed, numbers: Sequence[int]) -> dict[int, str]:
         if text in wanted:
             seen[text] = seen.get(text, 0) + 1
             occurrence[k] = seen[text]
-    return {n: sentence_key(layer.block(n).sentence.tokens  # type: ignore[union-attr]
-                            if layer.block(n).sentence else (), occurrence[n])
-            for n in numbers}
+    out = {}
+    for n in numbers:
+        found = layer.block(n).sentence
+        out[n] = sentence_key(found.tokens if found else (), occurrence[n])
+    return out
 
 
 def _decisions(log_text: str, keys: set[str]) -> list[Any]:
