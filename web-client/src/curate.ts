@@ -49,7 +49,23 @@ export function curate(main: HTMLElement): void {
   replace(main, h("nav", { "aria-label": "Sentences to curate" }, counts, agreed, live, list),
           view);
 
-  async function refresh(): Promise<void> {
+  // One request for the list at a time: updates heard meanwhile (twenty annotators
+  // saving every second) make one more, not one each.
+  let asking: Promise<void> | null = null;
+  let again = false;
+  function refresh(): Promise<void> {
+    if (asking) { again = true; return asking; }
+    asking = (async () => {
+      try {
+        do { again = false; await showList(); } while (again);
+      } finally {
+        asking = null;
+      }
+    })();
+    return asking;
+  }
+
+  async function showList(): Promise<void> {
     overview = await api<Overview>("GET", "/api/curating");
     const o = overview;
     counts.textContent = `${o.curated} of ${o.sentences} curated` +
