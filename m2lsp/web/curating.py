@@ -115,7 +115,7 @@ def whole(project: Project, order: Annotators, number: int | None,
     """The decision made on the whole curation, as `m2lsp curate` makes it."""
     from m2lsp.curation.requests import accept_agreed, requested, status_data
     from m2lsp.files.curation import decide
-    from m2lsp.web.deciding import remember, unchanged
+    from m2lsp.web.deciding import log_stat, remember, saw, unchanged
 
     action, value, source = fields
     layers = [project.store.get(project.layer(n)) for n in order.names]
@@ -127,6 +127,7 @@ def whole(project: Project, order: Annotators, number: int | None,
         wanted = [requested(found.found, action, str(number), value, source, who, time)]
     after = decide(found, wanted, who, time, unchanged=ours)
     remember(project.written, project.gold, order.names, layers)
+    saw(project, order.names, log_stat(project.gold), layers, after.outcomes)
     if number is None:
         return status_data(project.gold.name, after) | {"names": list(order.names)}
     outcome = after.outcomes[number - 1]

@@ -13,24 +13,28 @@ from m2lsp.web.project import Project
 ORDER = {"open": 0, "in progress": 1, "auto": 2, "decided": 3}
 
 
-def _opened(project: Project) -> Any:
+def overview(project: Project) -> dict[str, Any]:
+    """Every sentence's state, the open ones first, and the counts (the whole curation
+    opened once; then only the sentences annotators changed since: `deciding.outcomes`)."""
+    from m2lsp.curation.state import Curation
     from m2lsp.web.curating import annotators, opened
+    from m2lsp.web.deciding import log_stat, outcomes, saw
 
     order = annotators(project)
-    return order, (opened(project, order) if order.names else None)
-
-
-def overview(project: Project) -> dict[str, Any]:
-    """Every sentence's state, the open ones first, and the counts."""
-    order, opened = _opened(project)
-    if opened is None:
+    if not order.names:
         return {"names": [], "sentences": 0, "curated": 0, "counts": {}, "outcomes": []}
-    found = opened.found
-    outcomes = sorted(found.outcomes, key=lambda o: (ORDER.get(o.state, 4), o.number))
+    known = outcomes(project, order.names)
+    if known is None:
+        log = log_stat(project.gold)  # before the files are read: a later write is seen
+        layers = [project.store.get(project.layer(n)) for n in order.names]
+        known = opened(project, order).found.outcomes
+        saw(project, order.names, log, layers, known)
+    found = Curation(order.names, known, ())
+    shown = sorted(found.outcomes, key=lambda o: (ORDER.get(o.state, 4), o.number))
     return {"names": list(order.names), "sentences": len(found.outcomes),
             "curated": found.curated, "counts": found.counts(),
             "outcomes": [{"number": o.number, "state": o.state, "rule": o.rule,
-                          "text": o.text} for o in outcomes]}
+                          "text": o.text} for o in shown]}
 
 
 def sentence(project: Project, number: int) -> dict[str, Any]:

@@ -105,12 +105,81 @@ def quick(project: Any, names: Sequence[str], asked: Asked) -> dict[str, Any] | 
     keys = _keys(layers[0], sorted(changed))
     made = _recomputed(blocks, keys, _decisions(log_text, set(keys.values())), asked,
                        len(layers))
+    log_before = written.log
     _write(project, gold, log_text, made, asked.number)
     remember(project.written, project.gold, names, layers)
     outcome = made.outcomes[asked.number]
+    _saw_decision(project, names, log_before, outcome)
     return {"gold": project.gold.name, "names": list(names), "number": asked.number,
             "key": outcome.key, "state": outcome.state, "rule": outcome.rule,
             "edits": [e.key for e in outcome.edits]}
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Every sentence's outcome as last computed for the curator's list: from the log
+    as its stat was, the layers' indexes then, in the order `names`."""
+
+    log: Key | None
+    names: tuple[str, ...]
+    layers: tuple[Indexed, ...]
+    outcomes: tuple[Any, ...]
+
+
+def _seen_at(gold: Path) -> Path:
+    return Path(str(gold) + "#outcomes")  # its place in `Project.written`, no file's
+
+
+def saw(project: Any, names: Sequence[str], log: Key | None, layers: Sequence[Indexed],
+        outcomes: Sequence[Any]) -> None:
+    """After the whole curation was opened (from the log as its stat was `log`, the
+    layers indexed as `layers` before it read them): what `outcomes` starts from."""
+    project.written[_seen_at(project.gold)] = Seen(log, tuple(names), tuple(layers),
+                                                   tuple(outcomes))
+
+
+def log_stat(gold: Path) -> Key | None:
+    return _stat(_log(gold))
+
+
+def outcomes(project: Any, names: Sequence[str]) -> tuple[Any, ...] | None:
+    """Every sentence's outcome, those an annotator changed since last time replayed
+    alone; None when the whole curation must be opened (then `saw`)."""
+    seen: Seen | None = project.written.get(_seen_at(project.gold))
+    if seen is None or seen.names != tuple(names) or seen.log != log_stat(project.gold):
+        return None
+    layers = [project.store.get(project.layer(n)) for n in names]
+    if any(layer.count != len(seen.outcomes) for layer in layers):
+        return None
+    changed = _changed(seen.layers, layers)
+    if changed is None:
+        return None
+    if changed:
+        blocks = {n: _block(layers, n) for n in sorted(changed)}
+        if any(block is None for block in blocks.values()):
+            return None
+        keys = _keys(layers[0], sorted(changed))
+        text = _log(project.gold).read_text(encoding="utf-8") if seen.log else ""
+        decisions = _decisions(text, set(keys.values()))
+        new = list(seen.outcomes)
+        for n, block in blocks.items():
+            assert block is not None
+            one = _One.of(block, n, keys[n], decisions, len(layers))
+            new[n - 1] = one.outcome(one.decisions)
+        saw(project, names, seen.log, layers, new)
+    return project.written[_seen_at(project.gold)].outcomes
+
+
+def _saw_decision(project: Any, names: Sequence[str], log_before: Key, outcome: Any
+                  ) -> None:
+    """The list's outcomes after a decision made here on one sentence (if they were
+    those of the log before it)."""
+    seen: Seen | None = project.written.get(_seen_at(project.gold))
+    if seen is None or seen.names != tuple(names) or seen.log != log_before:
+        return
+    new = list(seen.outcomes)
+    new[outcome.number - 1] = outcome
+    saw(project, names, log_stat(project.gold), seen.layers, new)
 
 
 def read_one(project: Any, names: Sequence[str], number: int

@@ -179,8 +179,8 @@ STEPS = [  # who, sentence (None: accept-agreed), what: A lines saved, or a deci
 def test_a_decision_on_one_sentence_writes_what_the_whole_curation_writes(
         tmp_path, monkeypatch):
     """Two servers, one deciding on (and showing) the sentence alone once it wrote the
-    gold, one opening the whole curation each time, write the same gold and log, and
-    answer and show the same."""
+    gold, and listing the sentences from their last outcomes, one opening the whole
+    curation each time, write the same gold and log, and answer and show the same."""
     import m2lsp.files.curation as whole
     import m2lsp.web.deciding as deciding
 
@@ -188,7 +188,7 @@ def test_a_decision_on_one_sentence_writes_what_the_whole_curation_writes(
     quick, slow = team(tmp_path / "quick"), team(tmp_path / "slow")
     clients = {id(site): {name: site.client(name) for name in ("ann", "bob", "cur")}
                for site in (quick, slow)}
-    opened, made, read = [], deciding.quick, deciding.read_one
+    opened, made, read, listed = [], deciding.quick, deciding.read_one, deciding.outcomes
     monkeypatch.setattr(whole, "open_curation", _counted(whole.open_curation, opened))
     answers = {}
     for step, (who, number, what) in enumerate(STEPS):
@@ -209,6 +209,14 @@ def test_a_decision_on_one_sentence_writes_what_the_whole_curation_writes(
                 assert len(opened) == before, f"step {step} opened the whole curation"
         if who == "cur":
             assert answers[True] == answers[False], f"step {step}"
+        shown = []
+        for site in (quick, slow):
+            monkeypatch.setattr(deciding, "outcomes", listed if site is quick else
+                                lambda *_: None)
+            before = len(opened)
+            shown.append(clients[id(site)]["cur"].get("/api/curating").json())
+            assert site is slow or step == 0 or len(opened) == before  # no whole curation
+        assert shown[0] == shown[1], f"step {step}: the list"
         for number in (1, 2, 3):
             shown = []
             for site in (quick, slow):
