@@ -10,7 +10,11 @@ with the same `m2lsp.curation` code on a one-sentence document, and writes the s
 line and the same gold lines as the whole curation would.  Whenever that cannot be
 vouched for (the gold or its log changed on disk since, the layers' order changed, a
 layer was read again from disk with too many changes, a layer holds lines of another
-annotator than its own), `quick` answers None and the whole curation decides."""
+annotator than its own), `quick` answers None and the whole curation decides.
+
+The curator's page reads the same way: one sentence replayed alone (`read_one`), and the
+list of every sentence's state kept from the last whole curation with the sentences
+annotators saved since replayed (`outcomes`)."""
 
 from __future__ import annotations
 
