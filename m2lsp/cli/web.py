@@ -1,7 +1,9 @@
 """`m2lsp web`: a project served to a team (see m2lsp.web and docs/web.md).
 
-    m2lsp web init PROJECT --from sentences.txt|file.m2 [--lang en] [--no-tok]
-                   [--user NAME:ROLE ...]                 (passwords printed once)
+    m2lsp web init PROJECT [--from sentences.txt|file.m2] [--lang en] [--no-tok]
+                   [--user NAME:ROLE ...]                 (passwords printed once; without
+                                                           --from, a manager loads the
+                                                           sentences in the page)
     m2lsp web adduser PROJECT NAME --role annotator|curator|manager   (password on stdin,
                                                                        else one printed once)
     m2lsp web PROJECT [--host H] [--port P] [--behind-tls]
@@ -27,7 +29,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "web", help="serve a project to a team of annotators, curators and managers",
         description="`m2lsp web PROJECT` serves the project folder at http://127.0.0.1:PORT; "
         "`m2lsp web init PROJECT --from FILE` makes one from raw sentences (one a line) or "
-        "an M2 file's S lines; `m2lsp web adduser PROJECT NAME --role ROLE` adds a person "
+        "an M2 file's S lines (without --from, a manager loads them in the page); `m2lsp web adduser PROJECT NAME --role ROLE` adds a person "
         "(the password read from stdin, else generated and printed once). A project named "
         "init or adduser is given as ./init.")
     web.add_argument("words", nargs="+", metavar="PROJECT | init PROJECT | adduser PROJECT NAME")
@@ -73,37 +75,34 @@ def _one(words: list[str], usage: str) -> Path:
 
 
 def _init(args: argparse.Namespace, root: Path) -> int:
-    from m2lsp.cli.inputs import read_text
-    from m2lsp.web.project import init_project, refuse_project, sentences_of_m2
+    from m2lsp.web.project import init_project, refuse_project
 
-    if args.source is None:
-        raise UsageError("m2lsp web init PROJECT --from sentences.txt|file.m2")
     refuse_project(root)
     people = [_person(given) for given in args.user]
     if len({name for name, _ in people}) < len(people):
         raise UsageError("--user names a person twice")
-    text = read_text(args.source, "text").text
-    if text.startswith("S ") or "\nS " in text:
-        sentences = sentences_of_m2(text)
-    else:
-        sentences = _tokenised(args, text)
+    sentences = [] if args.source is None else _sentences(args)
     project = init_project(root, sentences, args.lang)
     for name, role in people:
         _adduser(root, name, role, ask=False)
-    print(f"m2lsp: made the project {project.root} ({len(sentences)} sentences); add people "
+    made = (f"{len(sentences)} sentences" if sentences else
+            "no sentence yet: a manager loads them in the page")
+    print(f"m2lsp: made the project {project.root} ({made}); add people "
           f"with m2lsp web adduser {project.root} NAME --role ROLE", file=sys.stderr)
     return EXIT_CLEAN
 
 
-def _tokenised(args: argparse.Namespace, text: str) -> list[list[str]]:
-    """Raw lines tokenised as `m2lsp skeleton` tokenises them."""
-    from m2lsp.annotation.tokenising import Tokeniser, tokeniser
-    from m2lsp.config import config_for
+def _sentences(args: argparse.Namespace) -> list[list[str]]:
+    """The sentences of --from: an M2 file's S lines, or raw lines tokenised as `m2lsp
+    skeleton` tokenises them (split at whitespace with --no-tok)."""
+    from m2lsp.cli.inputs import read_text
+    from m2lsp.web.source import sentences_of
 
-    tokens: Tokeniser = str.split
-    if not args.no_tok:
-        tokens = tokeniser(args.lang, config_for([args.source], None).score, None)
-    return [words for line in text.splitlines() if (words := tokens(line))]
+    text = read_text(args.source, "text").text
+    sentences = sentences_of(text, args.lang, args.no_tok, args.source)
+    if not sentences:
+        raise UsageError("no sentence to annotate (the input has no non-blank line)")
+    return sentences
 
 
 def _person(given: str) -> tuple[str, str]:

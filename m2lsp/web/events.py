@@ -1,5 +1,5 @@
-"""Live updates: what one page did (a save, a curation decision, an assignment, suggestions
-loaded) reaches the other pages without a reload, as server-sent events.
+"""Live updates: what one page did (a save, a curation decision, an assignment, the
+sentences or suggestions loaded) reaches the other pages without a reload, as server-sent events.
 
 Each event says who may see it (blind annotation: an annotator hears only of their own
 layer and their own assignments, never of another annotator's work).  Each listener has a
@@ -61,6 +61,12 @@ def decided(who: str, action: str, number: int | None) -> Event:
 def assigned(user: str, first: int, last: int) -> Event:
     return Event("assigned", {"user": user, "first": first, "last": last},
                  frozenset({user}), frozenset({"manager"}))
+
+
+def sourced(sentences: int) -> Event:
+    """A manager loaded the project's sentences: every page has sentences to show now."""
+    return Event("source", {"sentences": sentences},
+                 roles=frozenset({"annotator", "curator", "manager"}))
 
 
 def suggested(name: str, sentences: int) -> Event:

@@ -75,12 +75,11 @@ def open_project(root: Path) -> Project:
 
 
 def init_project(root: Path, sentences: list[list[str]], language: str) -> Project:
-    """A new project in `root` (empty or new) holding `sentences` (tokens of each)."""
+    """A new project in `root` (empty or new) holding `sentences` (tokens of each); with
+    none, a manager loads them later (POST /api/source)."""
     from m2lsp.files.writing import make_folder, write_atomic
 
     refuse_project(root)
-    if not sentences:
-        raise UsageError("no sentence to annotate (the input has no non-blank line)")
     make_folder(root / LAYERS)
     write_atomic(root / SOURCE, "".join(f"S {' '.join(t)}\n\n" for t in sentences))
     write_atomic(root / CONFIG, f"name = {_toml_string(root.resolve().name)}\n"

@@ -43,6 +43,13 @@ def test_init_adds_people_in_the_same_command(tmp_path, raw, capsys):
     assert (root / "layers/ana.m2").is_file() and not (root / "layers/cleo.m2").exists()
 
 
+def test_init_without_sentences_leaves_them_to_the_manager_page(tmp_path, capsys):
+    root = tmp_path / "p"
+    assert main(["web", "init", str(root), "--user", "ana:annotator"]) == 0
+    assert "a manager loads them" in capsys.readouterr().err
+    assert (root / "source.m2").read_text() == (root / "layers/ana.m2").read_text() == ""
+
+
 def test_adduser_reads_the_password_or_prints_one_once(tmp_path, raw, monkeypatch, capsys):
     root = tmp_path / "p"
     main(["web", "init", str(root), "--from", str(raw), "--no-tok"])
@@ -60,7 +67,7 @@ def test_adduser_reads_the_password_or_prints_one_once(tmp_path, raw, monkeypatc
 
 
 @pytest.mark.parametrize(("argv", "said"), [
-    (["web", "init", "{p}"], "--from"),
+    (["web", "init", "{p}", "--from", "{blank}", "--no-tok"], "no sentence"),
     (["web", "{p}"], "not an m2lsp web project"),
     (["web", "adduser", "{p}", "ann"], "--role"),
     (["web", "adduser", "{q}", "../x", "--role", "annotator"], "not a user name"),
@@ -79,7 +86,9 @@ def test_bad_use_is_a_clear_error(tmp_path, raw, capsys, monkeypatch, argv, said
     main(["web", "adduser", str(q), "ann", "--role", "annotator"])
     capsys.readouterr()
     monkeypatch.setattr("sys.stdin", io.StringIO("a long password\n"))
-    given = [a.format(p=tmp_path / "p", q=q, raw=raw) for a in argv]
+    blank = tmp_path / "blank.txt"
+    blank.write_text("\n \n")
+    given = [a.format(p=tmp_path / "p", q=q, raw=raw, blank=blank) for a in argv]
     assert main(given) == 2
     err = capsys.readouterr().err
     assert err.startswith("m2lsp: error: ") and said in err

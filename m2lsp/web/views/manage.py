@@ -1,15 +1,28 @@
-"""The manager's: POST /api/assignments (sentences to an annotator), GET /api/progress."""
+"""The manager's: POST /api/source (the sentences of a project made without them), POST
+/api/assignments (sentences to an annotator), GET /api/progress."""
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from m2lsp.web.assignments import assign, progress
 from m2lsp.web.db import log_event
-from m2lsp.web.events import assigned
+from m2lsp.web.events import assigned, sourced
+from m2lsp.web.project import sentence_count
+from m2lsp.web.source import load
 from m2lsp.web.views.common import body, session, site
+
+
+async def source(request: Request) -> JSONResponse:
+    found, here = session(request, "manager"), site(request)
+    # in a thread: tokenising loads the language's pipeline, and the write waits for the disk
+    made = await run_in_threadpool(load, here.project, await body(request))
+    log_event(here.db, found.user.name, f"source:{made['sentences']}")
+    here.events.publish(sourced(made["sentences"]))
+    return JSONResponse(made, status_code=201)
 
 
 async def assignment(request: Request) -> JSONResponse:
@@ -23,8 +36,10 @@ async def assignment(request: Request) -> JSONResponse:
 async def watched(request: Request) -> JSONResponse:
     session(request, "manager")
     here = site(request)
-    return JSONResponse({"annotators": progress(here.db, here.project)})
+    return JSONResponse({"sentences": sentence_count(here.project),
+                         "annotators": progress(here.db, here.project)})
 
 
-ROUTES = [Route("/api/assignments", assignment, methods=["POST"]),
+ROUTES = [Route("/api/source", source, methods=["POST"]),
+          Route("/api/assignments", assignment, methods=["POST"]),
           Route("/api/progress", watched, methods=["GET"])]
