@@ -29,12 +29,14 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "web", help="serve a project to a team of annotators, curators and managers",
         description="`m2lsp web PROJECT` serves the project folder at http://127.0.0.1:PORT; "
         "`m2lsp web init PROJECT --from FILE` makes one from raw sentences (one a line) or "
-        "an M2 file's S lines (without --from, a manager loads them in the page); `m2lsp web adduser PROJECT NAME --role ROLE` adds a person "
-        "(the password read from stdin, else generated and printed once). A project named "
-        "init or adduser is given as ./init.")
+        "an M2 file's S lines (without --from, a manager loads them in the page); `m2lsp "
+        "web adduser PROJECT NAME --role ROLE` adds a person (the password read from "
+        "stdin, else generated and printed once). A project named init or adduser is given "
+        "as ./init.")
     web.add_argument("words", nargs="+", metavar="PROJECT | init PROJECT | adduser PROJECT NAME")
     web.add_argument("--from", dest="source", type=Path, metavar="FILE",
-                     help="init: raw sentences (.txt, one a line) or an M2 file")
+                     help="init: raw sentences (.txt, one a line) or an M2 file (without "
+                     "it, a manager loads the sentences in the page)")
     web.add_argument("--lang", default="en", metavar="CODE", help="init: the language "
                      "(default: en; raw text is tokenised as m2lsp skeleton tokenises)")
     web.add_argument("--no-tok", action="store_true",

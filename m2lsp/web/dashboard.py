@@ -10,7 +10,7 @@ from typing import Any
 
 from m2lsp.errors import UsageError
 from m2lsp.model import M2Document
-from m2lsp.web.project import Project, read_document
+from m2lsp.web.project import Project, read_document, sentences_of_m2
 
 MOST_PAIRS = 10  # every pair up to this many, else one row per annotator (as `agree`)
 SCORING = ("m2", "errant", "cherrant")  # metrics scoring plain text against an M2 gold
@@ -92,7 +92,9 @@ def _unfinished(project: Project) -> int:
 def score_of(project: Project, body: Any) -> dict[str, Any]:
     """A system's output (`{"system": its text, one sentence a line, "metric", "beta"}`)
     scored against the gold: what `m2lsp score SYSTEM gold.m2 --format json` prints
-    (its corpus P/R/F, and each sentence's with its true, false and missed edits)."""
+    (its corpus P/R/F, and each sentence's with its true, false and missed edits), and
+    the gold's sentences (`sources`, a sentence's `index` counting from 1), for the page
+    to show each beside its edits."""
     from m2lsp.api import score
 
     if not isinstance(body, dict) or not isinstance(body.get("system"), str):
@@ -102,8 +104,10 @@ def score_of(project: Project, body: Any) -> dict[str, Any]:
     if not project.gold.is_file():
         raise UsageError("there is no gold yet: curate the layers first")
     lines = body["system"].splitlines()
-    found = score(lines, project.gold.read_text(encoding="utf-8"), metric=metric, beta=beta)
+    gold = project.gold.read_text(encoding="utf-8")
+    found = score(lines, gold, metric=metric, beta=beta)
     data = found.to_dict()
     data.update({"system": "system", "gold": project.gold.name,
-                 "warnings": list(found.warnings), "unfinished": _unfinished(project)})
+                 "warnings": list(found.warnings), "unfinished": _unfinished(project),
+                 "sources": [" ".join(t) for t in sentences_of_m2(gold)]})
     return data

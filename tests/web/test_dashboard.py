@@ -85,6 +85,7 @@ def test_a_system_scored_in_the_page_is_m2lsp_score(curated, capsys, tmp_path):
     sentences = shown["sentences"]
     assert [len(s["true_positives"]) for s in sentences] == [1, 1, 0]
     assert sentences[1]["false_positives"] and sentences[2]["false_negatives"]
+    assert shown["sources"] == ["This are a test .", "He go home .", "She like cats ."]
 
 
 @pytest.mark.parametrize(("body", "said"), [

@@ -85,3 +85,10 @@ def test_an_export_names_a_layer_and_a_format(site, who, which, kind, status):
 
 def test_there_is_no_gold_to_export_before_curation(tmp_path):
     assert team(tmp_path).client("cur").get("/api/export/gold").status_code == 404
+
+
+def test_the_page_learns_what_there_is_to_export(site, tmp_path):
+    listed = {"gold": True, "layers": ["ann", "bob"], "formats": ["m2", "bea-json", "brat"]}
+    assert site.client("boss").get("/api/exports").json() == listed
+    before = team(tmp_path).client("cur").get("/api/exports").json()
+    assert before == {**listed, "gold": False}

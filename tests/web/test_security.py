@@ -17,6 +17,7 @@ SYSTEM = {"system": "This is a test .\nHe goes home .\nShe likes cats .\n"}
 SUGGESTED = {"name": "sys", "format": "text", **{"text": SYSTEM["system"]}}
 SPLIT = {"version": "0000000000000000", "token": 0, "pieces": "Th is"}
 JOIN = {"version": "0000000000000000", "start": 0, "end": 2}
+SOURCE = {"text": "He go home .\nShe like cats .\n", "tokenised": True}
 DECISION = {"id": "0123456789ab", "decision": "accept", "version": "0000000000000000"}
 
 # (who, method, path, body or raw bytes, extra headers or None to drop the CSRF header,
@@ -108,6 +109,22 @@ CASES = [
     ("missing CSRF token: join", "ann", "POST", "/api/sentences/1/join", JOIN, None, 403),
     ("stale version: split", "ann", "POST", "/api/sentences/1/split", SPLIT, {}, 409),
     ("stale version: join", "ann", "POST", "/api/sentences/1/join", JOIN, {}, 409),
+    # the sentences a manager loads, what there is to export
+    ("no session: load the sentences", None, "POST", "/api/source", SOURCE, {}, 401),
+    ("wrong role: annotator loads the sentences", "ann", "POST", "/api/source", SOURCE, {},
+     403),
+    ("wrong role: curator loads the sentences", "cur", "POST", "/api/source", SOURCE, {},
+     403),
+    ("missing CSRF token: load the sentences", "boss", "POST", "/api/source", SOURCE, None,
+     403),
+    ("not JSON: the sentences as a form", "boss", "POST", "/api/source", b"text=x",
+     {"Content-Type": "application/x-www-form-urlencoded"}, 415),
+    ("oversized body: the sentences", "boss", "POST", "/api/source",
+     {"text": "x\n" * (512 * 1024)}, {}, 413),
+    ("the sentences over a project that has them", "boss", "POST", "/api/source", SOURCE, {},
+     400),
+    ("no session: exports", None, "GET", "/api/exports", None, {}, 401),
+    ("wrong role: annotator lists the exports", "ann", "GET", "/api/exports", None, {}, 403),
 ]
 
 

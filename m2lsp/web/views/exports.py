@@ -1,15 +1,15 @@
 """GET /api/export/{which}?format=m2|bea-json|brat: the gold (`gold`: a curator or a
 manager) or an annotator's layer (its name: a curator, a manager, or that annotator
-alone), as a file to download."""
+alone), as a file to download; GET /api/exports: what there is to export."""
 
 from __future__ import annotations
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from m2lsp.web.exports import GOLD, exported
+from m2lsp.web.exports import FORMATS, GOLD, exported
 from m2lsp.web.views.common import session, site
 
 
@@ -28,4 +28,13 @@ async def export(request: Request) -> Response:
         "X-M2lsp-Skipped": str(made.skipped)})
 
 
-ROUTES = [Route("/api/export/{which}", export, methods=["GET"])]
+async def exportable(request: Request) -> JSONResponse:
+    """The gold (when there is one), the layers and the formats, for the page's links."""
+    session(request, "curator", "manager")
+    project = site(request).project
+    return JSONResponse({"gold": project.gold.is_file(), "layers": project.layer_names(),
+                         "formats": list(FORMATS)})
+
+
+ROUTES = [Route("/api/export/{which}", export, methods=["GET"]),
+          Route("/api/exports", exportable, methods=["GET"])]
