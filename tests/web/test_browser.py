@@ -1,18 +1,23 @@
 """The team's workbench in a real browser (Debian's Chromium through Playwright, as
 tests/report/test_browser.py launches it), against a real `m2lsp web` server on a free
-port: a project made from 20 raw sentences by `m2lsp web init` and `adduser`; the manager
-assigns them; two annotators, in two browser contexts open at once, annotate (a
+port: a project made by `m2lsp web init` and `adduser` with its people only; the manager
+loads 20 raw sentences in the page and assigns them, and watches the progress come live;
+two annotators, in two browser contexts open at once, annotate (a
 replacement typed in the corrected text and its type set by hand, an insertion by a click
 between two tokens, a deletion, a note, "No error" on
 the rest, the keyboard to go on; a stale save from a second tab refused, its text kept);
 the curator accepts what they agree on and decides the rest (an edit of her own, refused
 once with the linter's reason, shown in the sentence's history; a decision from a second
-tab reaching the first live); the gold passes
-`m2lsp check`.  Screenshots go to a temporary folder, and to docs/images with
+tab reaching the first live); the manager sees the agreement, scores a system's output in
+the page (the numbers `m2lsp score --format json` prints) and downloads the gold, which
+passes `m2lsp check`.  Screenshots go to a temporary folder, and to docs/images with
 M2LSP_UPDATE_SCREENSHOTS=1 (docs/web.md shows those)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import os
 import re
 import shutil
@@ -33,6 +38,9 @@ SENTENCES = ["He go to school every day .", "He wants go home .", "We need more 
              *(f"This is sentence number {n} ." for n in range(4, 21))]
 SENTENCES[4] = "This is sentence number 5."  # a token to split: "5." -> "5 ."
 SUGGESTED = "A 4 5|||R:OTHER|||six|||REQUIRED|||-NONE-|||0"  # on sentence 6
+OUTPUT = ["He goes to school every day .", "He wants to go home .", "We need more more time .",
+          "This was sentence number 4 .", "This is sentence number 5 .",
+          *SENTENCES[5:]]  # a system's, tokenised as the gold: 2 edits right, 1 wrong
 PEOPLE = {"ana": "annotator", "ben": "annotator", "cleo": "curator", "max": "manager"}
 
 
@@ -44,26 +52,20 @@ def _browser():
 
 
 def _project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    """The project, and each person's password: `init` makes three people (their passwords
-    generated and printed once), `adduser` the curator (the password on stdin)."""
-    raw = tmp_path / "raw.txt"
-    raw.write_text("\n".join(SENTENCES) + "\n", encoding="utf-8")
+    """The project, no sentence in it yet, and each person's password: `init` makes three
+    people (their passwords generated and printed once), `adduser` the curator (the
+    password on stdin)."""
     root = tmp_path / "team"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     m2lsp = [sys.executable, "-m", "m2lsp", "web"]
     people = [f"--user={name}:{role}" for name, role in PEOPLE.items() if name != "cleo"]
-    made = subprocess.run([*m2lsp, "init", str(root), "--from", str(raw), "--no-tok", *people],
+    made = subprocess.run([*m2lsp, "init", str(root), *people],
                           check=True, env=env, capture_output=True, text=True)
     passwords = dict(re.findall(r"^password of (\w+): (\S+)", made.stdout, re.M))
     passwords["cleo"] = "the curator's password"
     subprocess.run([*m2lsp, "adduser", str(root), "cleo", "--role", "curator"], check=True,
                    env=env, capture_output=True, input=passwords["cleo"] + "\n", text=True)
     assert set(passwords) == set(PEOPLE)
-    # a suggestion set as a manager's upload leaves it: the source with suggested edits
-    blocks = (root / "source.m2").read_text(encoding="utf-8").split("\n\n")
-    blocks[5] += "\n" + SUGGESTED
-    (root / "suggestions").mkdir()
-    (root / "suggestions/sys.m2").write_text("\n\n".join(blocks), encoding="utf-8")
     return root, passwords
 
 
@@ -240,6 +242,23 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
         return Person(browser, url, name, passwords[name], errors)
 
     boss = person("max")
+    boss.page.wait_for_selector("#sentence-count:has-text('No sentence yet')")
+    boss.page.fill("#source-text", "\n".join(SENTENCES) + "\n")
+    boss.page.check("#source-tokenised")
+    with boss.answer("POST", "/api/source") as loaded:
+        boss.page.click("form.source-form button[type=submit]")
+    assert loaded.value.status == 201
+    boss.page.wait_for_selector("#sentence-count:text-is('20 sentences.')")
+    # a suggestion set: an M2 file of the sentences with a suggested edit
+    boss.page.fill("#suggest-name", "sys")
+    boss.page.select_option("#suggest-format", "m2")
+    boss.page.fill("#suggest-text", "".join(
+        f"S {text}\n" + (f"{SUGGESTED}\n" if n == 6 else "") + "\n"
+        for n, text in enumerate(SENTENCES, 1)))
+    with boss.answer("POST", "/api/suggestions") as offered:
+        boss.page.click("form.suggest button[type=submit]")
+    assert offered.value.status == 201
+    boss.page.wait_for_selector("#suggestion-sets:text-is('Loaded: sys.')")
     for name in ("ana", "ben"):
         boss.page.select_option("#assign-user", name)
         boss.page.fill("#assign-first", "1")
@@ -280,8 +299,9 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     assert second.input_value("#corrected") == "This is sentence number four ."
     second.close()
     _retokenise_suggest_undo(ana, ben)
-    boss.page.reload()
+    # the manager's page heard every save: its progress is up to date without a reload
     boss.page.wait_for_selector("tr[data-user='ana'] td:nth-child(3):text-is('20')")
+    boss.page.wait_for_selector("tr[data-user='ben'] td:nth-child(3):text-is('20')")
     for folder in _shots(tmp_path):
         boss.page.screenshot(path=str(folder / "web-manage.png"))
     # the curator: agreement first, then the rest
@@ -329,5 +349,52 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     page.wait_for_selector("#state:text-is('decided')")
     page.wait_for_selector("ol.history li[data-action='take']:has-text('from ana')")
     page.wait_for_selector("#counts:text-is('20 of 20 curated')")
+    _manager_scores_and_exports(boss, tmp_path)
     for who in (boss, ana, ben, cleo):
         who.context.close()
+
+
+def _manager_scores_and_exports(boss: Person, tmp_path: Path) -> None:
+    """The manager's panels once the gold is curated: each annotator against the gold, a
+    system's output scored in the page (the numbers `m2lsp score --format json` prints,
+    shown unmodified) and the gold downloaded as M2 (it passes `m2lsp check`)."""
+    page = boss.page
+    with boss.answer("GET", "/api/agreement"):
+        page.click("#agreement-refresh")
+    page.wait_for_selector("#agreement-gold tr[data-user='ben']")
+    assert page.locator("#agreement-pairs tr[data-pair='ana-ben']").count() == 1
+    system = tmp_path / "system.txt"
+    system.write_text("\n".join(OUTPUT) + "\n", encoding="utf-8")
+    page.set_input_files("#score-file", str(system))
+    page.wait_for_function("document.querySelector('#score-system').value.includes('was')")
+    with boss.answer("POST", "/api/score") as scored:
+        page.click("form.score button[type=submit]")
+    assert scored.value.ok
+    page.wait_for_selector("#score-corpus dd[data-key='f']")
+    page.locator("#score-corpus").scroll_into_view_if_needed()
+    for folder in _shots(tmp_path):
+        page.locator("section.panels").screenshot(path=str(folder / "web-panels.png"))
+    with boss.answer("GET", "/api/exports"):  # the gold is there now
+        page.click("#exports-refresh")
+    with page.expect_download() as downloaded:
+        page.click("button.export[data-which='gold'][data-format='m2']")
+    gold = tmp_path / "downloaded-gold.m2"
+    downloaded.value.save_as(gold)
+    assert downloaded.value.suggested_filename == "team-gold.m2"
+    assert gold.read_bytes() == (tmp_path / "team" / "gold.m2").read_bytes()
+    assert main(["check", str(gold)]) == 0
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(["score", str(system), str(gold), "--format", "json"]) == 0
+    expected = json.loads(printed.getvalue())
+    shown = {key: float(page.inner_text(f"#score-corpus dd[data-key='{key}']"))
+             for key in ("precision", "recall", "f")}
+    assert shown == {key: expected[key] for key in shown}
+    rows = page.locator("#score-sentences tbody tr")
+    assert rows.count() == len(expected["sentences"]) == 20
+    for row, sentence in zip(rows.all(), expected["sentences"], strict=True):
+        assert float(row.locator("td[data-key='f']").inner_text()) == sentence["f"]
+        for kind, key in (("found", "true_positives"), ("wrong", "false_positives"),
+                          ("missed", "false_negatives")):
+            assert row.locator(f"ul.marks.{kind} li").count() == len(sentence[key])
+    assert (expected["counts"]["correct"], expected["counts"]["proposed"]) == (2, 3)

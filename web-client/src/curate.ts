@@ -7,6 +7,7 @@
 // save or another curator's decision refreshes the list and the open sentence.
 import { api } from "./api";
 import { change, h, replace, say } from "./dom";
+import { panels } from "./panels";
 
 interface Item { number: number; state: string; rule: string; text: string }
 interface Overview {
@@ -48,6 +49,7 @@ export function curate(main: HTMLElement): void {
                                                 "Every agreed edit accepted."));
   replace(main, h("nav", { "aria-label": "Sentences to curate" }, counts, agreed, live, list),
           view);
+  main.append(panels());  // the agreement, scores and export (shared with the manager's page)
 
   // One request for the list at a time: updates heard meanwhile (twenty annotators
   // saving every second) make one more, not one each.

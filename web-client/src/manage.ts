@@ -1,11 +1,17 @@
-// The manager's page: sentence ranges given to annotators, and each one's progress.
+// The manager's page: the project's sentences (loaded here into a project made without
+// them), sentence ranges given to annotators and each one's progress, kept up to date by
+// the server's live updates; suggestion sets; the agreement, scores and export panels.
 import { api } from "./api";
 import { h, replace, say } from "./dom";
+import { fileInto, listen, panels } from "./panels";
 
 interface Person { user: string; assigned: number; done: number }
+interface Progress { sentences: number; annotators: Person[] }
 
 export function manage(main: HTMLElement): void {
   const table = h("tbody");
+  const count = h("p", { id: "sentence-count" });
+  const source = sourceForm(() => refresh());
   const user = h("select", { id: "assign-user", required: true });
   const first = h("input", { id: "assign-first", type: "number", min: 1, required: true });
   const last = h("input", { id: "assign-last", type: "number", min: 1, required: true });
@@ -27,16 +33,24 @@ export function manage(main: HTMLElement): void {
     }
     await refresh();
   });
-  replace(main, h("section", { "aria-labelledby": "progress-title" },
-    h("h2", { id: "progress-title" }, "Progress"),
-    h("table", { class: "progress" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Annotator"),
-        h("th", { scope: "col" }, "Assigned"), h("th", { scope: "col" }, "Done"),
-        h("th", { scope: "col" }, "Progress"))),
-      table)), form);
+  replace(main,
+    h("section", { "aria-labelledby": "source-title" },
+      h("h2", { id: "source-title" }, "Sentences"), count, source),
+    h("section", { "aria-labelledby": "progress-title" },
+      h("h2", { id: "progress-title" }, "Progress"),
+      h("table", { class: "progress" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Annotator"),
+          h("th", { scope: "col" }, "Assigned"), h("th", { scope: "col" }, "Done"),
+          h("th", { scope: "col" }, "Progress"))),
+        table)),
+    form, suggestionsForm(), panels());
 
   async function refresh(): Promise<void> {
-    const people = (await api<{ annotators: Person[] }>("GET", "/api/progress")).annotators;
+    const found = await api<Progress>("GET", "/api/progress");
+    const people = found.annotators;
+    count.textContent = found.sentences
+      ? `${found.sentences} sentences.` : "No sentence yet: load them to start.";
+    source.hidden = found.sentences > 0;
     const chosen = user.value;
     replace(user, people.map((p) => h("option", { value: p.user, selected: p.user === chosen },
                                       p.user)));
@@ -47,5 +61,74 @@ export function manage(main: HTMLElement): void {
                                   "aria-label": `${p.user}: ${p.done} of ${p.assigned}` })))));
   }
 
+  // Saves come quickly while a team works: one refresh for a burst of them.
+  let pending = 0;
+  listen(["saved", "assigned", "source"], () => {
+    clearTimeout(pending);
+    pending = window.setTimeout(refresh, 200);
+  });
   refresh();
+}
+
+// The project's sentences, once, before anyone annotates: raw (one a line, tokenised by
+// the server as `m2lsp skeleton` tokenises them, or tokenised already) or an M2 file.
+function sourceForm(loaded: () => void): HTMLFormElement {
+  const text = h("textarea", { id: "source-text", rows: 8, spellcheck: "false",
+                               placeholder: "one sentence a line" });
+  const file = h("input", { id: "source-file", type: "file", accept: ".txt,.m2,text/plain" });
+  fileInto(file, text);
+  const tokenised = h("input", { id: "source-tokenised", type: "checkbox" });
+  const form = h("form", { class: "source-form", "aria-label": "Load the sentences" },
+    h("label", { for: "source-text" }, "Raw sentences, one a line (or an M2 file)"), text,
+    h("label", { for: "source-file" }, "or a file"), file,
+    h("label", { class: "check" }, tokenised, " Tokenised already (split at spaces)"),
+    h("button", { type: "submit" }, "Load the sentences"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const made = await api<{ sentences: number }>("POST", "/api/source",
+        { text: text.value, tokenised: tokenised.checked });
+      say(`${made.sentences} sentences loaded: assign them.`);
+      loaded();
+    } catch (e) {
+      say(e instanceof Error ? e.message : String(e), "error");
+    }
+  });
+  return form;
+}
+
+// A system's output or an M2 file loaded as a named set of suggestions for the annotators.
+function suggestionsForm(): HTMLElement {
+  const sets = h("p", { id: "suggestion-sets" });
+  const name = h("input", { id: "suggest-name", required: true, autocomplete: "off" });
+  const format = h("select", { id: "suggest-format" },
+    h("option", { value: "text" }, "a system's output, one sentence a line"),
+    h("option", { value: "m2" }, "an M2 file"));
+  const text = h("textarea", { id: "suggest-text", rows: 4, spellcheck: "false" });
+  const file = h("input", { id: "suggest-file", type: "file", accept: ".txt,.m2,text/plain" });
+  fileInto(file, text);
+  const form = h("form", { class: "suggest", "aria-labelledby": "suggest-title" },
+    h("h2", { id: "suggest-title" }, "Suggestions"), sets,
+    h("label", { for: "suggest-name" }, "Name (lower-case letters, digits, _ and -)"), name,
+    h("label", { for: "suggest-format" }, "What it is"), format,
+    h("label", { for: "suggest-text" }, "Its text"), text,
+    h("label", { for: "suggest-file" }, "or a file"), file,
+    h("button", { type: "submit" }, "Load the suggestions"));
+  async function listed(): Promise<void> {
+    const found = (await api<{ sets: string[] }>("GET", "/api/suggestions")).sets;
+    sets.textContent = found.length ? `Loaded: ${found.join(", ")}.` : "None loaded yet.";
+  }
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const made = await api<{ name: string; sentences: number; edits: number }>(
+        "POST", "/api/suggestions", { name: name.value, format: format.value, text: text.value });
+      say(`Suggestions ${made.name} loaded: ${made.edits} edits in ${made.sentences} sentences.`);
+    } catch (e) {
+      say(e instanceof Error ? e.message : String(e), "error");
+    }
+    await listed();
+  });
+  listed();
+  return form;
 }

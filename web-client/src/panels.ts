@@ -1,0 +1,296 @@
+// The panels the curator's and the manager's pages share: the agreement dashboard (what
+// `m2lsp agree` prints, and `--against` the gold), a system's output scored against the
+// gold (what `m2lsp score --format json` prints, its numbers shown as they come), and the
+// gold's and each layer's export. The server computes everything; these only draw it.
+import { api } from "./api";
+import { change, h, replace, say } from "./dom";
+
+interface Side {
+  scored: string; gold: string; tp: number; fp: number; fn: number;
+  precision: number; recall: number; f: number;
+}
+interface TypeRow {
+  type: string; first: number; second: number; first_shared: number; second_shared: number;
+  agreement: number;
+}
+interface Pair {
+  first: string; second: string; sentences: number; left_out: number;
+  forward: Side; backward: Side; mean_f: number;
+  needs_correction: { observed: number; expected: number; kappa: number | null };
+  types: TypeRow[];
+}
+interface Agreement { metric: string; beta: number; pairs: Pair[] }
+interface SummaryRow {
+  annotator: string; sentences: number; shared: number; edits: number; matched: number;
+  agreement: number;
+}
+interface Summary { sentences: number; pairs: number; agreement: number; rows: SummaryRow[] }
+interface Dashboard {
+  names: string[]; pairs: Agreement | null; summary: Summary | null; gold: Agreement | null;
+  unfinished: number | null;
+}
+interface ScoredEdit {
+  start: number; end: number; original?: string; correction?: string; corrections?: string[];
+  type?: string;
+}
+interface ScoredSentence {
+  index: number; precision: number; recall: number; f: number;
+  true_positives: ScoredEdit[]; false_positives: ScoredEdit[]; false_negatives: ScoredEdit[];
+}
+interface Score {
+  metric: string; signature: string; beta: number; precision: number; recall: number;
+  f: number; counts: Record<string, number>; sentences: ScoredSentence[]; sources: string[];
+  warnings: string[]; unfinished: number;
+}
+interface Exportable { gold: boolean; layers: string[]; formats: string[] }
+
+const FORMATS: Record<string, string> = { "m2": "M2", "bea-json": "BEA-2019 JSON",
+                                          "brat": "brat (zip)" };
+
+// The curator's and the manager's panels, in one section.
+export function panels(): HTMLElement {
+  return h("section", { class: "panels", "aria-label": "Agreement, scores and export" },
+    agreementPanel(), scorePanel(), exportPanel());
+}
+
+// A number as `m2lsp agree` prints it (four decimals; kappa undefined with one answer).
+function fixed(value: number | null): string {
+  return value === null ? "undefined" : value.toFixed(4);
+}
+
+function cell(value: string | number, title?: string): HTMLElement {
+  return h("td", { class: "number", title }, String(value));
+}
+
+function head(...names: string[]): HTMLElement {
+  return h("thead", {}, h("tr", {}, names.map((n) => h("th", { scope: "col" }, n))));
+}
+
+function fail(e: unknown, where: HTMLElement): void {
+  const message = e instanceof Error ? e.message : String(e);
+  replace(where, h("p", { class: "error" }, message));
+}
+
+// A file picked into a text box (its text, read in the page: nothing is sent yet).
+export function fileInto(input: HTMLInputElement, box: HTMLTextAreaElement): void {
+  input.addEventListener("change", async () => {
+    const file = input.files?.[0];
+    if (file) box.value = await file.text();
+  });
+}
+
+function agreementPanel(): HTMLElement {
+  const out = h("div", { id: "agreement" });
+  const button = h("button", { type: "button", id: "agreement-refresh" }, "Refresh");
+  button.addEventListener("click", () => load());
+  async function load(): Promise<void> {
+    try {
+      const data = await api<Dashboard>("GET", "/api/agreement");
+      replace(out, dashboard(data));
+    } catch (e) {
+      fail(e, out);
+    }
+  }
+  load();
+  return h("section", { class: "panel", "aria-labelledby": "agreement-title" },
+    h("h2", { id: "agreement-title" }, "Agreement ", button), out);
+}
+
+function dashboard(d: Dashboard): HTMLElement[] {
+  const name = (id: string) => id === "gold" ? "gold" : d.names[Number(id)] ?? id;
+  const out: HTMLElement[] = [];
+  if (d.pairs) out.push(...pairTables(d.pairs, name));
+  else if (d.summary) out.push(summaryTable(d.summary, name));
+  else out.push(h("p", { class: "empty" }, "One annotator: no pair to compare yet."));
+  if (d.gold) {
+    out.push(goldTable(d.gold, name));
+    if (d.unfinished) {
+      out.push(h("p", { class: "help", id: "agreement-unfinished" },
+        `${d.unfinished} sentences of the gold are still to curate.`));
+    }
+  } else {
+    out.push(h("p", { class: "empty" }, "No gold yet: nothing to compare the layers with."));
+  }
+  return out;
+}
+
+function pairTables(a: Agreement, name: (id: string) => string): HTMLElement[] {
+  const f = `F${a.beta}`;
+  const sides = (s: Side) => [
+    cell(fixed(s.precision)), cell(fixed(s.recall)),
+    cell(fixed(s.f), `TP ${s.tp}, FP ${s.fp}, FN ${s.fn}`)];
+  const pairs = h("table", { class: "agreement", id: "agreement-pairs" },
+    h("caption", {}, `Each pair both ways (${a.metric.toUpperCase()}, ${f}): the first ` +
+      "scored against the second, then the second against the first"),
+    head("Pair", "Sentences", "P", "R", f, "P", "R", f, `mean ${f}`, "κ"),
+    h("tbody", {}, a.pairs.map((p) => h("tr", { "data-pair": `${name(p.first)}-${name(p.second)}` },
+      h("th", { scope: "row" }, `${name(p.first)} · ${name(p.second)}`),
+      cell(p.sentences), ...sides(p.forward), ...sides(p.backward), cell(fixed(p.mean_f)),
+      cell(fixed(p.needs_correction.kappa),
+           `Cohen's kappa on which sentences need a correction (agree on ` +
+           `${fixed(p.needs_correction.observed)}, by chance ${fixed(p.needs_correction.expected)})`)))));
+  const types = a.pairs.map((p) => h("details", { class: "types" },
+    h("summary", {}, `${name(p.first)} and ${name(p.second)}, per error type`),
+    h("table", { class: "agreement", "data-pair": `${name(p.first)}-${name(p.second)}` },
+      head("Type", `by ${name(p.first)}`, `by ${name(p.second)}`, "shared", "agreement"),
+      h("tbody", {}, p.types.map((t) => h("tr", {},
+        h("th", { scope: "row" }, t.type), cell(t.first), cell(t.second),
+        cell(`${t.first_shared}/${t.second_shared}`), cell(fixed(t.agreement))))))));
+  return [pairs, ...types];
+}
+
+function summaryTable(s: Summary, name: (id: string) => string): HTMLElement {
+  return h("table", { class: "agreement", id: "agreement-summary" },
+    h("caption", {}, `${s.pairs} pairs on ${s.sentences} sentences: agreement ` +
+      `${fixed(s.agreement)}, one row per annotator`),
+    head("Annotator", "Sentences", "Shared", "Edits", "Matched", "Agreement"),
+    h("tbody", {}, s.rows.map((r) => h("tr", { "data-user": name(r.annotator) },
+      h("th", { scope: "row" }, name(r.annotator)), cell(r.sentences), cell(r.shared),
+      cell(r.edits), cell(r.matched), cell(fixed(r.agreement))))));
+}
+
+function goldTable(a: Agreement, name: (id: string) => string): HTMLElement {
+  const f = `F${a.beta}`;
+  return h("table", { class: "agreement", id: "agreement-gold" },
+    h("caption", {}, `Each annotator against the gold (${a.metric.toUpperCase()})`),
+    head("Annotator", "Sentences", "P", "R", f, "κ"),
+    h("tbody", {}, a.pairs.map((p) => h("tr", { "data-user": name(p.first) },
+      h("th", { scope: "row" }, name(p.first)), cell(p.sentences),
+      cell(fixed(p.forward.precision)), cell(fixed(p.forward.recall)),
+      cell(fixed(p.forward.f), `TP ${p.forward.tp}, FP ${p.forward.fp}, FN ${p.forward.fn}`),
+      cell(fixed(p.needs_correction.kappa))))));
+}
+
+function scorePanel(): HTMLElement {
+  const system = h("textarea", { id: "score-system", rows: 5, spellcheck: "false",
+                                 placeholder: "the system's output, one sentence a line" });
+  const file = h("input", { id: "score-file", type: "file", accept: ".txt,text/plain" });
+  fileInto(file, system);
+  const metric = h("select", { id: "score-metric" },
+    ["m2", "errant", "cherrant"].map((m) => h("option", { value: m }, m)));
+  const beta = h("input", { id: "score-beta", type: "number", step: "any", min: 0,
+                            value: "0.5" });
+  const out = h("div", { id: "score" });
+  const form = h("form", { class: "score", "aria-labelledby": "score-title" },
+    h("label", { for: "score-system" }, "System output"), system,
+    h("label", { for: "score-file" }, "or a file"), file,
+    h("div", { class: "row" },
+      h("label", { for: "score-metric" }, "Metric"), metric,
+      h("label", { for: "score-beta" }, "β"), beta,
+      h("button", { type: "submit" }, "Score")));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    replace(out, h("p", { class: "help" }, "Scoring…"));
+    try {
+      const found = await api<Score>("POST", "/api/score",
+        { system: system.value, metric: metric.value, beta: Number(beta.value) });
+      replace(out, scored(found));
+    } catch (e) {
+      fail(e, out);
+    }
+  });
+  return h("section", { class: "panel", "aria-labelledby": "score-title" },
+    h("h2", { id: "score-title" }, "Score a system against the gold"), form, out);
+}
+
+// The score as the server gives it: `m2lsp score --format json`'s numbers, unmodified.
+function scored(s: Score): HTMLElement[] {
+  const corpus = h("dl", { id: "score-corpus", class: "score" },
+    h("dt", {}, "P"), h("dd", { "data-key": "precision" }, String(s.precision)),
+    h("dt", {}, "R"), h("dd", { "data-key": "recall" }, String(s.recall)),
+    h("dt", {}, `F${s.beta}`), h("dd", { "data-key": "f" }, String(s.f)),
+    Object.entries(s.counts).map(([k, v]) => [h("dt", {}, k.replace(/_/g, " ")),
+                                              h("dd", { "data-key": k }, String(v))]).flat());
+  const edits = (found: ScoredEdit[], kind: string) => h("ul", { class: `marks ${kind}` },
+    found.map((e) => h("li", {}, `${e.start}–${e.end} `,
+      change(e.original ?? "", e.correction ?? (e.corrections ?? []).join(" / ")),
+      e.type ? h("code", {}, ` ${e.type}`) : null)));
+  const rows = s.sentences.map((t) => h("tr", { "data-sentence": t.index },
+    h("th", { scope: "row" }, String(t.index)),
+    h("td", { class: "text" }, s.sources[t.index - 1] ?? ""),
+    h("td", { class: "number", "data-key": "precision" }, String(t.precision)),
+    h("td", { class: "number", "data-key": "recall" }, String(t.recall)),
+    h("td", { class: "number", "data-key": "f" }, String(t.f)),
+    h("td", {}, edits(t.true_positives, "found")),
+    h("td", {}, edits(t.false_positives, "wrong")),
+    h("td", {}, edits(t.false_negatives, "missed"))));
+  const parts: (HTMLElement | null)[] = [
+    corpus,
+    h("p", { class: "signature" }, h("code", {}, s.signature)),
+    s.unfinished ? h("p", { class: "help" },
+      `${s.unfinished} sentences of the gold are still to curate.`) : null,
+    s.warnings.length ? h("ul", { class: "warnings" }, s.warnings.map((w) => h("li", {}, w)))
+      : null,
+    h("table", { id: "score-sentences", class: "scored" },
+      head("#", "Sentence", "P", "R", `F${s.beta}`, "Found", "Wrong", "Missed"),
+      h("tbody", {}, rows)),
+  ];
+  return parts.filter((e): e is HTMLElement => e !== null);
+}
+
+function exportPanel(): HTMLElement {
+  const out = h("div", { id: "exports" });
+  const button = h("button", { type: "button", id: "exports-refresh" }, "Refresh");
+  button.addEventListener("click", () => load());
+  const skip = h("input", { id: "export-skip", type: "checkbox" });
+  async function load(): Promise<void> {
+    try {
+      const found = await api<Exportable>("GET", "/api/exports");
+      replace(out, exportTable(found, () => skip.checked));
+    } catch (e) {
+      fail(e, out);
+    }
+  }
+  load();
+  return h("section", { class: "panel", "aria-labelledby": "exports-title" },
+    h("h2", { id: "exports-title" }, "Export ", button), out,
+    h("label", { class: "check" }, skip,
+      " Leave out what a format cannot hold (as m2lsp convert --skip-unconvertible)"));
+}
+
+function exportTable(e: Exportable, skip: () => boolean): HTMLElement {
+  const which = [...(e.gold ? ["gold"] : []), ...e.layers];
+  if (!which.length) return h("p", { class: "empty" }, "Nothing to export yet.");
+  return h("table", { class: "exports" },
+    head("", ...e.formats.map((f) => FORMATS[f] ?? f)),
+    h("tbody", {}, which.map((w) => h("tr", { "data-which": w },
+      h("th", { scope: "row" }, w === "gold" ? "the gold" : `${w}'s layer`),
+      e.formats.map((f) => h("td", {}, h("button", {
+        type: "button", class: "export", "data-which": w, "data-format": f,
+        onclick: () => download(w, f, skip()),
+      }, FORMATS[f] ?? f)))))));
+}
+
+// Download an export; what the format cannot hold refuses it, and is said, unless `skip`
+// (skip=1) leaves it out.
+async function download(which: string, format: string, skip: boolean): Promise<void> {
+  const query = new URLSearchParams({ format, ...(skip ? { skip: "1" } : {}) });
+  const response = await fetch(`/api/export/${encodeURIComponent(which)}?${query}`,
+                               { credentials: "same-origin" });
+  if (!response.ok) {
+    const data = await response.json().catch(() => null);
+    say(typeof data?.error === "string" ? data.error : `HTTP ${response.status}`, "error");
+    return;
+  }
+  const disposition = response.headers.get("Content-Disposition") ?? "";
+  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `${which}.${format}`;
+  const url = URL.createObjectURL(await response.blob());
+  const link = h("a", { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  const skipped = Number(response.headers.get("X-M2lsp-Skipped") ?? "0");
+  say(skipped ? `${name} downloaded; ${skipped} problem(s) left out.` : `${name} downloaded.`);
+}
+
+// Live updates: `kinds` of server-sent events call `heard`; a page that fell too far
+// behind is told so (`dropped`) and reloads, and a stream (re)opened calls it too, for
+// what was missed meanwhile.
+export function listen(kinds: string[], heard: () => void): EventSource {
+  const source = new EventSource("/api/events");
+  for (const kind of kinds) source.addEventListener(kind, () => heard());
+  source.addEventListener("dropped", () => { source.close(); location.reload(); });
+  source.addEventListener("open", () => heard());
+  return source;
+}
