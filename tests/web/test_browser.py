@@ -366,16 +366,17 @@ def _manager_scores_and_exports(boss: Person, tmp_path: Path) -> None:
     system = tmp_path / "system.txt"
     system.write_text("\n".join(OUTPUT) + "\n", encoding="utf-8")
     page.set_input_files("#score-file", str(system))
-    page.wait_for_function("document.querySelector('#score-system').value.includes('was')")
+    for _ in range(200):  # the page reads the file into the box
+        if "was" in page.input_value("#score-system"):
+            break
+        page.wait_for_timeout(50)
     with boss.answer("POST", "/api/score") as scored:
         page.click("form.score button[type=submit]")
     assert scored.value.ok
     page.wait_for_selector("#score-corpus dd[data-key='f']")
-    page.locator("#score-corpus").scroll_into_view_if_needed()
+    page.wait_for_selector("button.export[data-which='gold']")  # came with the decisions
     for folder in _shots(tmp_path):
         page.locator("section.panels").screenshot(path=str(folder / "web-panels.png"))
-    with boss.answer("GET", "/api/exports"):  # the gold is there now
-        page.click("#exports-refresh")
     with page.expect_download() as downloaded:
         page.click("button.export[data-which='gold'][data-format='m2']")
     gold = tmp_path / "downloaded-gold.m2"

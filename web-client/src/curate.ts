@@ -49,7 +49,7 @@ export function curate(main: HTMLElement): void {
                                                 "Every agreed edit accepted."));
   replace(main, h("nav", { "aria-label": "Sentences to curate" }, counts, agreed, live, list),
           view);
-  main.append(panels());  // the agreement, scores and export (shared with the manager's page)
+  panels(main);  // the agreement, scores and export (shared with the manager's page)
 
   // One request for the list at a time: updates heard meanwhile (twenty annotators
   // saving every second) make one more, not one each.

@@ -3,7 +3,7 @@
 // the server's live updates; suggestion sets; the agreement, scores and export panels.
 import { api } from "./api";
 import { h, replace, say } from "./dom";
-import { fileInto, listen, panels } from "./panels";
+import { fileInto, listen, panels, settled } from "./panels";
 
 interface Person { user: string; assigned: number; done: number }
 interface Progress { sentences: number; annotators: Person[] }
@@ -43,7 +43,8 @@ export function manage(main: HTMLElement): void {
           h("th", { scope: "col" }, "Assigned"), h("th", { scope: "col" }, "Done"),
           h("th", { scope: "col" }, "Progress"))),
         table)),
-    form, suggestionsForm(), panels());
+    form, suggestionsForm());
+  const reload = panels(main);
 
   async function refresh(): Promise<void> {
     const found = await api<Progress>("GET", "/api/progress");
@@ -61,12 +62,10 @@ export function manage(main: HTMLElement): void {
                                   "aria-label": `${p.user}: ${p.done} of ${p.assigned}` })))));
   }
 
-  // Saves come quickly while a team works: one refresh for a burst of them.
-  let pending = 0;
-  listen(["saved", "assigned", "source"], () => {
-    clearTimeout(pending);
-    pending = window.setTimeout(refresh, 200);
-  });
+  // the progress as the annotators save; the agreement and the exports once the
+  // curation rests a moment
+  const soon = settled(refresh, 200);
+  listen({ saved: soon, assigned: soon, source: soon, decided: settled(reload, 1000) });
   refresh();
 }
 

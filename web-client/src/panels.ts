@@ -47,11 +47,17 @@ interface Exportable { gold: boolean; layers: string[]; formats: string[] }
 const FORMATS: Record<string, string> = { "m2": "M2", "bea-json": "BEA-2019 JSON",
                                           "brat": "brat (zip)" };
 
-// The curator's and the manager's panels, in one section.
-export function panels(): HTMLElement {
-  return h("section", { class: "panels", "aria-label": "Agreement, scores and export" },
-    agreementPanel(), scorePanel(), exportPanel());
+// The curator's and the manager's panels, in one section appended to `main`; the
+// function returned reloads what changes as the team works (the agreement, the exports).
+export function panels(main: HTMLElement): () => void {
+  const agreement = agreementPanel();
+  const exports = exportPanel();
+  main.append(h("section", { class: "panels", "aria-label": "Agreement, scores and export" },
+    agreement.element, exports.element, scorePanel()));
+  return () => { agreement.load(); exports.load(); };
 }
+
+interface Panel { element: HTMLElement; load: () => Promise<void> }
 
 // A number as `m2lsp agree` prints it (four decimals; kappa undefined with one answer).
 function fixed(value: number | null): string {
@@ -79,7 +85,7 @@ export function fileInto(input: HTMLInputElement, box: HTMLTextAreaElement): voi
   });
 }
 
-function agreementPanel(): HTMLElement {
+function agreementPanel(): Panel {
   const out = h("div", { id: "agreement" });
   const button = h("button", { type: "button", id: "agreement-refresh" }, "Refresh");
   button.addEventListener("click", () => load());
@@ -92,8 +98,8 @@ function agreementPanel(): HTMLElement {
     }
   }
   load();
-  return h("section", { class: "panel", "aria-labelledby": "agreement-title" },
-    h("h2", { id: "agreement-title" }, "Agreement ", button), out);
+  return { load, element: h("section", { class: "panel", "aria-labelledby": "agreement-title" },
+    h("h2", { id: "agreement-title" }, "Agreement ", button), out) };
 }
 
 function dashboard(d: Dashboard): HTMLElement[] {
@@ -189,7 +195,7 @@ function scorePanel(): HTMLElement {
       fail(e, out);
     }
   });
-  return h("section", { class: "panel", "aria-labelledby": "score-title" },
+  return h("section", { class: "panel wide", "aria-labelledby": "score-title" },
     h("h2", { id: "score-title" }, "Score a system against the gold"), form, out);
 }
 
@@ -228,7 +234,7 @@ function scored(s: Score): HTMLElement[] {
   return parts.filter((e): e is HTMLElement => e !== null);
 }
 
-function exportPanel(): HTMLElement {
+function exportPanel(): Panel {
   const out = h("div", { id: "exports" });
   const button = h("button", { type: "button", id: "exports-refresh" }, "Refresh");
   button.addEventListener("click", () => load());
@@ -242,10 +248,10 @@ function exportPanel(): HTMLElement {
     }
   }
   load();
-  return h("section", { class: "panel", "aria-labelledby": "exports-title" },
+  return { load, element: h("section", { class: "panel", "aria-labelledby": "exports-title" },
     h("h2", { id: "exports-title" }, "Export ", button), out,
     h("label", { class: "check" }, skip,
-      " Leave out what a format cannot hold (as m2lsp convert --skip-unconvertible)"));
+      " Leave out what a format cannot hold (as m2lsp convert --skip-unconvertible)")) };
 }
 
 function exportTable(e: Exportable, skip: () => boolean): HTMLElement {
@@ -284,13 +290,24 @@ async function download(which: string, format: string, skip: boolean): Promise<v
   say(skipped ? `${name} downloaded; ${skipped} problem(s) left out.` : `${name} downloaded.`);
 }
 
-// Live updates: `kinds` of server-sent events call `heard`; a page that fell too far
-// behind is told so (`dropped`) and reloads, and a stream (re)opened calls it too, for
-// what was missed meanwhile.
-export function listen(kinds: string[], heard: () => void): EventSource {
+// Live updates: each kind of server-sent event `heard` names calls its function; a page
+// that fell too far behind is told so (`dropped`) and reloads, and a stream reopened
+// (the server restarted, the network came back) calls them all, for what was missed.
+export function listen(heard: Record<string, () => void>): EventSource {
   const source = new EventSource("/api/events");
-  for (const kind of kinds) source.addEventListener(kind, () => heard());
+  for (const [kind, call] of Object.entries(heard)) source.addEventListener(kind, () => call());
   source.addEventListener("dropped", () => { source.close(); location.reload(); });
-  source.addEventListener("open", () => heard());
+  let opened = false;
+  source.addEventListener("open", () => {
+    if (opened) new Set(Object.values(heard)).forEach((call) => call());
+    opened = true;
+  });
   return source;
+}
+
+// `call` once a burst of calls rests `ms` milliseconds (saves come quickly while a team
+// works: one refresh for them all).
+export function settled(call: () => void, ms: number): () => void {
+  let timer = 0;
+  return () => { clearTimeout(timer); timer = window.setTimeout(call, ms); };
 }
