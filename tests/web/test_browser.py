@@ -302,6 +302,7 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     # the manager's page heard every save: its progress is up to date without a reload
     boss.page.wait_for_selector("tr[data-user='ana'] td:nth-child(3):text-is('20')")
     boss.page.wait_for_selector("tr[data-user='ben'] td:nth-child(3):text-is('20')")
+    boss.page.evaluate("window.scrollTo(0, 0)")
     for folder in _shots(tmp_path):
         boss.page.screenshot(path=str(folder / "web-manage.png"))
     # the curator: agreement first, then the rest

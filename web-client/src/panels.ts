@@ -98,16 +98,17 @@ function agreementPanel(): Panel {
     }
   }
   load();
-  return { load, element: h("section", { class: "panel", "aria-labelledby": "agreement-title" },
-    h("h2", { id: "agreement-title" }, "Agreement ", button), out) };
+  const element = h("section", { class: "panel wide", "aria-labelledby": "agreement-title" },
+    h("h2", { id: "agreement-title" }, "Agreement ", button), out);
+  return { load, element };
 }
 
 function dashboard(d: Dashboard): HTMLElement[] {
   const name = (id: string) => id === "gold" ? "gold" : d.names[Number(id)] ?? id;
   const out: HTMLElement[] = [];
-  if (d.pairs) out.push(...pairTables(d.pairs, name));
+  if (d.pairs?.pairs.length) out.push(...pairTables(d.pairs, name));
   else if (d.summary) out.push(summaryTable(d.summary, name));
-  else out.push(h("p", { class: "empty" }, "One annotator: no pair to compare yet."));
+  else out.push(h("p", { class: "empty" }, "No pair of annotators to compare yet."));
   if (d.gold) {
     out.push(goldTable(d.gold, name));
     if (d.unfinished) {
@@ -126,15 +127,19 @@ function pairTables(a: Agreement, name: (id: string) => string): HTMLElement[] {
     cell(fixed(s.precision)), cell(fixed(s.recall)),
     cell(fixed(s.f), `TP ${s.tp}, FP ${s.fp}, FN ${s.fn}`)];
   const pairs = h("table", { class: "agreement", id: "agreement-pairs" },
-    h("caption", {}, `Each pair both ways (${a.metric.toUpperCase()}, ${f}): the first ` +
-      "scored against the second, then the second against the first"),
-    head("Pair", "Sentences", "P", "R", f, "P", "R", f, `mean ${f}`, "κ"),
+    h("caption", {}, `Each pair both ways (${a.metric.toUpperCase()}, ${f}), and Cohen's ` +
+      "κ on which sentences need a correction"),
+    h("thead", {},
+      h("tr", {}, h("td", { colspan: 2 }),
+        h("th", { scope: "colgroup", colspan: 3 }, "first against second"),
+        h("th", { scope: "colgroup", colspan: 3 }, "second against first"),
+        h("td", { colspan: 2 })),
+      h("tr", {}, ["Pair", "Sentences", "P", "R", f, "P", "R", f, `mean ${f}`, "κ"].map(
+        (n) => h("th", { scope: "col" }, n)))),
     h("tbody", {}, a.pairs.map((p) => h("tr", { "data-pair": `${name(p.first)}-${name(p.second)}` },
       h("th", { scope: "row" }, `${name(p.first)} · ${name(p.second)}`),
       cell(p.sentences), ...sides(p.forward), ...sides(p.backward), cell(fixed(p.mean_f)),
-      cell(fixed(p.needs_correction.kappa),
-           `Cohen's kappa on which sentences need a correction (agree on ` +
-           `${fixed(p.needs_correction.observed)}, by chance ${fixed(p.needs_correction.expected)})`)))));
+      cell(fixed(p.needs_correction.kappa), kappaTitle(p))))));
   const types = a.pairs.map((p) => h("details", { class: "types" },
     h("summary", {}, `${name(p.first)} and ${name(p.second)}, per error type`),
     h("table", { class: "agreement", "data-pair": `${name(p.first)}-${name(p.second)}` },
@@ -143,6 +148,12 @@ function pairTables(a: Agreement, name: (id: string) => string): HTMLElement[] {
         h("th", { scope: "row" }, t.type), cell(t.first), cell(t.second),
         cell(`${t.first_shared}/${t.second_shared}`), cell(fixed(t.agreement))))))));
   return [pairs, ...types];
+}
+
+function kappaTitle(p: Pair): string {
+  const { observed, expected } = p.needs_correction;
+  return `Cohen's kappa on which sentences need a correction (agree on ${fixed(observed)}, ` +
+    `by chance ${fixed(expected)})`;
 }
 
 function summaryTable(s: Summary, name: (id: string) => string): HTMLElement {
@@ -248,10 +259,11 @@ function exportPanel(): Panel {
     }
   }
   load();
-  return { load, element: h("section", { class: "panel", "aria-labelledby": "exports-title" },
+  const element = h("section", { class: "panel", "aria-labelledby": "exports-title" },
     h("h2", { id: "exports-title" }, "Export ", button), out,
     h("label", { class: "check" }, skip,
-      " Leave out what a format cannot hold (as m2lsp convert --skip-unconvertible)")) };
+      " Leave out what a format cannot hold (as m2lsp convert --skip-unconvertible)"));
+  return { load, element };
 }
 
 function exportTable(e: Exportable, skip: () => boolean): HTMLElement {
