@@ -6,11 +6,14 @@ Pure of HTTP."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import UsageError
 from m2lsp.web.project import GOLD, Project, sentences_of_m2
+
+_LOADING = threading.Lock()  # two managers' loads, one after the other: the second refused
 
 
 def is_m2(text: str) -> bool:
@@ -47,7 +50,9 @@ def load(project: Project, body: Any) -> dict[str, Any]:
     sentences = sentences_of(body["text"], project.language, tokenised, project.root)
     if not sentences:
         raise UsageError("no sentence to annotate (the text has no non-blank line)")
-    _write(project, "".join(f"S {' '.join(tokens)}\n\n" for tokens in sentences))
+    with _LOADING:
+        refuse_loaded(project)
+        _write(project, "".join(f"S {' '.join(tokens)}\n\n" for tokens in sentences))
     return {"sentences": len(sentences)}
 
 

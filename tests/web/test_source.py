@@ -121,3 +121,27 @@ def test_the_other_pages_hear_of_the_sentences(tmp_path):
         heard = [curator.queue.get_nowait() for _ in range(curator.queue.qsize())]
         assert [(e.kind, e.data) for e in heard] == [("source", {"sentences": 2})]
         assert ann.queue.qsize() == 1
+
+
+def test_two_loads_at_once_make_one_source(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from m2lsp.errors import UsageError
+    from m2lsp.web.source import load
+
+    site = empty(tmp_path)
+    project = open_project(site.root)
+    bodies = [{"text": f"Load {n} .\n", "tokenised": True} for n in range(4)]
+
+    def loading(body):
+        try:
+            return load(project, body)
+        except UsageError:
+            return None
+
+    with ThreadPoolExecutor(4) as pool:
+        made = list(pool.map(loading, bodies))
+    assert made.count({"sentences": 1}) == 1 and made.count(None) == 3
+    won = made.index({"sentences": 1})
+    for path in ("source.m2", "layers/ann.m2", "layers/bob.m2"):
+        assert (site.root / path).read_text() == f"S Load {won} .\n\n"
