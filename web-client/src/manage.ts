@@ -3,7 +3,7 @@
 // the server's live updates; suggestion sets; the agreement, scores and export panels.
 import { api } from "./api";
 import { h, replace, say } from "./dom";
-import { fileInto, listen, panels, settled } from "./panels";
+import { fileInto, gathered, listen, panels } from "./panels";
 
 interface Person { user: string; assigned: number; done: number }
 interface Progress { sentences: number; annotators: Person[] }
@@ -62,10 +62,10 @@ export function manage(main: HTMLElement): void {
                                   "aria-label": `${p.user}: ${p.done} of ${p.assigned}` })))));
   }
 
-  // the progress as the annotators save; the agreement and the exports once the
-  // curation rests a moment
-  const soon = settled(refresh, 200);
-  listen({ saved: soon, assigned: soon, source: soon, decided: settled(reload, 1000) });
+  // the progress as the annotators save; the agreement and the exports a second after
+  // a curation decision
+  const soon = gathered(refresh, 200);
+  listen({ saved: soon, assigned: soon, source: soon, decided: gathered(reload, 1000) });
   refresh();
 }
 

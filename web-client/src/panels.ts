@@ -317,9 +317,12 @@ export function listen(heard: Record<string, () => void>): EventSource {
   return source;
 }
 
-// `call` once a burst of calls rests `ms` milliseconds (saves come quickly while a team
-// works: one refresh for them all).
-export function settled(call: () => void, ms: number): () => void {
-  let timer = 0;
-  return () => { clearTimeout(timer); timer = window.setTimeout(call, ms); };
+// `call`, `ms` milliseconds after the first of the calls that come meanwhile (saves come
+// quickly while a team works: one refresh for them all, and one at least every `ms`
+// however long the saves go on).
+export function gathered(call: () => void, ms: number): () => void {
+  let timer: number | null = null;
+  return () => {
+    if (timer === null) timer = window.setTimeout(() => { timer = null; call(); }, ms);
+  };
 }
