@@ -392,11 +392,13 @@ def _manager_scores_and_exports(boss: Person, tmp_path: Path) -> None:
     shown = {key: float(page.inner_text(f"#score-corpus dd[data-key='{key}']"))
              for key in ("precision", "recall", "f")}
     assert shown == {key: expected[key] for key in shown}
-    rows = page.locator("#score-sentences tbody tr")
-    assert rows.count() == len(expected["sentences"]) == 20
-    for row, sentence in zip(rows.all(), expected["sentences"], strict=True):
-        assert float(row.locator("td[data-key='f']").inner_text()) == sentence["f"]
-        for kind, key in (("found", "true_positives"), ("wrong", "false_positives"),
-                          ("missed", "false_negatives")):
-            assert row.locator(f"ul.marks.{kind} li").count() == len(sentence[key])
+    rows = page.locator("#score-sentences tbody tr").evaluate_all(
+        """rows => rows.map(row => [row.querySelector("td[data-key='f']").textContent,
+            ...["found", "wrong", "missed"].map(
+                kind => row.querySelectorAll(`ul.marks.${kind} li`).length)])""")
+    assert [[float(f), *marks] for f, *marks in rows] == [
+        [s["f"], *(len(s[key]) for key in ("true_positives", "false_positives",
+                                           "false_negatives"))]
+        for s in expected["sentences"]]
+    assert len(rows) == 20
     assert (expected["counts"]["correct"], expected["counts"]["proposed"]) == (2, 3)
