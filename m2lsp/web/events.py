@@ -1,5 +1,6 @@
 """Live updates: what one page did (a save, a curation decision, an assignment, the
-sentences or suggestions loaded) reaches the other pages without a reload, as server-sent events.
+sentences or suggestions loaded) reaches the other pages without a reload, as server-sent
+events.
 
 Each event says who may see it (blind annotation: an annotator hears only of their own
 layer and their own assignments, never of another annotator's work).  Each listener has a
