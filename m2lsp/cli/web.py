@@ -89,7 +89,8 @@ def _init(args: argparse.Namespace, root: Path) -> int:
         _adduser(root, name, role, ask=False)
     made = (f"{len(sentences)} sentences" if sentences else
             "no sentence yet: a manager loads them in the page")
-    print(f"m2lsp: made the project {project.root} ({made}); add people "
+    more = "more " if people else ""
+    print(f"m2lsp: made the project {project.root} ({made}); add {more}people "
           f"with m2lsp web adduser {project.root} NAME --role ROLE", file=sys.stderr)
     return EXIT_CLEAN
 

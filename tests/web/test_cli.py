@@ -38,8 +38,9 @@ def test_init_adds_people_in_the_same_command(tmp_path, raw, capsys):
     root = tmp_path / "p"
     assert main(["web", "init", str(root), "--from", str(raw), "--no-tok", "--user",
                  "ana:annotator", "--user", "cleo:curator"]) == 0
-    printed = capsys.readouterr().out.splitlines()
-    assert [line.split()[2] for line in printed] == ["ana:", "cleo:"]
+    said = capsys.readouterr()
+    assert [line.split()[2] for line in said.out.splitlines()] == ["ana:", "cleo:"]
+    assert "add more people with m2lsp web adduser" in said.err
     assert (root / "layers/ana.m2").is_file() and not (root / "layers/cleo.m2").exists()
 
 
