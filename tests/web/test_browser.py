@@ -350,6 +350,9 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     page.wait_for_selector("#state:text-is('decided')")
     page.wait_for_selector("ol.history li[data-action='take']:has-text('from ana')")
     page.wait_for_selector("#counts:text-is('20 of 20 curated')")
+    # her panels heard the decisions too: each annotator against the finished gold
+    page.wait_for_selector("#agreement-gold tr[data-user='ana']")
+    page.wait_for_selector("#agreement-unfinished", state="detached")
     _manager_scores_and_exports(boss, tmp_path)
     for who in (boss, ana, ben, cleo):
         who.context.close()

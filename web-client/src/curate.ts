@@ -7,7 +7,7 @@
 // save or another curator's decision refreshes the list and the open sentence.
 import { api } from "./api";
 import { change, h, replace, say } from "./dom";
-import { panels } from "./panels";
+import { gathered, panels } from "./panels";
 
 interface Item { number: number; state: string; rule: string; text: string }
 interface Overview {
@@ -49,7 +49,9 @@ export function curate(main: HTMLElement): void {
                                                 "Every agreed edit accepted."));
   replace(main, h("nav", { "aria-label": "Sentences to curate" }, counts, agreed, live, list),
           view);
-  panels(main);  // the agreement, scores and export (shared with the manager's page)
+  // the agreement, scores and export (shared with the manager's page), reloaded a second
+  // after a burst of decisions
+  const reloadPanels = gathered(panels(main), 1000);
 
   // One request for the list at a time: updates heard meanwhile (twenty annotators
   // saving every second) make one more, not one each.
@@ -245,6 +247,7 @@ export function curate(main: HTMLElement): void {
         : `${update.user}: ${update.action}${update.sentence ? ` on ${update.sentence}` : ""}`;
       if (current && (update.sentence === null || update.sentence === current)) open(current);
       else refresh();
+      if (kind === "decided") reloadPanels();
     };
     source.addEventListener("saved", heard("saved"));
     source.addEventListener("decided", heard("decided"));
