@@ -1,5 +1,5 @@
 """The learned metrics' fixtures: CoNLL-2014's eight outputs and gold (real data, skipped
-where absent), models the tests make once per session, gec-metrics 0.1.1 as the reference,
+where absent), models the tests make once per run, gec-metrics 0.1.1 as the reference,
 and a cache of their own (the comparisons run the models, not last run's cache)."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 
 from tests.conftest import shared
 from tests.learned import models
+from tests.run_once import shared_folder
 
 SYSTEMS = ("AMU", "CAMB", "CUUI", "IITB", "NTHU", "POST", "UFC", "INPUT")
 # what the comparisons with gec-metrics run on: four systems of different kinds (the best
@@ -68,22 +69,29 @@ def conll() -> Conll:
 @pytest.fixture(scope="session")
 def made(neural, conll: Conll, tmp_path_factory) -> dict[str, Path]:
     """Every model the tests use, seeded: IMPARA's QE and SE, SOME's three, a GPT-2, a BERT
-    for BERTScore (uncased, with a baseline file of its own)."""
-    root = tmp_path_factory.mktemp("models")
+    for BERTScore (uncased, with a baseline file of its own); made once for the run's
+    workers (tests/run_once.py)."""
     texts = [*conll.sources, *(h for hyps in conll.systems.values() for h in hyps),
              *(r for refs in conll.references for r in refs)]
-    found = {"qe": models.bert(root / "qe", texts, seed=1, head="classifier"),
-             "se": models.bert(root / "se", texts, seed=2)}
+    root = shared_folder(tmp_path_factory, "learned-models", lambda into: make(into, texts))
+    return {name: root / name for name in MADE} | {"baseline": root / "bs.tsv"}
+
+
+MADE = ("qe", "se", "g", "f", "m", "gpt2", "llm", "bs")
+
+
+def make(root: Path, texts: list[str]) -> None:
+    """The models of `made`, in `root`."""
+    models.bert(root / "qe", texts, seed=1, head="classifier")
+    models.bert(root / "se", texts, seed=2)
     for k, name in enumerate("gfm"):
-        found[name] = models.bert(root / name, texts, seed=10 + k, head="classifier")
-    found["gpt2"] = models.gpt2(root / "gpt2", texts, seed=5)
-    found["llm"] = models.gpt2(root / "llm", texts, seed=6, positions=4096)  # a judge's
-    # prompt (instruction, source, up to five hypotheses) outgrows 1024 of its tokens
-    found["bs"] = models.bert(root / "bs", texts, seed=7, lower=True)
-    found["baseline"] = root / "bs.tsv"
-    found["baseline"].write_text("LAYER,P,R,F\n0,0.1,0.2,0.3\n1,0.31,0.32,0.33\n"
+        models.bert(root / name, texts, seed=10 + k, head="classifier")
+    models.gpt2(root / "gpt2", texts, seed=5)
+    models.gpt2(root / "llm", texts, seed=6, positions=4096)  # a judge's prompt
+    # (instruction, source, up to five hypotheses) outgrows 1024 of its tokens
+    models.bert(root / "bs", texts, seed=7, lower=True)
+    (root / "bs.tsv").write_text("LAYER,P,R,F\n0,0.1,0.2,0.3\n1,0.31,0.32,0.33\n"
                                  "2,0.4,0.5,0.45\n")
-    return found
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -22,6 +22,7 @@ import m2lsp
 from tests.attribution.conftest import GOLD, SYSTEM
 from tests.lsp.test_file_scores import said_and_still_up
 from tests.lsp.test_server import open_doc, published
+from tests.run_once import shared_folder
 
 SERVER = [sys.executable, "-m", "m2lsp", "serve"]
 # the server's own cache of sentence scores (the test's models are scored, not remembered)
@@ -39,19 +40,24 @@ async def client(lsp_client: LanguageClient):
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory) -> dict[str, Path]:
+    """The models, made once for the run's workers (tests/run_once.py)."""
     for name in ("torch", "transformers", "bert_score"):
         pytest.importorskip(name, reason=f"{name} (m2lsp[neural]) is not installed")
+    root = shared_folder(tmp_path_factory, "editor-models", _make)
+    return {name: root / name for name in ("qe", "se", "bs", "gpt2")} | {
+        "baseline": root / "bs.tsv"}
+
+
+def _make(root: Path) -> None:
     from tests.learned import models
 
-    root = tmp_path_factory.mktemp("models")
     texts = [*GOLD.splitlines(), *SYSTEM.splitlines()]
-    found = {"qe": models.bert(root / "qe", texts, seed=1, head="classifier"),
-             "se": models.bert(root / "se", texts, seed=2),
-             "bs": models.bert(root / "bs", texts, seed=7, lower=True),
-             "baseline": root / "bs.tsv", "gpt2": models.gpt2(root / "gpt2", texts, seed=5)}
-    found["baseline"].write_text("LAYER,P,R,F\n0,0.1,0.2,0.3\n1,0.31,0.32,0.33\n"
+    models.bert(root / "qe", texts, seed=1, head="classifier")
+    models.bert(root / "se", texts, seed=2)
+    models.bert(root / "bs", texts, seed=7, lower=True)
+    models.gpt2(root / "gpt2", texts, seed=5)
+    (root / "bs.tsv").write_text("LAYER,P,R,F\n0,0.1,0.2,0.3\n1,0.31,0.32,0.33\n"
                                  "2,0.4,0.5,0.45\n")
-    return found
 
 
 def _options(made: dict[str, Path], metric: str) -> dict[str, object]:
