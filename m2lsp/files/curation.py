@@ -115,7 +115,7 @@ def decide(opened: OpenCuration, requested: Sequence[Decision], who: str,
     file's stat), so there is no hand edit to protect (and a sentence auto-merged then,
     which an annotator has changed since, is not one)."""
     from m2lsp.curation.guard import new_findings
-    from m2lsp.curation.state import check_decision, curation
+    from m2lsp.curation.state import check_decision, then
     from m2lsp.files.writing import write_atomic
 
     found = opened.found
@@ -123,8 +123,7 @@ def decide(opened: OpenCuration, requested: Sequence[Decision], who: str,
         Decision("start", who, time, inputs=opened.names)]
     for decision in requested:
         check_decision(found, decision)
-        after = curation(opened.document, [*opened.decisions, *new, decision], opened.held,
-                         opened.waiting)
+        after = then(found, decision, opened.held)
         flagged = new_findings(found.find(decision.sentence or ""),
                                after.find(decision.sentence or ""))
         if flagged:
