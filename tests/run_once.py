@@ -50,7 +50,8 @@ def content_key(files: Iterable[Path], packages: Iterable[str]) -> str:
     and of the installed packages' versions."""
     digest = hashlib.sha256()
     for path in files:
-        inside = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        inside = sorted(Path(top, name) for top, _, names in os.walk(path, followlinks=True)
+                        for name in names) if path.is_dir() else [path]
         for file in inside:
             digest.update(f"{file.relative_to(path.parent)}\0".encode())
             digest.update(file.read_bytes())
