@@ -14,9 +14,11 @@ import zipfile
 import pytest
 
 from tests.conftest import ROOT, SHARED_DATA
+from tests.run_once import shared_folder
 
-# each worker that tests the client builds it in a copy of its own: two `npm ci` in one
-# folder at once break each other (and another run may be building it)
+# the client is built in a copy made once for the run (tests/run_once.py: under a lock, as
+# two `npm ci` in one folder at once break each other), never in the checkout (another run
+# may be building it)
 CLIENT = ROOT / "vscode-client"
 NPM = shutil.which("npm")
 REQUIRE = os.environ.get("M2LSP_REQUIRE_EDITORS") == "1"
@@ -30,14 +32,17 @@ def built(tmp_path_factory):
         if REQUIRE:
             pytest.fail("npm is not installed and M2LSP_REQUIRE_EDITORS=1")
         pytest.skip("npm (Node 20) is not installed: the VS Code client cannot be built")
-    folder = tmp_path_factory.mktemp("client") / "vscode-client"
+    return shared_folder(tmp_path_factory, "vscode-client", _build) / "vscode-client"
+
+
+def _build(into) -> None:
+    folder = into / "vscode-client"
     shutil.copytree(CLIENT, folder, ignore=shutil.ignore_patterns(
         "node_modules", "dist", "*.vsix", ".vscode-test", "e2e"))
     for step in (["ci", "--no-audit", "--no-fund"], ["run", "package"]):
         done = subprocess.run([NPM, *step], cwd=folder, capture_output=True, text=True,
                               timeout=900)
         assert done.returncode == 0, f"npm {' '.join(step)} failed:\n{done.stdout}\n{done.stderr}"
-    return folder
 
 
 @pytest.mark.slow
@@ -68,8 +73,8 @@ def test_the_vsix_holds_the_bundle_grammars_and_manifest(built):
             == set(LANGUAGE_FORMATS))
 
 
-@pytest.mark.slow
-def test_settings_mirror_the_server_options(built):
+def test_settings_mirror_the_server_options():
+    """The client's settings (its package.json) are the server's options."""
     from m2lsp.config import OPTIONS
 
     manifest = json.loads((CLIENT / "package.json").read_text(encoding="utf-8"))
