@@ -10,14 +10,30 @@ from pathlib import Path
 
 import pytest
 
+from tests.run_once import shared_folder
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sdist and the wheel `python -m build` makes (the wheel from the sdist, as a
+    release's), built once for the run's workers (tests/run_once.py): the two tests below
+    read the same release (each built its own, compiling every C core)."""
+    return shared_folder(tmp_path_factory, "release", _build) / "dist"
+
+
+def _build(into: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(into / "dist"),
+                           str(ROOT)], capture_output=True, text=True, timeout=1200)
+    if done.returncode and "Could not fetch" in done.stdout + done.stderr:
+        pytest.skip("the package index cannot be reached to build in isolation")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+
+
 @pytest.mark.slow
-def test_wheel_contains_grammars_and_packages(tmp_path: Path) -> None:
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q",
-                    "-w", str(tmp_path)], check=True, capture_output=True)
-    wheel = next(tmp_path.glob("m2lsp-*.whl"))
+def test_wheel_contains_grammars_and_packages(dist: Path) -> None:
+    wheel = next(dist.glob("m2lsp-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     for grammar in ("m2.lark", "cged.lark", "cged_truth.lark"):
         assert f"m2lsp/grammar/{grammar}" in names
@@ -41,16 +57,10 @@ def test_wheel_contains_grammars_and_packages(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_release_builds_checks_and_installs(tmp_path: Path) -> None:
+def test_a_release_builds_checks_and_installs(dist: Path, tmp_path: Path) -> None:
     """`python -m build` makes the sdist and the wheel, `twine check` passes them, and the
     wheel installed in a fresh venv runs `m2lsp check` on the bundled example (the README's
     first command, from a wheel)."""
-    dist = tmp_path / "dist"
-    done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)],
-                          capture_output=True, text=True, timeout=1200)
-    if done.returncode and "Could not fetch" in done.stdout + done.stderr:
-        pytest.skip("the package index cannot be reached to build in isolation")
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     sdist, wheel = next(dist.glob("m2lsp-*.tar.gz")), next(dist.glob("m2lsp-*.whl"))
     checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", str(sdist),
                               str(wheel)], capture_output=True, text=True, timeout=300)
