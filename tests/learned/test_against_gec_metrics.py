@@ -13,6 +13,7 @@ Scribendi's scores are +1, 0 or -1: those must be identical."""
 from __future__ import annotations
 
 import copy
+import inspect
 
 import pytest
 
@@ -58,8 +59,9 @@ def test_impara(head, made, gec_metrics) -> None:
 
 def test_some_on_the_cpu(head, made, gec_metrics) -> None:
     conll = head
-    reference = gec_metrics.SOME(gec_metrics.SOME.Config(
-        model_g=str(made["g"]), model_f=str(made["f"]), model_m=str(made["m"]), no_cuda=True))
+    reference = remembered(gec_metrics.SOME(gec_metrics.SOME.Config(
+        model_g=str(made["g"]), model_f=str(made["f"]), model_m=str(made["m"]),
+        no_cuda=True)), "score_sentence")
     corpus = {}
     for name, hypotheses in conll.systems.items():
         theirs = reference.score_sentence(conll.sources, hypotheses)
@@ -97,7 +99,8 @@ def test_bertscore(head, made, gec_metrics) -> None:
     columns = [[refs[k] for refs in conll.references] for k in range(2)]
     options = {"model_type": str(made["bs"]), "num_layers": 2,
                "baseline_path": str(made["baseline"])}
-    reference = gec_metrics.BertScore(gec_metrics.BertScore.Config(**options))
+    reference = remembered(gec_metrics.BertScore(gec_metrics.BertScore.Config(**options)),
+                           "score_sentence")
     for name, hypotheses in conll.systems.items():
         theirs = reference.score_sentence(hypotheses, columns)
         mine = m2lsp.score(conll.path(name), conll.gold, metric="bertscore",
@@ -107,20 +110,25 @@ def test_bertscore(head, made, gec_metrics) -> None:
                                            abs=CORPUS)
 
 
-def remembered(reference):
-    """`reference` (gec-metrics' PT-ERRANT), its `score_base` weighting each system's edits
-    once: its corpus and its sentence scores both start from `score_base`, which ran
-    BERTScore on every edit again for each (half of this test's time); each is given a
-    copy of the same scores, a function of the sentences alone."""
-    score_base, seen = reference.score_base, {}
+def remembered(reference, method: str):
+    """`reference` (a gec-metrics metric), its `method` computing once for the same
+    sentences: PT-ERRANT's corpus and sentence scores both start from `score_base`, which
+    ran BERTScore on every edit again for each (half of its test's time), and SOME's and
+    BERTScore's `score_corpus` is the mean of their `score_sentence`, which scored every
+    sentence again; each call is given a copy of the same result, a function of the
+    sentences alone."""
+    compute, seen = getattr(reference, method), {}
+    signature = inspect.signature(compute)
 
-    def once(sources, hypotheses, references):
-        key = (tuple(sources), tuple(hypotheses), tuple(map(tuple, references)))
+    def once(*args, **kwargs):
+        given = signature.bind(*args, **kwargs).arguments
+        key = tuple(tuple(tuple(x) if isinstance(x, list) else x for x in value)
+                    for value in given.values())
         if key not in seen:
-            seen[key] = score_base(sources, hypotheses, references)
+            seen[key] = compute(*args, **kwargs)
         return copy.deepcopy(seen[key])
 
-    reference.score_base = once
+    setattr(reference, method, once)
     return reference
 
 
@@ -136,7 +144,7 @@ def test_pt_errant(head, made, gec_metrics, english_pipeline) -> None:
     options = {"model_type": str(made["bs"]), "num_layers": 2,
                "baseline_path": str(made["baseline"])}
     reference = remembered(gec_metrics.PTERRANT(gec_metrics.PTERRANT.Config(
-        weight_model_config=gec_metrics.BertScore.Config(**options))))
+        weight_model_config=gec_metrics.BertScore.Config(**options))), "score_base")
     fs = set()
     for hypotheses in conll.systems.values():
         theirs = reference.score_corpus_verbose(sources, hypotheses[:count], columns)
