@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from m2lsp.curation.record import SUFFIX, Decision, appended, last_inputs, read_log
-from m2lsp.curation.state import Curation
+from m2lsp.curation.state import Curation, Outcome
 from m2lsp.errors import UsageError
 from m2lsp.model import M2Document
 
@@ -160,13 +160,26 @@ def _not_edited_by_hand(opened: OpenCuration, after: Curation) -> None:
     for outcome, then in zip(opened.found.outcomes, after.outcomes, strict=True):
         held = on_disk.get(outcome.key)
         if outcome.state != AUTO and held is not None and held not in (
-                frozenset(outcome.edits), frozenset(then.edits)):
+                frozenset(outcome.edits), frozenset(then.edits)) and not _merged_once(
+                outcome, held):
             raise UsageError(
                 f"{opened.gold} was edited by hand at sentence {outcome.number} (its edits "
                 "are not those the decision log gives it), and writing it again would lose "
                 f"that: record the change as decisions (m2lsp curate {opened.gold} --sentence "
                 f"{outcome.number} --edit ...), or remove {opened.gold} to rebuild it from "
                 "the log")
+
+
+def _merged_once(outcome: Outcome, held: frozenset) -> bool:
+    """Whether a sentence left open (no decision names it) holds what an annotator's
+    version still is, every annotator having annotated it: auto-merged when the gold was
+    written, as the annotators then agreed, and changed since by another (not a hand
+    edit).  A sentence an annotator has not annotated was never auto-merged."""
+    from m2lsp.curation.state import OPEN
+
+    versions = list(outcome.versions.values())
+    return outcome.state == OPEN and None not in versions and any(
+        frozenset(version or ()) == held for version in versions)
 
 
 def unfinished(gold: Path) -> int:

@@ -351,6 +351,20 @@ def test_a_take_records_the_edits_taken(team: Path, capsys: pytest.CaptureFixtur
     assert "annotator 1 has not annotated sentence 5 yet" in capsys.readouterr().err
 
 
+def test_an_agreed_sentence_an_annotator_changed_since_is_no_hand_edit(
+        team: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Sentence 1 was auto-merged ("goes", both annotators); ana changes hers to "went":
+    the gold's "goes" is what was merged then, not an edit by hand, and the next decision
+    is made (sentence 1 is open again, a disagreement)."""
+    assert _blocks("gold.m2")[0][1:] == ["A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0"]
+    Path("A.m2").write_text(A.replace("|||goes|||", "|||went|||"), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["curate", "gold.m2", "--sentence", "3", "--take", "0"]) == 0, \
+        capsys.readouterr().err
+    assert _blocks("gold.m2")[0][1:] == [NOOP]
+    assert _status(capsys)["outcomes"][0]["state"] == "open"
+
+
 def test_a_gold_edited_by_hand_is_not_overwritten(team: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     text = Path("gold.m2").read_text(encoding="utf-8")
