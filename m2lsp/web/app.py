@@ -34,7 +34,8 @@ from m2lsp.web.views import (
 def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY) -> Starlette:
     """The app serving the project in `root` (`secure`: cookies only over HTTPS)."""
     project = open_project(root)
-    site = Site(project, connect(project.database), secure, max_body)
+    site = Site(project, connect(project.database), secure, max_body,
+                journal=connect(project.database))
     app = Starlette(routes=[*auth.ROUTES, *sentences.ROUTES, *curation.ROUTES,
                             *manage.ROUTES, *events.ROUTES,
                             *dashboard.ROUTES,

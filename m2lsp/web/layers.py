@@ -93,15 +93,16 @@ def save(project: Project, user: str, number: int, change: Change) -> dict[str, 
     from m2lsp.files.writing import WriteRefused
 
     path = project.layer(user)
-    index = project.store.get(path)
-    found = index.block(number)
+    found = project.store.get(path).block(number)
     if change.version != version(found):
         raise Stale(shown(project, user, number))
-    lines = _new_lines(found, change)
+    lines = _new_lines(found, change)  # the alignment and typing: before the file's lock
     try:
-        project.store.replace(path, index, number, lines)
+        written = project.store.replace_at(path, number, change.version, lines)
     except WriteRefused:
-        raise Stale(shown(project, user, number)) from None
+        written = None
+    if written is None:
+        raise Stale(shown(project, user, number))
     return shown(project, user, number)
 
 
