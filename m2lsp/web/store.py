@@ -55,6 +55,14 @@ class _Chunk:
             self.data = "".join(self.pieces).encode("utf-8")
         return self.data
 
+    def warm(self, nl: str) -> None:
+        """Everything asked for later made now: bytes, rows, versions."""
+        self.encoded()
+        self.summaries(nl)
+        for at, (piece, size) in enumerate(zip(self.pieces, self.sizes, strict=True)):
+            if self.versions[at] is None:
+                self.versions[at] = _version(piece.split(nl, size)[:size])
+
     def summaries(self, nl: str) -> list[tuple[str, bool]]:
         if self.rows is None:
             # a block's lines are never blank (a blank line ends it): done is a second line
@@ -135,7 +143,8 @@ class Indexed:
     def done(self, number: int) -> bool:
         """Whether the sentence has a line after its S line (`layers.is_done`): a block's
         lines are never blank."""
-        return self.row(number)[1]
+        chunk, at = self.at(number)
+        return chunk.sizes[at] > 1
 
 
 def _version(lines: list[str]) -> str:
@@ -193,10 +202,8 @@ class Store:
             for path in paths:
                 try:
                     index = self.get(path)
-                    index.encoded()
-                    for number in range(1, index.count + 1):
-                        index.row(number)
-                        index.version(number)
+                    for chunk in index.chunks:
+                        chunk.warm(index.newline)
                 except (OSError, UnicodeDecodeError):
                     continue
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from m2lsp.annotation.from_correction import Engines
 from m2lsp.errors import UsageError
 from m2lsp.model import Block, Edit, M2Document
 from m2lsp.web.names import checked_name, is_name
@@ -60,7 +61,7 @@ def load(project: Project, body: Any) -> dict[str, Any]:
     name = checked_name(body.get("name"))
     source = read_document(project.source)
     if body["format"] == "text":
-        edits = _from_text(source, body["text"])
+        edits = _from_text(source, body["text"], project.engines)
     else:
         edits = _from_m2(source, body["text"])
     make_folder(folder(project))
@@ -73,17 +74,15 @@ def _sentences(document: M2Document) -> list[Block]:
     return [b for b in document.blocks if b.sentence is not None]
 
 
-def _from_text(source: M2Document, text: str) -> list[list[str]]:
-    """A system's output aligned into each sentence's edits (the plain alignment: types
-    are UNK until a pipeline types them)."""
-    from m2lsp.annotation.from_correction import Engines
+def _from_text(source: M2Document, text: str, engines: Engines) -> list[list[str]]:
+    """A system's output aligned into each sentence's edits, typed by the server's
+    engines (`UNK` where it has none)."""
     from m2lsp.authoring.edits import realigned
 
     lines, blocks = text.splitlines(), _sentences(source)
     if len(lines) != len(blocks):
         raise UsageError(f"the output has {len(lines)} lines but the project "
                          f"{len(blocks)} sentences: one line a sentence, in order")
-    engines = Engines()
     out = []
     for found, corrected in zip(blocks, lines, strict=True):
         made = realigned(found, ANNOTATOR, corrected, engines).lines

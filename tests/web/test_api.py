@@ -162,9 +162,9 @@ def test_a_layer_changed_on_disk_while_saving_loses_nothing(site, monkeypatch, s
     by_editor = layer.read_text().replace(sentence, sentence + NOOP + "\n")
     made = layers._new_lines
 
-    def meanwhile(found, change):  # an editor saves the file while the change is made
+    def meanwhile(found, change, *engines):  # an editor saves the file meanwhile
         layer.write_text(by_editor)
-        return made(found, change)
+        return made(found, change, *engines)
 
     monkeypatch.setattr(layers, "_new_lines", meanwhile)
     answer = ann.put("/api/sentences/1", json={"version": version, "edits": [EDIT]})
@@ -201,7 +201,7 @@ def test_secure_cookies_behind_tls_and_saves_in_the_event_history(tmp_path):
     from tests.web.project import Team, password
 
     plain = team(tmp_path)
-    site = Team(plain.root, build_app(plain.root, secure=True))
+    site = Team(plain.root, build_app(plain.root, secure=True, types=False))
     answer = site.client().post("/login", json={"name": "ann", "password": password("ann")})
     assert "secure" in answer.headers["set-cookie"].lower()
     _save(plain.client("ann"), 1, [EDIT])
