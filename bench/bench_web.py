@@ -7,12 +7,15 @@ findings), on a server that has not read the layer yet (cold), then again (warm)
 manager's progress over every layer likewise.  Saving: 20 annotators, each saving a
 corrected sentence every second (realigned into edits, linted, written atomically to
 their 50,000-sentence layer), while a manager's page listens to the live updates.
-Baseline measured in the same run, under the same load: a request that does no work
-(GET /api/me).  Goals: opening < 1 s, a save < 100 ms at the 99th percentile.  Then
-nothing lost: every acknowledged save is an edit in its layer, and an event the manager
-heard.
+With --types the server types them with ERRANT, as `m2lsp web` does by default (run
+with and without it to see what typing adds to a save).  Baseline measured in the same
+run, under the same load: a request that does no work (GET /api/me); and the server's
+processor time a save, which other work on the machine changes less than its latency
+(measured once the server has read its layers).  Goals: opening < 1 s, a save < 100 ms at
+the 99th percentile.  Then nothing lost: every acknowledged save is an edit in its layer,
+and an event the manager heard.
 
-    python bench/bench_web.py [--sentences 50000] [--annotators 20] [--seconds 30]
+    python bench/bench_web.py [--sentences 50000] [--annotators 20] [--seconds 30] [--types]
 """
 
 from __future__ import annotations
@@ -76,12 +79,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(root: Path, port: int) -> tuple[subprocess.Popen, float]:
-    """The server process and how long it took to answer."""
+def start_server(root: Path, port: int, types: bool = False
+                 ) -> tuple[subprocess.Popen, float]:
+    """The server process (`types`: typing with ERRANT, else UNK) and how long it took
+    to answer."""
     env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
     start = time.perf_counter()
     process = subprocess.Popen([sys.executable, "-m", "m2lsp", "web", str(root), "--port",
-                                str(port)], env=env, stderr=subprocess.PIPE)
+                                str(port), *([] if types else ["--no-types"])], env=env,
+                               stderr=subprocess.PIPE)
     for _ in range(600):
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/me", timeout=1)
@@ -228,15 +234,19 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=50_000)
     parser.add_argument("--annotators", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--types", action="store_true", help="the server types the edits "
+                        "with ERRANT (its spaCy pipeline loaded at start), as `m2lsp web` "
+                        "does by default; without it, UNK (`m2lsp web --no-types`)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="m2lsp-bench-web-") as folder:
         root = Path(folder) / "project"
         made = time.perf_counter()
         names = make_project(root, args.sentences, args.annotators)
         print(f"a project of {args.sentences} sentences, {args.annotators} annotators "
-              f"(made in {time.perf_counter() - made:.1f} s)")
+              f"(made in {time.perf_counter() - made:.1f} s); edits typed "
+              f"{'by ERRANT' if args.types else 'UNK'}")
         port = free_port()
-        server, ready = start_server(root, port)
+        server, ready = start_server(root, port, args.types)
         base = f"http://127.0.0.1:{port}"
         try:
             opened = asyncio.run(opening(base))
