@@ -85,3 +85,20 @@ def test_without_an_engine_the_edits_are_unk_and_the_log_says_why(tmp_path, capl
                                                "corrected": "He goes home ."})
     assert answer.json()["edits"] == ["A 1 2|||UNK|||goes|||REQUIRED|||-NONE-|||0"]
     assert "M407" in [f["code"] for f in answer.json()["findings"]]
+
+
+@pytest.mark.slow
+def test_a_system_output_is_typed_in_one_batch_as_one_sentence_at_a_time(typed):
+    from m2lsp.authoring.edits import realigned
+    from m2lsp.parsing.m2 import parse_m2
+    from m2lsp.web.suggestions import _by_errant
+
+    engines = typed.app.state.site.project.engines
+    sources = ["He go home .", "She like cats .", "This are a test .", "We met yesterday ."]
+    outputs = ["He goes home .", "She likes a cats.", "This is the exam !",
+               "We met yesterday ."]
+    blocks = parse_m2("".join(f"S {s}\n\n" for s in sources)).blocks
+    one_by_one = [[x for x in realigned(b, "0", o, engines).lines if "|||noop|||" not in x]
+                  for b, o in zip(blocks, outputs, strict=True)]
+    assert _by_errant(blocks, outputs, engines) == one_by_one
+    assert one_by_one[3] == [] and len(one_by_one[2]) == 4
