@@ -102,6 +102,10 @@ class Indexed:
     def sizes(self) -> list[int]:
         return [size for chunk in self.chunks for size in chunk.sizes]
 
+    def summaries(self) -> list[tuple[str, bool]]:
+        """Each block's sentence text and whether it is done."""
+        return [row for chunk in self.chunks for row in chunk.summaries(self.newline)]
+
     def at(self, number: int) -> tuple[_Chunk, int]:
         """Sentence `number`'s chunk and its place there; LookupError when there is none."""
         if not 1 <= number <= self.count:
