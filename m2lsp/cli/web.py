@@ -145,13 +145,14 @@ def _serve(args: argparse.Namespace, root: Path) -> int:
     import uvicorn
 
     from m2lsp.web.app import build_app
+    from m2lsp.web.engines import described
 
     if not _loopback(args.host) and not args.behind_tls:
         raise UsageError(f"--host {args.host} serves plain HTTP beyond this machine: put a "
                          "TLS reverse proxy in front (docs/web.md) and add --behind-tls")
     app = build_app(root, secure=args.behind_tls, types=not args.no_types)
-    print(f"m2lsp: serving {root} at http://{args.host}:{args.port}", file=sys.stderr,
-          flush=True)
+    print(f"m2lsp: serving {root} at http://{args.host}:{args.port} (edits typed: "
+          f"{described(app.state.site.project.engines)})", file=sys.stderr, flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return EXIT_CLEAN
 

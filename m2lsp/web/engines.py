@@ -41,13 +41,30 @@ def loaded(root: Path, language: str) -> Engines:
                    default_type=config.editor.annotation_type)
 
 
+def described(engines: Engines) -> str:
+    """What types the edits, as the server says it when it starts."""
+    if engines.english is not None:
+        return f"ERRANT over {engines.english().model}"
+    if engines.chinese is not None:
+        return "ChERRANT"
+    return f"{engines.default_type}, for the annotators to type"
+
+
 def _english(model: str | None) -> Any:
     """ERRANT over the pipeline (its parses not cached on disk: each save's sentence is
-    new, and a save should not wait for the cache's commit)."""
+    new, and a save should not wait for the cache's commit).  The note of which pipeline
+    was chosen, when none is named, is left to the line `described` makes."""
+    import logging
+
     from m2lsp.annotation.english import EnglishAnnotator, EnglishSettings
     from m2lsp.annotation.parse_cache import ParseCache
 
-    engine = EnglishAnnotator(EnglishSettings(model=model), ParseCache(None))
+    chooser = logging.getLogger("m2lsp.annotation.pipelines")
+    was, chooser.disabled = chooser.disabled, True
+    try:
+        engine = EnglishAnnotator(EnglishSettings(model=model), ParseCache(None))
+    finally:
+        chooser.disabled = was
     engine.load()
     engine.blocks([("a b .", ["a c ."])])  # the first parse builds spaCy's tables
     return engine

@@ -102,3 +102,14 @@ def test_a_system_output_is_typed_in_one_batch_as_one_sentence_at_a_time(typed):
                   for b, o in zip(blocks, outputs, strict=True)]
     assert _by_errant(blocks, outputs, engines) == one_by_one
     assert one_by_one[3] == [] and len(one_by_one[2]) == 4
+
+
+def test_the_server_says_what_types_the_edits_when_it_starts(tmp_path):
+    from m2lsp.annotation.from_correction import Engines
+    from m2lsp.web.engines import described
+
+    class English:
+        model = "en_pipeline"
+
+    assert described(Engines()) == "UNK, for the annotators to type"
+    assert described(Engines(english=English)) == "ERRANT over en_pipeline"
