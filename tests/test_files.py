@@ -29,6 +29,23 @@ def test_a_write_replaces_the_whole_file(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["gold.m2"]
 
 
+@pytest.mark.parametrize("most", [1, 3, 1 << 20], ids=["a byte", "3 bytes", "all"])
+def test_parts_are_written_whole_however_little_each_call_writes(tmp_path, monkeypatch, most):
+    """`write_parts` (a file kept in pieces, written again whole without joining them):
+    writev may write less than it was given, and past 1,024 parts it is called again."""
+    import m2lsp.files.writing as writing
+
+    writev = os.writev
+    monkeypatch.setattr(writing.os, "writev",
+                        lambda fd, parts: writev(fd, [bytes(b"".join(parts)[:most])]))
+    parts = [b"", b"S a b\n\n", *(f"S {n}\n\n".encode() for n in range(1500)), b"\xc3\xa9"]
+    path = tmp_path / "f.m2"
+    with atomic_open(path, binary=True) as out:
+        out.write(b"# head\n")
+        out.write_parts(parts)
+    assert path.read_bytes() == b"# head\n" + b"".join(parts)
+
+
 def test_a_failure_inside_the_block_leaves_the_old_file(tmp_path: Path) -> None:
     target = tmp_path / "gold.m2"
     target.write_bytes(b"old\n")

@@ -53,6 +53,7 @@ def load_errant() -> Any:
     return errant
 
 
+@cache  # a package's metadata is read from disk (4 ms), and a server types many edits
 def _version(package: str) -> str:
     from importlib.metadata import PackageNotFoundError, version
 

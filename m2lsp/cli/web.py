@@ -6,7 +6,7 @@
                                                            sentences in the page)
     m2lsp web adduser PROJECT NAME --role annotator|curator|manager   (password on stdin,
                                                                        else one printed once)
-    m2lsp web PROJECT [--host H] [--port P] [--behind-tls]
+    m2lsp web PROJECT [--host H] [--port P] [--behind-tls] [--no-types]
 
 Starlette, uvicorn and argon2-cffi come with `pip install 'm2lsp[web]'`; nothing here
 imports them before a web command runs."""
@@ -51,6 +51,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     web.add_argument("--port", type=int, default=8000, help="serve: the port (default 8000)")
     web.add_argument("--behind-tls", action="store_true", help="serve: a TLS reverse proxy "
                      "is in front (cookies marked Secure; allows a non-loopback --host)")
+    web.add_argument("--no-types", action="store_true", help="serve: leave realigned edits "
+                     "typed UNK for the annotators to type (by default ERRANT types them, "
+                     "or ChERRANT for Chinese, where installed)")
     web.set_defaults(handler=run)
 
 
@@ -142,13 +145,14 @@ def _serve(args: argparse.Namespace, root: Path) -> int:
     import uvicorn
 
     from m2lsp.web.app import build_app
+    from m2lsp.web.engines import described
 
     if not _loopback(args.host) and not args.behind_tls:
         raise UsageError(f"--host {args.host} serves plain HTTP beyond this machine: put a "
                          "TLS reverse proxy in front (docs/web.md) and add --behind-tls")
-    app = build_app(root, secure=args.behind_tls)
-    print(f"m2lsp: serving {root} at http://{args.host}:{args.port}", file=sys.stderr,
-          flush=True)
+    app = build_app(root, secure=args.behind_tls, types=not args.no_types)
+    print(f"m2lsp: serving {root} at http://{args.host}:{args.port} (edits typed: "
+          f"{described(app.state.site.project.engines)})", file=sys.stderr, flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return EXIT_CLEAN
 

@@ -46,6 +46,7 @@ from m2lsp.errors import InputError, UsageError
 from m2lsp.logs import logger
 
 TEMP_SUFFIX = ".m2lsp-tmp"
+_PARTS_AT_ONCE = 1024  # the iovecs a writev takes (IOV_MAX on Linux)
 _LINKS_MOST = 40  # as the kernel's ELOOP
 _LOG = logger(__name__)
 
@@ -244,6 +245,27 @@ class Output:
     def write(self, data: str | bytes) -> int:
         with reported(self._given):
             return self._handle.write(data)
+
+    def write_parts(self, parts: Sequence[bytes]) -> None:
+        """Write `parts` one after the other (a binary handle), with one system call for
+        up to `_PARTS_AT_ONCE` of them and no copy joining them (a large file kept in
+        pieces, written again whole)."""
+        if not hasattr(os, "writev"):  # Windows
+            for part in parts:
+                self.write(part)
+            return
+        with reported(self._given):
+            self._handle.flush()
+            fd = self._handle.fileno()
+            left = [memoryview(part) for part in parts if part]
+            first = 0
+            while first < len(left):
+                written = os.writev(fd, left[first:first + _PARTS_AT_ONCE])
+                while first < len(left) and written >= len(left[first]):
+                    written -= len(left[first])
+                    first += 1
+                if written:  # a part written in part: its rest next
+                    left[first] = left[first][written:]
 
 
 @contextmanager

@@ -41,7 +41,6 @@ def with_edit(project: Project, user: str, number: int, body: Any) -> dict[str, 
     """An edit of tokens `body["start"]`..`body["end"]` (end exclusive; equal: an
     insertion there) becoming `body["correction"]` (empty: a deletion), added to the
     annotator's edits by `authoring` (its noop removed)."""
-    from m2lsp.annotation.from_correction import Engines
     from m2lsp.authoring.edits import added
 
     if not isinstance(body, dict) or not isinstance(body.get("version"), str):
@@ -54,7 +53,7 @@ def with_edit(project: Project, user: str, number: int, body: Any) -> dict[str, 
     found = _current(project, user, number, body["version"])
     if not correction.strip() and start == end:
         raise UsageError("an insertion needs a correction")
-    lines = added(found, start, end, correction, ANNOTATOR, Engines()).lines
+    lines = added(found, start, end, correction, ANNOTATOR, project.engines).lines
     return save(project, user, number, Change(body["version"], lines=tuple(lines)))
 
 

@@ -3,6 +3,7 @@ session, CSRF), and the room's errors as JSON statuses."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -13,6 +14,7 @@ from starlette.responses import JSONResponse
 
 from m2lsp.errors import M2lspError
 from m2lsp.web.db import connect
+from m2lsp.web.engines import loaded
 from m2lsp.web.guard import Guard
 from m2lsp.web.layers import Stale, warm
 from m2lsp.web.project import open_project
@@ -31,10 +33,16 @@ from m2lsp.web.views import (
 )
 
 
-def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY) -> Starlette:
-    """The app serving the project in `root` (`secure`: cookies only over HTTPS)."""
+def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY,
+              types: bool = True) -> Starlette:
+    """The app serving the project in `root` (`secure`: cookies only over HTTPS; `types`:
+    realigned edits typed by ERRANT or ChERRANT where installed, else by the plain
+    alignment's default type)."""
     project = open_project(root)
-    site = Site(project, connect(project.database), secure, max_body)
+    if types:
+        project = replace(project, engines=loaded(project.root, project.language))
+    site = Site(project, connect(project.database), secure, max_body,
+                journal=connect(project.database))
     app = Starlette(routes=[*auth.ROUTES, *sentences.ROUTES, *curation.ROUTES,
                             *manage.ROUTES, *events.ROUTES,
                             *dashboard.ROUTES,
@@ -46,7 +54,7 @@ def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY) -> 
                     exception_handlers={HTTPException: _http, M2lspError: _refused,
                                         LookupError: _missing, Stale: _stale})
     app.state.site = site
-    warm()
+    warm(project.engines)
     project.store.warm([project.source, *map(project.layer, project.layer_names())])
     return app
 

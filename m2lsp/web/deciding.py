@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from m2lsp.errors import UsageError
-from m2lsp.web.store import Indexed, Key
+from m2lsp.web.store import CHUNK, Indexed, Key
 
 MOST_CHANGED = 256  # sentences recomputed at most; past that the whole curation decides
 NOOP = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
@@ -219,7 +219,10 @@ def _changed(before: Sequence[Indexed], now: Sequence[Indexed]) -> set[int] | No
             continue
         if old.count != new.count:
             return None
-        moved = [k for k, (a, b) in enumerate(zip(old.pieces, new.pieces, strict=True))
+        moved = [c * CHUNK + k for c, (was, now) in enumerate(zip(old.chunks, new.chunks,
+                                                                 strict=True))
+                 if was is not now  # a chunk no save touched is shared by both indexes
+                 for k, (a, b) in enumerate(zip(was.pieces, now.pieces, strict=True))
                  if a is not b]
         if len(moved) > MOST_CHANGED:  # read again from disk: compare the texts
             moved = [k for k in moved if old.pieces[k] != new.pieces[k]]

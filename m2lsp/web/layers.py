@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from m2lsp.annotation.from_correction import Engines
 from m2lsp.errors import UsageError
 from m2lsp.model import Block
 from m2lsp.web.project import (
@@ -93,26 +94,25 @@ def save(project: Project, user: str, number: int, change: Change) -> dict[str, 
     from m2lsp.files.writing import WriteRefused
 
     path = project.layer(user)
-    index = project.store.get(path)
-    found = index.block(number)
+    found = project.store.get(path).block(number)
     if change.version != version(found):
         raise Stale(shown(project, user, number))
-    lines = _new_lines(found, change)
+    lines = _new_lines(found, change, project.engines)  # before the file's lock
     try:
-        project.store.replace(path, index, number, lines)
+        written = project.store.replace_at(path, number, change.version, lines)
     except WriteRefused:
-        raise Stale(shown(project, user, number)) from None
+        written = None
+    if written is None:
+        raise Stale(shown(project, user, number))
     return shown(project, user, number)
 
 
-def _new_lines(found: Block, change: Change) -> list[str]:
-    from m2lsp.annotation.from_correction import Engines
+def _new_lines(found: Block, change: Change, engines: Engines) -> list[str]:
     from m2lsp.authoring.edits import realigned
     from m2lsp.authoring.lines import with_lines
 
     if change.corrected is not None:
-        # the plain alignment's types for now: the server keeping spaCy loaded comes later
-        return realigned(found, ANNOTATOR, change.corrected, Engines()).lines
+        return realigned(found, ANNOTATOR, change.corrected, engines).lines
     return with_lines(found, ANNOTATOR, [_checked_line(found, line) for line in change.lines
                                          or ()])
 
@@ -135,16 +135,16 @@ def _checked_line(found: Block, line: str) -> str:
     return renumbered(line, ANNOTATOR)
 
 
-def warm() -> None:
-    """Import and run once what a save uses (the parser, the linter, the alignment), so
-    that the first page to open or save after the server starts does not wait for it."""
-    from m2lsp.annotation.from_correction import Engines
+def warm(engines: Engines | None = None) -> None:
+    """Import and run once what a save uses (the parser, the linter, the alignment and
+    `engines`), so that the first page to open or save after the server starts does not
+    wait for it."""
     from m2lsp.authoring.edits import realigned
     from m2lsp.parsing.m2 import parse_m2
 
     found = parse_m2("S a b .\n\n").blocks[0]
     findings(found)
-    realigned(found, ANNOTATOR, "a c .", Engines())
+    realigned(found, ANNOTATOR, "a c .", engines or Engines())
 
 
 def is_done(found: Block) -> bool:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from m2lsp.annotation.from_correction import Engines
 from m2lsp.errors import UsageError
 from m2lsp.model import Block, M2Document
 from m2lsp.web.names import checked_name
@@ -40,6 +41,9 @@ class Project:
     store: Store = field(default_factory=Store, compare=False, repr=False)  # its files read
     written: dict[Path, Any] = field(default_factory=dict, compare=False, repr=False)
     # what the server last wrote the gold from (`deciding`): one decision then costs a sentence
+    # what types realigned edits (`web.engines` loads ERRANT's or ChERRANT's when the
+    # server starts; the plain alignment's default type until then)
+    engines: Engines = field(default_factory=Engines, compare=False, repr=False)
 
     @property
     def source(self) -> Path:

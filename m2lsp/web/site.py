@@ -24,6 +24,17 @@ class Site:
     max_body: int = MAX_BODY
     logins: RateLimit = field(default_factory=RateLimit)
     events: Hub = field(default_factory=Hub)
+    # the database again, for what worker threads write (a save's event): a statement's
+    # commit waits for the disk holding its connection, and the event loop reads every
+    # request's session through `db`, which must not wait for it
+    journal: sqlite3.Connection | None = None
 
     def session(self, token: str | None) -> Session | None:
         return session_of(self.db, token)
+
+    def log(self, user: str, action: str, sentence: int | None = None) -> None:
+        """An event, written through `journal` (from a worker thread: it waits for the
+        disk)."""
+        from m2lsp.web.db import log_event
+
+        log_event(self.journal or self.db, user, action, sentence)

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from m2lsp.errors import UsageError
+from m2lsp.annotation.from_correction import Engines
+from m2lsp.errors import M2lspError, UsageError
 from m2lsp.model import Block, Edit, M2Document
 from m2lsp.web.names import checked_name, is_name
 from m2lsp.web.project import ANNOTATOR, Project, read_document
@@ -60,7 +61,7 @@ def load(project: Project, body: Any) -> dict[str, Any]:
     name = checked_name(body.get("name"))
     source = read_document(project.source)
     if body["format"] == "text":
-        edits = _from_text(source, body["text"])
+        edits = _from_text(source, body["text"], project.engines)
     else:
         edits = _from_m2(source, body["text"])
     make_folder(folder(project))
@@ -73,21 +74,51 @@ def _sentences(document: M2Document) -> list[Block]:
     return [b for b in document.blocks if b.sentence is not None]
 
 
-def _from_text(source: M2Document, text: str) -> list[list[str]]:
-    """A system's output aligned into each sentence's edits (the plain alignment: types
-    are UNK until a pipeline types them)."""
-    from m2lsp.annotation.from_correction import Engines
+def _from_text(source: M2Document, text: str, engines: Engines) -> list[list[str]]:
+    """A system's output aligned into each sentence's edits, typed by the server's
+    engines (`UNK` where it has none)."""
     from m2lsp.authoring.edits import realigned
 
     lines, blocks = text.splitlines(), _sentences(source)
     if len(lines) != len(blocks):
         raise UsageError(f"the output has {len(lines)} lines but the project "
                          f"{len(blocks)} sentences: one line a sentence, in order")
-    engines = Engines()
+    batched = _by_errant(blocks, lines, engines)
+    if batched is not None:
+        return batched
     out = []
     for found, corrected in zip(blocks, lines, strict=True):
         made = realigned(found, ANNOTATOR, corrected, engines).lines
         out.append([line for line in made if line.startswith("A ") and "|||noop|||" not in line])
+    return out
+
+
+def _by_errant(blocks: list[Block], lines: list[str], engines: Engines
+               ) -> list[list[str]] | None:
+    """ERRANT's edits of every English sentence at once, as `realigned` makes them one at
+    a time (its pipeline parses them in batches: a system's output of thousands of
+    sentences takes seconds, not minutes); None without ERRANT, for another language, or
+    where a sentence cannot be annotated (then each is aligned alone)."""
+    from m2lsp.annotation.from_correction import language_of
+    from m2lsp.authoring.edits import tokenised
+
+    if engines.english is None or any(
+            b.sentence is None or language_of(b.sentence.tokens) != "en" for b in blocks):
+        return None
+    pairs = [(" ".join(b.sentence.tokens), tokenised(b.sentence.tokens, text, engines))
+             for b, text in zip(blocks, lines, strict=True) if b.sentence is not None]
+    changed = [(source, [corrected]) for source, corrected in pairs
+               if corrected.split() != source.split()]
+    try:
+        made = iter(engines.english().blocks(changed))
+    except M2lspError:
+        return None
+    out = []
+    for source, corrected in pairs:
+        block = next(made) if corrected.split() != source.split() else None
+        out.append([line.rsplit("|||", 1)[0] + f"|||{ANNOTATOR}"
+                    for line in (block or "").splitlines()
+                    if line.startswith("A ") and "|||noop|||" not in line])
     return out
 
 

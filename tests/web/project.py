@@ -77,6 +77,8 @@ def _made() -> Path:
 
 
 def team(tmp_path: Path) -> Team:
+    """A copy of the project, served with the plain alignment's types (`UNK`): the tests
+    of typing build their app with ERRANT's (tests/web/test_types.py)."""
     root = tmp_path / "project"
     shutil.copytree(_made(), root)
-    return Team(root, build_app(root))
+    return Team(root, build_app(root, types=False))

@@ -148,20 +148,48 @@ def test_logout_ends_the_session(site):
     assert ann.get("/api/me").status_code == 401
 
 
-def test_a_layer_changed_on_disk_while_saving_is_not_overwritten(site, monkeypatch):
+@pytest.mark.parametrize(("sentence", "status"), [
+    ("S He go home .\n", 200),  # another sentence: the save is made on the file as it is
+    ("S This are a test .\n", 409),  # the sentence saved: refused, the editor's kept
+])
+def test_a_layer_changed_on_disk_while_saving_loses_nothing(site, monkeypatch, sentence,
+                                                              status):
     import m2lsp.web.layers as layers
 
     ann = site.client("ann")
     version = ann.get("/api/sentences/1").json()["version"]
     layer = site.root / "layers/ann.m2"
-    by_editor = layer.read_text().replace("S He go home .\n", "S He go home .\n" + NOOP + "\n")
+    by_editor = layer.read_text().replace(sentence, sentence + NOOP + "\n")
     made = layers._new_lines
 
-    def meanwhile(found, change):  # an editor saves the file while the change is made
+    def meanwhile(found, change, *engines):  # an editor saves the file meanwhile
         layer.write_text(by_editor)
-        return made(found, change)
+        return made(found, change, *engines)
 
     monkeypatch.setattr(layers, "_new_lines", meanwhile)
+    answer = ann.put("/api/sentences/1", json={"version": version, "edits": [EDIT]})
+    assert answer.status_code == status
+    expected = by_editor.replace("S This are a test .\n", "S This are a test .\n" + EDIT +
+                                 "\n") if status == 200 else by_editor
+    assert layer.read_text() == expected
+
+
+def test_a_layer_changed_on_disk_just_before_a_save_is_written_is_not_overwritten(
+        site, monkeypatch):
+    import m2lsp.files.writing as writing
+
+    ann = site.client("ann")
+    version = ann.get("/api/sentences/1").json()["version"]
+    layer = site.root / "layers/ann.m2"
+    by_editor = layer.read_text().replace("S He go home .\n", "S He go home .\n" + NOOP +
+                                          "\n")
+    opened = writing.atomic_open
+
+    def meanwhile(path, **kwargs):  # after the server read the file, before it writes
+        layer.write_text(by_editor)
+        return opened(path, **kwargs)
+
+    monkeypatch.setattr(writing, "atomic_open", meanwhile)
     answer = ann.put("/api/sentences/1", json={"version": version, "edits": [EDIT]})
     assert answer.status_code == 409 and layer.read_text() == by_editor
 
@@ -173,7 +201,7 @@ def test_secure_cookies_behind_tls_and_saves_in_the_event_history(tmp_path):
     from tests.web.project import Team, password
 
     plain = team(tmp_path)
-    site = Team(plain.root, build_app(plain.root, secure=True))
+    site = Team(plain.root, build_app(plain.root, secure=True, types=False))
     answer = site.client().post("/login", json={"name": "ann", "password": password("ann")})
     assert "secure" in answer.headers["set-cookie"].lower()
     _save(plain.client("ann"), 1, [EDIT])

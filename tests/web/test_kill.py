@@ -45,8 +45,9 @@ def test_an_acknowledged_save_survives_kill_9(tmp_path):
     root = team(tmp_path).root
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    server = subprocess.Popen([sys.executable, "-m", "m2lsp", "web", str(root), "--port",
-                               str(port)], env=env, stderr=subprocess.PIPE, text=True)
+    # --no-types: the server up in a moment, without loading a spaCy pipeline
+    server = subprocess.Popen([sys.executable, "-m", "m2lsp", "web", str(root), "--no-types",
+                               "--port", str(port)], env=env, stderr=subprocess.PIPE, text=True)
     try:
         client = _started(port, server)
         csrf = client.post("/login", json={"name": "ann",

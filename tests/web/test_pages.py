@@ -196,7 +196,7 @@ def test_a_note_on_a_repeated_sentence_stays_on_its_copy(tmp_path):
     add_layer(project, "ann")
     assign(db, project, {"user": "ann", "first": 1, "last": 3})
     db.close()
-    ann = Team(project.root, build_app(project.root)).client("ann")
+    ann = Team(project.root, build_app(project.root, types=False)).client("ann")
     assert ann.post("/api/sentences/3/notes", json={"text": "the second"}).status_code == 200
     assert [n["text"] for n in ann.get("/api/sentences/3").json()["notes"]] == ["the second"]
     assert ann.get("/api/sentences/1").json()["notes"] == []

@@ -112,3 +112,27 @@ def test_the_sentence_list_follows_each_save(tmp_path):
     rows = store.rows(path, [1, 2, 3])
     fresh = Store().rows(path, [1, 2, 3])
     assert rows == fresh and [r["state"] for r in rows] == ["new", "new", "done"]
+
+
+def test_saves_of_one_layer_at_once_all_land(tmp_path):
+    """Two tabs (or a tab and a suggestion's acceptance) saving other sentences of one
+    layer at the same moment: each save is based on its own sentence's version, so none
+    is refused for the other's write, and every one is in the file."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from m2lsp.web.layers import Change, save
+    from m2lsp.web.project import add_layer, init_project
+
+    project = init_project(tmp_path / "p", [["a", "b", str(n)] for n in range(40)], "en")
+    add_layer(project, "ann")
+    index = project.store.get(project.layer("ann"))
+    versions = {n: index.version(n) for n in range(1, 41)}
+
+    def one(number: int) -> str:
+        line = f"A 0 1|||R:OTHER|||x{number}|||REQUIRED|||-NONE-|||0"
+        return save(project, "ann", number, Change(versions[number], lines=(line,)))["version"]
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(one, range(1, 41)))  # a refused save raises Stale here
+    blocks = parse_m2(project.layer("ann").read_text()).blocks
+    assert [b.edits[0].canonical[0] for b in blocks] == [f"x{n}" for n in range(1, 41)]

@@ -4,6 +4,8 @@ another user's name)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -11,9 +13,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from m2lsp.web.assignments import assigned, is_assigned
-from m2lsp.web.db import log_event
 from m2lsp.web.events import saved as saved_event
-from m2lsp.web.layers import Stale, change_of, save, shown
+from m2lsp.web.layers import Change, Stale, change_of, save, shown
+from m2lsp.web.site import Site
 from m2lsp.web.views.common import body, session, site
 
 
@@ -44,17 +46,22 @@ async def saved(request: Request) -> JSONResponse:
     number = _number(request, found.user.name)
     change = change_of(await body(request))
     try:
-        # in a thread: a save waits for the disk (fsync), and the other saves need not
-        result = await run_in_threadpool(save, here.project, found.user.name, number, change)
+        # in a thread: a save and its event's commit wait for the disk (fsync), and the
+        # other saves and requests need not
+        result = await run_in_threadpool(_save_logged, here, found.user.name, number, change)
     except Stale as stale:
         return JSONResponse({"error": "the sentence changed since you loaded it (another tab "
                              "or window saved it): your change was not saved; here is the "
                              "current version", "current": stale.current}, status_code=409)
-    # the event's commit waits for the disk too (SQLite is serialized across threads)
-    await run_in_threadpool(log_event, here.db, found.user.name, "save", number)
     here.events.publish(saved_event(found.user.name, number, result["version"],
                                     bool(result["edits"])))
     return JSONResponse(result)
+
+
+def _save_logged(here: Site, user: str, number: int, change: Change) -> dict[str, Any]:
+    result = save(here.project, user, number, change)
+    here.log(user, "save", number)
+    return result
 
 
 ROUTES = [Route("/api/sentences", listed, methods=["GET"]),

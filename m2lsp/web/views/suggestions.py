@@ -4,6 +4,7 @@ sentence), POST /api/suggestions/{n} (accept or reject one)."""
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -23,7 +24,8 @@ async def sets(request: Request) -> JSONResponse:
 
 async def loaded(request: Request) -> JSONResponse:
     found, here = session(request, "manager"), site(request)
-    made = load(here.project, await body(request))
+    # in a thread: aligning and typing a system's output takes a while
+    made = await run_in_threadpool(load, here.project, await body(request))
     log_event(here.db, found.user.name, f"suggestions:{made['name']}")
     here.events.publish(suggested(made["name"], made["sentences"]))
     return JSONResponse(made, status_code=201)
