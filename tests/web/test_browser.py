@@ -77,8 +77,10 @@ def _free_port() -> int:
 
 def _serve(root: Path) -> tuple[subprocess.Popen, str]:
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "m2lsp", "web", str(root), "--port",
-                               str(port)], env={**os.environ, "PYTHONPATH": str(ROOT)},
+    # edits come typed UNK (--no-types): the annotators choose each type by hand, as the
+    # flow checks; tests/web/test_types.py serves ERRANT's types
+    server = subprocess.Popen([sys.executable, "-m", "m2lsp", "web", str(root), "--no-types",
+                               "--port", str(port)], env={**os.environ, "PYTHONPATH": str(ROOT)},
                               stderr=subprocess.PIPE, text=True)
     assert server.stderr is not None
     said = server.stderr.readline()  # printed just before uvicorn binds the port
