@@ -73,6 +73,16 @@ class M2Protocol(LanguageServerProtocol):
         if outer is not None and inner is not None and not inner.done():
             outer.add_done_callback(lambda f: inner.cancel() if f.cancelled() else None)
 
+    _exited = False  # the client said exit: its end of the transport is closed
+
+    def _send_data(self, data: Any) -> None:
+        """Nothing is sent once the client said exit: a diagnostic or a score finished
+        after it found the output closed, and pygls reported that failure by sending an
+        error message, which failed again, each failure chained to the last (a burst of
+        initialize, didOpen, shutdown and exit wrote 190,000 lines of tracebacks)."""
+        if not self._exited:
+            super()._send_data(data)
+
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams,
                                     ) -> Iterator[Any]:
@@ -97,6 +107,7 @@ class M2Protocol(LanguageServerProtocol):
         inside asyncio's connection callback, which asyncio reports as an unhandled
         exception with a traceback.  Closing the listening socket ends `start_tcp` instead
         (over stdio pygls's own exit is used)."""
+        self._exited = True
         if not isinstance(self.writer, asyncio.StreamWriter):
             yield from super().lsp_exit(*args)
             return

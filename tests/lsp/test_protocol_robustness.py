@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
 
 import pytest
 
-from tests.conftest import shared
-from tests.lsp.raw import RawClient
+from tests.conftest import ROOT, shared
+from tests.lsp.raw import SERVER, RawClient
 
 URI = "file:///work/a.m2"
 GOLD = ("S The cat sat on mat .\nA 1 2|||R:NOUN|||dog|||REQUIRED|||-NONE-|||0\n\n"
@@ -82,6 +83,26 @@ def test_exit_codes_are_lsps(shutdown: bool, code: int) -> None:
         client.answer(1)
     client.notify("exit")
     assert client.process.wait(30) == code
+
+
+def test_a_session_sent_in_one_burst_exits_without_a_traceback() -> None:
+    """initialize, didOpen, shutdown and exit written at once: the document's diagnostics
+    are ready only after exit closed the output; nothing is sent then (pygls reported the
+    failed send by sending again, 190,000 lines of chained tracebacks)."""
+    def frame(message: dict) -> bytes:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    text = "S He go to school .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n" * 50
+    burst = b"".join(frame(m) for m in (
+        {"id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"method": "initialized", "params": {}},
+        {"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": "file:///burst.m2", "languageId": "m2", "version": 1, "text": text}}},
+        {"id": 2, "method": "shutdown"}, {"method": "exit"}))
+    done = subprocess.run(SERVER, input=burst, capture_output=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0
+    assert b"Traceback" not in done.stderr, done.stderr[-2000:]
 
 
 @pytest.mark.parametrize("arguments", [
