@@ -20,10 +20,27 @@ def retyped(project: Project, user: str, number: int, body: Any) -> dict[str, An
 
     if not isinstance(body, dict) or not isinstance(body.get("version"), str):
         raise UsageError("the body is a JSON object: version, edit, type")
-    kind, index = body.get("type"), body.get("edit")
+    kind = body.get("type")
     taxonomy = taxonomy_of(project.language)
     if not isinstance(kind, str) or kind not in taxonomy.types or kind == "noop":
         raise UsageError(f"type is one of {taxonomy.title}'s types")
+    return _field_set(project, user, number, body, 1, kind)
+
+
+def required(project: Project, user: str, number: int, body: Any) -> dict[str, Any]:
+    """Edit `body["edit"]` (its index among the annotator's lines) made REQUIRED or
+    OPTIONAL (`body["required"]`, true or false), saved as any save is."""
+    if not isinstance(body, dict) or not isinstance(body.get("version"), str) or \
+            not isinstance(body.get("required"), bool):
+        raise UsageError("the body is a JSON object: version, edit, required (true or false)")
+    return _field_set(project, user, number, body, 3,
+                      "REQUIRED" if body["required"] else "OPTIONAL")
+
+
+def _field_set(project: Project, user: str, number: int, body: dict, position: int,
+               value: str) -> dict[str, Any]:
+    """Field `position` of the annotator's edit `body["edit"]` set to `value`, saved."""
+    index = body.get("edit")
     found = _current(project, user, number, body["version"])
     own = list(found.by_annotator.get(ANNOTATOR, ()))
     if type(index) is not int or not 0 <= index < len(own) or own[index].is_noop:
@@ -31,8 +48,8 @@ def retyped(project: Project, user: str, number: int, body: Any) -> dict[str, An
     lines = []
     for k, edit in enumerate(own):
         fields = edit.text.rstrip("\r\n").split("|||")
-        if k == index:
-            fields[1] = kind
+        if k == index and len(fields) > position:
+            fields[position] = value
         lines.append("|||".join(fields))
     return save(project, user, number, Change(body["version"], lines=tuple(lines)))
 

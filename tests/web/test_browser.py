@@ -187,6 +187,8 @@ def test_a_team_annotates_and_curates_in_chromium(tmp_path: Path) -> None:
     assert "A 1 2|||R:VERB:SVA|||goes|||" in blocks[0]
     assert "A 2 2|||M:PART|||to|||" in blocks[1] and "house" not in blocks[1]
     assert "A 3 4|||U:ADJ||||||" in blocks[2]
+    # ana made it OPTIONAL in her layer (the curation writes every edit REQUIRED)
+    assert "A 3 4|||U:ADJ||||||OPTIONAL|||" in (root / "layers/ana.m2").read_text("utf-8")
     assert "A 3 4|||U:NOUN||||||" in blocks[3]  # the curator's own edit
     # ana typed every edit; ben left "house" UNK, which the linter flags in his layer
     assert main(["check", str(root / "layers/ana.m2")]) == 0
@@ -277,6 +279,9 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     _insert(ana, 2, 2, "to", "M:PART")
     _correct(ben, 2, "He wants to go house .", "M:PART")
     _correct(ana, 3, "We need more time .", "U:ADJ")
+    with ana.answer("POST", "/api/sentences/3/required"):  # a deletion the scorer may skip
+        ana.page.uncheck("input.required[data-edit='0']")
+    ana.page.wait_for_selector("#status:has-text('now OPTIONAL')")
     ana.page.fill("#note-text", "a repeated word, or a typo?")
     ana.page.check("#note-unsure")
     with ana.answer("POST", "/api/sentences/3/notes"):

@@ -75,6 +75,35 @@ def test_a_retype_that_is_not_one_is_refused(site, body, said):
     assert (site.root / "layers/ann.m2").read_bytes() == before
 
 
+@pytest.mark.parametrize(("required", "field"), [(False, "OPTIONAL"), (True, "REQUIRED")])
+def test_an_edit_is_made_optional_or_required(site, required, field):
+    ann = site.client("ann")
+    version = _corrected(ann, 1, "This is a test .")["version"]
+    if required:  # back from OPTIONAL
+        version = ann.post("/api/sentences/1/required", json={
+            "version": version, "edit": 0, "required": False}).json()["version"]
+    answer = ann.post("/api/sentences/1/required", json={"version": version, "edit": 0,
+                                                          "required": required})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["changes"][0]["required"] == field
+    assert f"|||{field}|||" in (site.root / "layers/ann.m2").read_text(encoding="utf-8")
+    assert main(["check", str(site.root / "layers/ann.m2"), "--select", "M1"]) == 0
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ({"edit": 0, "required": "no"}, "required (true or false)"),
+    ({"edit": 0}, "required (true or false)"),
+    ({"edit": 7, "required": False}, "index"),
+])
+def test_a_required_flag_that_is_not_one_is_refused(site, body, said):
+    ann = site.client("ann")
+    version = _corrected(ann, 1, "This is a test .")["version"]
+    before = (site.root / "layers/ann.m2").read_bytes()
+    answer = ann.post("/api/sentences/1/required", json={"version": version, **body})
+    assert answer.status_code == 400 and said in answer.json()["error"]
+    assert (site.root / "layers/ann.m2").read_bytes() == before
+
+
 def test_a_type_set_by_hand_is_kept_when_the_correction_changes(site):
     ann = site.client("ann")
     version = _corrected(ann, 1, "This is a test .")["version"]
@@ -222,6 +251,16 @@ REFUSED = [  # what, who, method, path, body, csrf sent, status
     ("no session: curation sentence", None, "GET", "/api/curating/1", None, True, 401),
     ("a stale retype", "ann", "POST", "/api/sentences/1/type",
      {**V, "edit": 0, "type": "R:VERB"}, True, 409),
+    ("no session: required", None, "POST", "/api/sentences/1/required",
+     {**V, "edit": 0, "required": False}, True, 401),
+    ("curator sets required", "cur", "POST", "/api/sentences/1/required",
+     {**V, "edit": 0, "required": False}, True, 403),
+    ("required without CSRF", "ann", "POST", "/api/sentences/1/required",
+     {**V, "edit": 0, "required": False}, False, 403),
+    ("an unassigned sentence's required", "ann", "POST", "/api/sentences/3/required",
+     {**V, "edit": 0, "required": False}, True, 403),
+    ("a stale required", "ann", "POST", "/api/sentences/1/required",
+     {**V, "edit": 0, "required": False}, True, 409),
     ("a stale edit", "ann", "POST", "/api/sentences/1/edits",
      {**V, "start": 0, "end": 1, "correction": "x"}, True, 409),
     ("a file beside the bundle", None, "GET", "/static/index.html", None, True, 404),

@@ -194,6 +194,21 @@ export function annotate(main: HTMLElement): void {
     return select;
   }
 
+  // REQUIRED (checked) or OPTIONAL: the M2 field the scorer leaves as it is, set here by
+  // the server as a type is.
+  function requiredBox(row: Row): HTMLInputElement {
+    const box = h("input", { type: "checkbox", class: "required", "data-edit": row.index,
+                             "aria-label": `Edit ${row.index + 1} is required`,
+                             checked: row.required !== "OPTIONAL" }) as HTMLInputElement;
+    box.addEventListener("change", () => {
+      if (!shown) return;
+      saving(api<Shown>("POST", `/api/sentences/${shown.number}/required`,
+                        { version: shown.version, edit: row.index, required: box.checked }),
+             `Edit ${row.index + 1} is now ${box.checked ? "REQUIRED" : "OPTIONAL"}.`);
+    });
+    return box;
+  }
+
   // The source's tokens as buttons, and the gaps between them: a click selects a token
   // (Shift+click extends the selection), a gap an insertion point.
   function sourceRow(tokens: string[]): HTMLElement {
@@ -392,11 +407,11 @@ export function annotate(main: HTMLElement): void {
         ? h("table", { class: "edits" },
             h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"),
               h("th", { scope: "col" }, "Tokens"), h("th", { scope: "col" }, "Change"),
-              h("th", { scope: "col" }, "Type"))),
+              h("th", { scope: "col" }, "Type"), h("th", { scope: "col" }, "Required"))),
             h("tbody", {}, edits.map((r) => h("tr", { "data-edit": r.index },
               h("td", {}, String(r.index + 1)), h("td", {}, `${r.start}–${r.end}`),
               h("td", {}, change(r.original ?? "", r.correction ?? "")),
-              h("td", {}, typeSelect(r))))))
+              h("td", {}, typeSelect(r)), h("td", {}, requiredBox(r))))))
         : h("p", { class: "empty" }, noop ? "No error: done." : "No edit yet."),
       h("h3", {}, "Suggestions"), suggestionBox,
       h("h3", {}, "Findings"),

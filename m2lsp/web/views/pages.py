@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from m2lsp.web.annotator import retyped, with_edit
+from m2lsp.web.annotator import required, retyped, with_edit
 from m2lsp.web.curator import overview, sentence
 from m2lsp.web.db import log_event
 from m2lsp.web.display import taxonomy_of
@@ -57,6 +57,10 @@ async def types(request: Request) -> JSONResponse:
 
 async def retype(request: Request) -> JSONResponse:
     return await _changed(request, retyped, "retype")
+
+
+async def required_set(request: Request) -> JSONResponse:
+    return await _changed(request, required, "required")
 
 
 async def edit(request: Request) -> JSONResponse:
@@ -101,6 +105,7 @@ ROUTES = [Route("/", page, methods=["GET"]),
           Route("/static/{name}", asset, methods=["GET"]),
           Route("/api/types", types, methods=["GET"]),
           Route("/api/sentences/{n:int}/type", retype, methods=["POST"]),
+          Route("/api/sentences/{n:int}/required", required_set, methods=["POST"]),
           Route("/api/sentences/{n:int}/edits", edit, methods=["POST"]),
           Route("/api/sentences/{n:int}/notes", notes, methods=["GET", "POST"]),
           Route("/api/curating", curating, methods=["GET"]),
