@@ -67,6 +67,18 @@ def assert_snapshot(path: Path, actual: str) -> None:
 SEEDA_GOLD = "conll2014/gold/official-2014.combined.m2"
 
 
+def seeda_copy(root: Path) -> Path:
+    """`root` holding SEEDA as gec-metrics' download script leaves it: its system outputs
+    copied (a reference script writes beside them), its scores and data linked."""
+    import shutil
+
+    seeda = shared("meta-eval/seeda")
+    shutil.copytree(seeda / "outputs" / "subset", root / "SEEDA" / "outputs" / "subset")
+    for folder in ("scores", "data"):
+        (root / "SEEDA" / folder).symlink_to(seeda / folder)
+    return root
+
+
 @pytest.fixture(scope="session")
 def seeda_gec_metrics(request, tmp_path_factory) -> dict:
     """gec-metrics 0.1.2's SEEDA meta-evaluation of its GREEN, GLEU and ERRANT, and its
@@ -88,11 +100,8 @@ def seeda_gec_metrics(request, tmp_path_factory) -> dict:
     from m2lsp.metaeval.scores import gold_for, references_of
 
     seeda = shared("meta-eval/seeda")
-    root = tmp_path_factory.mktemp("gec-metrics")
+    root = seeda_copy(tmp_path_factory.mktemp("gec-metrics"))
     subset = root / "SEEDA" / "outputs" / "subset"
-    shutil.copytree(seeda / "outputs" / "subset", subset)
-    for folder in ("scores", "data"):
-        (root / "SEEDA" / folder).symlink_to(seeda / folder)
     gold = gold_for(load("seeda", seeda.parent, None, "fce", "test"), shared(SEEDA_GOLD), root)
     for k, path in enumerate(references_of(gold, root)["gleu_references"]):
         shutil.copy(path, subset / f"REF{k}.txt")

@@ -26,7 +26,7 @@ import m2lsp
 from m2lsp.cli import main
 from m2lsp.errors import UsageError
 from m2lsp.metaeval.rating import expected_wins, pairwise, ratings, trueskill
-from tests.conftest import shared
+from tests.conftest import seeda_copy, shared
 
 HUMAN = {"ew_edit": "EW_edit", "ew_sent": "EW_sent", "ts_edit": "TS_edit",
          "ts_sent": "TS_sent"}
@@ -119,12 +119,8 @@ def reference(tmp_path_factory) -> dict:
     for name in ("gec_metrics", "errant", "trueskill", "scipy"):
         if importlib.util.find_spec(name) is None:
             pytest.skip(f"{name} is not installed (scripts/test installs it)")
-    seeda = shared("meta-eval/seeda")
-    root = tmp_path_factory.mktemp("gec-metrics")
+    root = seeda_copy(tmp_path_factory.mktemp("gec-metrics"))
     subset = root / "SEEDA" / "outputs" / "subset"
-    shutil.copytree(seeda / "outputs" / "subset", subset)
-    for folder in ("scores", "data"):
-        (root / "SEEDA" / folder).symlink_to(seeda / folder)
     shutil.copy(subset / "REF-M.txt", subset / "REF0.txt")
     shutil.copy(subset / "REF-F.txt", subset / "REF1.txt")
     ran = subprocess.run([sys.executable, str(Path(__file__).with_name("rank_reference.py"))],

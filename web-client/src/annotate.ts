@@ -9,7 +9,7 @@
 // of its user's saves in other tabs, of retokenisations and assignments (server-sent
 // events) and reloads what changed.
 import { api, ApiError } from "./api";
-import { change, h, replace, say } from "./dom";
+import { change, h, replace, say, tokenPicker } from "./dom";
 
 interface Listed { number: number; text: string; state: string; version: string }
 interface Row {
@@ -209,29 +209,9 @@ export function annotate(main: HTMLElement): void {
     return box;
   }
 
-  // The source's tokens as buttons, and the gaps between them: a click selects a token
-  // (Shift+click extends the selection), a gap an insertion point.
   function sourceRow(tokens: string[]): HTMLElement {
-    const gap = (at: number) => h("button", {
-      type: "button", class: "gap", "data-at": at, "aria-label": `Insert before token ${at}`,
-      "aria-pressed": span !== null && span[0] === at && span[1] === at ? "true" : "false",
-      onclick: () => { span = [at, at]; render(); },
-    }, "");
-    const row = h("p", { class: "tokens source", role: "group",
-                         "aria-label": "Source tokens: select some, or a gap, to add an edit" });
-    tokens.forEach((token, i) => {
-      const chosen = span !== null && span[0] <= i && i < span[1];
-      row.append(gap(i), h("button", {
-        type: "button", class: "token", "data-index": i, "aria-pressed": String(chosen),
-        onclick: (event: Event) => {
-          const shift = (event as MouseEvent).shiftKey && span !== null;
-          span = shift ? [Math.min(span![0], i), Math.max(span![1], i + 1)] : [i, i + 1];
-          render();
-        },
-      }, h("sub", {}, String(i)), token));
-    });
-    row.append(gap(tokens.length));
-    return row;
+    return tokenPicker(tokens, span, "Source tokens: select some, or a gap, to add an edit",
+                       (next) => { span = next; render(); });
   }
 
   function spanForm(s: Shown): HTMLElement | null {

@@ -6,7 +6,7 @@
 // the decisions made on the sentence (read by the server from the log). Live updates: a
 // save or another curator's decision refreshes the list and the open sentence.
 import { api } from "./api";
-import { change, h, replace, say } from "./dom";
+import { change, h, replace, say, tokenPicker } from "./dom";
 import { gathered, panels } from "./panels";
 
 interface Item { number: number; state: string; rule: string; text: string }
@@ -113,29 +113,9 @@ export function curate(main: HTMLElement): void {
       spec.in_gold ? h("span", { class: "badge gold" }, "in gold") : null, " ", button);
   }
 
-  // The source's tokens as buttons, and the gaps between them: a click selects a token
-  // (Shift+click extends the selection), a gap an insertion point.
   function sourceRow(tokens: string[]): HTMLElement {
-    const pick = (next: [number, number]) => { span = next; if (shown) render(shown); };
-    const gap = (at: number) => h("button", {
-      type: "button", class: "gap", "data-at": at, "aria-label": `Insert before token ${at}`,
-      "aria-pressed": span !== null && span[0] === at && span[1] === at ? "true" : "false",
-      onclick: () => pick([at, at]),
-    }, "");
-    const row = h("p", { class: "tokens source", role: "group",
-                         "aria-label": "Source tokens: select some, or a gap, to write an edit" });
-    tokens.forEach((token, i) => {
-      const chosen = span !== null && span[0] <= i && i < span[1];
-      row.append(gap(i), h("button", {
-        type: "button", class: "token", "data-index": i, "aria-pressed": String(chosen),
-        onclick: (event: Event) => {
-          const shift = (event as MouseEvent).shiftKey && span !== null;
-          pick(shift ? [Math.min(span![0], i), Math.max(span![1], i + 1)] : [i, i + 1]);
-        },
-      }, h("sub", {}, String(i)), token));
-    });
-    row.append(gap(tokens.length));
-    return row;
+    return tokenPicker(tokens, span, "Source tokens: select some, or a gap, to write an edit",
+                       (next) => { span = next; if (shown) render(shown); });
   }
 
   // The curator's own edit of the tokens selected: the correction and a type, sent as

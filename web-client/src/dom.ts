@@ -46,3 +46,28 @@ export function change(original: string, correction: string): HTMLElement {
   return h("span", { class: "change" },
     h("del", {}, original || "∅"), " → ", h("ins", {}, correction || "∅"));
 }
+
+// The source's tokens as buttons, and the gaps between them: a click on a token selects
+// it (Shift+click extends the selection `span`), a click on a gap picks an insertion
+// point; `pick` gets the new span ([at, at] for a gap).
+export function tokenPicker(tokens: string[], span: [number, number] | null, label: string,
+                            pick: (next: [number, number]) => void): HTMLElement {
+  const gap = (at: number) => h("button", {
+    type: "button", class: "gap", "data-at": at, "aria-label": `Insert before token ${at}`,
+    "aria-pressed": span !== null && span[0] === at && span[1] === at ? "true" : "false",
+    onclick: () => pick([at, at]),
+  }, "");
+  const row = h("p", { class: "tokens source", role: "group", "aria-label": label });
+  tokens.forEach((token, i) => {
+    const chosen = span !== null && span[0] <= i && i < span[1];
+    row.append(gap(i), h("button", {
+      type: "button", class: "token", "data-index": i, "aria-pressed": String(chosen),
+      onclick: (event: Event) => {
+        const shift = (event as MouseEvent).shiftKey && span !== null;
+        pick(shift ? [Math.min(span![0], i), Math.max(span![1], i + 1)] : [i, i + 1]);
+      },
+    }, h("sub", {}, String(i)), token));
+  });
+  row.append(gap(tokens.length));
+  return row;
+}
