@@ -179,7 +179,7 @@ def _neovim_uses_the_workbench(tmp_path: Path):
     assert result["asked"] == "go"
     assert result["menu"][:3] == ["S He go to school .",
                                   "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0",
-                                  "A 1 2|||OTHER|||goes|||REQUIRED|||-NONE-|||0"]
+                                  "A 1 2|||OTHER|||went|||REQUIRED|||-NONE-|||0"]
 
 
 def _emacs_annotates_from_a_correction(tmp_path: Path):
