@@ -334,19 +334,21 @@ def _as_annotator(line: str, index: int) -> str:
 def with_gold(document: M2Document, gold: M2Document, name: str) -> str:
     """The annotators' sentences with the gold's edits added as annotator `gold`; a
     ValueError where the gold's sentences are not the same."""
+    from m2lsp.authoring.annotators import Unpaired, paired
     from m2lsp.authoring.lines import renumbered
 
-    ours = [b for b in document.blocks if b.sentence is not None]
-    theirs = [b for b in gold.blocks if b.sentence is not None]
-    if len(ours) != len(theirs):
-        raise ValueError(f"{name} has {len(theirs)} sentences but the annotators' files "
-                         f"{len(ours)}: the gold must have the same sentences")
+    try:
+        pairs = paired(document, gold)
+    except Unpaired as unpaired:
+        if unpaired.number is None:
+            raise ValueError(f"{name} has {unpaired.theirs} sentences but the annotators' "
+                             f"files {unpaired.ours}: the gold must have the same "
+                             "sentences") from None
+        raise ValueError(f"sentence {unpaired.number} differs between the annotators' files "
+                         f"and {name}: the gold must have the same sentences, in "
+                         "order") from None
     out = []
-    for number, (block, other) in enumerate(zip(ours, theirs, strict=True), 1):
-        assert block.sentence is not None and other.sentence is not None
-        if block.sentence.tokens != other.sentence.tokens:
-            raise ValueError(f"sentence {number} differs between the annotators' files and "
-                             f"{name}: the gold must have the same sentences, in order")
+    for block, other in pairs:
         out.append(block.lines[0].rstrip("\r\n"))
         out.extend(e.text.rstrip("\r\n") for e in block.edits)
         out.extend(renumbered(e.text, GOLD_ID) for e in other.edits)

@@ -190,3 +190,27 @@ def _whose(line: str) -> str:
     if line.startswith("T"):
         return line.partition(" ")[0][1:].split("-", 1)[0]
     return line.rsplit("|||", 1)[-1].strip()
+
+
+class Unpaired(Exception):
+    """Two documents whose sentences do not pair up: their counts differ (`number` None),
+    or sentence `number` (from 1) has other tokens.  Each caller says it in its words (an
+    exception, not a frozen dataclass: raising sets its traceback)."""
+
+    def __init__(self, ours: int, theirs: int, number: int | None = None) -> None:
+        super().__init__(ours, theirs, number)
+        self.ours, self.theirs, self.number = ours, theirs, number
+
+
+def paired(ours: M2Document, theirs: M2Document) -> list[tuple[Block, Block]]:
+    """The two documents' sentences one for one (blocks with an S line, in order), or
+    `Unpaired` where they are not the same sentences."""
+    mine = [b for b in ours.blocks if b.sentence is not None]
+    other = [b for b in theirs.blocks if b.sentence is not None]
+    if len(mine) != len(other):
+        raise Unpaired(len(mine), len(other))
+    for number, (a, b) in enumerate(zip(mine, other, strict=True), 1):
+        assert a.sentence is not None and b.sentence is not None
+        if a.sentence.tokens != b.sentence.tokens:
+            raise Unpaired(len(mine), len(other), number)
+    return list(zip(mine, other, strict=True))

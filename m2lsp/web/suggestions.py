@@ -124,18 +124,20 @@ def _by_errant(blocks: list[Block], lines: list[str], engines: Engines
 
 def _from_m2(source: M2Document, text: str) -> list[list[str]]:
     """Every annotator's edits of an M2 file of the project's sentences, once each."""
+    from m2lsp.authoring.annotators import Unpaired, paired
     from m2lsp.authoring.lines import renumbered
     from m2lsp.parsing.m2 import parse_m2
 
-    ours, theirs = _sentences(source), _sentences(parse_m2(text))
-    if len(ours) != len(theirs):
-        raise UsageError(f"the M2 file has {len(theirs)} sentences but the project "
-                         f"{len(ours)}: the same sentences, in order")
+    try:
+        pairs = paired(source, parse_m2(text))
+    except Unpaired as unpaired:
+        if unpaired.number is None:
+            raise UsageError(f"the M2 file has {unpaired.theirs} sentences but the project "
+                             f"{unpaired.ours}: the same sentences, in order") from None
+        raise UsageError(f"sentence {unpaired.number} of the M2 file is not the "
+                         "project's") from None
     out = []
-    for number, (mine, other) in enumerate(zip(ours, theirs, strict=True), 1):
-        assert mine.sentence is not None and other.sentence is not None
-        if mine.sentence.tokens != other.sentence.tokens:
-            raise UsageError(f"sentence {number} of the M2 file is not the project's")
+    for _, other in pairs:
         seen: dict[tuple, str] = {}
         for edit in other.edits:
             if not edit.is_noop and edit.text.startswith("A "):

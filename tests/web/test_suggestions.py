@@ -108,6 +108,8 @@ def test_a_stale_acceptance_is_refused_and_nothing_is_written(site):
 @pytest.mark.parametrize(("body", "said"), [
     ({"name": "sys", "format": "text", "text": "one line\n"}, "3 sentences"),
     ({"name": "sys", "format": "m2", "text": "S Other words .\n\n" * 3}, "not the project"),
+    ({"name": "sys", "format": "m2", "text": "S Other words .\n\n"},
+     "has 1 sentences but the project 3"),
     ({"name": "../sys", "format": "text", "text": OUTPUT}, "user name"),
     ({"name": "sys", "format": "docx", "text": OUTPUT}, "format"),
 ])
