@@ -22,9 +22,12 @@ def test_nothing_is_printed_for_a_short_command() -> None:
 
 
 def test_a_long_command_names_the_item_and_the_slow_one() -> None:
+    """The item is begun before the thread starts its wait, so by the first report it has
+    taken at least `after` seconds however the host schedules the thread."""
     stream = io.StringIO()
-    with Ticker(1312, stream, after=0.05) as ticker:
-        ticker.at(332, 2368)
+    ticker = Ticker(1312, stream, after=0.05)
+    ticker.at(332, 2368)
+    with ticker:
         time.sleep(0.3)
     text = stream.getvalue()
     assert text.startswith("m2lsp: sentence 333 of 1312 (line 2369): ")
