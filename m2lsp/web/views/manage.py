@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from m2lsp.web.assignments import assign, progress
+from m2lsp.web.assignments import assign, counted, given
 from m2lsp.web.db import log_event
 from m2lsp.web.events import assigned, sourced
 from m2lsp.web.project import sentence_count
@@ -36,8 +36,9 @@ async def assignment(request: Request) -> JSONResponse:
 async def watched(request: Request) -> JSONResponse:
     session(request, "manager")
     here = site(request)
-    return JSONResponse({"sentences": sentence_count(here.project),
-                         "annotators": progress(here.db, here.project)})
+    # the layers are read in a thread: cold, every layer of a large project takes seconds
+    rows = await run_in_threadpool(counted, here.project, given(here.db))
+    return JSONResponse({"sentences": sentence_count(here.project), "annotators": rows})
 
 
 ROUTES = [Route("/api/source", source, methods=["POST"]),
