@@ -295,7 +295,9 @@ def main() -> None:
 # curation (every layer parsed and merged, the gold linted, the log replayed) and writes
 # the gold; the later ones, each after an annotator's save, recompute their sentence and
 # those saved since (`m2lsp.web.deciding`); then the curator's list of every sentence's
-# state, the whole curation once, then the sentences changed since.  Baseline, in the
+# state, the whole curation once, then the sentences changed since; then a restart, whose
+# opening of the curation in the background lets its first decision cost its sentence
+# too.  Baseline, in the
 # same run: an annotator's save of one sentence (realigned, linted, its layer written),
 # and the whole curation's decision.  Goal: a decision < 100 ms at the 99th percentile, as a save.
 CURATOR_DECISIONS = 40
@@ -324,7 +326,7 @@ def annotated_project(root: Path, sentences: int) -> None:
 
 
 def curator_decisions(sentences: int) -> None:
-    from m2lsp.web.curating import decided
+    from m2lsp.web.curating import decided, warm
     from m2lsp.web.curator import overview
     from m2lsp.web.layers import Change, save
     from m2lsp.web.project import open_project, version
@@ -357,6 +359,13 @@ def curator_decisions(sentences: int) -> None:
             overview(project)
             lists.append(time.perf_counter() - began)
         worst, save_p99 = p(decisions, 0.99), p(saves, 0.99)
+        restarted = open_project(root)  # a new server: it opens the curation as it starts
+        began = time.perf_counter()
+        warm(restarted).join()
+        warmed = time.perf_counter() - began
+        began = time.perf_counter()
+        decided(restarted, 2, {"action": "correct"}, "cur")
+        first = time.perf_counter() - began
         print(f"curator's decisions on a project of {sentences} sentences, 2 annotators")
         print(f"  baseline: the whole curation's decision {whole * 1000:9.1f} ms; an "
               f"annotator's save {statistics.median(saves) * 1000:.1f} ms median, "
@@ -369,6 +378,9 @@ def curator_decisions(sentences: int) -> None:
         print(f"  the list of every sentence's state: {listed * 1000:.1f} ms the first time "
               f"(the whole curation); after each decision {statistics.median(lists) * 1000:.1f}"
               f" ms median, {p(lists, 0.99) * 1000:.1f} ms 99th percentile")
+        print(f"  after a restart: the curation opened in the background in {warmed:.1f} s, "
+              f"then the first decision {first * 1000:.1f} ms   goal < 100 ms: "
+              f"{'met' if first < 0.100 else 'MISSED'}")
 
 
 if __name__ == "__main__":

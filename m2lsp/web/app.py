@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from m2lsp.errors import M2lspError
+from m2lsp.web import curating
 from m2lsp.web.db import connect
 from m2lsp.web.engines import loaded
 from m2lsp.web.guard import Guard
@@ -56,6 +57,7 @@ def build_app(root: Path, *, secure: bool = False, max_body: int = MAX_BODY,
     app.state.site = site
     warm(project.engines)
     project.store.warm([project.source, *map(project.layer, project.layer_names())])
+    app.state.curation_warm = curating.warm(project)  # joined by tests
     return app
 
 

@@ -11,12 +11,13 @@ the order changed), which is how `history` names whom a decision took an edit fr
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from m2lsp.errors import UsageError
+from m2lsp.errors import M2lspError, UsageError
 from m2lsp.web.names import is_name
 from m2lsp.web.project import LAYERS, Project, own_lines, version
 
@@ -93,6 +94,11 @@ def decided(project: Project, number: int | None, body: Any, who: str) -> dict[s
     sentence's new state; `accept-agreed` takes no sentence, and returns the curation's
     status.  A decision on one sentence costs that sentence once this server has written
     the gold (`deciding`); otherwise the whole curation is opened."""
+    with project.curating:  # one decision at a time, each on the curation as the last left it
+        return _decided(project, number, body, who)
+
+
+def _decided(project: Project, number: int | None, body: Any, who: str) -> dict[str, Any]:
     from m2lsp.curation.record import now
     from m2lsp.web.deciding import Asked, quick
 
@@ -107,6 +113,41 @@ def decided(project: Project, number: int | None, body: Any, who: str) -> dict[s
         if answer is not None:
             return answer
     return whole(project, order, number, (action, value, source), who, time)
+
+
+def warm(project: Project) -> threading.Thread:
+    """Open the whole curation once, in a background thread, when the server starts (a
+    50,000-sentence curation takes seconds): the curator's list is then ready, and, when
+    the gold on disk is what the layers and the log give, the first decision costs its
+    sentence as the later ones do.  Decisions wait for it (`curating`)."""
+    thread = threading.Thread(target=_warmed, args=(project,), name="m2lsp-web-curation",
+                              daemon=True)
+    thread.start()
+    return thread
+
+
+def _warmed(project: Project) -> None:
+    with project.curating:
+        try:
+            _open_once(project)
+        except (M2lspError, OSError, UnicodeDecodeError):
+            return  # the request that opens it says what is wrong
+
+
+def _open_once(project: Project) -> None:
+    from m2lsp.web.deciding import log_stat, remember, saw, stat
+
+    order = annotators(project)
+    if not order.names or not project.gold.is_file():
+        return
+    gold, log = stat(project.gold), log_stat(project.gold)  # before anything is read
+    layers = [project.store.ready(project.layer(n)) for n in order.names]
+    found = opened(project, order)
+    saw(project, order.names, log, layers, found.found.outcomes)
+    if project.gold.read_bytes() == found.found.gold().encode("utf-8") and (
+            stat(project.gold), log_stat(project.gold)) == (gold, log):
+        remember(project.written, project.gold, order.names, layers)
+        project.store.ready(project.gold)  # indexed, as a decision writes it
 
 
 def whole(project: Project, order: Annotators, number: int | None,
@@ -127,6 +168,7 @@ def whole(project: Project, order: Annotators, number: int | None,
         wanted = [requested(found.found, action, str(number), value, source, who, time)]
     after = decide(found, wanted, who, time, unchanged=ours)
     remember(project.written, project.gold, order.names, layers)
+    project.store.ready(project.gold)  # now, not in the next decision, which writes it
     saw(project, order.names, log_stat(project.gold), layers, after.outcomes)
     if number is None:
         return status_data(project.gold.name, after) | {"names": list(order.names)}

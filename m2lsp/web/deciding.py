@@ -42,7 +42,7 @@ class Written:
     layers: tuple[Indexed, ...]
 
 
-def _stat(path: Path) -> Key | None:
+def stat(path: Path) -> Key | None:
     try:
         info = os.stat(path)
     except OSError:
@@ -60,7 +60,7 @@ def remember(written: dict[Path, Any], gold: Path, names: Sequence[str],
              layers: Sequence[Indexed]) -> None:
     """After the whole curation wrote `gold` from `layers` (indexed before it read them):
     what a later decision starts from."""
-    at, log = _stat(gold), _stat(_log(gold))
+    at, log = stat(gold), stat(_log(gold))
     if at is None or log is None:
         written.pop(gold, None)
         return
@@ -71,7 +71,7 @@ def unchanged(written: dict[Path, Any], gold: Path, names: Sequence[str]) -> boo
     """Whether the gold and its log on disk are those this server last wrote."""
     found: Written | None = written.get(gold)
     return (found is not None and found.names == tuple(names) and
-            _stat(gold) == found.gold and _stat(_log(gold)) == found.log)
+            stat(gold) == found.gold and stat(_log(gold)) == found.log)
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,7 @@ def saw(project: Any, names: Sequence[str], log: Key | None, layers: Sequence[In
 
 
 def log_stat(gold: Path) -> Key | None:
-    return _stat(_log(gold))
+    return stat(_log(gold))
 
 
 def outcomes(project: Any, names: Sequence[str]) -> tuple[Any, ...] | None:

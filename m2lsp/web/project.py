@@ -12,6 +12,7 @@ from request input as given; every write goes through `files.writing` (atomic)."
 from __future__ import annotations
 
 import hashlib
+import threading
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +45,10 @@ class Project:
     # what types realigned edits (`web.engines` loads ERRANT's or ChERRANT's when the
     # server starts; the plain alignment's default type until then)
     engines: Engines = field(default_factory=Engines, compare=False, repr=False)
+    # held while the curation is decided or opened whole (decisions run in threads, off
+    # the event loop, one at a time)
+    curating: threading.Lock = field(default_factory=threading.Lock, compare=False,
+                                     repr=False)
 
     @property
     def source(self) -> Path:

@@ -205,15 +205,20 @@ class Store:
         def index() -> None:
             for path in paths:
                 try:
-                    index = self.get(path)
-                    for chunk in index.chunks:
-                        chunk.warm(index.newline)
+                    self.ready(path)
                 except (OSError, UnicodeDecodeError):
                     continue
 
         thread = threading.Thread(target=index, name="m2lsp-web-warm", daemon=True)
         thread.start()
         return thread
+
+    def ready(self, path: Path) -> Indexed:
+        """`get`, with everything a request asks of the index made now (`_Chunk.warm`)."""
+        index = self.get(path)
+        for chunk in index.chunks:
+            chunk.warm(index.newline)
+        return index
 
     def rows(self, path: Path, numbers: list[int]) -> list[dict[str, object]]:
         """Sentences `numbers` (those the file has) with their text, state (done or new)

@@ -256,3 +256,44 @@ def test_a_gold_changed_on_disk_is_decided_on_the_whole_curation(site):
                                              "S He go home .\n" + GOES))
     answer = cur.post("/api/curation/3", json={"action": "correct"})
     assert answer.status_code == 400 and "edited by hand" in answer.json()["error"]
+
+
+def _restarted(site):
+    """The same project served again (a new app, nothing remembered), once the start's
+    opening of the curation is over."""
+    from m2lsp.web.app import build_app
+
+    again = type(site)(site.root, build_app(site.root, types=False))
+    again.app.state.curation_warm.join(60)
+    return again
+
+
+@pytest.mark.parametrize(("hand_edit", "whole_openings"), [
+    (False, 0),  # the gold is what the layers and the log give: the sentence alone
+    (True, 1),  # edited by hand since: the whole curation, which refuses to write over it
+])
+def test_after_a_restart_the_first_decision_costs_its_sentence(
+        site, monkeypatch, hand_edit, whole_openings):
+    import m2lsp.files.curation as whole
+
+    ann, bob, cur = site.client("ann"), site.client("bob"), site.client("cur")
+    _save(ann, 2, [GOES])
+    _save(bob, 2, [NOOP])
+    assert cur.post("/api/curation/2", json={"action": "take", "value": "bob"}
+                    ).status_code == 200
+    gold = site.root / "gold.m2"
+    if hand_edit:
+        gold.write_text(gold.read_text().replace("S He go home .\n" + NOOP,
+                                                 "S He go home .\n" + GOES))
+    again = _restarted(site)
+    opened: list = []
+    monkeypatch.setattr(whole, "open_curation", _counted(whole.open_curation, opened))
+    answer = again.client("cur").post("/api/curation/3", json={"action": "correct"})
+    assert len(opened) == whole_openings
+    if hand_edit:
+        assert answer.status_code == 400 and "edited by hand" in answer.json()["error"]
+    else:
+        assert answer.status_code == 200, answer.text
+        written = gold.read_bytes()
+        assert main(["curate", str(gold)]) == 0  # written again from the whole curation
+        assert gold.read_bytes() == written

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -22,7 +23,8 @@ async def decision(request: Request) -> JSONResponse:
     found, here = session(request, "curator"), site(request)
     number = request.path_params.get("n")
     data = await body(request)
-    result = decided(here.project, number, data, found.user.name)
+    # in a thread: the first decision after a start may open the whole curation
+    result = await run_in_threadpool(decided, here.project, number, data, found.user.name)
     log_event(here.db, found.user.name, f"curate:{data['action']}", number)
     here.events.publish(decided_event(found.user.name, data["action"], number))
     return JSONResponse(result)
