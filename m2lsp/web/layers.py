@@ -35,6 +35,7 @@ class Change:
     version: str
     lines: tuple[str, ...] | None = None
     corrected: str | None = None
+    untouched: bool = False  # no line at all, not a noop: an undo back to before any save
 
 
 def change_of(body: Any) -> Change:
@@ -50,7 +51,12 @@ def change_of(body: Any) -> Change:
         raise UsageError("edits is a list of A lines, one line each")
     if corrected is not None and (not isinstance(corrected, str) or "\n" in corrected):
         raise UsageError("corrected is the corrected sentence, one line")
-    return Change(body["version"], tuple(lines) if lines is not None else None, corrected)
+    untouched = body.get("untouched", False)
+    if type(untouched) is not bool or (untouched and lines != []):
+        raise UsageError("untouched is true only with no edits (the sentence as before "
+                         "its first save)")
+    return Change(body["version"], tuple(lines) if lines is not None else None, corrected,
+                  untouched)
 
 
 def shown(project: Project, user: str, number: int) -> dict[str, Any]:
@@ -108,11 +114,14 @@ def save(project: Project, user: str, number: int, change: Change) -> dict[str, 
 
 
 def _new_lines(found: Block, change: Change, engines: Engines) -> list[str]:
+    from m2lsp.annotation.from_correction import rewritten_block
     from m2lsp.authoring.edits import realigned
     from m2lsp.authoring.lines import with_lines
 
     if change.corrected is not None:
         return realigned(found, ANNOTATOR, change.corrected, engines).lines
+    if change.untouched:
+        return rewritten_block(found, ANNOTATOR, [])
     return with_lines(found, ANNOTATOR, [_checked_line(found, line) for line in change.lines
                                          or ()])
 

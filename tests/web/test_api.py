@@ -40,6 +40,23 @@ def test_a_save_is_written_to_the_annotators_layer_only(site):
     assert ann.get("/api/sentences").json()["sentences"][0]["state"] == "done"
 
 
+@pytest.mark.parametrize(("body", "lines", "state"), [
+    ({"edits": []}, ["A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"], "done"),  # no error
+    ({"edits": [], "untouched": True}, [], "new"),  # an undo back to before the first save
+])
+def test_an_edit_taken_back_leaves_a_noop_or_the_sentence_untouched(site, body, lines, state):
+    ann = site.client("ann")
+    version = ann.put("/api/sentences/1", json={
+        "version": ann.get("/api/sentences/1").json()["version"], "edits": [EDIT]}
+    ).json()["version"]
+    saved = ann.put("/api/sentences/1", json={"version": version, **body})
+    assert saved.status_code == 200, saved.text
+    assert saved.json()["edits"] == lines
+    assert ann.get("/api/sentences").json()["sentences"][0]["state"] == state
+    assert (site.root / "layers/ann.m2").read_text().startswith(
+        "\n".join(["S This are a test .", *lines, "", ""]))
+
+
 def test_a_corrected_sentence_is_realigned_into_edits(site):
     ann = site.client("ann")
     version = ann.get("/api/sentences/2").json()["version"]
@@ -56,6 +73,9 @@ def test_a_corrected_sentence_is_realigned_into_edits(site):
     ({"edits": ["A 1 2|||R:VERB|||is|||REQUIRED|||-NONE-|||0\nS x"]}, "one line each"),
     ({"edits": [], "corrected": "x"}, "either"),
     ({"corrected": 3}, "one line"),
+    ({"edits": [EDIT], "untouched": True}, "only with no edits"),
+    ({"corrected": "x", "untouched": True}, "only with no edits"),
+    ({"edits": [], "untouched": 1}, "only with no edits"),
 ])
 def test_a_change_that_is_not_one_is_refused(site, body, said):
     ann = site.client("ann")

@@ -296,6 +296,11 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     second.route("**/api/events", lambda route: route.abort())  # hears no live update
     second.goto(url + "#4")
     second.wait_for_selector("#sentence-title:text-is('Sentence 4')")
+    _correct(ana, 4, "This is the sentence four .", None)
+    with ana.answer("PUT", "/api/sentences/4") as undone:  # back to before the first save:
+        ana.page.keyboard.press("Alt+z")  # untouched, not "no error"
+    assert undone.value.ok and undone.value.json()["edits"] == []
+    ana.page.wait_for_selector("p.empty:text-is('No edit yet.')")
     for who in (ana, ben):
         _no_error_on_the_rest(who, 3 if who is ben else 4)
     second.fill("#corrected", "This is sentence number four .")

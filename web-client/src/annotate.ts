@@ -109,8 +109,11 @@ export function annotate(main: HTMLElement): void {
       say(by < 0 ? "Nothing to undo." : "Nothing to redo.");
       return;
     }
+    // no edit lines at all is the sentence before its first save (a noop is a line): the
+    // server writes it back untouched, not "no error"
+    const edits = history[to];
     await saving(api<Shown>("PUT", `/api/sentences/${shown.number}`,
-                            { version: shown.version, edits: history[to] }),
+                            { version: shown.version, edits, untouched: edits.length === 0 }),
                  by < 0 ? "Undone." : "Redone.", () => { at = to; });
   }
 
