@@ -243,3 +243,53 @@ def test_the_curator_accepts_what_all_annotators_agree_on(site):
     assert done.status_code == 200, done.text
     gold = (site.root / "gold.m2").read_text().split("\n\n")[1]
     assert "|||goes|||" in gold and "house" not in gold
+
+
+class _Recording:
+    """A connection that remembers every statement run through it."""
+
+    def __init__(self, db):
+        self.db, self.statements = db, []
+
+    def execute(self, sql, *args):
+        self.statements.append(sql)
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
+
+
+def test_writes_and_their_events_never_wait_for_the_disk_on_the_event_loop(site):
+    """The loop's own connection reads sessions; every write a page asks for (a save, an
+    edit's type, a note, an assignment, a curation decision) and its event go through the
+    journal's, from a worker thread."""
+    import sqlite3
+    import threading
+
+    ann, cur, boss = site.client("ann"), site.client("cur"), site.client("boss")
+    served = site.app.state.site
+    loop, journal = _Recording(served.db), _Recording(served.journal)
+    served.db, served.journal = loop, journal
+    threads = []
+    original = journal.execute
+
+    def noting(sql, *args):
+        threads.append(threading.current_thread() is threading.main_thread())
+        return original(sql, *args)
+
+    journal.execute = noting
+    version = ann.get("/api/sentences/1").json()["version"]
+    saved = ann.put("/api/sentences/1", json={"version": version, "edits": [EDIT]})
+    assert saved.status_code == 200
+    assert ann.post("/api/sentences/1/type", json={
+        "version": saved.json()["version"], "edit": 0, "type": "R:VERB"}).status_code == 200
+    assert ann.post("/api/sentences/1/notes", json={"text": "hm", "unsure": True}
+                    ).status_code == 200
+    assert boss.post("/api/assignments", json={"user": "ann", "first": 3, "last": 3}
+                     ).status_code == 201
+    assert cur.post("/api/curation/1", json={"action": "correct"}).status_code == 200
+    assert not [s for s in loop.statements if s.lstrip().upper().startswith("INSERT")]
+    db = sqlite3.connect(site.root / "m2lsp-web.sqlite3")
+    logged = [a for (a,) in db.execute("SELECT action FROM events WHERE action != 'login'")]
+    assert logged == ["save", "retype", "note", "assign:ann:3-3", "curate:correct"]
+    assert threads and not any(threads)  # never from the event loop's thread

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
@@ -33,3 +35,16 @@ async def body(request: Request) -> Any:
         return json.loads(await request.body())
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise HTTPException(400, "the body is not JSON") from None
+
+
+async def logged(here: Site, user: str, event: str, number: int | None,
+                 work: Callable[..., Any], *args: Any) -> Any:
+    """`work(*args)` in a worker thread, then its event written there too, through the
+    site's journal: a file's write and a commit both wait for the disk, and the event
+    loop, answering everyone else, does not."""
+    def both() -> Any:
+        result = work(*args)
+        here.log(user, event, number)
+        return result
+
+    return await run_in_threadpool(both)

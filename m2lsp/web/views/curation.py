@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from m2lsp.web.curating import decided, layers_of
-from m2lsp.web.db import log_event
 from m2lsp.web.events import decided as decided_event
-from m2lsp.web.views.common import body, session, site
+from m2lsp.web.views.common import body, logged, session, site
 
 
 async def layers(request: Request) -> JSONResponse:
@@ -23,11 +21,16 @@ async def decision(request: Request) -> JSONResponse:
     found, here = session(request, "curator"), site(request)
     number = request.path_params.get("n")
     data = await body(request)
-    # in a thread: the first decision after a start may open the whole curation
-    result = await run_in_threadpool(decided, here.project, number, data, found.user.name)
-    log_event(here.db, found.user.name, f"curate:{data['action']}", number)
+    # in a thread: a decision may open the whole curation, and waits for the disk
+    result = await logged(here, found.user.name, f"curate:{_action(data)}", number, decided,
+                          here.project, number, data, found.user.name)
     here.events.publish(decided_event(found.user.name, data["action"], number))
     return JSONResponse(result)
+
+
+def _action(data: object) -> str:
+    """The action a body names, for its event (`decided` refuses a body without one)."""
+    return str(data.get("action")) if isinstance(data, dict) else ""
 
 
 ROUTES = [Route("/api/layers/{n:int}", layers, methods=["GET"]),

@@ -18,10 +18,9 @@ from starlette.routing import Route
 
 from m2lsp.web.annotator import required, retyped, with_edit
 from m2lsp.web.curator import overview, sentence
-from m2lsp.web.db import log_event
 from m2lsp.web.display import taxonomy_of
 from m2lsp.web.notes import noted, notes_of
-from m2lsp.web.views.common import body, session, site
+from m2lsp.web.views.common import body, logged, session, site
 from m2lsp.web.views.sentences import _number
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
@@ -73,9 +72,8 @@ async def _changed(request: Request, work: Callable[..., Any], event: str) -> JS
     `event`."""
     found, here = session(request, "annotator"), site(request)
     number = _number(request, found.user.name)
-    result = await run_in_threadpool(work, here.project, found.user.name, number,
-                                     await body(request))
-    log_event(here.db, found.user.name, event, number)
+    result = await logged(here, found.user.name, event, number, work, here.project,
+                          found.user.name, number, await body(request))
     return JSONResponse(result)
 
 
@@ -84,9 +82,8 @@ async def notes(request: Request) -> JSONResponse:
     number = _number(request, found.user.name)
     if request.method == "GET":
         return JSONResponse({"notes": notes_of(here.project, found.user.name, number)})
-    result = await run_in_threadpool(noted, here.project, found.user.name, number,
-                                     await body(request))
-    log_event(here.db, found.user.name, "note", number)
+    result = await logged(here, found.user.name, "note", number, noted, here.project,
+                          found.user.name, number, await body(request))
     return JSONResponse({"notes": result})
 
 

@@ -4,8 +4,6 @@ another user's name)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -14,9 +12,8 @@ from starlette.routing import Route
 
 from m2lsp.web.assignments import assigned, is_assigned
 from m2lsp.web.events import saved as saved_event
-from m2lsp.web.layers import Change, Stale, change_of, save, shown
-from m2lsp.web.site import Site
-from m2lsp.web.views.common import body, session, site
+from m2lsp.web.layers import Stale, change_of, save, shown
+from m2lsp.web.views.common import body, logged, session, site
 
 
 async def listed(request: Request) -> JSONResponse:
@@ -48,7 +45,8 @@ async def saved(request: Request) -> JSONResponse:
     try:
         # in a thread: a save and its event's commit wait for the disk (fsync), and the
         # other saves and requests need not
-        result = await run_in_threadpool(_save_logged, here, found.user.name, number, change)
+        result = await logged(here, found.user.name, "save", number, save, here.project,
+                              found.user.name, number, change)
     except Stale as stale:
         return JSONResponse({"error": "the sentence changed since you loaded it (another tab "
                              "or window saved it): your change was not saved; here is the "
@@ -56,12 +54,6 @@ async def saved(request: Request) -> JSONResponse:
     here.events.publish(saved_event(found.user.name, number, result["version"],
                                     bool(result["edits"])))
     return JSONResponse(result)
-
-
-def _save_logged(here: Site, user: str, number: int, change: Change) -> dict[str, Any]:
-    result = save(here.project, user, number, change)
-    here.log(user, "save", number)
-    return result
 
 
 ROUTES = [Route("/api/sentences", listed, methods=["GET"]),
