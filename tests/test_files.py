@@ -29,6 +29,31 @@ def test_a_write_replaces_the_whole_file(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["gold.m2"]
 
 
+@pytest.mark.parametrize("together", [False, True])
+def test_the_folder_is_flushed_after_the_rename(tmp_path: Path, monkeypatch, together) -> None:
+    """The file's content is flushed before the rename, its folder after it: the new name
+    outlives a power loss, not only a killed process."""
+    from m2lsp.files import writing
+    from m2lsp.files.writing import write_together
+
+    flushed: list[tuple[bool, bool]] = []  # (a folder?, the target there yet?)
+    target = tmp_path / "out.m2"
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        flushed.append((stat.S_ISDIR(os.fstat(fd).st_mode), target.exists()))
+        real(fd)
+
+    monkeypatch.setattr(writing.os, "fsync", fsync)
+    if together:
+        write_together([(target, "S a\n"), (tmp_path / "b.m2", "S b\n")])
+    else:
+        write_atomic(target, "S a\n")
+    files = [f for f in flushed if not f[0]]
+    assert files and all(not there for _, there in files)  # before the rename
+    assert flushed[-1] == (True, True) and flushed.count((True, True)) == 1  # once after
+
+
 @pytest.mark.parametrize("most", [1, 3, 1 << 20], ids=["a byte", "3 bytes", "all"])
 def test_parts_are_written_whole_however_little_each_call_writes(tmp_path, monkeypatch, most):
     """`write_parts` (a file kept in pieces, written again whole without joining them):

@@ -3,7 +3,8 @@ over a change it did not see, never through a link or onto a file it should not 
 
 What happens depends on what the path names now (links followed as the kernel would):
 - nothing, or a regular file: the content goes to a temporary file in the target's folder,
-  is flushed to disk, and replaces the target in one `os.replace`; a run killed at any
+  is flushed to disk, and replaces the target in one `os.replace` (the folder flushed
+  after it, so the rename outlives a power loss too); a run killed at any
   moment leaves the old file or the new one, byte for byte (at worst a stray
   `.NAME.*.m2lsp-tmp` beside it).  The target's mode and group are kept (a warning says when
   the group cannot be, or when the file had other hard links, which keep the old content);
@@ -302,6 +303,23 @@ def atomic_open(path: Path | str, *, binary: bool = False,
     except BaseException:
         _remove(temp)
         raise
+    _sync_folder(target.path)
+
+
+def _sync_folder(path: str) -> None:
+    """Flush `path`'s folder, so that the rename that put `path` there survives a power
+    loss, not only a killed process (a folder that cannot be flushed, on a file system
+    without it, is left as it is: the file's own content was flushed)."""
+    try:
+        folder = os.open(os.path.dirname(path) or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(folder)
+    except OSError:
+        pass
+    finally:
+        os.close(folder)
 
 
 def write_atomic(path: Path | str, data: bytes | str, *,
@@ -346,6 +364,8 @@ def write_together(files: Sequence[tuple[Path, bytes | str]], *,
         for temp in temps:
             _remove(temp)
         raise
+    for path in {os.path.dirname(target.path): target.path for target in targets}.values():
+        _sync_folder(path)  # each folder once
 
 
 def make_folder(path: Path) -> None:
