@@ -20,9 +20,7 @@ def findings(outcome: Outcome) -> set[tuple[str, str]]:
     from m2lsp.model import Format
     from m2lsp.parsing.source import SourceText
 
-    lines = [f"S {outcome.text}", *(e.line("0") for e in sorted(outcome.edits))]
-    if not outcome.edits:
-        lines.append("A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0")
+    lines = [f"S {outcome.text}", *outcome.lines()]
     found = lint(SourceText("\n".join(lines) + "\n"), Format.M2).diagnostics
     return {(d.code, d.message) for d in found
             if d.severity in (Severity.ERROR, Severity.WARNING)}

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from m2lsp.errors import UsageError
 from m2lsp.model import NONE_CORRECTION, NOOP_TYPE, Block, Edit
+
+OPTIONAL = "OPTIONAL"
 
 
 def sentence_key(tokens: Iterable[str], occurrence: int = 1) -> str:
@@ -40,16 +42,21 @@ def sentence_keys(blocks: Iterable[Block]) -> list[str]:
 
 @dataclass(frozen=True, order=True)
 class EditSpec:
-    """An edit apart from who made it: offsets, type, corrections (`""` deletes)."""
+    """An edit apart from who made it: offsets, type, corrections (`""` deletes).  Whether
+    its annotator marked it REQUIRED or OPTIONAL is carried along, but is no part of what
+    the edit is: two edits that differ only there are the same edit (and the key says
+    nothing of it)."""
 
     start: int
     end: int
     type: str
     corrections: tuple[str, ...]
+    required: bool = field(default=True, compare=False)
 
     @classmethod
     def of(cls, edit: Edit) -> EditSpec:
-        return cls(edit.start, edit.end, edit.type.strip(), edit.canonical or ("",))
+        return cls(edit.start, edit.end, edit.type.strip(), edit.canonical or ("",),
+                   edit.required.strip().upper() != OPTIONAL)
 
     @classmethod
     def parse(cls, text: str) -> EditSpec:
@@ -78,8 +85,8 @@ class EditSpec:
         """The A line: a deletion with an empty correction, as ERRANT and the NUS gold
         write it (the key shows it `-NONE-`, which M410 flags in a file)."""
         shown = "||".join(self.corrections)
-        return (f"A {self.start} {self.end}|||{self.type}|||{shown}|||REQUIRED|||-NONE-|||"
-                f"{annotator}")
+        flag = "REQUIRED" if self.required else OPTIONAL
+        return f"A {self.start} {self.end}|||{self.type}|||{shown}|||{flag}|||-NONE-|||{annotator}"
 
     def competes(self, other: EditSpec) -> bool:
         """Whether the two cannot both stand: the same span, spans that overlap, or two

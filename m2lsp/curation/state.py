@@ -27,6 +27,7 @@ from m2lsp.model import Block, M2Document
 
 AUTO, DECIDED, IN_PROGRESS, OPEN = "auto", "decided", "in progress", "open"
 FINISHED = (AUTO, DECIDED)
+NOOP_LINE = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,18 @@ class Outcome:
     @property
     def finished(self) -> bool:
         return self.state in FINISHED
+
+    def lines(self) -> list[str]:
+        """The gold's A lines of the sentence, as annotator 0 (a noop for none).  An edit
+        is OPTIONAL where every annotator whose version has it marked it so, REQUIRED
+        otherwise (the curator's own edit, or any annotator's REQUIRED)."""
+        marked = [spec for version in self.versions.values() for spec in version or ()]
+        lines = []
+        for edit in sorted(self.edits):
+            flags = [spec.required for spec in marked if spec == edit]
+            optional = bool(flags) and not any(flags)
+            lines.append(replace(edit, required=not optional).line("0"))
+        return lines or [NOOP_LINE]
 
 
 @dataclass(frozen=True)
@@ -87,8 +100,7 @@ class Curation:
         out = []
         for outcome in self.outcomes:
             out.append(f"S {outcome.text}")
-            lines = [e.line("0") for e in sorted(outcome.edits)]
-            out.extend(lines or ["A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"])
+            out.extend(outcome.lines())
             out.append("")
         return "\n".join(out) + "\n" if out else ""
 

@@ -28,7 +28,6 @@ from m2lsp.errors import UsageError
 from m2lsp.web.store import CHUNK, Indexed, Key
 
 MOST_CHANGED = 256  # sentences recomputed at most; past that the whole curation decides
-NOOP = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
 
 
 @dataclass(frozen=True)
@@ -371,7 +370,7 @@ def _write(project: Any, gold: Indexed, log_text: str, made: _Made, number: int)
     write_atomic(_log(project.gold), appended(log_text, [made.decision]))
     changes = {}
     for n, outcome in made.outcomes.items():
-        lines = [e.line("0") for e in sorted(outcome.edits)] or [NOOP]
+        lines = outcome.lines()
         if n == number or gold.block_lines(n)[1:] != lines:
             changes[n] = lines
     project.store.replace_blocks(project.gold, gold, changes)

@@ -377,3 +377,38 @@ def test_a_gold_edited_by_hand_is_not_overwritten(team: Path,
     assert Path("gold.m2").read_text(encoding="utf-8") == edited
     assert main(["curate", "gold.m2", "--sentence", "5", "--take", "0"]) == 0  # recorded
     assert Path("gold.m2").read_text(encoding="utf-8") == edited
+
+
+def _marked(text: str, *edits: str) -> str:
+    """`text` with the A lines of `edits` (their `START END|||TYPE|||CORRECTION`) OPTIONAL."""
+    for edit in edits:
+        text = text.replace(f"A {edit}|||REQUIRED|||", f"A {edit}|||OPTIONAL|||")
+    return text
+
+
+SVA, ON = "1 2|||R:VERB:SVA|||arrives", "2 3|||R:PREP|||on"
+
+
+@pytest.mark.parametrize(("a", "b", "flags", "lines"), [
+    ([SVA], [SVA], ["--accept-agreed"], [f"A {SVA}|||OPTIONAL|||-NONE-|||0"]),  # both
+    ([SVA], [], ["--accept-agreed"], [f"A {SVA}|||REQUIRED|||-NONE-|||0"]),  # one only
+    ([SVA, ON], [SVA], ["--sentence", "3", "--take", "0"],
+     [f"A {SVA}|||OPTIONAL|||-NONE-|||0", f"A {ON}|||OPTIONAL|||-NONE-|||0"]),
+    ([ON], [], ["--sentence", "3", "--accept", ON], [f"A {ON}|||OPTIONAL|||-NONE-|||0"]),
+    ([SVA, ON], [], ["--sentence", "3", "--take", "0"],  # b has SVA, REQUIRED
+     [f"A {SVA}|||REQUIRED|||-NONE-|||0", f"A {ON}|||OPTIONAL|||-NONE-|||0"]),
+    ([ON], [], ["--sentence", "3", "--edit", "3 4|||R:NOUN|||Mondays"],  # the curator's own
+     ["A 3 4|||R:NOUN|||Mondays|||REQUIRED|||-NONE-|||0"]),
+], ids=["agreed, both optional", "agreed, one optional", "taken", "accepted",
+        "taken, the other required", "own edit"])
+def test_an_edit_an_annotator_marked_optional_stays_so_in_the_gold(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, a: list[str], b: list[str],
+        flags: list[str], lines: list[str]) -> None:
+    """An edit is OPTIONAL in the gold where every annotator whose version has it marked
+    it so; the key (and the log) say nothing of it, and the annotators still agree."""
+    monkeypatch.chdir(tmp_path)
+    Path("A.m2").write_text(_marked(A, *a), encoding="utf-8")
+    Path("B.m2").write_text(_marked(B, *b), encoding="utf-8")
+    assert main(["curate", "A.m2", "B.m2", "-o", "gold.m2"]) == 0
+    assert main(["curate", "gold.m2", *flags]) == 0
+    assert _blocks("gold.m2")[2][1:] == lines
