@@ -246,16 +246,24 @@ def _counted(function, calls):
 def test_a_gold_changed_on_disk_is_decided_on_the_whole_curation(site):
     """A hand edit since the server wrote the gold: the whole curation decides, and
     refuses to write over it."""
-    ann, bob, cur = site.client("ann"), site.client("bob"), site.client("cur")
-    _save(ann, 2, [GOES])
-    _save(bob, 2, [NOOP])
+    cur = site.client("cur")
+    _decided_then_edited_by_hand(site, cur)
+    answer = cur.post("/api/curation/3", json={"action": "correct"})
+    assert answer.status_code == 400 and "edited by hand" in answer.json()["error"]
+
+
+def _decided_then_edited_by_hand(site, cur, by_hand=True):
+    """ann and bob annotate sentence 2 apart, the curator takes bob's, and (`by_hand`)
+    the gold is then edited by hand to ann's; the gold's path."""
+    _save(site.client("ann"), 2, [GOES])
+    _save(site.client("bob"), 2, [NOOP])
     assert cur.post("/api/curation/2", json={"action": "take", "value": "bob"}
                     ).status_code == 200
     gold = site.root / "gold.m2"
-    gold.write_text(gold.read_text().replace("S He go home .\n" + NOOP,
-                                             "S He go home .\n" + GOES))
-    answer = cur.post("/api/curation/3", json={"action": "correct"})
-    assert answer.status_code == 400 and "edited by hand" in answer.json()["error"]
+    if by_hand:
+        gold.write_text(gold.read_text().replace("S He go home .\n" + NOOP,
+                                                 "S He go home .\n" + GOES))
+    return gold
 
 
 def _restarted(site):
@@ -276,15 +284,7 @@ def test_after_a_restart_the_first_decision_costs_its_sentence(
         site, monkeypatch, hand_edit, whole_openings):
     import m2lsp.files.curation as whole
 
-    ann, bob, cur = site.client("ann"), site.client("bob"), site.client("cur")
-    _save(ann, 2, [GOES])
-    _save(bob, 2, [NOOP])
-    assert cur.post("/api/curation/2", json={"action": "take", "value": "bob"}
-                    ).status_code == 200
-    gold = site.root / "gold.m2"
-    if hand_edit:
-        gold.write_text(gold.read_text().replace("S He go home .\n" + NOOP,
-                                                 "S He go home .\n" + GOES))
+    gold = _decided_then_edited_by_hand(site, site.client("cur"), hand_edit)
     again = _restarted(site)
     opened: list = []
     monkeypatch.setattr(whole, "open_curation", _counted(whole.open_curation, opened))
