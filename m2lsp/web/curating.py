@@ -135,6 +135,7 @@ def _warmed(project: Project) -> None:
 
 
 def _open_once(project: Project) -> None:
+    from m2lsp.curation.record import last_inputs
     from m2lsp.web.deciding import log_stat, remember, saw, stat
 
     order = annotators(project)
@@ -144,7 +145,10 @@ def _open_once(project: Project) -> None:
     layers = [project.store.ready(project.layer(n)) for n in order.names]
     found = opened(project, order)
     saw(project, order.names, log, layers, found.found.outcomes)
-    if project.gold.read_bytes() == found.found.gold().encode("utf-8") and (
+    # the log's last `start` numbers the layers as `order` does: a decision on one sentence
+    # writes none before it (the whole curation does, when the order changed)
+    if found.names == last_inputs(found.decisions) and project.gold.read_bytes() == \
+            found.found.gold().encode("utf-8") and (
             stat(project.gold), log_stat(project.gold)) == (gold, log):
         remember(project.written, project.gold, order.names, layers)
         project.store.ready(project.gold)  # indexed, as a decision writes it

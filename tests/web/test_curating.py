@@ -297,3 +297,24 @@ def test_after_a_restart_the_first_decision_costs_its_sentence(
         written = gold.read_bytes()
         assert main(["curate", str(gold)]) == 0  # written again from the whole curation
         assert gold.read_bytes() == written
+
+
+def test_after_a_restart_a_decision_on_one_sentence_names_whom_it_took_from(site):
+    """The layers' order changed while the server was down (ann took back her only
+    sentence: her layer has no line, and comes last): the log's last `start` no longer
+    numbers them as the server does, so the first decision after the restart writes a
+    `start` before it, and history names bob, whom it took from."""
+    ann, bob, cur = site.client("ann"), site.client("bob"), site.client("cur")
+    _save(ann, 2, [GOES])
+    _save(bob, 2, [NOOP])
+    _save(bob, 3, [GOES])
+    assert cur.post("/api/curation/2", json={"action": "take", "value": "bob"}
+                    ).status_code == 200
+    version = ann.get("/api/sentences/2").json()["version"]
+    assert ann.put("/api/sentences/2", json={"version": version, "edits": [],
+                                             "untouched": True}).status_code == 200
+    again = _restarted(site)
+    took = again.client("cur").post("/api/curation/3", json={"action": "take", "value": "bob"})
+    assert took.status_code == 200, took.text
+    assert _log(site)[-2]["inputs"] == ["layers/bob.m2", "layers/ann.m2"]
+    assert again.client("cur").get("/api/curating/3").json()["history"][0]["from"] == ["bob"]
