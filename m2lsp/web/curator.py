@@ -23,15 +23,15 @@ def overview(project: Project) -> dict[str, Any]:
     order = annotators(project)
     if not order.names:
         return {"names": [], "sentences": 0, "curated": 0, "counts": {}, "outcomes": []}
-    known = outcomes(project, order.names)
-    if known is None:
-        with project.curating:  # the start's warm (or a decision) may be opening it now
-            known = outcomes(project, order.names)
-            if known is None:
-                log = log_stat(project.gold)  # before the files are read: a later write is seen
-                layers = [project.store.get(project.layer(n)) for n in order.names]
-                known = opened(project, order).found.outcomes
-                saw(project, order.names, log, layers, known)
+    # one at a time with the decisions (and the start's opening): a decision replaces its
+    # sentence's outcome in the list, which must not be the list of layers read since
+    with project.curating:
+        known = outcomes(project, order.names)
+        if known is None:
+            log = log_stat(project.gold)  # before the files are read: a later write is seen
+            layers = [project.store.get(project.layer(n)) for n in order.names]
+            known = opened(project, order).found.outcomes
+            saw(project, order.names, log, layers, known)
     found = Curation(order.names, known, ())
     shown = sorted(found.outcomes, key=lambda o: (ORDER.get(o.state, 4), o.number))
     return {"names": list(order.names), "sentences": len(found.outcomes),

@@ -318,3 +318,41 @@ def test_after_a_restart_a_decision_on_one_sentence_names_whom_it_took_from(site
     assert took.status_code == 200, took.text
     assert _log(site)[-2]["inputs"] == ["layers/bob.m2", "layers/ann.m2"]
     assert again.client("cur").get("/api/curating/3").json()["history"][0]["from"] == ["bob"]
+
+
+def test_the_list_follows_a_save_made_while_a_decision_is_written(site, monkeypatch):
+    """bob saves sentence 2 while the curator's reopening of it is being written, and the
+    list is read meanwhile (it replays the sentence bob changed): the list then shows
+    sentence 2 as the whole curation does (open: ann and bob no longer agree), not as the
+    decision found it before bob's save (auto-merged)."""
+    import threading
+
+    import m2lsp.web.deciding as deciding
+    from m2lsp.web.curator import overview
+    from m2lsp.web.layers import Change, save
+    from m2lsp.web.project import open_project
+
+    ann, bob, cur = site.client("ann"), site.client("bob"), site.client("cur")
+    _save(ann, 2, [GOES])
+    _save(bob, 2, [GOES])
+    assert cur.post("/api/curation/1", json={"action": "correct"}).status_code == 200
+    assert cur.get("/api/curating").json()["counts"]["auto"] == 1
+    project = site.app.state.site.project
+    write = deciding._write
+
+    listing = threading.Thread(target=overview, args=(project,))
+
+    def meanwhile(*args):  # a save, and the list read in another thread, as it writes
+        monkeypatch.setattr(deciding, "_write", write)
+        version = bob.get("/api/sentences/2").json()["version"]
+        save(project, "bob", 2, Change(version, (NOOP,)))
+        listing.start()
+        listing.join(0.5)  # done by then, unless it waits for the decision
+        write(*args)
+
+    monkeypatch.setattr(deciding, "_write", meanwhile)
+    assert cur.post("/api/curation/2", json={"action": "reopen"}).status_code == 200
+    listing.join()
+    listed = {o["number"]: o["state"] for o in cur.get("/api/curating").json()["outcomes"]}
+    fresh = overview(open_project(site.root))  # nothing remembered: the whole curation
+    assert listed == {o["number"]: o["state"] for o in fresh["outcomes"]}
