@@ -117,13 +117,17 @@ def read_document(path: Path) -> M2Document:
     return parse_m2(path.read_text(encoding="utf-8"))
 
 
+_ADDING = threading.Lock()
+
+
 def add_layer(project: Project, user: str) -> None:
     """The annotator's layer: the source's sentences, no edit yet (kept if there)."""
     from m2lsp.files.writing import write_atomic
 
     path = project.layer(user)
-    if not path.exists():
-        write_atomic(path, project.source.read_text(encoding="utf-8"))
+    with _ADDING:  # two assignments at once (worker threads): one writes it, before any save
+        if not path.exists():
+            write_atomic(path, project.source.read_text(encoding="utf-8"))
 
 
 def sentence_count(project: Project) -> int:

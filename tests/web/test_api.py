@@ -292,3 +292,32 @@ def test_writes_and_their_events_never_wait_for_the_disk_on_the_event_loop(site)
     # the test client runs the loop in a thread of its own (not the main one): whether a
     # loop runs in the statement's thread tells the loop's from a worker's
     assert any(loop.on_loop) and journal.on_loop and not any(journal.on_loop)
+
+
+def _on_loop() -> bool:
+    import asyncio
+
+    try:
+        return asyncio.get_running_loop() is not None
+    except RuntimeError:  # a worker thread: no loop runs there
+        return False
+
+
+@pytest.mark.parametrize(("who", "method", "path", "body"), [
+    ("boss", "GET", "/api/progress", None),  # every layer: seconds, cold, at 50,000
+    ("cur", "POST", "/api/curation/1", {"action": "correct"}),  # the whole curation
+    ("cur", "GET", "/api/curating", None),
+])
+def test_what_reads_every_layer_runs_off_the_event_loop(site, who, method, path, body):
+    store = site.app.state.site.project.store
+    read, on_loop = store.get, []
+
+    def get(path):
+        if path.parent.name == "layers":
+            on_loop.append(_on_loop())
+        return read(path)
+
+    store.get = get
+    answer = site.client(who).request(method, path, json=body)
+    assert answer.status_code == 200, answer.text
+    assert on_loop and not any(on_loop)
