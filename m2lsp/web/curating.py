@@ -136,11 +136,12 @@ def _warmed(project: Project) -> None:
 
 def _open_once(project: Project) -> None:
     from m2lsp.curation.record import last_inputs
-    from m2lsp.web.deciding import log_stat, remember, saw, stat
+    from m2lsp.web.deciding import log_stat, remember, saw, stat, unchanged
 
     order = annotators(project)
-    if not order.names or not project.gold.is_file():
-        return
+    if not order.names or not project.gold.is_file() or unchanged(
+            project.written, project.gold, order.names):
+        return  # nothing to open, or a decision made before this ran opened it already
     gold, log = stat(project.gold), log_stat(project.gold)  # before anything is read
     layers = [project.store.ready(project.layer(n)) for n in order.names]
     found = opened(project, order)
