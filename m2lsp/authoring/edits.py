@@ -24,6 +24,8 @@ import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
 from m2lsp.annotation.from_correction import Engines, annotate_correction, language_of
 from m2lsp.authoring.lines import edit_line, in_order, with_lines
@@ -140,8 +142,9 @@ def minimal(tokens: Sequence[str], start: int, end: int, words: Sequence[str]
 def tokenised(tokens: Sequence[str], text: str, engines: Engines) -> str:
     """`text` (a correction or a corrected sentence) in the tokens of the sentence's
     language: English by the engine's spaCy tokenizer (`a car.` -> `a car .`), where it
-    is installed; char-level Chinese in characters (`一个车。` -> `一 个 车 。`);
-    otherwise split at whitespace (`untokenised` says where that may be wrong)."""
+    is installed, else by spaCy's English tokenizer alone; char-level Chinese in
+    characters (`一个车。` -> `一 个 车 。`); otherwise split at whitespace (`untokenised`
+    says where that may be wrong)."""
     words = " ".join(text.split())
     if words in ("", NONE_CORRECTION):
         return ""
@@ -150,13 +153,31 @@ def tokenised(tokens: Sequence[str], text: str, engines: Engines) -> str:
         from m2lsp.annotation.chinese import split
 
         return " ".join(split("".join(words.split())))
-    if language != "en" or engines.english is None:
-        return words
-    try:
-        nlp = engines.english().nlp
-    except (M2lspError, AttributeError):
+    nlp = _english_tokenizer(engines) if language == "en" else None
+    if nlp is None:
         return words
     return " ".join(t.text for t in nlp.make_doc(words) if not t.is_space)
+
+
+def _english_tokenizer(engines: Engines) -> Any | None:
+    """What cuts English text into tokens: the engine's spaCy pipeline, else spaCy's
+    English tokenizer alone (the rules of the English pipelines' tokenizers, no model to
+    load: typing off, or no model installed), else None (no spaCy)."""
+    if engines.english is not None:
+        try:
+            return engines.english().nlp
+        except (M2lspError, AttributeError):
+            pass
+    return _blank_english()
+
+
+@cache
+def _blank_english() -> Any | None:
+    try:
+        import spacy
+    except ImportError:
+        return None
+    return spacy.blank("en")
 
 
 # a word with punctuation stuck to it (`car.`, `"a`, `(the`): text a tokenizer would cut
@@ -165,14 +186,14 @@ _STUCK = re.compile(r"\w[.,!?;:\")\]]+(?:\s|$)|(?:^|\s)[\"(\[]+\w")
 
 def untokenised(tokens: Sequence[str], written: str, engines: Engines) -> str | None:
     """Why `written` (a correction as it will be stored) may not be in the file's tokens:
-    English words with punctuation stuck to them, kept as typed where no pipeline cut them;
+    English words with punctuation stuck to them, kept as typed where spaCy is missing;
     else None."""
-    if engines.english is not None or language_of(tokens) != "en" or \
-            not _STUCK.search(written):
+    if language_of(tokens) != "en" or not _STUCK.search(written) or \
+            _english_tokenizer(engines) is not None:
         return None
-    return (f"the correction \"{written}\" was kept as typed: no English pipeline split its "
-            "punctuation from its words (install one: pip install 'm2lsp[errant]' and an "
-            "English spaCy model), so check its tokens")
+    return (f"the correction \"{written}\" was kept as typed: without spaCy nothing split its "
+            "punctuation from its words (install it: pip install 'm2lsp[errant]'), so "
+            "check its tokens")
 
 
 def retyped(block: Block, row: int, engines: Engines) -> Rewrite:

@@ -121,12 +121,20 @@ def _applied(tokens, lines):
     return (corrected_sentence(block, "0") or "").split()
 
 
-def test_a_raw_correction_is_split_or_said_where_no_pipeline_cuts_it():
+def test_a_raw_correction_is_split_or_said_where_no_pipeline_cuts_it(monkeypatch):
     """Char-level Chinese is cut in characters (a token a character, as the S line); an
-    English correction with punctuation stuck to a word, which no pipeline could cut, is
-    kept as typed and said (AW2 5)."""
+    English correction is cut by spaCy's English tokenizer where no pipeline is loaded
+    (typing off); without spaCy, one with punctuation stuck to a word is kept as typed and
+    said (AW2 5)."""
+    import m2lsp.authoring.edits as edits
+
     found = added(_block("S 我 喜 欢 猫 。\n"), 1, 3, "喜爱", "0", PLAIN)
     assert [line.split("|||")[2] for line in found.lines] == ["喜 爱"]
+    pytest.importorskip("spacy")
+    found = added(_block("S Yesterday I bought car .\n"), 3, 4, "a car.", "0", PLAIN)
+    assert [line.split("|||")[2] for line in found.lines] == ["a car ."]
+    assert found.note is None or "kept as typed" not in found.note
+    monkeypatch.setattr(edits, "_blank_english", lambda: None)  # no spaCy
     found = added(_block("S Yesterday I bought car .\n"), 3, 4, "a car.", "0", PLAIN)
     assert [line.split("|||")[2] for line in found.lines] == ["a car."]
     assert found.note is not None and 'the correction "a car." was kept as typed' in found.note
