@@ -436,7 +436,7 @@ class UnkWithCorrection(Rule):
     code = "M407"
     name = "unk-with-correction"
     severity = Severity.WARNING
-    message = "UNK edit with correction {correction!r}: ERRANT writes UNK with the original text {original!r}"  # noqa: E501
+    message = "UNK edit with correction {correction!r}: choose its type (ERRANT writes UNK only with the original text {original!r})"  # noqa: E501
     scope = Scope.M2_BLOCK
     suspect = Suspect.UNK
 

@@ -17,9 +17,9 @@ def is_name(value: object) -> bool:
     return isinstance(value, str) and _NAME.fullmatch(value) is not None
 
 
-def checked_name(value: object) -> str:
+def checked_name(value: object, what: str = "a user name") -> str:
     if not is_name(value):
-        raise UsageError(f"{value!r} is not a user name (lower-case letters, digits, _ and -, "
+        raise UsageError(f"{value!r} is not {what} (lower-case letters, digits, _ and -, "
                          "a letter first, at most 32)")
     assert isinstance(value, str)
     return value

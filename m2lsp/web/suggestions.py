@@ -58,7 +58,7 @@ def load(project: Project, body: Any) -> dict[str, Any]:
     if not isinstance(body, dict) or body.get("format") not in KINDS or \
             not isinstance(body.get("text"), str):
         raise UsageError("the body is a JSON object: name, format (text or m2), text")
-    name = checked_name(body.get("name"))
+    name = checked_name(body.get("name"), "a name for suggestions")
     source = read_document(project.source)
     if body["format"] == "text":
         edits = _from_text(source, body["text"], project.engines)

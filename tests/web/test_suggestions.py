@@ -110,7 +110,7 @@ def test_a_stale_acceptance_is_refused_and_nothing_is_written(site):
     ({"name": "sys", "format": "m2", "text": "S Other words .\n\n" * 3}, "not the project"),
     ({"name": "sys", "format": "m2", "text": "S Other words .\n\n"},
      "has 1 sentences but the project 3"),
-    ({"name": "../sys", "format": "text", "text": OUTPUT}, "user name"),
+    ({"name": "../sys", "format": "text", "text": OUTPUT}, "a name for suggestions"),
     ({"name": "sys", "format": "docx", "text": OUTPUT}, "format"),
 ])
 def test_a_set_that_is_not_the_projects_is_refused(site, body, said):
