@@ -102,12 +102,14 @@ def _sentences(args: argparse.Namespace) -> list[list[str]]:
     """The sentences of --from: an M2 file's S lines, or raw lines tokenised as `m2lsp
     skeleton` tokenises them (split at whitespace with --no-tok)."""
     from m2lsp.cli.inputs import read_text
-    from m2lsp.web.source import sentences_of
+    from m2lsp.web.source import sentences_of, skipped
 
     text = read_text(args.source, "text").text
     sentences = sentences_of(text, args.lang, args.no_tok, args.source)
     if not sentences:
         raise UsageError("no sentence to annotate (the input has no non-blank line)")
+    if said := skipped(text):
+        print(f"m2lsp: {said}", file=sys.stderr)
     return sentences
 
 

@@ -21,6 +21,17 @@ def is_m2(text: str) -> bool:
     return text.startswith("S ") or "\nS " in text
 
 
+def skipped(text: str) -> str:
+    """What a text's blank lines mean for the numbers, said when there are any (raw
+    sentences only: an M2 file's blocks are its sentences): "" otherwise."""
+    count = 0 if is_m2(text) else sum(1 for line in text.splitlines() if not line.split())
+    if not count:
+        return ""
+    lines = "a blank line was" if count == 1 else f"{count} blank lines were"
+    return (f"{lines} skipped: sentence numbers count the other lines (a system's output "
+            "to score or suggest leaves them out too)")
+
+
 def sentences_of(text: str, language: str, tokenised: bool, near: Path) -> list[list[str]]:
     """The tokens of each sentence `text` gives (`near`: where the pyproject.toml naming a
     spaCy pipeline is looked for, as `m2lsp skeleton` looks beside its input)."""
@@ -53,7 +64,7 @@ def load(project: Project, body: Any) -> dict[str, Any]:
     with _LOADING:
         refuse_loaded(project)
         _write(project, "".join(f"S {' '.join(tokens)}\n\n" for tokens in sentences))
-    return {"sentences": len(sentences)}
+    return {"sentences": len(sentences), "skipped": skipped(body["text"])}
 
 
 def refuse_loaded(project: Project) -> None:

@@ -42,7 +42,8 @@ def test_a_manager_loads_raw_sentences_and_assigns_them(tmp_path):
     assert boss.get("/api/progress").json()["sentences"] == 0
     answer = boss.post("/api/source", json={"text": RAW, "tokenised": True})
     assert answer.status_code == 201, answer.text
-    assert answer.json() == {"sentences": 2}
+    assert answer.json()["sentences"] == 2
+    assert answer.json()["skipped"].startswith("a blank line was skipped")
     made = "S He go home .\n\nS She like cats .\n\n"
     assert (site.root / "source.m2").read_text() == made
     for name in ("ann", "bob"):
@@ -141,7 +142,25 @@ def test_two_loads_at_once_make_one_source(tmp_path):
 
     with ThreadPoolExecutor(4) as pool:
         made = list(pool.map(loading, bodies))
-    assert made.count({"sentences": 1}) == 1 and made.count(None) == 3
-    won = made.index({"sentences": 1})
+    loaded = {"sentences": 1, "skipped": ""}
+    assert made.count(loaded) == 1 and made.count(None) == 3
+    won = made.index(loaded)
     for path in ("source.m2", "layers/ann.m2", "layers/bob.m2"):
         assert (site.root / path).read_text() == f"S Load {won} .\n\n"
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("He go home .\n\nShe like cats .\n", "a blank line was skipped: sentence numbers count"),
+    ("\nHe go home .\n \n\nShe like cats .\n", "3 blank lines were skipped"),
+])
+def test_blank_lines_skipped_are_said(tmp_path, capsys, text, said):
+    """Sentence numbers count the non-blank lines: a manager whose file has blank lines is
+    told, in the page and by `web init --from`."""
+    answer = empty(tmp_path / "page").client("boss").post(
+        "/api/source", json={"text": text, "tokenised": True})
+    assert answer.status_code == 201 and answer.json()["sentences"] == 2
+    assert answer.json()["skipped"].startswith(said)
+    raw = tmp_path / "raw.txt"
+    raw.write_text(text, encoding="utf-8")
+    assert main(["web", "init", str(tmp_path / "cli"), "--from", str(raw), "--no-tok"]) == 0
+    assert f"m2lsp: {said}" in capsys.readouterr().err
