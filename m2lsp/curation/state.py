@@ -49,21 +49,24 @@ class Outcome:
         return self.state in FINISHED
 
     def lines(self) -> list[str]:
-        """The gold's A lines of the sentence, as annotator 0 (a noop for none).  An edit
-        is OPTIONAL where every annotator whose version has it marked it so, REQUIRED
+        """The gold's A lines of the sentence, as annotator 0 (a noop for none)."""
+        return [edit.line("0") for edit in self.flagged()] or [NOOP_LINE]
+
+    def flagged(self) -> list[EditSpec]:
+        """The gold's edits in order, each REQUIRED or OPTIONAL as the gold writes it:
+        OPTIONAL where every annotator whose version has it marked it so, REQUIRED
         otherwise (the curator's own edit, or any annotator's REQUIRED)."""
         optional: set[EditSpec] = set()  # as each annotator marked it (the flag aside)
         required: set[EditSpec] = set()
         for version in self.versions.values():
             for spec in version or ():
                 (required if spec.required else optional).add(spec)
-        lines = []
+        flagged = []
         for edit in sorted(self.edits):
             wanted = edit not in optional or edit in required
             # `replace` only where the flag differs: it is most of the cost of a large gold
-            lines.append((edit if edit.required == wanted else
-                          replace(edit, required=wanted)).line("0"))
-        return lines or [NOOP_LINE]
+            flagged.append(edit if edit.required == wanted else replace(edit, required=wanted))
+        return flagged
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,7 @@ def sentence(project: Project, number: int) -> dict[str, Any]:
     notes = [n | {"by": name} for name in sorted(order.names)
              for n in notes_of(project, name, number)]
     return {"number": number, "tokens": tokens, "state": outcome.state, "rule": outcome.rule,
-            "gold": rows(outcome.edits), "versions": versions, "notes": notes,
+            "gold": rows(outcome.flagged()), "versions": versions, "notes": notes,
             "history": history(decisions, outcome.key, order)}
 
 

@@ -65,4 +65,5 @@ def spec_row(tokens: Sequence[str], spec: EditSpec) -> dict[str, Any]:
     correction = spec.corrections[0] if spec.corrections else ""
     return {"key": spec.key, "start": spec.start, "end": spec.end, "type": spec.type,
             "original": " ".join(tokens[spec.start:spec.end]),
-            "correction": "" if correction == NONE_CORRECTION else correction}
+            "correction": "" if correction == NONE_CORRECTION else correction,
+            "required": spec.required}

@@ -356,3 +356,23 @@ def test_the_list_follows_a_save_made_while_a_decision_is_written(site, monkeypa
     listed = {o["number"]: o["state"] for o in cur.get("/api/curating").json()["outcomes"]}
     fresh = overview(open_project(site.root))  # nothing remembered: the whole curation
     assert listed == {o["number"]: o["state"] for o in fresh["outcomes"]}
+
+
+def test_the_curator_sees_which_edits_are_optional(site):
+    """ann marks her edit OPTIONAL; bob makes it REQUIRED: each version shows its own
+    flag, and the gold's after a take is REQUIRED (not every annotator made it OPTIONAL)."""
+    optional = GOES.replace("|||REQUIRED|||", "|||OPTIONAL|||")
+    _save(site.client("ann"), 2, [optional])
+    _save(site.client("bob"), 2, [GOES])
+    cur = site.client("cur")
+    assert cur.post("/api/curation/2", json={"action": "take", "value": "ann"}
+                    ).status_code == 200
+    shown = cur.get("/api/curating/2").json()
+    assert [e["required"] for e in shown["versions"]["ann"]] == [False]
+    assert [e["required"] for e in shown["versions"]["bob"]] == [True]
+    assert [e["required"] for e in shown["gold"]] == [True]
+    _save(site.client("bob"), 2, [optional])  # now both: OPTIONAL in the gold
+    assert cur.post("/api/curation/2", json={"action": "take", "value": "bob"}
+                    ).status_code == 200
+    assert [e["required"] for e in cur.get("/api/curating/2").json()["gold"]] == [False]
+    assert optional in (site.root / "gold.m2").read_text()
