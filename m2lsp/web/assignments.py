@@ -57,11 +57,22 @@ def given(db: sqlite3.Connection) -> dict[str, list[int]]:
 
 
 def counted(project: Project, numbers: dict[str, list[int]]) -> list[dict[str, Any]]:
-    """Per annotator: sentences assigned and done, from `given`'s sentences; reads their
-    layers (a thread's work: a cold 50,000-sentence layer takes a moment), touches no
-    database."""
-    return [{"user": name, "assigned": len(them), "done": _done(project, name, them)}
-            for name, them in numbers.items()]
+    """Per annotator: sentences assigned (how many, and as ranges) and done, from
+    `given`'s sentences; reads their layers (a thread's work: a cold 50,000-sentence layer
+    takes a moment), touches no database."""
+    return [{"user": name, "assigned": len(them), "ranges": ranges(them),
+             "done": _done(project, name, them)} for name, them in numbers.items()]
+
+
+def ranges(numbers: list[int]) -> list[list[int]]:
+    """Sorted sentence numbers as inclusive ranges: [1, 2, 3, 7] -> [[1, 3], [7, 7]]."""
+    out: list[list[int]] = []
+    for n in numbers:
+        if out and out[-1][1] + 1 == n:
+            out[-1][1] = n
+        else:
+            out.append([n, n])
+    return out
 
 
 def _done(project: Project, name: str, numbers: list[int]) -> int:

@@ -120,8 +120,17 @@ def test_the_manager_assigns_and_watches_progress(site):
     bob.put("/api/sentences/2", json={"version": bob.get("/api/sentences/2").json()["version"],
                                       "edits": ["A 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-|||0"]})
     progress = boss.get("/api/progress").json()["annotators"]
-    assert progress == [{"user": "ann", "assigned": 3, "done": 0},
-                        {"user": "bob", "assigned": 3, "done": 1}]
+    assert progress == [{"user": "ann", "assigned": 3, "ranges": [[1, 3]], "done": 0},
+                        {"user": "bob", "assigned": 3, "ranges": [[1, 3]], "done": 1}]
+
+
+@pytest.mark.parametrize(("numbers", "ranges"), [
+    ([], []), ([4], [[4, 4]]), ([1, 2, 3, 7], [[1, 3], [7, 7]]), ([2, 4, 5], [[2, 2], [4, 5]]),
+])
+def test_the_manager_sees_assignments_as_ranges(numbers, ranges):
+    from m2lsp.web.assignments import ranges as ranges_of
+
+    assert ranges_of(numbers) == ranges
 
 
 def _save(client, number, lines):
