@@ -142,7 +142,8 @@ def minimal(tokens: Sequence[str], start: int, end: int, words: Sequence[str]
 def tokenised(tokens: Sequence[str], text: str, engines: Engines) -> str:
     """`text` (a correction or a corrected sentence) in the tokens of the sentence's
     language: English by the engine's spaCy tokenizer (`a car.` -> `a car .`), where it
-    is installed, else by spaCy's English tokenizer alone; char-level Chinese in
+    is installed, else by spaCy's English tokenizer alone (a word that is one of
+    `tokens` kept as it is); char-level Chinese in
     characters (`一个车。` -> `一 个 车 。`); otherwise split at whitespace (`untokenised`
     says where that may be wrong)."""
     words = " ".join(text.split())
@@ -156,7 +157,13 @@ def tokenised(tokens: Sequence[str], text: str, engines: Engines) -> str:
     nlp = _english_tokenizer(engines) if language == "en" else None
     if nlp is None:
         return words
-    return " ".join(t.text for t in nlp.make_doc(words) if not t.is_space)
+    # the tokenizer cuts at whitespace first, so a word at a time is the same, and a word
+    # that is one of the sentence's tokens stays one: a source tokenised otherwise ("5."
+    # one token) gets no edit where the text typed is its own
+    source = set(tokens)
+    return " ".join(part for word in words.split(" ") for part in (
+        [word] if word in source else
+        [t.text for t in nlp.make_doc(word) if not t.is_space]))
 
 
 def _english_tokenizer(engines: Engines) -> Any | None:

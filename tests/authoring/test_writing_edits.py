@@ -140,3 +140,18 @@ def test_a_raw_correction_is_split_or_said_where_no_pipeline_cuts_it(monkeypatch
     assert found.note is not None and 'the correction "a car." was kept as typed' in found.note
     found = added(_block("S Yesterday I bought car .\n"), 3, 4, "a car", "0", PLAIN)
     assert found.note is None or "kept as typed" not in found.note
+
+
+@pytest.mark.parametrize(("source", "typed", "lines"), [
+    # a source tokenised otherwise ("5." one token): its own text typed back is no edit
+    ("S This is number 5.", "This is number 5.",
+     ["A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"]),
+    # a word that is none of the tokens is cut by the tokenizer ("years." -> "years .")
+    ("S He lived here for years .", "He has lived here for years.",
+     ["A 1 1|||UNK|||has|||REQUIRED|||-NONE-|||0"]),
+])
+def test_a_corrected_sentence_keeps_the_source_s_own_tokens(source, typed, lines):
+    from m2lsp.authoring.edits import realigned
+
+    pytest.importorskip("spacy")
+    assert realigned(_block(source + "\n"), "0", typed, PLAIN).lines == lines
