@@ -37,6 +37,7 @@ export function annotate(main: HTMLElement): void {
   let shown: Shown | null = null;
   let saved = "";
   let span: [number, number] | null = null;  // the tokens selected, or a gap (start = end)
+  let picked = false;  // tokens were just clicked: their text is selected in the edit's box
   let suggestions: Suggestion[] = [];
   // The sentence's edits (A lines) as the server gave them, oldest first, and where the
   // page is among them: undo and redo save an earlier or later one (a normal save).
@@ -319,7 +320,7 @@ export function annotate(main: HTMLElement): void {
 
   function sourceRow(tokens: string[]): HTMLElement {
     return tokenPicker(tokens, span, "Source tokens: select some, or a gap, to add an edit",
-                       (next) => { span = next; render(true); });
+                       (next) => { span = next; picked = true; render(true); });
   }
 
   // What the selected tokens are called, 1-based ("Token 2 (“a”) becomes").
@@ -347,8 +348,10 @@ export function annotate(main: HTMLElement): void {
         { version: s.version, start, end, correction: text.value }), "Edit added.");
       if (done) { span = null; render(); }
     });
-    // the tokens' text, selected: what is typed replaces it
-    setTimeout(() => { text.focus(); text.select(); });
+    if (picked) {  // the tokens' text, selected: what is typed replaces it
+      picked = false;
+      setTimeout(() => { text.focus(); text.select(); });
+    }
     return form;
   }
 

@@ -8,7 +8,7 @@
 // it is read again when the stream comes back after the server restarted. One decision
 // at a time: a second click while one is sent is ignored. The address bar names the
 // sentence shown (#N; Back and a hand-typed #N open theirs).
-import { api } from "./api";
+import { api, ApiError } from "./api";
 import { change, h, replace, say, sayFailed, tokenPicker, tokensName, Writes } from "./dom";
 import { listenLive } from "./live";
 import { gathered, panels } from "./panels";
@@ -128,6 +128,7 @@ export function curate(main: HTMLElement): void {
         made();
       } catch (e) {
         sayFailed(e);
+        if (e instanceof ApiError && e.status === 0) return;  // the server is not there
       }
       if (current) await show(current);
     })?.then(() => refresh()).catch(() => undefined);
