@@ -5,13 +5,16 @@ loads 20 raw sentences in the page and assigns them, and watches the progress co
 two annotators, in two browser contexts open at once, annotate (a
 replacement typed in the corrected text and its type set by hand, an insertion by a click
 between two tokens, a deletion, a note, "No error" on
-the rest, the keyboard to go on; a stale save from a second tab refused, its text kept);
-the curator accepts what they agree on and decides the rest (an edit of her own, refused
-once with the linter's reason, shown in the sentence's history; a decision from a second
-tab reaching the first live); the manager sees the agreement, scores a system's output in
-the page (the numbers `m2lsp score --format json` prints) and downloads the gold, which
-passes `m2lsp check`.  Screenshots go to a temporary folder, and to docs/images with
-M2LSP_UPDATE_SCREENSHOTS=1 (docs/web.md shows those)."""
+the rest, the keyboard to go on, Back and the address bar's #N; a stale save from a second
+tab refused, its text kept; a save while the server cannot be reached said so and retried
+by Enter; a double-clicked Save saved once; "No error" on edits confirmed first); the curator
+accepts what they agree on and decides the rest (an edit of her own, refused once with the
+linter's reason, shown in the sentence's history; a decision from a second tab reaching the
+first live; double-clicked decisions made once); the manager sees the agreement, scores a
+system's output in the page (the numbers `m2lsp score --format json` prints, to four
+decimals) and downloads the gold, which passes `m2lsp check`.  Screenshots go to a
+temporary folder, and to docs/images with M2LSP_UPDATE_SCREENSHOTS=1 (docs/web.md shows
+those)."""
 
 from __future__ import annotations
 
@@ -213,6 +216,11 @@ def _retokenise_suggest_undo(ana: Person, ben: Person) -> None:
     typed = "This is sentence number five ."
     ben.page.fill("#corrected", typed)  # not saved yet
     ana.page.click("button.token[data-index='4']")
+    # the token's text is selected in the edit's box, named 1-based: typing replaces it
+    ana.page.wait_for_selector("form.span label:text-is('Token 5 (“5.”) becomes')")
+    ana.page.wait_for_function("document.activeElement.id === 'span-correction'")
+    ana.page.keyboard.type("5")
+    assert ana.page.input_value("#span-correction") == "5"
     ana.page.fill("#split-pieces", "5 .")
     with ana.answer("POST", "/api/sentences/5/split") as split:
         ana.page.click("form.retokenise button[type=submit]")
@@ -238,6 +246,59 @@ def _retokenise_suggest_undo(ana: Person, ben: Person) -> None:
         ana.page.click("#redo")
     assert redone.value.ok
     ana.page.wait_for_selector("tr[data-edit='0']:has-text('six')")
+
+
+def _address_bar(who: Person) -> None:
+    """The address bar names the sentence shown: Back opens the one before, a #N typed by
+    hand opens N, and a reload opens the one shown."""
+    page = who.page
+    page.go_back()
+    page.wait_for_selector("#sentence-title:text-is('Sentence 3')")
+    assert page.url.endswith("#3")
+    page.evaluate("location.hash = '#4'")
+    page.wait_for_selector("#sentence-title:text-is('Sentence 4')")
+    assert page.locator("nav button[aria-current='true']").get_attribute("data-number") == "4"
+
+
+def _save_by_double_click(who: Person, number: int, text: str) -> None:
+    """Save double-clicked: one save, and no "another tab saved it" for the second click."""
+    page = who.page
+    page.locator(f"nav button[data-number='{number}']").click()
+    page.wait_for_selector(f"#sentence-title:text-is('Sentence {number}')")
+    page.fill("#corrected", text)
+    sent: list[str] = []
+    count = lambda request: sent.append(request.url) if request.method == "PUT" else None  # noqa: E731
+    page.on("request", count)
+    with who.answer("PUT", f"/api/sentences/{number}") as saved:
+        page.dblclick("#save")
+    assert saved.value.ok
+    page.wait_for_selector(f"#status:text-is('Sentence {number} saved.')")
+    page.wait_for_selector("tr[data-edit='0']")
+    page.remove_listener("request", count)
+    assert len(sent) == 1
+
+
+def _offline_then_back(who: Person) -> None:
+    """The server cannot be reached: a save says so (not the browser's words) and keeps the
+    text as not saved, so Enter sends it again once it can be; opening a sentence says so
+    too, and the page stays."""
+    page = who.page
+    page.route("**/api/sentences/**", lambda route: route.abort())
+    page.fill("#corrected", "This is the sentence four .")
+    page.press("#corrected", "Enter")
+    page.wait_for_selector("#status.error:text-is('cannot reach the server: your change is "
+                           "not saved; try again')")
+    page.unroute("**/api/sentences/**")
+    with who.answer("PUT", "/api/sentences/4") as saved:  # not counted as saved: sent again
+        page.press("#corrected", "Enter")
+    assert saved.value.ok
+    page.wait_for_selector("tr[data-edit='0']")
+    page.route("**/api/sentences/2", lambda route: route.abort())
+    page.locator("nav button[data-number='2']").click()
+    page.wait_for_selector("#status.error:text-is('cannot reach the server: try again')")
+    page.unroute("**/api/sentences/2")
+    assert page.inner_text("#sentence-title") == "Sentence 4"
+    assert page.url.endswith("#4")
 
 
 def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
@@ -292,17 +353,22 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
         ana.page.screenshot(path=str(folder / "web-annotate.png"))
     ana.page.keyboard.press("Alt+n")  # the keyboard goes on to the next sentence
     ana.page.wait_for_selector("#sentence-title:text-is('Sentence 4')")
+    _address_bar(ana)
     second = ana.context.new_page()  # a second tab of ana's, on the same sentence, that
     second.route("**/api/events", lambda route: route.abort())  # hears no live update
     second.goto(url + "#4")
     second.wait_for_selector("#sentence-title:text-is('Sentence 4')")
-    _correct(ana, 4, "This is the sentence four .", None)
+    _offline_then_back(ana)
     with ana.answer("PUT", "/api/sentences/4") as undone:  # back to before the first save:
         ana.page.keyboard.press("Alt+z")  # untouched, not "no error"
     assert undone.value.ok and undone.value.json()["edits"] == []
     ana.page.wait_for_selector("p.empty:text-is('No edit yet.')")
+    _save_by_double_click(ben, 3, "We need time .")  # then "No error" on it: asked first
+    asked: list[str] = []
+    ben.page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     for who in (ana, ben):
         _no_error_on_the_rest(who, 3 if who is ben else 4)
+    assert asked == ["Remove the edit and mark the sentence correct?"]
     second.fill("#corrected", "This is sentence number four .")
     with second.expect_response(lambda r: r.request.method == "PUT") as stale:
         second.press("#corrected", "Enter")
@@ -329,9 +395,12 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     assert page.locator(".version.gold li").count() == 1  # the agreed insertion
     for folder in _shots(tmp_path):
         page.screenshot(path=str(folder / "web-curate.png"))
-    with cleo.answer("POST", "/api/curation/2"):
-        page.click("#done")
+    assert page.inner_text("#correct") == "Source is correct (no edit)"
+    assert "no edit" in (page.get_attribute("#correct", "title") or "")
+    with cleo.answer("GET", "/api/curating/2"):  # the page read it again after deciding
+        page.dblclick("#done")  # one decision: the second click is ignored
     page.wait_for_selector("#state:text-is('decided')")
+    assert page.locator("ol.history li[data-action='done']").count() == 1
     # her own edit on sentence 4: "number" deleted, typed by hand; the history shows it
     page.locator("nav button[data-number='4']").click()
     page.wait_for_selector("#sentence-title:text-is('Sentence 4')")
@@ -356,8 +425,10 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     other = cleo.context.new_page()
     other.goto(url + "#3")
     other.wait_for_selector("#sentence-title:text-is('Sentence 3')")
-    with other.expect_response(lambda r: r.url.endswith("/api/curation/3")):
-        other.click("section[aria-label=\"ana's version\"] button.take")
+    with other.expect_response(lambda r: r.url.endswith("/api/curating/3")):
+        other.dblclick("section[aria-label=\"ana's version\"] button.take")
+    other.wait_for_selector("ol.history li[data-action='take']")
+    assert other.locator("ol.history li[data-action='take']").count() == 1
     page.wait_for_selector("#live:has-text('take on 3')")
     page.wait_for_selector("#state:text-is('decided')")
     page.wait_for_selector("ol.history li[data-action='take']:has-text('from ana')")
@@ -404,13 +475,17 @@ def _manager_scores_and_exports(boss: Person, tmp_path: Path) -> None:
     with contextlib.redirect_stdout(printed):
         assert main(["score", str(system), str(gold), "--format", "json"]) == 0
     expected = json.loads(printed.getvalue())
-    shown = {key: float(page.inner_text(f"#score-corpus dd[data-key='{key}']"))
-             for key in ("precision", "recall", "f")}
-    assert shown == {key: expected[key] for key in shown}
+    for key in ("precision", "recall", "f"):  # four decimals, the full value beside
+        shown = page.locator(f"#score-corpus dd[data-key='{key}']")
+        assert float(shown.get_attribute("data-value") or "") == expected[key]
+        assert shown.inner_text() == f"{expected[key]:.4f}"
     rows = page.locator("#score-sentences tbody tr").evaluate_all(
-        """rows => rows.map(row => [row.querySelector("td[data-key='f']").textContent,
+        """rows => rows.map(row => [row.querySelector("td[data-key='f']").dataset.value,
             ...["found", "wrong", "missed"].map(
                 kind => row.querySelectorAll(`ul.marks.${kind} li`).length)])""")
+    heads = page.locator("#score-sentences thead th").count()
+    assert all(page.locator("#score-sentences tbody tr").evaluate_all(
+        f"rows => rows.map(row => row.children.length === {heads})"))
     assert [[float(f), *marks] for f, *marks in rows] == [
         [s["f"], *(len(s[key]) for key in ("true_positives", "false_positives",
                                            "false_negatives"))]

@@ -7,9 +7,13 @@
 // back an earlier state of the edits the server gave (Alt+Z, Alt+Y; Ctrl+Z, Ctrl+Shift+Z
 // outside a text box); suggestions are accepted or rejected one by one; the page hears
 // of its user's saves in other tabs, of retokenisations and assignments (server-sent
-// events) and reloads what changed.
+// events) and reloads what changed (and all it shows when the stream comes back after the
+// server restarted). One write at a time: a second click while one is sent is ignored.
+// What is typed and not saved is saved before another sentence opens (a click, Alt+N,
+// Alt+P, the list, the address bar's #N), and a reload or a closed tab asks first.
 import { api, ApiError } from "./api";
-import { change, h, replace, say, tokenPicker } from "./dom";
+import { change, h, replace, say, sayFailed, tokenPicker, tokensName, Writes } from "./dom";
+import { listenLive } from "./live";
 
 interface Listed { number: number; text: string; state: string; version: string }
 interface Row {
@@ -33,6 +37,7 @@ export function annotate(main: HTMLElement): void {
   let shown: Shown | null = null;
   let saved = "";
   let span: [number, number] | null = null;  // the tokens selected, or a gap (start = end)
+  let picked = false;  // tokens were just clicked: their text is selected in the edit's box
   let suggestions: Suggestion[] = [];
   // The sentence's edits (A lines) as the server gave them, oldest first, and where the
   // page is among them: undo and redo save an earlier or later one (a normal save).
@@ -40,6 +45,8 @@ export function annotate(main: HTMLElement): void {
   let at = -1;
   const known = new Set<string>();  // versions this page was given (its own saves)
   let inflight: Promise<unknown> = Promise.resolve();
+  let pending: Promise<boolean> | null = null;  // the write in flight, answering if it was made
+  let opening = 0;  // the sentence last asked for (an older answer is dropped)
   const suggestionBox = h("div", { id: "suggestions" });
   const list = h("ol", { class: "sentences" });
   const progress = h("progress", { id: "progress", max: 1, value: 0 });
@@ -50,6 +57,7 @@ export function annotate(main: HTMLElement): void {
       h("p", {}, h("label", { for: "progress" }, "Done "), progress, " ", progressText),
       list),
     view);
+  const writes = new Writes(() => [view]);
 
   async function refreshList(): Promise<void> {
     listed = (await api<{ sentences: Listed[] }>("GET", "/api/sentences")).sentences;
@@ -70,18 +78,62 @@ export function annotate(main: HTMLElement): void {
         ` ${s.number}. ${s.text}`))));
   }
 
-  async function open(number: number): Promise<void> {
-    if (shown?.number === number) return;  // open already (a redraw would lose typing)
-    shown = await api<Shown>("GET", `/api/sentences/${number}`);
+  // The address bar names the sentence shown (#N): Back and a hand-typed #N open theirs;
+  // `first` replaces the entry rather than adding one.
+  function showHash(number: number, first = false): void {
+    if (location.hash === `#${number}`) return;
+    if (first) window.history.replaceState(null, "", `#${number}`);
+    else location.hash = `#${number}`;
+  }
+
+  // What is typed and not saved, saved (true once it is, or when there is nothing to save).
+  async function flush(): Promise<boolean> {
+    if (pending && !(await pending)) return false;
+    if (!shown || corrected.value === saved) return true;
+    return save(corrected.value);
+  }
+
+  async function open(number: number, first = false): Promise<void> {
+    if (shown?.number === number) {  // open already
+      opening = number;
+      showHash(number, true);
+      return;
+    }
+    opening = number;
+    if (!(await flush()) || opening !== number) {  // the typing is not saved: stay
+      if (shown && opening === number) showHash(shown.number, true);
+      return;
+    }
+    let found: Shown;
+    try {
+      found = await api<Shown>("GET", `/api/sentences/${number}`);
+    } catch (e) {
+      if (opening === number) {
+        sayFailed(e);
+        if (shown) showHash(shown.number, true);
+      }
+      return;
+    }
+    if (opening !== number) return;  // another sentence was asked for meanwhile
+    shown = found;
     known.add(shown.version);
     span = null;
     history = [shown.edits];
     at = 0;
     suggestions = [];
-    location.hash = `#${number}`;
+    say("");  // what was said was about the sentence left
+    showHash(number, first);
     render();
     showList();
-    await loadSuggestions();
+    await loadSuggestions().catch(() => undefined);
+  }
+
+  async function openFirst(): Promise<void> {
+    const wanted = Number(location.hash.slice(1));
+    const first = listed.find((s) => s.number === wanted) ?? listed.find((s) => s.state !== "done")
+      ?? listed[0];
+    if (first) await open(first.number, true);
+    else replace(view, h("p", {}, "No sentence is assigned to you yet."));
   }
 
   // The sentence's open suggestions, shown in their own box (a redraw of the box only).
@@ -111,9 +163,9 @@ export function annotate(main: HTMLElement): void {
     }
     // no edit lines at all is the sentence before its first save (a noop is a line): the
     // server writes it back untouched, not "no error"
-    const edits = history[to];
-    await saving(api<Shown>("PUT", `/api/sentences/${shown.number}`,
-                            { version: shown.version, edits, untouched: edits.length === 0 }),
+    const edits = history[to], s = shown;
+    await saving(() => api<Shown>("PUT", `/api/sentences/${s.number}`,
+                                  { version: s.version, edits, untouched: edits.length === 0 }),
                  by < 0 ? "Undone." : "Redone.", () => { at = to; });
   }
 
@@ -124,11 +176,27 @@ export function annotate(main: HTMLElement): void {
     if (next) open(next.number);
   }
 
-  // A change sent: the sentence as the server now shows it (`then`: what the page does
-  // with its history instead of remembering the new state).
-  async function saving(request: Promise<Shown>, message: string,
-                        then: (s: Shown) => void = remember): Promise<boolean> {
-    inflight = request.catch(() => undefined);
+  // A change sent (unless another is in flight: then nothing is, and false): the sentence
+  // as the server now shows it (`then`: what the page does with its history instead of
+  // remembering the new state).
+  function saving(send: () => Promise<Shown>, message: string,
+                  then: (s: Shown) => void = remember): Promise<boolean> {
+    const written = writes.run(() => sent(send(), message, then));
+    if (written === null) return Promise.resolve(false);
+    // the write is over once its answer is drawn (the page takes clicks again); the list
+    // follows
+    const running = written.then(async (done) => {
+      if (done) await refreshList().catch(() => undefined);
+      return done;
+    });
+    pending = written;
+    inflight = running;
+    written.finally(() => { if (pending === written) pending = null; });
+    return running;
+  }
+
+  async function sent(request: Promise<Shown>, message: string,
+                      then: (s: Shown) => void): Promise<boolean> {
     try {
       shown = await request;
       known.add(shown.version);
@@ -148,20 +216,31 @@ export function annotate(main: HTMLElement): void {
             "error");
         return false;
       }
-      say(e instanceof Error ? e.message : String(e), "error");
+      sayFailed(e);  // what was typed stays in the box, not counted as saved: Enter retries
       return false;
     }
     render();
-    await refreshList();
     return true;
   }
 
+  // The corrected text saved (`saved` is only ever what the server answered with).
   function save(text: string): Promise<boolean> {
     if (!shown) return Promise.resolve(false);
-    saved = text;
-    return saving(api<Shown>("PUT", `/api/sentences/${shown.number}`,
-                             { version: shown.version, corrected: text }),
-                  `Sentence ${shown.number} saved.`);
+    const s = shown;
+    return saving(() => api<Shown>("PUT", `/api/sentences/${s.number}`,
+                                   { version: s.version, corrected: text }),
+                  `Sentence ${s.number} saved.`);
+  }
+
+  // "No error": the source as the correction; the edits it removes are confirmed first.
+  async function noError(s: Shown): Promise<void> {
+    const edits = s.changes.filter((r) => !r.noop).length;
+    const typed = corrected.value !== saved;
+    const question = edits === 1 ? "Remove the edit and mark the sentence correct?"
+      : edits ? `Remove the ${edits} edits and mark the sentence correct?`
+      : typed ? "Discard what you typed and mark the sentence correct?" : null;
+    if (question !== null && !window.confirm(question)) return;
+    if (await save(s.tokens.join(" "))) step(1);
   }
 
   const corrected = h("textarea", { id: "corrected", rows: 2, spellcheck: "false",
@@ -172,8 +251,33 @@ export function annotate(main: HTMLElement): void {
       if (corrected.value !== saved) save(corrected.value);
     }
   });
+  // Leaving the box saves what was typed; when a click left it, that click goes first (a
+  // click on Next or the list saves and goes on, rather than being lost to the redraw).
+  let pressing = false;
+  let afterPress: (() => void) | null = null;
+  document.addEventListener("pointerdown", () => { pressing = true; }, true);
+  document.addEventListener("pointerup", () => window.setTimeout(() => {
+    pressing = false;
+    const call = afterPress;
+    afterPress = null;
+    call?.();
+  }), true);
   corrected.addEventListener("change", () => {
-    if (corrected.value !== saved) save(corrected.value);
+    const go = () => {
+      if (main.isConnected && corrected.value !== saved && !writes.busy) save(corrected.value);
+    };
+    if (pressing) afterPress = go; else go();
+  });
+  window.addEventListener("beforeunload", (event) => {
+    if (!main.isConnected || !shown || corrected.value === saved) return;
+    event.preventDefault();  // what is typed is not saved: the browser asks first
+    event.returnValue = "";
+  });
+  window.addEventListener("hashchange", () => {
+    const number = Number(location.hash.slice(1));
+    if (main.isConnected && Number.isInteger(number) && number > 0 && number !== shown?.number) {
+      open(number);
+    }
   });
 
   function typeSelect(row: Row): HTMLSelectElement {
@@ -189,9 +293,10 @@ export function annotate(main: HTMLElement): void {
       h("optgroup", { label: "Other types" },
         types.filter(([name]) => !fit.has(name)).map(([n, m]) => option(n, m))));
     select.addEventListener("change", () => {
-      if (!shown) return;
-      saving(api<Shown>("POST", `/api/sentences/${shown.number}/type`,
-                        { version: shown.version, edit: row.index, type: select.value }),
+      const s = shown;
+      if (!s) return;
+      saving(() => api<Shown>("POST", `/api/sentences/${s.number}/type`,
+                              { version: s.version, edit: row.index, type: select.value }),
              `Edit ${row.index + 1} is now ${select.value}.`);
     });
     return select;
@@ -204,9 +309,10 @@ export function annotate(main: HTMLElement): void {
                              "aria-label": `Edit ${row.index + 1} is required`,
                              checked: row.required !== "OPTIONAL" }) as HTMLInputElement;
     box.addEventListener("change", () => {
-      if (!shown) return;
-      saving(api<Shown>("POST", `/api/sentences/${shown.number}/required`,
-                        { version: shown.version, edit: row.index, required: box.checked }),
+      const s = shown;
+      if (!s) return;
+      saving(() => api<Shown>("POST", `/api/sentences/${s.number}/required`,
+                              { version: s.version, edit: row.index, required: box.checked }),
              `Edit ${row.index + 1} is now ${box.checked ? "REQUIRED" : "OPTIONAL"}.`);
     });
     return box;
@@ -214,7 +320,15 @@ export function annotate(main: HTMLElement): void {
 
   function sourceRow(tokens: string[]): HTMLElement {
     return tokenPicker(tokens, span, "Source tokens: select some, or a gap, to add an edit",
-                       (next) => { span = next; render(); });
+                       (next) => { span = next; picked = true; render(true); });
+  }
+
+  // What the selected tokens are called, 1-based ("Token 2 (“a”) becomes").
+  function spanLabel(s: Shown, start: number, end: number): string {
+    if (start === end) return `Insert ${tokensName(start, end, s.tokens.length)}`;
+    const name = tokensName(start, end);
+    return `${name[0].toUpperCase()}${name.slice(1)} (“${s.tokens.slice(start, end).join(" ")}”) ` +
+      (end - start === 1 ? "becomes" : "become");
   }
 
   function spanForm(s: Shown): HTMLElement | null {
@@ -223,20 +337,21 @@ export function annotate(main: HTMLElement): void {
     const text = h("input", { id: "span-correction", autocomplete: "off",
                               value: s.tokens.slice(start, end).join(" ") });
     const form = h("form", { class: "span", "aria-label": "Add an edit" },
-      h("label", { for: "span-correction" }, start === end
-        ? `Insert before token ${start}`
-        : `Tokens ${start}–${end} (“${s.tokens.slice(start, end).join(" ")}”) become`),
+      h("label", { for: "span-correction" }, spanLabel(s, start, end)),
       text,
       h("button", { type: "submit" }, "Add edit"),
       h("button", { type: "button", class: "quiet",
-                    onclick: () => { span = null; render(); } }, "Cancel"));
+                    onclick: () => { span = null; render(true); } }, "Cancel"));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
-      const done = await saving(api<Shown>("POST", `/api/sentences/${s.number}/edits`,
+      const done = await saving(() => api<Shown>("POST", `/api/sentences/${s.number}/edits`,
         { version: s.version, start, end, correction: text.value }), "Edit added.");
       if (done) { span = null; render(); }
     });
-    setTimeout(() => text.focus());
+    if (picked) {  // the tokens' text, selected: what is typed replaces it
+      picked = false;
+      setTimeout(() => { text.focus(); text.select(); });
+    }
     return form;
   }
 
@@ -250,30 +365,31 @@ export function annotate(main: HTMLElement): void {
         h("button", { type: "button", id: "join-tokens",
                       title: "The source's tokens, for every annotator",
                       onclick: () => retokenise("join", { start, end },
-                        `Tokens ${start}–${end} joined.`) },
-          `Join tokens ${start}–${end} into one`));
+                        `Tokens ${start + 1}–${end} joined.`) },
+          `Join tokens ${start + 1}–${end} into one`));
     }
     const pieces = h("input", { id: "split-pieces", autocomplete: "off",
                                 value: s.tokens[start] });
     const form = h("form", { class: "span retokenise", "aria-label": "Split the token" },
-      h("label", { for: "split-pieces" }, `Or split token ${start}: spaces where it is cut`),
+      h("label", { for: "split-pieces" }, `Or split token ${start + 1}: spaces where it is cut`),
       pieces, h("button", { type: "submit", title: "The source's tokens, for every annotator" },
         "Split token"));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       retokenise("split", { token: start, pieces: pieces.value },
-                 `Token ${start} split.`);
+                 `Token ${start + 1} split.`);
     });
     return form;
   }
 
   async function retokenise(how: "split" | "join", what: object, message: string
                             ): Promise<void> {
-    if (!shown) return;
-    const path = how === "split" ? `/api/sentences/${shown.number}/split`
-      : `/api/sentences/${shown.number}/join`;
-    const done = await saving(api<Shown>("POST", path,
-      { version: shown.version, ...what }), message, (s) => {
+    const was = shown;
+    if (!was) return;
+    const path = how === "split" ? `/api/sentences/${was.number}/split`
+      : `/api/sentences/${was.number}/join`;
+    const done = await saving(() => api<Shown>("POST", path,
+      { version: was.version, ...what }), message, (s) => {
         history = [s.edits];  // the old states' offsets point elsewhere now
         at = 0;
       });
@@ -286,14 +402,14 @@ export function annotate(main: HTMLElement): void {
   function suggestionList(s: Shown): HTMLElement {
     if (!suggestions.length) return h("p", { class: "empty" }, "No suggestion.");
     const decide = (row: Suggestion, decision: "accept" | "reject") => () => {
-      saving(api<{ sentence: Shown; suggestions: Suggestion[] }>(
+      saving(() => api<{ sentence: Shown; suggestions: Suggestion[] }>(
         "POST", `/api/suggestions/${s.number}`,
         { id: row.id, decision, version: s.version }).then((r) => r.sentence),
         decision === "accept" ? "Suggestion accepted." : "Suggestion rejected.");
     };
     return h("ul", { class: "suggestions" }, suggestions.map((row) =>
       h("li", { "data-suggestion": row.id },
-        h("span", { class: "where" }, `${row.start}–${row.end} `),
+        h("span", { class: "where" }, `${tokensName(row.start, row.end, s.tokens.length)} `),
         change(s.tokens.slice(row.start, row.end).join(" "), row.correction),
         " ", h("code", {}, row.type), " ", h("span", { class: "from" }, `from ${row.from}`),
         " ", h("button", { type: "button", class: "accept", onclick: decide(row, "accept") },
@@ -322,9 +438,12 @@ export function annotate(main: HTMLElement): void {
   async function reload(message: string, fresh: boolean): Promise<void> {
     if (!shown) return;
     const typed = corrected.value, typing = corrected.value !== saved;
-    const request = api<Shown>("GET", `/api/sentences/${shown.number}`);
+    const number = shown.number;
+    const request = api<Shown>("GET", `/api/sentences/${number}`);
     inflight = request.catch(() => undefined);
-    shown = await request;
+    const found = await request;
+    if (shown?.number !== number) return;  // another sentence was opened meanwhile
+    shown = found;
     known.add(shown.version);
     if (fresh) { history = [shown.edits]; at = 0; span = null; } else remember(shown);
     await loadSuggestions().catch(() => undefined);
@@ -336,11 +455,15 @@ export function annotate(main: HTMLElement): void {
     say(message);
   }
 
-  function render(): void {
+  // The sentence drawn as the server gave it; `keep`: what is typed and not saved stays in
+  // the box (a redraw of the page's own, not an answer).
+  function render(keep = false): void {
     if (!shown) return;
     const s = shown;
+    const typed = keep && corrected.value !== saved ? corrected.value : null;
     replace(suggestionBox, suggestionList(s));
     corrected.value = saved = s.corrected;
+    if (typed !== null) corrected.value = typed;
     const edits = s.changes.filter((r) => !r.noop);
     const noop = s.changes.some((r) => r.noop);
     const noteText = h("textarea", { id: "note-text", rows: 2 });
@@ -354,31 +477,34 @@ export function annotate(main: HTMLElement): void {
       h("label", { for: "note-on" }, "On"), on,
       h("label", { class: "check" }, unsure, " Unsure"),
       h("button", { type: "submit" }, "Add note"));
-    noteForm.addEventListener("submit", async (event) => {
+    noteForm.addEventListener("submit", (event) => {
       event.preventDefault();
-      try {
-        const answer = await api<{ notes: Note[] }>("POST", `/api/sentences/${s.number}/notes`,
-          { text: noteText.value, unsure: unsure.checked,
-            edit: on.value === "" ? null : Number(on.value) });
-        s.notes = answer.notes;
-        render();
-        say("Note added.");
-      } catch (e) {
-        say(e instanceof Error ? e.message : String(e), "error");
-      }
+      writes.run(async () => {
+        try {
+          const answer = await api<{ notes: Note[] }>("POST", `/api/sentences/${s.number}/notes`,
+            { text: noteText.value, unsure: unsure.checked,
+              edit: on.value === "" ? null : Number(on.value) });
+          s.notes = answer.notes;
+          render(true);
+          say("Note added.");
+        } catch (e) {
+          sayFailed(e);
+        }
+      });
     });
     replace(view,
       h("h2", { id: "sentence-title" }, `Sentence ${s.number}`),
       h("h3", {}, "Source"), sourceRow(s.tokens), spanForm(s), tokensForm(s),
       h("label", { for: "corrected" }, "Corrected sentence"), corrected,
       h("p", { id: "corrected-help", class: "help" },
-        "Type the correction; Enter saves it and the edits follow. Alt+N next sentence, " +
-        "Alt+P previous, Alt+Z undo, Alt+Y redo."),
+        "Type the correction; Enter saves it and the edits follow. Or click a source " +
+        "token (Shift+click for more) or the gap between two, and type what they become. " +
+        "Alt+N next sentence, Alt+P previous, Alt+Z undo, Alt+Y redo."),
       h("div", { class: "actions" },
-        h("button", { type: "button", onclick: () => save(corrected.value) }, "Save"),
+        h("button", { type: "button", id: "save", onclick: () => save(corrected.value) },
+          "Save"),
         h("button", { type: "button", id: "no-error", title: "Mark it done and go on",
-                      onclick: async () => { if (await save(s.tokens.join(" "))) step(1); } },
-          "No error"),
+                      onclick: () => noError(s) }, "No error"),
         h("button", { type: "button", id: "undo", disabled: at <= 0,
                       title: "Undo (Alt+Z)", onclick: () => travel(-1) }, "Undo"),
         h("button", { type: "button", id: "redo", disabled: at >= history.length - 1,
@@ -392,7 +518,8 @@ export function annotate(main: HTMLElement): void {
               h("th", { scope: "col" }, "Tokens"), h("th", { scope: "col" }, "Change"),
               h("th", { scope: "col" }, "Type"), h("th", { scope: "col" }, "Required"))),
             h("tbody", {}, edits.map((r) => h("tr", { "data-edit": r.index },
-              h("td", {}, String(r.index + 1)), h("td", {}, `${r.start}–${r.end}`),
+              h("td", {}, String(r.index + 1)),
+              h("td", {}, tokensName(r.start ?? 0, r.end ?? 0, s.tokens.length)),
               h("td", {}, change(r.original ?? "", r.correction ?? "")),
               h("td", {}, typeSelect(r)), h("td", {}, requiredBox(r))))))
         : h("p", { class: "empty" }, noop ? "No error: done." : "No edit yet."),
@@ -412,6 +539,7 @@ export function annotate(main: HTMLElement): void {
   }
 
   document.addEventListener("keydown", (event) => {
+    if (!main.isConnected) return;
     const key = event.key.toLowerCase();
     const inText = event.target instanceof HTMLTextAreaElement ||
       event.target instanceof HTMLInputElement;
@@ -429,25 +557,30 @@ export function annotate(main: HTMLElement): void {
     if (event.code === "KeyY") { event.preventDefault(); travel(1); }
   });
 
-  const events = new EventSource("/api/events");
-  events.addEventListener("saved", (e) => heard(JSON.parse((e as MessageEvent).data)));
-  events.addEventListener("assigned", () => refreshList());
-  events.addEventListener("suggestions", async () => {
-    await loadSuggestions();
-    say("New suggestions were loaded.");
-  });
-  events.addEventListener("dropped", async () => {  // it missed some: read all again
+  // sentences given to this annotator (or loaded): the list, and the first one if none
+  // was shown
+  async function assigned(): Promise<void> {
     await refreshList();
-    if (shown) await reload("This page fell behind: reloaded.", false);
-  });
+    if (!shown) await openFirst();
+  }
+
+  const quietly = (call: () => Promise<void>) => () => { call().catch(sayFailed); };
+  listenLive({
+    saved: (d: Heard) => { heard(d).catch(sayFailed); },
+    assigned: quietly(assigned),
+    source: quietly(assigned),
+    suggestions: quietly(async () => {
+      await loadSuggestions();
+      say("New suggestions were loaded.");
+    }),
+  }, quietly(async () => {  // the stream is back: what was missed, read again
+    await assigned();
+    if (shown) await reload(`Reconnected: sentence ${shown.number} reloaded.`, false);
+  }), () => main.isConnected);
 
   (async () => {
     types = (await api<{ types: [string, string][] }>("GET", "/api/types")).types;
     await refreshList();
-    const wanted = Number(location.hash.slice(1));
-    const first = listed.find((s) => s.number === wanted) ?? listed.find((s) => s.state !== "done")
-      ?? listed[0];
-    if (first) await open(first.number);
-    else replace(view, h("p", {}, "No sentence is assigned to you yet."));
-  })();
+    await openFirst();
+  })().catch(sayFailed);
 }

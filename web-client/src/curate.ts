@@ -4,9 +4,13 @@
 // sentence done, accept everything the annotators agree on. Each button sends one
 // decision; the server makes it (m2lsp.curation) and the page shows what it returns, with
 // the decisions made on the sentence (read by the server from the log). Live updates: a
-// save or another curator's decision refreshes the list and the open sentence.
-import { api } from "./api";
-import { change, h, replace, say, tokenPicker } from "./dom";
+// save or another curator's decision refreshes the list and the open sentence, and all of
+// it is read again when the stream comes back after the server restarted. One decision
+// at a time: a second click while one is sent is ignored. The address bar names the
+// sentence shown (#N; Back and a hand-typed #N open theirs).
+import { api, ApiError } from "./api";
+import { change, h, replace, say, sayFailed, tokenPicker, tokensName, Writes } from "./dom";
+import { listenLive } from "./live";
 import { gathered, panels } from "./panels";
 
 interface Item { number: number; state: string; rule: string; text: string }
@@ -40,6 +44,7 @@ export function curate(main: HTMLElement): void {
   let draft: string | null = null;
   let draftType = "";
   let shown = null as Sentence | null;
+  let picked = false;  // tokens were just clicked: their text is selected in the form
   const live = h("p", { id: "live", "aria-live": "polite" });
   const list = h("ol", { class: "sentences" });
   const counts = h("p", { id: "counts" });
@@ -49,6 +54,7 @@ export function curate(main: HTMLElement): void {
                                                 "Every agreed edit accepted."));
   replace(main, h("nav", { "aria-label": "Sentences to curate" }, counts, agreed, live, list),
           view);
+  const writes = new Writes(() => [view, agreed]);
   // the agreement, scores and export (shared with the manager's page), reloaded a second
   // after a burst of decisions
   const reloadPanels = gathered(panels(main), 1000);
@@ -81,26 +87,51 @@ export function curate(main: HTMLElement): void {
         h("span", { class: "badge" }, item.state), ` ${item.number}. ${item.text}`))));
   }
 
-  async function open(number: number): Promise<void> {
-    if (number !== current) { span = null; draft = null; draftType = ""; }
-    current = number;
-    const s = await api<Sentence>("GET", `/api/curating/${number}`);
-    if (number !== current) return;  // another sentence was opened meanwhile
-    location.hash = `#${number}`;
-    shown = s;
-    render(s);
-    await refresh();
+  // The sentence `number` (read again when it is open already: a decision, an update);
+  // `first` replaces the address bar's entry rather than adding one.
+  async function open(number: number, first = false): Promise<void> {
+    if (await show(number, first)) await refresh().catch(() => undefined);
   }
 
-  async function decide(path: string, body: object, message: string): Promise<void> {
+  // The sentence read and drawn (false when it was not: another was asked for meanwhile,
+  // or the server did not answer).
+  async function show(number: number, first = false): Promise<boolean> {
+    const other = number !== current;
+    if (other) { span = null; draft = null; draftType = ""; }
+    current = number;
+    let s: Sentence;
     try {
-      await api("POST", path, body);
-      say(message);
+      s = await api<Sentence>("GET", `/api/curating/${number}`);
     } catch (e) {
-      say(e instanceof Error ? e.message : String(e), "error");
+      if (number === current) sayFailed(e);
+      return false;
     }
-    if (current) await open(current);
-    else await refresh();
+    if (number !== current) return false;  // another sentence was opened meanwhile
+    if (other && shown !== null) say("");  // what was said was about the sentence left
+    if (location.hash !== `#${number}`) {
+      if (first) window.history.replaceState(null, "", `#${number}`);
+      else location.hash = `#${number}`;
+    }
+    shown = s;
+    render(s);
+    return true;
+  }
+
+  // One decision sent (none while another is in flight: a double click decides once).
+  // The page takes clicks again once the sentence is drawn anew; the list follows.
+  function decide(path: string, body: object, message: string,
+                  made: () => void = () => undefined): void {
+    writes.run(async () => {
+      try {
+        await api("POST", path, body);
+        say(message);
+        made();
+      } catch (e) {
+        sayFailed(e);
+        if (e instanceof ApiError && e.status === 0) return;  // the server is not there
+      }
+      if (current) await show(current);
+    })?.then(() => refresh()).catch(() => undefined);
   }
 
   const on = (body: object, message: string) =>
@@ -115,7 +146,7 @@ export function curate(main: HTMLElement): void {
 
   function sourceRow(tokens: string[]): HTMLElement {
     return tokenPicker(tokens, span, "Source tokens: select some, or a gap, to write an edit",
-                       (next) => { span = next; if (shown) render(shown); });
+                       (next) => { span = next; picked = true; if (shown) render(shown); });
   }
 
   // The curator's own edit of the tokens selected: the correction and a type, sent as
@@ -133,25 +164,24 @@ export function curate(main: HTMLElement): void {
     kind.addEventListener("change", () => { draftType = kind.value; });
     const form = h("form", { class: "span own", "aria-label": "Write your own edit" },
       h("label", { for: "own-correction" }, start === end
-        ? `Insert before token ${start}`
-        : `Tokens ${start}–${end} (“${s.tokens.slice(start, end).join(" ")}”) become`),
+        ? `Insert ${tokensName(start, end, s.tokens.length)}`
+        : `${tokensName(start, end).replace(/^t/, "T")} (“${s.tokens.slice(start, end).join(" ")}”) ` +
+          (end - start === 1 ? "becomes" : "become")),
       text, kind,
       h("button", { type: "submit" }, "Add my edit"),
       h("button", { type: "button", class: "quiet", onclick: () => {
         span = null; draft = null; draftType = ""; render(s);
       } }, "Cancel"));
-    form.addEventListener("submit", async (event) => {
+    form.addEventListener("submit", (event) => {
       event.preventDefault();
-      try {
-        await api("POST", `/api/curation/${s.number}`, { action: "edit", start, end,
-          correction: text.value, type: kind.value });
-        say("Your edit is in the gold.");
-        span = null; draft = null; draftType = "";
-      } catch (e) {
-        say(e instanceof Error ? e.message : String(e), "error");
-      }
-      await open(s.number);
+      decide(`/api/curation/${s.number}`, { action: "edit", start, end,
+        correction: text.value, type: kind.value }, "Your edit is in the gold.",
+             () => { span = null; draft = null; draftType = ""; });
     });
+    if (picked) {
+      picked = false;
+      setTimeout(() => { text.focus(); text.select(); });  // what is typed replaces it
+    }
     return form;
   }
 
@@ -196,16 +226,21 @@ export function curate(main: HTMLElement): void {
       h("div", { class: "actions" },
         h("button", { type: "button", id: "done",
                       onclick: () => on({ action: "done" }, "Sentence curated.") }, "Done"),
-        h("button", { type: "button",
-                      onclick: () => on({ action: "correct" }, "Marked correct as it is.") },
-          "Correct as it is"),
+        h("button", { type: "button", id: "correct",
+                      title: "The source needs no correction: the gold gets no edit for " +
+                        "this sentence (whatever it holds now is removed)",
+                      onclick: () => on({ action: "correct" },
+                                        "The source is correct: no edit in the gold.") },
+          "Source is correct (no edit)"),
         h("button", { type: "button",
                       onclick: () => on({ action: "reopen" }, "Sentence reopened.") }, "Reopen"),
         h("button", { type: "button", id: "next-open", onclick: () => {
           const next = overview?.outcomes.find((o) => o.number !== s.number &&
                                                       (o.state === "open" || o.state === "in progress"));
           if (next) open(next.number); else say("No sentence is open.");
-        } }, "Next open")),
+        } }, "Next open"),
+        h("span", { class: "help" }, "Click a source token (Shift+click for more) or the gap " +
+          "between two to write an edit of your own.")),
       s.notes.length ? h("h3", {}, "Notes") : null,
       s.notes.length ? h("ul", { class: "notes" }, s.notes.map((n) => h("li", {},
         h("strong", {}, n.by), n.unsure ? " (unsure)" : "", n.edit ? ` on ${n.edit}` : "",
@@ -218,29 +253,41 @@ export function curate(main: HTMLElement): void {
   // Live updates: another person's save or decision refreshes the list, and the open
   // sentence when it is the one concerned (an edit being written is kept).
   function listen(): void {
-    const source = new EventSource("/api/events");
-    const heard = (kind: string) => (event: MessageEvent) => {
-      if (!main.isConnected) { source.close(); return; }
-      const update = JSON.parse(event.data) as Update;
+    const heard = (kind: string) => (update: Update) => {
       live.textContent = kind === "saved"
         ? `${update.user} saved sentence ${update.sentence}`
         : `${update.user}: ${update.action}${update.sentence ? ` on ${update.sentence}` : ""}`;
       if (current && (update.sentence === null || update.sentence === current)) open(current);
-      else refresh();
+      else refresh().catch(() => undefined);
       if (kind === "decided") reloadPanels();
     };
-    source.addEventListener("saved", heard("saved"));
-    source.addEventListener("decided", heard("decided"));
-    source.addEventListener("dropped", () => { source.close(); location.reload(); });
+    listenLive({ saved: heard("saved"), decided: heard("decided"),
+                 source: () => { refresh().catch(() => undefined); } }, () => {
+      // back after the stream broke: the list, the open sentence and the panels again
+      if (current) open(current); else refresh().then(openFirst).catch(() => undefined);
+      reloadPanels();
+    }, () => main.isConnected);
   }
+
+  async function openFirst(): Promise<void> {
+    if (current) return;
+    const wanted = Number(location.hash.slice(1));
+    const first = overview?.outcomes.find((o) => o.number === wanted) ?? overview?.outcomes[0];
+    if (first) await open(first.number, true);
+    else replace(view, h("p", {}, "No annotator has a layer yet."));
+  }
+
+  window.addEventListener("hashchange", () => {
+    const number = Number(location.hash.slice(1));
+    if (main.isConnected && Number.isInteger(number) && number > 0 && number !== current) {
+      open(number);
+    }
+  });
 
   (async () => {
     types = (await api<{ types: [string, string][] }>("GET", "/api/types")).types;
     listen();
     await refresh();
-    const wanted = Number(location.hash.slice(1));
-    const first = overview?.outcomes.find((o) => o.number === wanted) ?? overview?.outcomes[0];
-    if (first) await open(first.number);
-    else replace(view, h("p", {}, "No annotator has a layer yet."));
-  })();
+    await openFirst();
+  })().catch(sayFailed);
 }

@@ -27,18 +27,60 @@ export function replace(parent: Element, ...children: (Child | Child[])[]): void
   }
 }
 
-// A message in the page's live region (role=status), read by screen readers.
+// A message in the page's live region (role=status), read by screen readers; "" clears it.
 export function say(message: string, kind: "info" | "error" = "info"): void {
   const region = document.getElementById("status");
   if (!region) return;
   region.textContent = message;
-  region.className = kind;
+  region.className = message ? kind : "";
+}
+
+// A request's failure said in the status line (the server's reason, or that it cannot be
+// reached).
+export function sayFailed(e: unknown): void {
+  say(e instanceof Error ? e.message : String(e), "error");
+}
+
+// Tokens start..end (0-based, end exclusive: what the server is sent) as the person reads
+// them: 1-based and inclusive ("token 2", "tokens 2–4"), or the gap before token start.
+export function tokensName(start: number, end: number, count?: number): string {
+  if (start === end) {
+    return count !== undefined && start >= count ? "at the end" : `before token ${start + 1}`;
+  }
+  return end - start === 1 ? `token ${start + 1}` : `tokens ${start + 1}–${end}`;
+}
+
+// One write at a time on a page: `run` sends it unless one is in flight (then it answers
+// null and nothing is sent: a double click writes once), with the buttons, selects and
+// check boxes of `scope` disabled meanwhile (text boxes stay open for typing).
+export class Writes {
+  private running: Promise<unknown> | null = null;
+
+  constructor(private scope: () => Element[]) {}
+
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
+  run<T>(task: () => Promise<T>): Promise<T> | null {
+    if (this.running) return null;
+    const held = this.scope().flatMap((root) => [...root.querySelectorAll<
+      HTMLButtonElement | HTMLSelectElement | HTMLInputElement>(
+      "button, select, input[type=checkbox]")]).filter((e) => !e.disabled);
+    held.forEach((e) => { e.disabled = true; });
+    const running = task().finally(() => {
+      this.running = null;
+      held.forEach((e) => { if (e.isConnected) e.disabled = false; });
+    });
+    this.running = running;
+    return running;
+  }
 }
 
 // A sentence's tokens, each with its number: the positions the edits count.
 export function tokenRow(tokens: string[]): HTMLElement {
   return h("p", { class: "tokens", lang: "" },
-    tokens.map((token, i) => h("span", { class: "token" }, h("sub", {}, String(i)), token)));
+    tokens.map((token, i) => h("span", { class: "token" }, h("sub", {}, String(i + 1)), token)));
 }
 
 // An edit as "original → correction" (an insertion or a deletion shown with ∅).
@@ -47,13 +89,15 @@ export function change(original: string, correction: string): HTMLElement {
     h("del", {}, original || "∅"), " → ", h("ins", {}, correction || "∅"));
 }
 
-// The source's tokens as buttons, and the gaps between them: a click on a token selects
-// it (Shift+click extends the selection `span`), a click on a gap picks an insertion
-// point; `pick` gets the new span ([at, at] for a gap).
+// The source's tokens as buttons (numbered from 1), and the gaps between them: a click on
+// a token selects it (Shift+click extends the selection `span`), a click on a gap picks
+// an insertion point; `pick` gets the new span (0-based, end exclusive; [at, at] for a
+// gap).
 export function tokenPicker(tokens: string[], span: [number, number] | null, label: string,
                             pick: (next: [number, number]) => void): HTMLElement {
   const gap = (at: number) => h("button", {
-    type: "button", class: "gap", "data-at": at, "aria-label": `Insert before token ${at}`,
+    type: "button", class: "gap", "data-at": at, "aria-label": `Insert ${tokensName(at, at, tokens.length)}`,
+    title: `Insert ${tokensName(at, at, tokens.length)}`,
     "aria-pressed": span !== null && span[0] === at && span[1] === at ? "true" : "false",
     onclick: () => pick([at, at]),
   }, "");
@@ -66,7 +110,7 @@ export function tokenPicker(tokens: string[], span: [number, number] | null, lab
         const shift = (event as MouseEvent).shiftKey && span !== null;
         pick(shift ? [Math.min(span![0], i), Math.max(span![1], i + 1)] : [i, i + 1]);
       },
-    }, h("sub", {}, String(i)), token));
+    }, h("sub", {}, String(i + 1)), token));
   });
   row.append(gap(tokens.length));
   return row;

@@ -21,6 +21,8 @@ function shell(root: HTMLElement, me: Me): void {
   replace(root,
     h("header", {},
       h("h1", {}, `m2lsp · ${TITLES[me.role]}`),
+      h("span", { id: "connection", role: "status", hidden: true,
+                  title: "The live updates stopped: the page tries again" }, "reconnecting…"),
       h("span", { class: "who" }, `${me.user} (${me.role})`), out),
     h("p", { id: "status", role: "status", "aria-live": "polite" }),
     main);

@@ -2,8 +2,19 @@
 // them), sentence ranges given to annotators and each one's progress, kept up to date by
 // the server's live updates; suggestion sets; the agreement, scores and export panels.
 import { api } from "./api";
-import { h, replace, say } from "./dom";
-import { fileInto, gathered, listen, panels } from "./panels";
+import { h, replace, say, sayFailed, Writes } from "./dom";
+import { listenLive } from "./live";
+import { fileInto, gathered, panels } from "./panels";
+
+// A form whose submit sends one request: a second submit while it is sent is ignored (its
+// button disabled meanwhile).
+function onSubmit(form: HTMLFormElement, send: () => Promise<void>): void {
+  const writes = new Writes(() => [form]);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    writes.run(send);
+  });
+}
 
 interface Person { user: string; assigned: number; done: number }
 interface Progress { sentences: number; annotators: Person[] }
@@ -21,17 +32,16 @@ export function manage(main: HTMLElement): void {
     h("label", { for: "assign-first" }, "From sentence"), first,
     h("label", { for: "assign-last" }, "To sentence"), last,
     h("button", { type: "submit" }, "Assign"));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  onSubmit(form, async () => {
     try {
       const made = await api<{ user: string; first: number; last: number }>(
         "POST", "/api/assignments",
         { user: user.value, first: Number(first.value), last: Number(last.value) });
       say(`Sentences ${made.first}–${made.last} assigned to ${made.user}.`);
     } catch (e) {
-      say(e instanceof Error ? e.message : String(e), "error");
+      sayFailed(e);
     }
-    await refresh();
+    await refresh().catch(() => undefined);
   });
   replace(main,
     h("section", { "aria-labelledby": "source-title" },
@@ -64,9 +74,11 @@ export function manage(main: HTMLElement): void {
 
   // the progress as the annotators save; the agreement and the exports a second after
   // a curation decision
-  const soon = gathered(refresh, 200);
-  listen({ saved: soon, assigned: soon, source: soon, decided: gathered(reload, 1000) });
-  refresh();
+  const soon = gathered(() => { refresh().catch(sayFailed); }, 200);
+  const later = gathered(reload, 1000);
+  listenLive({ saved: soon, assigned: soon, source: soon, decided: later },
+             () => { soon(); later(); }, () => main.isConnected);  // back: all again
+  refresh().catch(sayFailed);
 }
 
 // The project's sentences, once, before anyone annotates: raw (one a line, tokenised by
@@ -82,15 +94,14 @@ function sourceForm(loaded: () => void): HTMLFormElement {
     h("label", { for: "source-file" }, "or a file"), file,
     h("label", { class: "check" }, tokenised, " Tokenised already (split at spaces)"),
     h("button", { type: "submit" }, "Load the sentences"));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  onSubmit(form, async () => {
     try {
       const made = await api<{ sentences: number }>("POST", "/api/source",
         { text: text.value, tokenised: tokenised.checked });
       say(`${made.sentences} sentences loaded: assign them.`);
       loaded();
     } catch (e) {
-      say(e instanceof Error ? e.message : String(e), "error");
+      sayFailed(e);
     }
   });
   return form;
@@ -117,17 +128,16 @@ function suggestionsForm(): HTMLElement {
     const found = (await api<{ sets: string[] }>("GET", "/api/suggestions")).sets;
     sets.textContent = found.length ? `Loaded: ${found.join(", ")}.` : "None loaded yet.";
   }
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  onSubmit(form, async () => {
     try {
       const made = await api<{ name: string; sentences: number; edits: number }>(
         "POST", "/api/suggestions", { name: name.value, format: format.value, text: text.value });
       say(`Suggestions ${made.name} loaded: ${made.edits} edits in ${made.sentences} sentences.`);
     } catch (e) {
-      say(e instanceof Error ? e.message : String(e), "error");
+      sayFailed(e);
     }
-    await listed();
+    await listed().catch(() => undefined);
   });
-  listed();
+  listed().catch(() => undefined);
   return form;
 }

@@ -1,8 +1,9 @@
 // The panels the curator's and the manager's pages share: the agreement dashboard (what
 // `m2lsp agree` prints, and `--against` the gold), a system's output scored against the
-// gold (what `m2lsp score --format json` prints, its numbers shown as they come), and the
+// gold (what `m2lsp score --format json` prints, its numbers to four decimals as the
+// agreement's, each one's full value in its title and data-value), and the
 // gold's and each layer's export. The server computes everything; these only draw it.
-import { api } from "./api";
+import { api, UNREACHABLE_READ } from "./api";
 import { change, h, replace, say } from "./dom";
 
 interface Side {
@@ -68,8 +69,17 @@ function cell(value: string | number, title?: string): HTMLElement {
   return h("td", { class: "number", title }, String(value));
 }
 
-function head(...names: string[]): HTMLElement {
-  return h("thead", {}, h("tr", {}, names.map((n) => h("th", { scope: "col" }, n))));
+// A table's head; the columns named in `numbers` hold numbers (right-aligned, as theirs).
+function head(names: string[], numbers: string[] = []): HTMLElement {
+  return h("thead", {}, h("tr", {}, names.map((n) => h("th", {
+    scope: "col", class: numbers.includes(n) ? "number" : null }, n))));
+}
+
+// A score to four decimals (as `m2lsp agree` prints), the value as it came in its title and
+// data-value.
+function scoreCell(tag: "td" | "dd", key: string, value: number): HTMLElement {
+  return h(tag, { class: tag === "td" ? "number" : null, "data-key": key,
+                  "data-value": String(value), title: String(value) }, fixed(value));
 }
 
 function fail(e: unknown, where: HTMLElement): void {
@@ -135,7 +145,7 @@ function pairTables(a: Agreement, name: (id: string) => string): HTMLElement[] {
         h("th", { scope: "colgroup", colspan: 3 }, "second against first"),
         h("td", { colspan: 2 })),
       h("tr", {}, ["Pair", "Sentences", "P", "R", f, "P", "R", f, `mean ${f}`, "κ"].map(
-        (n) => h("th", { scope: "col" }, n)))),
+        (n) => h("th", { scope: "col", class: n === "Pair" ? null : "number" }, n)))),
     h("tbody", {}, a.pairs.map((p) => h("tr", { "data-pair": `${name(p.first)}-${name(p.second)}` },
       h("th", { scope: "row" }, `${name(p.first)} · ${name(p.second)}`),
       cell(p.sentences), ...sides(p.forward), ...sides(p.backward), cell(fixed(p.mean_f)),
@@ -143,7 +153,8 @@ function pairTables(a: Agreement, name: (id: string) => string): HTMLElement[] {
   const types = a.pairs.map((p) => h("details", { class: "types" },
     h("summary", {}, `${name(p.first)} and ${name(p.second)}, per error type`),
     h("table", { class: "agreement", "data-pair": `${name(p.first)}-${name(p.second)}` },
-      head("Type", `by ${name(p.first)}`, `by ${name(p.second)}`, "shared", "agreement"),
+      head(["Type", `by ${name(p.first)}`, `by ${name(p.second)}`, "shared", "agreement"],
+           [`by ${name(p.first)}`, `by ${name(p.second)}`, "shared", "agreement"]),
       h("tbody", {}, p.types.map((t) => h("tr", {},
         h("th", { scope: "row" }, t.type), cell(t.first), cell(t.second),
         cell(`${t.first_shared}/${t.second_shared}`), cell(fixed(t.agreement))))))));
@@ -160,7 +171,8 @@ function summaryTable(s: Summary, name: (id: string) => string): HTMLElement {
   return h("table", { class: "agreement", id: "agreement-summary" },
     h("caption", {}, `${s.pairs} pairs on ${s.sentences} sentences: agreement ` +
       `${fixed(s.agreement)}, one row per annotator`),
-    head("Annotator", "Sentences", "Shared", "Edits", "Matched", "Agreement"),
+    head(["Annotator", "Sentences", "Shared", "Edits", "Matched", "Agreement"],
+         ["Sentences", "Shared", "Edits", "Matched", "Agreement"]),
     h("tbody", {}, s.rows.map((r) => h("tr", { "data-user": name(r.annotator) },
       h("th", { scope: "row" }, name(r.annotator)), cell(r.sentences), cell(r.shared),
       cell(r.edits), cell(r.matched), cell(fixed(r.agreement))))));
@@ -170,7 +182,7 @@ function goldTable(a: Agreement, name: (id: string) => string): HTMLElement {
   const f = `F${a.beta}`;
   return h("table", { class: "agreement", id: "agreement-gold" },
     h("caption", {}, `Each annotator against the gold (${a.metric.toUpperCase()})`),
-    head("Annotator", "Sentences", "P", "R", f, "κ"),
+    head(["Annotator", "Sentences", "P", "R", f, "κ"], ["Sentences", "P", "R", f, "κ"]),
     h("tbody", {}, a.pairs.map((p) => h("tr", { "data-user": name(p.first) },
       h("th", { scope: "row" }, name(p.first)), cell(p.sentences),
       cell(fixed(p.forward.precision)), cell(fixed(p.forward.recall)),
@@ -213,9 +225,9 @@ function scorePanel(): HTMLElement {
 // The score as the server gives it: `m2lsp score --format json`'s numbers, unmodified.
 function scored(s: Score): HTMLElement[] {
   const corpus = h("dl", { id: "score-corpus", class: "score" },
-    h("dt", {}, "P"), h("dd", { "data-key": "precision" }, String(s.precision)),
-    h("dt", {}, "R"), h("dd", { "data-key": "recall" }, String(s.recall)),
-    h("dt", {}, `F${s.beta}`), h("dd", { "data-key": "f" }, String(s.f)),
+    h("dt", {}, "P"), scoreCell("dd", "precision", s.precision),
+    h("dt", {}, "R"), scoreCell("dd", "recall", s.recall),
+    h("dt", {}, `F${s.beta}`), scoreCell("dd", "f", s.f),
     Object.entries(s.counts).map(([k, v]) => [h("dt", {}, k.replace(/_/g, " ")),
                                               h("dd", { "data-key": k }, String(v))]).flat());
   const edits = (found: ScoredEdit[], kind: string) => h("ul", { class: `marks ${kind}` },
@@ -225,9 +237,8 @@ function scored(s: Score): HTMLElement[] {
   const rows = s.sentences.map((t) => h("tr", { "data-sentence": t.index },
     h("th", { scope: "row" }, String(t.index)),
     h("td", { class: "text" }, s.sources[t.index - 1] ?? ""),
-    h("td", { class: "number", "data-key": "precision" }, String(t.precision)),
-    h("td", { class: "number", "data-key": "recall" }, String(t.recall)),
-    h("td", { class: "number", "data-key": "f" }, String(t.f)),
+    scoreCell("td", "precision", t.precision), scoreCell("td", "recall", t.recall),
+    scoreCell("td", "f", t.f),
     h("td", {}, edits(t.true_positives, "found")),
     h("td", {}, edits(t.false_positives, "wrong")),
     h("td", {}, edits(t.false_negatives, "missed"))));
@@ -239,7 +250,8 @@ function scored(s: Score): HTMLElement[] {
     s.warnings.length ? h("ul", { class: "warnings" }, s.warnings.map((w) => h("li", {}, w)))
       : null,
     h("table", { id: "score-sentences", class: "scored" },
-      head("#", "Sentence", "P", "R", `F${s.beta}`, "Found", "Wrong", "Missed"),
+      head(["#", "Sentence", "P", "R", `F${s.beta}`, "Found", "Wrong", "Missed"],
+           ["P", "R", `F${s.beta}`]),
       h("tbody", {}, rows)),
   ];
   return parts.filter((e): e is HTMLElement => e !== null);
@@ -270,7 +282,7 @@ function exportTable(e: Exportable, skip: () => boolean): HTMLElement {
   const which = [...(e.gold ? ["gold"] : []), ...e.layers];
   if (!which.length) return h("p", { class: "empty" }, "Nothing to export yet.");
   return h("table", { class: "exports" },
-    head("", ...e.formats.map((f) => FORMATS[f] ?? f)),
+    head(["", ...e.formats.map((f) => FORMATS[f] ?? f)]),
     h("tbody", {}, which.map((w) => h("tr", { "data-which": w },
       h("th", { scope: "row" }, w === "gold" ? "the gold" : `${w}'s layer`),
       e.formats.map((f) => h("td", {}, h("button", {
@@ -283,8 +295,14 @@ function exportTable(e: Exportable, skip: () => boolean): HTMLElement {
 // (skip=1) leaves it out.
 async function download(which: string, format: string, skip: boolean): Promise<void> {
   const query = new URLSearchParams({ format, ...(skip ? { skip: "1" } : {}) });
-  const response = await fetch(`/api/export/${encodeURIComponent(which)}?${query}`,
-                               { credentials: "same-origin" });
+  let response: Response;
+  try {
+    response = await fetch(`/api/export/${encodeURIComponent(which)}?${query}`,
+                           { credentials: "same-origin" });
+  } catch {
+    say(UNREACHABLE_READ, "error");
+    return;
+  }
   if (!response.ok) {
     const data = await response.json().catch(() => null);
     say(typeof data?.error === "string" ? data.error : `HTTP ${response.status}`, "error");
@@ -300,21 +318,6 @@ async function download(which: string, format: string, skip: boolean): Promise<v
   setTimeout(() => URL.revokeObjectURL(url), 1000);
   const skipped = Number(response.headers.get("X-M2lsp-Skipped") ?? "0");
   say(skipped ? `${name} downloaded; ${skipped} problem(s) left out.` : `${name} downloaded.`);
-}
-
-// Live updates: each kind of server-sent event `heard` names calls its function; a page
-// that fell too far behind is told so (`dropped`) and reloads, and a stream reopened
-// (the server restarted, the network came back) calls them all, for what was missed.
-export function listen(heard: Record<string, () => void>): EventSource {
-  const source = new EventSource("/api/events");
-  for (const [kind, call] of Object.entries(heard)) source.addEventListener(kind, () => call());
-  source.addEventListener("dropped", () => { source.close(); location.reload(); });
-  let opened = false;
-  source.addEventListener("open", () => {
-    if (opened) new Set(Object.values(heard)).forEach((call) => call());
-    opened = true;
-  });
-  return source;
 }
 
 // `call`, `ms` milliseconds after the first of the calls that come meanwhile (saves come
