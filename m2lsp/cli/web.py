@@ -155,8 +155,13 @@ def _serve(args: argparse.Namespace, root: Path) -> int:
     app = build_app(root, secure=args.behind_tls, types=not args.no_types)
     print(f"m2lsp: serving {root} at http://{args.host}:{args.port} (edits typed: "
           f"{described(app.state.site.project.engines)})", file=sys.stderr, flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # pages keep their live updates open: a stop waits for them at most this long
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                timeout_graceful_shutdown=STOPPING)
     return EXIT_CLEAN
+
+
+STOPPING = 3  # seconds a stopping server gives open requests (the live updates never end)
 
 
 def _loopback(host: str) -> bool:

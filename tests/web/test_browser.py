@@ -190,7 +190,7 @@ def test_a_team_annotates_and_curates_in_chromium(tmp_path: Path) -> None:
     assert "A 1 2|||R:VERB:SVA|||goes|||" in blocks[0]
     assert "A 2 2|||M:PART|||to|||" in blocks[1] and "house" not in blocks[1]
     assert "A 3 4|||U:ADJ||||||" in blocks[2]
-    # ana made it OPTIONAL in her layer (the curation writes every edit REQUIRED)
+    # ana made it OPTIONAL in her layer (the gold's flag follows every annotator who made it)
     assert "A 3 4|||U:ADJ||||||OPTIONAL|||" in (root / "layers/ana.m2").read_text("utf-8")
     assert "A 3 4|||U:NOUN||||||" in blocks[3]  # the curator's own edit
     # ana typed every edit; ben left "house" UNK, which the linter flags in his layer
@@ -379,6 +379,7 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     _retokenise_suggest_undo(ana, ben)
     # the manager's page heard every save: its progress is up to date without a reload
     boss.page.wait_for_selector("tr[data-user='ana'] td:nth-child(3):text-is('20')")
+    boss.page.wait_for_selector("tr[data-user='ana'] .ranges:text-is(' (1–20)')")
     boss.page.wait_for_selector("tr[data-user='ben'] td:nth-child(3):text-is('20')")
     boss.page.evaluate("window.scrollTo(0, 0)")
     for folder in _shots(tmp_path):
@@ -420,6 +421,8 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     page.wait_for_selector("ol.history li[data-action='done']")
     page.locator("nav button[data-number='3']").click()
     page.wait_for_selector("#sentence-title:text-is('Sentence 3')")
+    # ana's deletion is OPTIONAL in her version, and so says the curator's page
+    page.wait_for_selector("section[aria-label=\"ana's version\"] .badge.optional")
     assert "repeated" in page.locator("ul.notes").inner_text()
     # a second tab takes ana's version: the first hears of it and shows it, live
     other = cleo.context.new_page()

@@ -73,3 +73,41 @@ def test_an_acknowledged_save_survives_kill_9(tmp_path):
     last = dict(acknowledged)
     for number, line in last.items():
         assert [e.text.rstrip() for e in blocks[number - 1].edits] == [line]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM")
+def test_a_stopped_server_ends_with_pages_still_listening(tmp_path):
+    """A page's live updates never end by themselves: a server told to stop (SIGTERM, as
+    Ctrl+C or a service manager does) closes them after a few seconds, not never."""
+    import threading
+
+    from m2lsp.cli.web import STOPPING
+
+    root = team(tmp_path).root
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    server = subprocess.Popen([sys.executable, "-m", "m2lsp", "web", str(root), "--no-types",
+                               "--port", str(port)], env=env, stderr=subprocess.PIPE, text=True)
+    listening = threading.Event()
+
+    def listen(client: httpx.Client) -> None:
+        try:
+            with client.stream("GET", "/api/events", timeout=None) as stream:
+                listening.set()
+                for _ in stream.iter_bytes():
+                    pass
+        except httpx.HTTPError:
+            pass
+
+    try:
+        client = _started(port, server)
+        client.post("/login", json={"name": "ann", "password": password("ann")})
+        threading.Thread(target=listen, args=(client,), daemon=True).start()
+        assert listening.wait(10)
+        os.kill(server.pid, signal.SIGTERM)
+        server.wait(STOPPING + 10)  # TimeoutExpired: it waited for the page
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)

@@ -20,7 +20,7 @@ interface Overview {
 }
 interface Spec {
   key: string; start: number; end: number; type: string; original: string;
-  correction: string; in_gold: boolean; agreed: boolean;
+  correction: string; in_gold: boolean; agreed: boolean; required: boolean;
 }
 interface Sentence {
   number: number; tokens: string[]; state: string; rule: string; gold: Spec[];
@@ -140,6 +140,8 @@ export function curate(main: HTMLElement): void {
   function specRow(spec: Spec, button: HTMLElement | null): HTMLElement {
     return h("li", { "data-key": spec.key },
       change(spec.original, spec.correction), " ", h("code", {}, spec.type),
+      spec.required ? null : h("span", { class: "badge optional",
+                                        title: "OPTIONAL: the scorer may skip it" }, "optional"),
       spec.agreed ? h("span", { class: "badge agreed" }, "agreed") : null,
       spec.in_gold ? h("span", { class: "badge gold" }, "in gold") : null, " ", button);
   }

@@ -16,7 +16,7 @@ function onSubmit(form: HTMLFormElement, send: () => Promise<void>): void {
   });
 }
 
-interface Person { user: string; assigned: number; done: number }
+interface Person { user: string; assigned: number; ranges: [number, number][]; done: number }
 interface Progress { sentences: number; annotators: Person[] }
 
 export function manage(main: HTMLElement): void {
@@ -66,7 +66,9 @@ export function manage(main: HTMLElement): void {
     replace(user, people.map((p) => h("option", { value: p.user, selected: p.user === chosen },
                                       p.user)));
     replace(table, people.map((p) => h("tr", { "data-user": p.user },
-      h("th", { scope: "row" }, p.user), h("td", {}, String(p.assigned)),
+      h("th", { scope: "row" }, p.user),
+      h("td", {}, String(p.assigned),
+        p.ranges.length ? h("span", { class: "ranges" }, ` (${spans(p.ranges)})`) : null),
       h("td", {}, String(p.done)),
       h("td", {}, h("progress", { max: Math.max(p.assigned, 1), value: p.done,
                                   "aria-label": `${p.user}: ${p.done} of ${p.assigned}` })))));
@@ -96,9 +98,10 @@ function sourceForm(loaded: () => void): HTMLFormElement {
     h("button", { type: "submit" }, "Load the sentences"));
   onSubmit(form, async () => {
     try {
-      const made = await api<{ sentences: number }>("POST", "/api/source",
+      const made = await api<{ sentences: number; skipped: string }>("POST", "/api/source",
         { text: text.value, tokenised: tokenised.checked });
-      say(`${made.sentences} sentences loaded: assign them.`);
+      const skipped = made.skipped ? ` (${made.skipped})` : "";
+      say(`${made.sentences} sentences loaded: assign them.${skipped}`);
       loaded();
     } catch (e) {
       sayFailed(e);
@@ -140,4 +143,9 @@ function suggestionsForm(): HTMLElement {
   });
   listed().catch(() => undefined);
   return form;
+}
+
+// assigned sentences as the manager gave them: "1–10, 15"
+function spans(ranges: [number, number][]): string {
+  return ranges.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(", ");
 }

@@ -123,7 +123,7 @@ function dashboard(d: Dashboard): HTMLElement[] {
     out.push(goldTable(d.gold, name));
     if (d.unfinished) {
       out.push(h("p", { class: "help", id: "agreement-unfinished" },
-        `${d.unfinished} sentences of the gold are still to curate.`));
+        stillToCurate(d.unfinished)));
     }
   } else {
     out.push(h("p", { class: "empty" }, "No gold yet: nothing to compare the layers with."));
@@ -246,7 +246,7 @@ function scored(s: Score): HTMLElement[] {
     corpus,
     h("p", { class: "signature" }, h("code", {}, s.signature)),
     s.unfinished ? h("p", { class: "help" },
-      `${s.unfinished} sentences of the gold are still to curate.`) : null,
+      stillToCurate(s.unfinished)) : null,
     s.warnings.length ? h("ul", { class: "warnings" }, s.warnings.map((w) => h("li", {}, w)))
       : null,
     h("table", { id: "score-sentences", class: "scored" },
@@ -328,4 +328,9 @@ export function gathered(call: () => void, ms: number): () => void {
   return () => {
     if (timer === null) timer = window.setTimeout(() => { timer = null; call(); }, ms);
   };
+}
+
+function stillToCurate(count: number): string {
+  return count === 1 ? "1 sentence of the gold is still to curate."
+    : `${count} sentences of the gold are still to curate.`;
 }
