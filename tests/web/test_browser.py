@@ -222,9 +222,12 @@ def _retokenise_suggest_undo(ana: Person, ben: Person) -> None:
     ana.page.keyboard.type("5")
     assert ana.page.input_value("#span-correction") == "5"
     ana.page.fill("#split-pieces", "5 .")
+    asked: list[str] = []  # the source is everyone's: the page asks first
+    ana.page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     with ana.answer("POST", "/api/sentences/5/split") as split:
         ana.page.click("form.retokenise button[type=submit]")
-    assert split.value.ok
+    assert split.value.ok and asked == [
+        "Split the token in the source, for every annotator of the project?"]
     ana.page.wait_for_selector("button.token[data-index='5']")
     ben.page.wait_for_selector("#status:has-text('tokens of sentence 5 were fixed')")
     ben.page.wait_for_selector("button.token[data-index='5']")

@@ -386,6 +386,9 @@ export function annotate(main: HTMLElement): void {
                             ): Promise<void> {
     const was = shown;
     if (!was) return;
+    // the source is the project's: every annotator's sentence changes with it
+    if (!window.confirm(`${how === "split" ? "Split the token" : "Join the tokens"} in the `
+                        + "source, for every annotator of the project?")) return;
     const path = how === "split" ? `/api/sentences/${was.number}/split`
       : `/api/sentences/${was.number}/join`;
     const done = await saving(() => api<Shown>("POST", path,
@@ -464,6 +467,8 @@ export function annotate(main: HTMLElement): void {
     replace(suggestionBox, suggestionList(s));
     corrected.value = saved = s.corrected;
     if (typed !== null) corrected.value = typed;
+    // a long sentence gets the rows it needs (up to 10), a short one two
+    corrected.rows = Math.min(10, Math.max(2, Math.ceil(corrected.value.length / 70)));
     const edits = s.changes.filter((r) => !r.noop);
     const noop = s.changes.some((r) => r.noop);
     const noteText = h("textarea", { id: "note-text", rows: 2 });
