@@ -50,7 +50,7 @@ def agreement_of(project: Project, metric: str = "m2", beta: float = 0.5) -> dic
         out["summary"] = summary_data(summary(document))
     if project.gold.is_file() and annotators(document):
         out["gold"] = _against_gold(project, document, metric, beta)
-        out["unfinished"] = _unfinished(project)
+        out["unfinished"] = unfinished_of(project)
     return out
 
 
@@ -82,7 +82,7 @@ def _against_gold(project: Project, document: M2Document, metric: str,
     return agreement_data(agreement(both, metric, beta, pairs))
 
 
-def _unfinished(project: Project) -> int:
+def unfinished_of(project: Project) -> int:
     """The gold's sentences still to decide (its noops there are no decision yet)."""
     from m2lsp.files.curation import is_curated, unfinished
 
@@ -108,6 +108,6 @@ def score_of(project: Project, body: Any) -> dict[str, Any]:
     found = score(lines, gold, metric=metric, beta=beta)
     data = found.to_dict()
     data.update({"system": "system", "gold": project.gold.name,
-                 "warnings": list(found.warnings), "unfinished": _unfinished(project),
+                 "warnings": list(found.warnings), "unfinished": unfinished_of(project),
                  "sources": [" ".join(t) for t in sentences_of_m2(gold)]})
     return data

@@ -88,7 +88,8 @@ def test_there_is_no_gold_to_export_before_curation(tmp_path):
 
 
 def test_the_page_learns_what_there_is_to_export(site, tmp_path):
-    listed = {"gold": True, "layers": ["ann", "bob"], "formats": ["m2", "bea-json", "brat"]}
+    listed = {"gold": True, "layers": ["ann", "bob"], "formats": ["m2", "bea-json", "brat"],
+              "unfinished": 2}  # sentences 2 and 3 still to curate: the page says so
     assert site.client("boss").get("/api/exports").json() == listed
     before = team(tmp_path).client("cur").get("/api/exports").json()
-    assert before == {**listed, "gold": False}
+    assert before == {**listed, "gold": False, "unfinished": 0}

@@ -43,7 +43,7 @@ interface Score {
   f: number; counts: Record<string, number>; sentences: ScoredSentence[]; sources: string[];
   warnings: string[]; unfinished: number;
 }
-interface Exportable { gold: boolean; layers: string[]; formats: string[] }
+interface Exportable { gold: boolean; layers: string[]; formats: string[]; unfinished: number }
 
 const FORMATS: Record<string, string> = { "m2": "M2", "bea-json": "BEA-2019 JSON",
                                           "brat": "brat (zip)" };
@@ -281,7 +281,7 @@ function exportPanel(): Panel {
 function exportTable(e: Exportable, skip: () => boolean): HTMLElement {
   const which = [...(e.gold ? ["gold"] : []), ...e.layers];
   if (!which.length) return h("p", { class: "empty" }, "Nothing to export yet.");
-  return h("table", { class: "exports" },
+  const table = h("table", { class: "exports" },
     head(["", ...e.formats.map((f) => FORMATS[f] ?? f)]),
     h("tbody", {}, which.map((w) => h("tr", { "data-which": w },
       h("th", { scope: "row" }, w === "gold" ? "the gold" : `${w}'s layer`),
@@ -289,6 +289,9 @@ function exportTable(e: Exportable, skip: () => boolean): HTMLElement {
         type: "button", class: "export", "data-which": w, "data-format": f,
         onclick: () => download(w, f, skip()),
       }, FORMATS[f] ?? f)))))));
+  if (!e.unfinished) return table;
+  return h("div", {}, table, h("p", { class: "help", id: "exports-unfinished" },
+    `${stillToCurate(e.unfinished)} The gold exported now holds them as they stand.`));
 }
 
 // Download an export; what the format cannot hold refuses it, and is said, unless `skip`

@@ -4,11 +4,13 @@ alone), as a file to download; GET /api/exports: what there is to export."""
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from m2lsp.web.dashboard import unfinished_of
 from m2lsp.web.exports import FORMATS, GOLD, exported
 from m2lsp.web.views.common import session, site
 
@@ -32,8 +34,11 @@ async def exportable(request: Request) -> JSONResponse:
     """The gold (when there is one), the layers and the formats, for the page's links."""
     session(request, "curator", "manager")
     project = site(request).project
-    return JSONResponse({"gold": project.gold.is_file(), "layers": project.layer_names(),
-                         "formats": list(FORMATS)})
+    gold = project.gold.is_file()
+    # in a thread: the gold is read through (seconds at 50,000 sentences)
+    unfinished = await run_in_threadpool(unfinished_of, project) if gold else 0
+    return JSONResponse({"gold": gold, "layers": project.layer_names(),
+                         "formats": list(FORMATS), "unfinished": unfinished})
 
 
 ROUTES = [Route("/api/export/{which}", export, methods=["GET"]),
