@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import logging
 import sys
 from pathlib import Path
 
@@ -155,13 +156,21 @@ def _serve(args: argparse.Namespace, root: Path) -> int:
     app = build_app(root, secure=args.behind_tls, types=not args.no_types)
     print(f"m2lsp: serving {root} at http://{args.host}:{args.port} (edits typed: "
           f"{described(app.state.site.project.engines)})", file=sys.stderr, flush=True)
-    # pages keep their live updates open: a stop waits for them at most this long
+    # pages keep their live updates open: a stop waits for them at most this long, then
+    # closes them (the pages reconnect when the server is back), which is no error here
+    logging.getLogger("uvicorn.error").addFilter(_closing_updates)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
                 timeout_graceful_shutdown=STOPPING)
     return EXIT_CLEAN
 
 
 STOPPING = 3  # seconds a stopping server gives open requests (the live updates never end)
+
+
+def _closing_updates(record: logging.LogRecord) -> bool:
+    """uvicorn's "Cancel N running task(s), timeout graceful shutdown exceeded": the live
+    updates closed on a stop, as they always are, left out of the log."""
+    return "timeout graceful shutdown exceeded" not in record.getMessage()
 
 
 def _loopback(host: str) -> bool:

@@ -152,3 +152,34 @@ def test_an_idle_stream_sends_a_keepalive_comment():
             return [await anext(chunks), await anext(chunks)]
 
     assert asyncio.run(run()) == [": connected\n\n", ": keepalive\n\n"]
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("type", {"edit": 0, "type": "R:VERB"}),
+    ("required", {"edit": 0, "required": False}),
+    ("edits", {"start": 3, "end": 4, "correction": "exam"}),
+])
+def test_a_change_made_by_a_click_is_heard_as_a_save(tmp_path, path, body):
+    """A type chosen, REQUIRED unticked or an edit added from the tokens is a save: the
+    curator and the manager hear of it, as of a typed correction."""
+    site = team(tmp_path)
+
+    async def run():
+        ann = await _login(site.app, "ann")
+        await _save(ann, 1, [EDIT])
+        streams = {n: Stream(site.app, _cookie(await _login(site.app, n)))
+                   for n in ("cur", "boss")}
+        for s in streams.values():
+            await s.start()
+        version = (await ann.get("/api/sentences/1")).json()["version"]
+        answer = await ann.post(f"/api/sentences/1/{path}", json={"version": version, **body})
+        assert answer.status_code == 200, answer.text
+        for s in streams.values():
+            await s.until("event: saved")
+            await s.leave()
+        return {n: s.events() for n, s in streams.items()}, answer.json()["version"]
+
+    heard, version = asyncio.run(run())
+    for events in heard.values():
+        assert events == [("saved", {"user": "ann", "sentence": 1, "version": version,
+                                     "done": True})]

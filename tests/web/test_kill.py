@@ -107,6 +107,8 @@ def test_a_stopped_server_ends_with_pages_still_listening(tmp_path):
         assert listening.wait(10)
         os.kill(server.pid, signal.SIGTERM)
         server.wait(STOPPING + 10)  # TimeoutExpired: it waited for the page
+        said = server.stderr.read() if server.stderr else ""
+        assert said.startswith("m2lsp: serving") and "ERROR" not in said, said
     finally:
         if server.poll() is None:
             server.kill()

@@ -100,7 +100,8 @@ function sourceForm(loaded: () => void): HTMLFormElement {
     try {
       const made = await api<{ sentences: number; skipped: string }>("POST", "/api/source",
         { text: text.value, tokenised: tokenised.checked });
-      const skipped = made.skipped ? ` (${made.skipped})` : "";
+      const skipped = made.skipped
+        ? ` ${made.skipped[0].toUpperCase()}${made.skipped.slice(1)}.` : "";
       say(`${made.sentences} sentences loaded: assign them.${skipped}`);
       loaded();
     } catch (e) {
