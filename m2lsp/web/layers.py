@@ -70,7 +70,9 @@ def shown(project: Project, user: str, number: int) -> dict[str, Any]:
     return {"number": number, "tokens": tokens, "edits": own_lines(found),
             "findings": findings(found), "version": version(found), **view,
             "corrected": _as_written(view["corrected"], tokens),
-            "notes": notes_of(project, user, number, found)}
+            "notes": notes_of(project, user, number, found),
+            # the source's tokens can be fixed until the curation starts (`retokenising`)
+            "retokenisable": not project.gold.exists()}
 
 
 def _as_written(corrected: str, tokens: list[str]) -> str:

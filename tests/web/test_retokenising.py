@@ -122,11 +122,13 @@ def test_a_retokenisation_that_is_not_one_is_refused_and_nothing_changes(
 
 
 def test_once_a_curation_has_started_the_tokens_stay(site):
-    cur = site.client("cur")
+    """Refused, and the page is told beforehand (`retokenisable`: it shows no form)."""
+    ann, cur = site.client("ann"), site.client("cur")
+    assert ann.get("/api/sentences/2").json()["retokenisable"] is True
     assert cur.post("/api/curation", json={"action": "accept-agreed"}).status_code == 200
     assert (site.root / "gold.m2").exists()
     before = site.state()[0]
-    ann = site.client("ann")
+    assert ann.get("/api/sentences/2").json()["retokenisable"] is False
     version = ann.get("/api/sentences/2").json()["version"]
     answer = ann.post("/api/sentences/2/split", json={"version": version, "token": 0,
                                                         "pieces": "H e"})

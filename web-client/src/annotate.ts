@@ -25,6 +25,7 @@ interface Note { who: string; text: string; unsure: boolean; edit: string | null
 interface Shown {
   number: number; tokens: string[]; version: string; corrected: string; changes: Row[];
   findings: Finding[]; notes: Note[]; edits: string[]; straddled?: string[];
+  retokenisable: boolean;
 }
 interface Suggestion {
   id: string; from: string; start: number; end: number; type: string; correction: string;
@@ -358,7 +359,8 @@ export function annotate(main: HTMLElement): void {
   // The selected token split (its pieces typed with spaces where it is cut), or the
   // selected tokens joined: the source's tokens, for every annotator of the project.
   function tokensForm(s: Shown): HTMLElement | null {
-    if (span === null || span[1] - span[0] < 1) return null;
+    // once the curation has started the source's tokens stay as they are: no form
+    if (span === null || span[1] - span[0] < 1 || !s.retokenisable) return null;
     const [start, end] = span;
     if (end - start > 1) {
       return h("p", { class: "retokenise" },
