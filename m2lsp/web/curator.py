@@ -64,7 +64,8 @@ def sentence(project: Project, number: int) -> dict[str, Any]:
              for n in notes_of(project, name, number)]
     return {"number": number, "tokens": tokens, "state": outcome.state, "rule": outcome.rule,
             "gold": rows(outcome.flagged()), "versions": versions, "notes": notes,
-            "history": history(decisions, outcome.key, order)}
+            "history": [_readable(tokens, row) for row in history(decisions, outcome.key,
+                                                                    order)]}
 
 
 def _one(project: Project, number: int) -> tuple[Any, Any, Any]:
@@ -81,3 +82,22 @@ def _one(project: Project, number: int) -> tuple[Any, Any, Any]:
     if whole is None or not 1 <= number <= len(whole.found.outcomes):
         raise LookupError(number)
     return order, whole.found.outcomes[number - 1], whole.decisions
+
+
+def _readable(tokens: list[str], row: dict[str, Any]) -> dict[str, Any]:
+    """A history row with its edit keys as the page shows an edit (`spec_row`): `change`
+    for `edit`, `changes` for `edits` (None where a key is not one)."""
+    return row | {"change": _row(tokens, row["edit"]) if row["edit"] else None,
+                  "changes": None if row["edits"] is None else
+                  [_row(tokens, key) for key in row["edits"]]}
+
+
+def _row(tokens: list[str], key: str) -> dict[str, Any] | None:
+    from m2lsp.curation.keys import EditSpec
+    from m2lsp.errors import UsageError
+    from m2lsp.web.display import spec_row
+
+    try:
+        return spec_row(tokens, EditSpec.parse(key))
+    except UsageError:
+        return None

@@ -419,6 +419,8 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     with cleo.answer("POST", "/api/curation/4"):
         page.click("form.own button[type=submit]")
     page.wait_for_selector("ol.history li[data-action='edit']:has-text('cleo')")
+    # the log's edit read as the page reads edits, not as its key
+    page.wait_for_selector("ol.history li[data-action='edit'] .edit:has-text('token 4: ')")
     with cleo.answer("POST", "/api/curation/4"):
         page.click("#done")
     page.wait_for_selector("ol.history li[data-action='done']")

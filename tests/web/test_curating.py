@@ -94,6 +94,11 @@ def test_a_sentence_shows_its_decision_history(site):
         ("edit", "cur", at, [], "3 3|||M:ADV|||now"),
         ("take", "cur", at, ["ann"], None)]
     assert shown[-1]["edits"] == ["1 2|||R:VERB:SVA|||goes"]
+    # each key as the page shows an edit: where, what it becomes, its type
+    assert shown[2]["change"] == {"key": "3 3|||M:ADV|||now", "start": 3, "end": 3,
+                                  "type": "M:ADV", "original": "", "correction": "now",
+                                  "required": True}
+    assert [c["original"] for c in shown[-1]["changes"]] == ["go"] and shown[-1]["change"] is None
     assert [h["action"] for h in cur.get("/api/curating/1").json()["history"]] == ["correct"]
 
 

@@ -28,9 +28,11 @@ interface Sentence {
     edit: string | null }[];
   history: Decided[];
 }
+interface Shown { start: number; end: number; type: string; original: string;
+                 correction: string }
 interface Decided {
   time: string; who: string; action: string; from: string[]; edit: string | null;
-  edits: string[] | null;
+  edits: string[] | null; change: Shown | null; changes: (Shown | null)[] | null;
 }
 interface Update { user: string; sentence: number | null; action?: string }
 
@@ -193,9 +195,19 @@ export function curate(main: HTMLElement): void {
       h("ol", { class: "history" }, s.history.map((d) => h("li", { "data-action": d.action },
         h("time", { datetime: d.time }, d.time.replace("T", " ").replace("Z", " UTC")), " ",
         h("strong", {}, d.who), ` ${d.action}`,
-        d.edit ? h("code", {}, ` ${d.edit}`) : null,
+        d.change ? [" ", readable(d.change, s.tokens.length)]
+          : d.edit ? h("code", {}, ` ${d.edit}`) : null,
         d.from.length ? ` from ${d.from.join(", ")}` : "",
-        d.edits ? ` (${d.edits.length ? d.edits.join("; ") : "no edit"})` : "")))];
+        d.edits ? [" (", ...(d.edits.length ? d.edits.flatMap((key, k) => {
+          const shown = d.changes?.[k];
+          return [k ? "; " : "", shown ? readable(shown, s.tokens.length) : h("code", {}, key)];
+        }) : ["no edit"]), ")"] : "")))];
+  }
+
+  // an edit of the log as the page shows edits: where, what it becomes, its type
+  function readable(e: Shown, count: number): HTMLElement {
+    return h("span", { class: "edit" }, `${tokensName(e.start, e.end, count)}: `,
+             change(e.original, e.correction), " ", h("code", {}, e.type));
   }
 
   function render(s: Sentence): void {
