@@ -136,16 +136,14 @@ def _warmed(project: Project) -> None:
 
 def _open_once(project: Project) -> None:
     from m2lsp.curation.record import last_inputs
-    from m2lsp.web.deciding import log_stat, remember, saw, stat, unchanged
+    from m2lsp.web.deciding import log_stat, remember, stat, unchanged
 
     order = annotators(project)
     if not order.names or not project.gold.is_file() or unchanged(
             project.written, project.gold, order.names):
         return  # nothing to open, or a decision made before this ran opened it already
     gold, log = stat(project.gold), log_stat(project.gold)  # before anything is read
-    layers = [project.store.ready(project.layer(n)) for n in order.names]
-    found = opened(project, order)
-    saw(project, order.names, log, layers, found.found.outcomes)
+    layers, found = seen(project, order)
     # the log's last `start` numbers the layers as `order` does: a decision on one sentence
     # writes none before it (the whole curation does, when the order changed)
     if found.names == last_inputs(found.decisions) and project.gold.read_bytes() == \
@@ -153,6 +151,18 @@ def _open_once(project: Project) -> None:
             stat(project.gold), log_stat(project.gold)) == (gold, log):
         remember(project.written, project.gold, order.names, layers)
         project.store.ready(project.gold)  # indexed, as a decision writes it
+
+
+def seen(project: Project, order: Annotators) -> tuple[list[Any], Any]:
+    """The whole curation opened, and every sentence's outcome kept for the curator's list
+    (`deciding.saw`): the layers' indexes (made before it read them) and the curation."""
+    from m2lsp.web.deciding import log_stat, saw
+
+    log = log_stat(project.gold)  # before the files are read: a later write is seen
+    layers = [project.store.ready(project.layer(n)) for n in order.names]
+    found = opened(project, order)
+    saw(project, order.names, log, layers, found.found.outcomes)
+    return layers, found
 
 
 def whole(project: Project, order: Annotators, number: int | None,

@@ -17,8 +17,8 @@ def overview(project: Project) -> dict[str, Any]:
     """Every sentence's state, the open ones first, and the counts (the whole curation
     opened once; then only the sentences annotators changed since: `deciding.outcomes`)."""
     from m2lsp.curation.state import Curation
-    from m2lsp.web.curating import annotators, opened
-    from m2lsp.web.deciding import log_stat, outcomes, saw
+    from m2lsp.web.curating import annotators, seen
+    from m2lsp.web.deciding import outcomes
 
     order = annotators(project)
     if not order.names:
@@ -28,10 +28,7 @@ def overview(project: Project) -> dict[str, Any]:
     with project.curating:
         known = outcomes(project, order.names)
         if known is None:
-            log = log_stat(project.gold)  # before the files are read: a later write is seen
-            layers = [project.store.get(project.layer(n)) for n in order.names]
-            known = opened(project, order).found.outcomes
-            saw(project, order.names, log, layers, known)
+            known = seen(project, order)[1].found.outcomes
     found = Curation(order.names, known, ())
     shown = sorted(found.outcomes, key=lambda o: (ORDER.get(o.state, 4), o.number))
     return {"names": list(order.names), "sentences": len(found.outcomes),

@@ -32,9 +32,14 @@ class Site:
     def session(self, token: str | None) -> Session | None:
         return session_of(self.db, token)
 
+    @property
+    def writer(self) -> sqlite3.Connection:
+        """The connection worker threads write through: `journal`, else `db`."""
+        return self.journal or self.db
+
     def log(self, user: str, action: str, sentence: int | None = None) -> None:
-        """An event, written through `journal` (from a worker thread: it waits for the
+        """An event, written through `writer` (from a worker thread: it waits for the
         disk)."""
         from m2lsp.web.db import log_event
 
-        log_event(self.journal or self.db, user, action, sentence)
+        log_event(self.writer, user, action, sentence)

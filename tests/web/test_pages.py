@@ -60,17 +60,20 @@ def test_a_sentence_shows_its_correction_and_edits_as_rows(site):
     assert _corrected(ann, 1, "This are a test .")["changes"][0]["noop"] is True
 
 
-@pytest.mark.parametrize(("body", "said"), [
-    ({"edit": 0, "type": "NOT:A:TYPE"}, "types"),
-    ({"edit": 5, "type": "R:VERB:SVA"}, "index"),
-    ({"edit": "0", "type": "R:VERB:SVA"}, "index"),
-    ({"edit": 0, "type": "noop"}, "types"),
+@pytest.mark.parametrize(("path", "body", "said"), [
+    ("type", {"edit": 0, "type": "NOT:A:TYPE"}, "types"),
+    ("type", {"edit": 5, "type": "R:VERB:SVA"}, "index"),
+    ("type", {"edit": "0", "type": "R:VERB:SVA"}, "index"),
+    ("type", {"edit": 0, "type": "noop"}, "types"),
+    ("required", {"edit": 0, "required": "no"}, "required (true or false)"),
+    ("required", {"edit": 0}, "required (true or false)"),
+    ("required", {"edit": 7, "required": False}, "index"),
 ])
-def test_a_retype_that_is_not_one_is_refused(site, body, said):
+def test_a_retype_or_a_required_flag_that_is_not_one_is_refused(site, path, body, said):
     ann = site.client("ann")
     version = _corrected(ann, 1, "This is a test .")["version"]
     before = (site.root / "layers/ann.m2").read_bytes()
-    answer = ann.post("/api/sentences/1/type", json={"version": version, **body})
+    answer = ann.post(f"/api/sentences/1/{path}", json={"version": version, **body})
     assert answer.status_code == 400 and said in answer.json()["error"]
     assert (site.root / "layers/ann.m2").read_bytes() == before
 
@@ -88,20 +91,6 @@ def test_an_edit_is_made_optional_or_required(site, required, field):
     assert answer.json()["changes"][0]["required"] == field
     assert f"|||{field}|||" in (site.root / "layers/ann.m2").read_text(encoding="utf-8")
     assert main(["check", str(site.root / "layers/ann.m2"), "--select", "M1"]) == 0
-
-
-@pytest.mark.parametrize(("body", "said"), [
-    ({"edit": 0, "required": "no"}, "required (true or false)"),
-    ({"edit": 0}, "required (true or false)"),
-    ({"edit": 7, "required": False}, "index"),
-])
-def test_a_required_flag_that_is_not_one_is_refused(site, body, said):
-    ann = site.client("ann")
-    version = _corrected(ann, 1, "This is a test .")["version"]
-    before = (site.root / "layers/ann.m2").read_bytes()
-    answer = ann.post("/api/sentences/1/required", json={"version": version, **body})
-    assert answer.status_code == 400 and said in answer.json()["error"]
-    assert (site.root / "layers/ann.m2").read_bytes() == before
 
 
 def test_a_type_set_by_hand_is_kept_when_the_correction_changes(site):

@@ -37,14 +37,27 @@ async def body(request: Request) -> Any:
         raise HTTPException(400, "the body is not JSON") from None
 
 
-async def logged(here: Site, user: str, event: str, number: int | None,
-                 work: Callable[..., Any], *args: Any) -> Any:
-    """`work(*args)` in a worker thread, then its event written there too, through the
-    site's journal: a file's write and a commit both wait for the disk, and the event
-    loop, answering everyone else, does not."""
+async def logged(here: Site, user: str, event: str | Callable[[Any], str],
+                 number: int | None, work: Callable[..., Any], *args: Any) -> Any:
+    """`work(*args)` in a worker thread, then its event (or the one `event` names from
+    the result) written there too, through the site's journal: a file's write and a commit
+    both wait for the disk, and the event loop, answering everyone else, does not."""
     def both() -> Any:
         result = work(*args)
-        here.log(user, event, number)
+        here.log(user, event if isinstance(event, str) else event(result), number)
         return result
 
     return await run_in_threadpool(both)
+
+
+def named(data: object, field: str) -> str:
+    """What a body names in `field`, for an event's name ("" for a body that is not an
+    object: the work refuses it before any event is written)."""
+    return str(data.get(field)) if isinstance(data, dict) else ""
+
+
+def heard_saved(here: Site, user: str, number: int, shown: dict[str, Any]) -> None:
+    """The other pages hear of a save: `shown` is the sentence as the save left it."""
+    from m2lsp.web.events import saved
+
+    here.events.publish(saved(user, number, shown["version"], bool(shown["edits"])))

@@ -9,7 +9,7 @@ from starlette.routing import Route
 
 from m2lsp.web.curating import decided, layers_of
 from m2lsp.web.events import decided as decided_event
-from m2lsp.web.views.common import body, logged, session, site
+from m2lsp.web.views.common import body, logged, named, session, site
 
 
 async def layers(request: Request) -> JSONResponse:
@@ -22,15 +22,10 @@ async def decision(request: Request) -> JSONResponse:
     number = request.path_params.get("n")
     data = await body(request)
     # in a thread: a decision may open the whole curation, and waits for the disk
-    result = await logged(here, found.user.name, f"curate:{_action(data)}", number, decided,
+    result = await logged(here, found.user.name, f"curate:{named(data, 'action')}", number, decided,
                           here.project, number, data, found.user.name)
     here.events.publish(decided_event(found.user.name, data["action"], number))
     return JSONResponse(result)
-
-
-def _action(data: object) -> str:
-    """The action a body names, for its event (`decided` refuses a body without one)."""
-    return str(data.get("action")) if isinstance(data, dict) else ""
 
 
 ROUTES = [Route("/api/layers/{n:int}", layers, methods=["GET"]),

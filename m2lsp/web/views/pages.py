@@ -19,9 +19,8 @@ from starlette.routing import Route
 from m2lsp.web.annotator import required, retyped, with_edit
 from m2lsp.web.curator import overview, sentence
 from m2lsp.web.display import taxonomy_of
-from m2lsp.web.events import saved
 from m2lsp.web.notes import noted, notes_of
-from m2lsp.web.views.common import body, logged, session, site
+from m2lsp.web.views.common import body, heard_saved, logged, session, site
 from m2lsp.web.views.sentences import _number
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
@@ -76,8 +75,7 @@ async def _changed(request: Request, work: Callable[..., Any], event: str) -> JS
     result = await logged(here, found.user.name, event, number, work, here.project,
                           found.user.name, number, await body(request))
     # a save as any other: the curator's page, the manager's and the annotator's other tabs
-    here.events.publish(saved(found.user.name, number, result["version"],
-                              bool(result["edits"])))
+    heard_saved(here, found.user.name, number, result)
     return JSONResponse(result)
 
 

@@ -11,9 +11,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from m2lsp.web.assignments import assigned, is_assigned
-from m2lsp.web.events import saved as saved_event
 from m2lsp.web.layers import Stale, change_of, save, shown
-from m2lsp.web.views.common import body, logged, session, site
+from m2lsp.web.views.common import body, heard_saved, logged, session, site
 
 
 async def listed(request: Request) -> JSONResponse:
@@ -51,8 +50,7 @@ async def saved(request: Request) -> JSONResponse:
         return JSONResponse({"error": "the sentence changed since you loaded it (another tab "
                              "or window saved it): your change was not saved; here is the "
                              "current version", "current": stale.current}, status_code=409)
-    here.events.publish(saved_event(found.user.name, number, result["version"],
-                                    bool(result["edits"])))
+    heard_saved(here, found.user.name, number, result)
     return JSONResponse(result)
 
 

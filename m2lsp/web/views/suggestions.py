@@ -4,18 +4,15 @@ sentence), POST /api/suggestions/{n} (accept or reject one)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from m2lsp.web.assignments import is_assigned
-from m2lsp.web.events import saved, suggested
+from m2lsp.web.events import suggested
 from m2lsp.web.suggestions import decide, load, offered, set_names
-from m2lsp.web.views.common import body, logged, session, site
+from m2lsp.web.views.common import body, heard_saved, logged, named, session, site
 
 
 async def sets(request: Request) -> JSONResponse:
@@ -26,14 +23,8 @@ async def sets(request: Request) -> JSONResponse:
 async def loaded(request: Request) -> JSONResponse:
     found, here = session(request, "manager"), site(request)
     # in a thread: aligning and typing a system's output takes a while
-    data = await body(request)
-
-    def work() -> dict[str, Any]:  # aligning and typing, then the event's commit
-        made = load(here.project, data)
-        here.log(found.user.name, f"suggestions:{made['name']}")
-        return made
-
-    made = await run_in_threadpool(work)
+    made = await logged(here, found.user.name, lambda made: f"suggestions:{made['name']}",
+                        None, load, here.project, await body(request))
     here.events.publish(suggested(made["name"], made["sentences"]))
     return JSONResponse(made, status_code=201)
 
@@ -57,19 +48,12 @@ async def decision(request: Request) -> JSONResponse:
     number = _number(request, found.user.name)
     data = await body(request)
     # in a thread: an acceptance is a save, and the decision's commit waits for the disk
-    result = await logged(here, found.user.name, f"suggestion:{_decision(data)}", number,
-                          decide, here.journal or here.db, here.project, found.user.name,
-                          number, data)
+    result = await logged(here, found.user.name, f"suggestion:{named(data, 'decision')}",
+                          number, decide, here.writer, here.project, found.user.name, number,
+                          data)
     if data["decision"] == "accept":
-        shown = result["sentence"]
-        here.events.publish(saved(found.user.name, number, shown["version"],
-                                  bool(shown["edits"])))
+        heard_saved(here, found.user.name, number, result["sentence"])
     return JSONResponse(result)
-
-
-def _decision(data: object) -> str:
-    """The decision a body names, for its event (`decide` refuses a body without one)."""
-    return str(data.get("decision")) if isinstance(data, dict) else ""
 
 
 ROUTES = [Route("/api/suggestions", sets, methods=["GET"]),
