@@ -202,7 +202,6 @@ export function annotate(main: HTMLElement): void {
       shown = await request;
       known.add(shown.version);
       then(shown);
-      say(message);
       await loadSuggestions().catch(() => undefined);
     } catch (e) {
       if (e instanceof ApiError && e.status === 409 && e.data?.current) {
@@ -221,6 +220,7 @@ export function annotate(main: HTMLElement): void {
       return false;
     }
     render();
+    say(message);  // said once drawn: what the message names is on the page
     return true;
   }
 
@@ -491,7 +491,8 @@ export function annotate(main: HTMLElement): void {
           const answer = await api<{ notes: Note[] }>("POST", `/api/sentences/${s.number}/notes`,
             { text: noteText.value, unsure: unsure.checked,
               edit: on.value === "" ? null : Number(on.value) });
-          s.notes = answer.notes;
+          // the sentence may have been read again meanwhile: its notes are these
+          if (shown?.number === s.number) shown.notes = answer.notes;
           render(true);
           say("Note added.");
         } catch (e) {

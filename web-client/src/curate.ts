@@ -124,15 +124,17 @@ export function curate(main: HTMLElement): void {
   function decide(path: string, body: object, message: string,
                   made: () => void = () => undefined): void {
     writes.run(async () => {
+      let done = false;
       try {
         await api("POST", path, body);
-        say(message);
         made();
+        done = true;
       } catch (e) {
         sayFailed(e);
         if (e instanceof ApiError && e.status === 0) return;  // the server is not there
       }
       if (current) await show(current);
+      if (done) say(message);  // said once drawn: what it names is on the page
     })?.then(() => refresh()).catch(() => undefined);
   }
 
