@@ -16,7 +16,10 @@ of the annotators' files and this log).  Every line has `action`, `who` and `tim
 | `done` | `sentence` | decided with the edits it has |
 | `reopen` | `sentence` | forgets every earlier decision on the sentence |
 
-`sentence` is a sentence key and `edit` an edit key (see `curation.keys`)."""
+`sentence` is a sentence key and `edit` an edit key (see `curation.keys`).  A decision on
+one sentence also records `seen`: every annotator's edit keys as the curator saw them
+(null: no line yet), so that a decided sentence an annotator changes later is flagged
+(`state.Outcome.changed`); a log written before `seen` flags nothing."""
 
 from __future__ import annotations
 
@@ -42,6 +45,9 @@ class Decision:
     edit: str | None = None
     inputs: tuple[str, ...] = field(default=())
     taken: tuple[str, ...] | None = None  # take: the edit keys taken (None: not recorded)
+    # every annotator's edit keys as the decision saw them (None for one with no line);
+    # None: not recorded (a bulk accept, a log written before it)
+    seen: tuple[tuple[str, tuple[str, ...] | None], ...] | None = None
 
     def line(self) -> str:
         data: dict[str, object] = {"time": self.time, "who": self.who, "action": self.action}
@@ -53,6 +59,8 @@ class Decision:
             data["inputs"] = list(self.inputs)
         if self.taken is not None:
             data["edits"] = list(self.taken)
+        if self.seen is not None:
+            data["seen"] = {a: None if v is None else list(v) for a, v in self.seen}
         return json.dumps(data, ensure_ascii=False) + "\n"
 
 
@@ -83,7 +91,18 @@ def _decision(data: dict) -> Decision:
         raise ValueError("edits must be a list of edit keys")
     return Decision(str(data["action"]), str(data["who"]), str(data["time"]),
                     _text(data, "sentence"), _text(data, "from"), _text(data, "edit"),
-                    tuple(inputs), None if taken is None else tuple(taken))
+                    tuple(inputs), None if taken is None else tuple(taken),
+                    _seen(data.get("seen")))
+
+
+def _seen(value: object) -> tuple[tuple[str, tuple[str, ...] | None], ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not all(
+            v is None or (isinstance(v, list) and all(isinstance(e, str) for e in v))
+            for v in value.values()):
+        raise ValueError("seen must map each annotator to a list of edit keys or null")
+    return tuple((str(a), None if v is None else tuple(v)) for a, v in value.items())
 
 
 def _text(data: dict, name: str) -> str | None:

@@ -31,28 +31,44 @@ def requested(found: Curation, action: str, sentence: str, value: str | None = N
     well formed (whether it can be made is `state.check_decision`'s)."""
     if action not in ACTIONS:
         raise UsageError(f"unknown decision {action!r} (one of {', '.join(ACTIONS)})")
-    key = found.find(sentence).key
+    outcome = found.find(sentence)
     if action in VALUED and not value:
         raise UsageError(f"{action} needs {VALUED[action]}")
+    seen = seen_in(outcome)
     if action == "take":
         source = (value or "").strip()
-        theirs = found.find(sentence).versions.get(source)
-        return Decision("take", who, time, key, source,
-                        taken=tuple(e.key for e in theirs or ()))
+        theirs = outcome.versions.get(source)
+        return Decision("take", who, time, outcome.key, source,
+                        taken=tuple(e.key for e in theirs or ()), seen=seen)
     if action in ("accept", "reject", "edit"):
         edit = EditSpec.parse(value or "").key
-        return Decision(action, who, time, key, source if action == "accept" else None, edit)
-    return Decision(action, who, time, key)
+        return Decision(action, who, time, outcome.key,
+                        source if action == "accept" else None, edit, seen=seen)
+    return Decision(action, who, time, outcome.key, seen=seen)
+
+
+def seen_in(outcome: Outcome) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
+    """Every annotator's edit keys in the sentence as a decision on it saw them, the
+    annotators in number order (a log line is the same whichever file named them first)."""
+    return tuple((a, None if v is None else tuple(e.key for e in v))
+                 for a, v in sorted(outcome.versions.items(), key=_annotator_order))
+
+
+def _annotator_order(item: tuple[str, object]) -> tuple[bool, int, str]:
+    name = item[0]
+    return not name.isdigit(), int(name) if name.isdigit() else 0, name
 
 
 def status_data(name: str, found: Curation) -> dict[str, Any]:
-    """The curation as JSON data: counts, and each sentence's state, rule, gold edits and
-    annotators' versions (None: the annotator wrote no line yet)."""
+    """The curation as JSON data: counts, and each sentence's state, rule, gold edits,
+    annotators' versions (None: the annotator wrote no line yet) and the annotators who
+    changed it since it was decided."""
     return {"gold": name, "annotators": list(found.annotators),
             "sentences": len(found.outcomes), "curated": found.curated,
             "complete": found.complete, "counts": found.counts(),
             "outcomes": [{"number": o.number, "key": o.key, "state": o.state, "rule": o.rule,
                           "text": o.text, "edits": [e.key for e in o.edits],
+                          "changed": list(o.changed),
                           "versions": {a: None if v is None else [e.key for e in v]
                                        for a, v in o.versions.items()}}
                          for o in found.outcomes],

@@ -9,6 +9,10 @@ A sentence is
 - `open` otherwise: the gold writes it with a noop, and the curation is unfinished (the
   gold's noop there is no decision: `m2lsp curate --status` and `m2lsp check` say so).
 
+A decided sentence whose annotators' edits are no longer those the last decision on it saw
+(its `seen`) stays decided, and says who changed it since (`Outcome.changed`, and its
+rule): the curator looks again, and a decision or `reopen` settles it.
+
 A decision on an auto-merged sentence starts from the merged set; on another, from none.
 An accepted edit replaces every edit of the gold it competes with (same span, overlapping
 spans, two insertions at one point), so the gold never holds edits that cannot be applied.
@@ -28,6 +32,7 @@ from m2lsp.model import Block, M2Document
 AUTO, DECIDED, IN_PROGRESS, OPEN = "auto", "decided", "in progress", "open"
 FINISHED = (AUTO, DECIDED)
 NOOP_LINE = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
+Seen = tuple[tuple[str, tuple[str, ...] | None], ...]  # `Decision.seen`
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,7 @@ class Outcome:
     rule: str
     edits: tuple[EditSpec, ...]
     versions: dict[str, tuple[EditSpec, ...] | None]  # None: the annotator wrote no line
+    changed: tuple[str, ...] = ()  # decided, and these annotators changed it since
 
     @property
     def finished(self) -> bool:
@@ -120,6 +126,7 @@ class _Working:
     state: str
     rule: str
     edits: list[EditSpec]
+    seen: Seen | None = None  # what the last decision that recorded it saw
 
 
 def curation(document: M2Document, decisions: Sequence[Decision],
@@ -162,7 +169,9 @@ def then(found: Curation, decision: Decision, held: frozenset[str] = frozenset()
     before = found.outcomes[at]
     now = _apply(_Working(before.state, before.rule, list(before.edits)), decision,
                  before.versions, before.key in held)
-    outcome = replace(before, state=now.state, rule=now.rule, edits=tuple(sorted(now.edits)))
+    changed = _changed_since(now, before.versions)
+    outcome = replace(before, state=now.state, rule=now.rule + _since(changed),
+                      edits=tuple(sorted(now.edits)), changed=changed)
     return replace(found, outcomes=(*found.outcomes[:at], outcome, *found.outcomes[at + 1:]))
 
 
@@ -182,18 +191,25 @@ def _start(versions: dict[str, tuple[EditSpec, ...] | None], held: bool = False)
 
 def _apply(now: _Working, decision: Decision,
            versions: dict[str, tuple[EditSpec, ...] | None], held: bool = False) -> _Working:
-    """The sentence after one decision (the log was checked when it was written; an edit
-    that no longer parses is skipped, as `--status` reports)."""
-    action = decision.action
-    if action == "reopen":
+    """The sentence after one decision, with what the decision saw (the log was checked
+    when it was written; an edit that no longer parses is skipped, as `--status` reports)."""
+    if decision.action == "reopen":
         return _start(versions, held)
+    after = _decided(now, decision, versions)
+    return replace(after, seen=now.seen if decision.seen is None else decision.seen)
+
+
+def _decided(now: _Working, decision: Decision,
+             versions: dict[str, tuple[EditSpec, ...] | None]) -> _Working:
+    action = decision.action
     if action == "take":
         now_theirs = list(versions.get(decision.source or "") or ())
         if decision.taken is None:  # recorded without the edits: the annotator's as they are
             return _Working(DECIDED, f"took {decision.source}", now_theirs)
         taken = [EditSpec.parse(k) for k in decision.taken]
-        changed = "" if sorted(taken) == sorted(now_theirs) else \
-            f" (annotator {decision.source} has changed it since)"
+        # a log written before `seen` says it here (`_since` says it for one with it)
+        changed = "" if decision.seen is not None or sorted(taken) == sorted(now_theirs) \
+            else f" (annotator {decision.source} has changed it since)"
         return _Working(DECIDED, f"took {decision.source}{changed}", taken)
     if action == "correct":
         return _Working(DECIDED, "correct as it is", [])
@@ -210,8 +226,29 @@ def _apply(now: _Working, decision: Decision,
 def _outcome(number: int, key: str, block: Block, now: _Working,
              versions: dict[str, tuple[EditSpec, ...] | None]) -> Outcome:
     assert block.sentence is not None
+    changed = _changed_since(now, versions)
     return Outcome(number, key, block.sentence.text.strip(), len(block.sentence.tokens),
-                   now.state, now.rule, tuple(sorted(now.edits)), versions)
+                   now.state, now.rule + _since(changed), tuple(sorted(now.edits)), versions,
+                   changed)
+
+
+def _changed_since(now: _Working, versions: dict[str, tuple[EditSpec, ...] | None]
+                   ) -> tuple[str, ...]:
+    """The annotators whose edits in a decided sentence differ from what its last
+    decision saw (none when it recorded nothing)."""
+    if now.state != DECIDED or now.seen is None:
+        return ()
+    saw = {a: None if v is None else frozenset(v) for a, v in now.seen}
+    return tuple(a for a, v in versions.items()
+                 if saw.get(a) != (None if v is None else frozenset(e.key for e in v)))
+
+
+def _since(changed: tuple[str, ...]) -> str:
+    if not changed:
+        return ""
+    if len(changed) == 1:
+        return f" (annotator {changed[0]} has changed it since)"
+    return f" (annotators {', '.join(changed)} have changed it since)"
 
 
 def check_decision(found: Curation, decision: Decision) -> None:

@@ -1,16 +1,20 @@
 """What the curator's page shows: the project's curation read (never written: decisions
-go through `curating.decided`), its sentences with the open ones first, and one sentence
+go through `curating.decided`), its sentences with the open ones first (then those an
+annotator changed after they were decided), and one sentence
 with every annotator's version side by side, by name (in name order), each edit marked as
 the gold holds it and as all annotators agree on it, the annotators' notes on it and the
 decisions made on it.  Pure of HTTP."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from m2lsp.web.project import Project
 
-ORDER = {"open": 0, "in progress": 1, "auto": 2, "decided": 3}
+# the list's order: what needs the curator first (a decided sentence an annotator changed
+# since is looked at again, after the unfinished ones)
+ORDER = {"open": 0, "in progress": 1, "changed": 2, "auto": 3, "decided": 4}
 
 
 def overview(project: Project) -> dict[str, Any]:
@@ -30,11 +34,14 @@ def overview(project: Project) -> dict[str, Any]:
         if known is None:
             known = seen(project, order)[1].found.outcomes
     found = Curation(order.names, known, ())
-    shown = sorted(found.outcomes, key=lambda o: (ORDER.get(o.state, 4), o.number))
+    shown = sorted(found.outcomes, key=lambda o: (
+        ORDER["changed"] if o.changed else ORDER.get(o.state, 5), o.number))
     return {"names": list(order.names), "sentences": len(found.outcomes),
             "curated": found.curated, "counts": found.counts(),
+            "changed": sum(bool(o.changed) for o in found.outcomes),
             "outcomes": [{"number": o.number, "state": o.state, "rule": o.rule,
-                          "text": o.text} for o in shown]}
+                          "text": o.text, "changed": _names(order.names, o.changed)}
+                         for o in shown]}
 
 
 def sentence(project: Project, number: int) -> dict[str, Any]:
@@ -60,9 +67,15 @@ def sentence(project: Project, number: int) -> dict[str, Any]:
     notes = [n | {"by": name} for name in sorted(order.names)
              for n in notes_of(project, name, number)]
     return {"number": number, "tokens": tokens, "state": outcome.state, "rule": outcome.rule,
+            "changed": _names(order.names, outcome.changed),
             "gold": rows(outcome.flagged()), "versions": versions, "notes": notes,
             "history": [_readable(tokens, row) for row in history(decisions, outcome.key,
                                                                     order)]}
+
+
+def _names(names: Sequence[str], ids: Sequence[str]) -> list[str]:
+    """The annotators' names of the curation's numbers ("0" is the first layer's)."""
+    return [names[int(a)] if a.isdigit() and int(a) < len(names) else a for a in ids]
 
 
 def _one(project: Project, number: int) -> tuple[Any, Any, Any]:

@@ -351,6 +351,51 @@ def test_a_take_records_the_edits_taken(team: Path, capsys: pytest.CaptureFixtur
     assert "annotator 1 has not annotated sentence 5 yet" in capsys.readouterr().err
 
 
+CHANGED_SINCE = [  # (the decision on sentence 4, whose files change after it, the rule)
+    (["--correct"], ["A.m2"], "correct as it is (annotator 0 has changed it since)"),
+    (["--done"], ["B.m2"], "curated (annotator 1 has changed it since)"),
+    (["--take", "0"], ["A.m2", "B.m2"], "took 0 (annotators 0, 1 have changed it since)"),
+    (["--accept", "0 0|||M:PRON|||we", "--from", "0"], ["B.m2"],
+     "in progress"),  # not decided yet: nothing to look at again
+]
+
+
+@pytest.mark.parametrize(("decision", "files", "rule"), CHANGED_SINCE)
+def test_a_decided_sentence_an_annotator_changed_since_says_so(
+        team: Path, capsys: pytest.CaptureFixture[str], decision: list[str],
+        files: list[str], rule: str) -> None:
+    """The decision records what it saw (`seen`); an annotator's later change leaves the
+    gold as decided and says who changed it, until the curator decides on it again."""
+    assert main(["curate", "gold.m2", "--sentence", "4", *decision, "--who", "x"]) == 0
+    gold = Path("gold.m2").read_text(encoding="utf-8")
+    seen = json.loads(Path("gold.m2.curation.jsonl").read_text(encoding="utf-8")
+                      .splitlines()[-1])["seen"]
+    assert seen == {"0": ["0 0|||M:PRON|||we"], "1": ["0 0|||M:PRON|||We"]}
+    for name in files:
+        text = Path(name).read_text(encoding="utf-8")
+        Path(name).write_text(text.replace("S need more time .\nA 0 0|||M:PRON|||",
+                                           "S need more time .\nA 0 0|||M:PRON|||You"),
+                              encoding="utf-8")
+    assert main(["curate", "gold.m2"]) == 0
+    assert Path("gold.m2").read_text(encoding="utf-8") == gold
+    outcome = _status(capsys)["outcomes"][3]
+    assert outcome["rule"] == rule
+    assert outcome["changed"] == ([] if rule == "in progress" else
+                                  [str("AB".index(f[0])) for f in files])
+    assert main(["curate", "gold.m2", "--sentence", "4", "--done", "--who", "x"]) == 0
+    assert _status(capsys)["outcomes"][3]["changed"] == []  # looked at again: settled
+
+
+def test_a_log_line_with_a_broken_seen_is_named(team: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    with Path("gold.m2.curation.jsonl").open("a", encoding="utf-8") as log:
+        log.write('{"time": "t", "who": "x", "action": "done", "sentence": "s", '
+                  '"seen": {"0": "goes"}}\n')
+    assert main(["curate", "gold.m2", "--status"]) == 2
+    assert "gold.m2.curation.jsonl:2: not a decision (seen must map each annotator" in \
+        capsys.readouterr().err
+
+
 def test_an_agreed_sentence_an_annotator_changed_since_is_no_hand_edit(
         team: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Sentence 1 was auto-merged ("goes", both annotators); ana changes hers to "went":

@@ -424,6 +424,17 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     with cleo.answer("POST", "/api/curation/4"):
         page.click("#done")
     page.wait_for_selector("ol.history li[data-action='done']")
+    # ben changes sentence 2 after it was decided: the gold keeps the decision, the list
+    # marks it and counts it, live; the sentence says who; Done settles it
+    _correct(ben, 2, "He really wants to go house .", None)
+    page.wait_for_selector("li.changed button[data-number='2']")
+    page.wait_for_selector("#counts:has-text('1 changed since decided')")
+    page.locator("nav button[data-number='2']").click()
+    page.wait_for_selector("#changed:has-text('decided by ben')")
+    with cleo.answer("POST", "/api/curation/2"):
+        page.click("#done")
+    page.wait_for_selector("#changed", state="detached")
+    page.wait_for_selector("li.changed", state="detached")
     page.locator("nav button[data-number='3']").click()
     page.wait_for_selector("#sentence-title:text-is('Sentence 3')")
     # ana's deletion is OPTIONAL in her version, and so says the curator's page

@@ -135,7 +135,9 @@ def test_a_layer_added_later_keeps_every_annotator_s_number(site):
     assert overview["names"] == ["ann", "bob", "aaron"]
     two = cur.get("/api/curating/2").json()
     assert [r["correction"] for r in two["versions"]["aaron"]] == ["goes"]
-    assert two["versions"]["bob"] == [] and two["rule"] == "took 1"
+    assert two["versions"]["bob"] == []  # aaron's line came after bob's was taken:
+    assert two["rule"] == "took 1 (annotator 2 has changed it since)"  # a look again
+    assert two["changed"] == ["aaron"]
     assert cur.post("/api/curation/2", json={"action": "take", "value": "aaron"}
                     ).status_code == 200
     assert [h["from"] for h in cur.get("/api/curating/2").json()["history"]] == [
@@ -381,3 +383,28 @@ def test_the_curator_sees_which_edits_are_optional(site):
                     ).status_code == 200
     assert [e["required"] for e in cur.get("/api/curating/2").json()["gold"]] == [False]
     assert optional in (site.root / "gold.m2").read_text()
+
+
+def test_a_decided_sentence_an_annotator_changed_since_is_flagged(site):
+    """A decision records what the curator saw; a later save by an annotator leaves the
+    gold as decided, and the list (quick path and whole curation alike) says who changed
+    it, after the unfinished sentences; Done settles it."""
+    ann, bob, cur = site.client("ann"), site.client("bob"), site.client("cur")
+    _save(ann, 2, [GOES])
+    _save(bob, 2, [NOOP])
+    assert cur.post("/api/curation/2", json={"action": "correct"}).status_code == 200
+    assert _log(site)[-1]["seen"] == {"0": ["1 2|||R:VERB:SVA|||goes"], "1": []}
+    gold = (site.root / "gold.m2").read_text(encoding="utf-8")
+    _save(bob, 2, ["A 1 2|||R:VERB:SVA|||went|||REQUIRED|||-NONE-|||0"])
+    overview = cur.get("/api/curating").json()
+    assert overview["changed"] == 1
+    row = next(o for o in overview["outcomes"] if o["number"] == 2)
+    assert (row["state"], row["changed"]) == ("decided", ["bob"])
+    states = [("changed" if o["changed"] else o["state"]) for o in overview["outcomes"]]
+    assert states.index("changed") == sum(s in ("open", "in progress") for s in states)
+    two = cur.get("/api/curating/2").json()
+    assert two["changed"] == ["bob"] and two["rule"].endswith("(annotator 1 has changed it since)")
+    assert (site.root / "gold.m2").read_text(encoding="utf-8") == gold
+    assert cur.post("/api/curation/2", json={"action": "done"}).status_code == 200
+    assert cur.get("/api/curating/2").json()["changed"] == []
+    assert cur.get("/api/curating").json()["changed"] == 0

@@ -13,17 +13,19 @@ import { change, h, replace, say, sayFailed, tokenPicker, tokensName, Writes } f
 import { listenLive } from "./live";
 import { gathered, panels } from "./panels";
 
-interface Item { number: number; state: string; rule: string; text: string }
+// `changed`: decided, and these annotators changed their version since
+interface Item { number: number; state: string; rule: string; text: string; changed: string[] }
 interface Overview {
   names: string[]; sentences: number; curated: number; counts: Record<string, number>;
-  outcomes: Item[];
+  changed: number; outcomes: Item[];
 }
 interface Spec {
   key: string; start: number; end: number; type: string; original: string;
   correction: string; in_gold: boolean; agreed: boolean; required: boolean;
 }
 interface Sentence {
-  number: number; tokens: string[]; state: string; rule: string; gold: Spec[];
+  number: number; tokens: string[]; state: string; rule: string; changed: string[];
+  gold: Spec[];
   versions: Record<string, Spec[] | null>; notes: { by: string; text: string; unsure: boolean;
     edit: string | null }[];
   history: Decided[];
@@ -81,12 +83,17 @@ export function curate(main: HTMLElement): void {
     overview = await api<Overview>("GET", "/api/curating");
     const o = overview;
     counts.textContent = `${o.curated} of ${o.sentences} curated` +
-      (o.counts.open ? ` · ${o.counts.open} open` : "");
-    replace(list, o.outcomes.map((item) => h("li", { class: item.state.replace(" ", "-") },
+      (o.counts.open ? ` · ${o.counts.open} open` : "") +
+      (o.changed ? ` · ${o.changed} changed since decided` : "");
+    replace(list, o.outcomes.map((item) => h("li", {
+      class: item.changed?.length ? "changed" : item.state.replace(" ", "-") },
       h("button", { type: "button", "data-number": item.number,
                     "aria-current": item.number === current ? "true" : null,
+                    title: item.changed?.length
+                      ? `Changed since decided by ${item.changed.join(", ")}` : null,
                     onclick: () => open(item.number) },
-        h("span", { class: "badge" }, item.state), ` ${item.number}. ${item.text}`))));
+        h("span", { class: "badge" }, item.changed?.length ? "changed" : item.state),
+        ` ${item.number}. ${item.text}`))));
   }
 
   // The sentence `number` (read again when it is open already: a decision, an update);
@@ -237,6 +244,11 @@ export function curate(main: HTMLElement): void {
       h("h2", { id: "sentence-title" }, `Sentence ${s.number}`),
       h("p", {}, h("span", { class: `badge ${s.state.replace(" ", "-")}`, id: "state" }, s.state),
         s.rule && s.rule !== s.state ? ` ${s.rule}` : ""),
+      s.changed.length
+        ? h("p", { id: "changed", class: "warning" },
+            `Changed since it was decided by ${s.changed.join(", ")}: the gold keeps the ` +
+            "decision. Look again: Done keeps it, or decide anew.")
+        : null,
       sourceRow(s.tokens), ownForm(s),
       h("div", { class: "versions" }, columns, gold),
       h("div", { class: "actions" },
