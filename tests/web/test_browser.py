@@ -366,6 +366,16 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
         ana.page.keyboard.press("Alt+z")  # untouched, not "no error"
     assert undone.value.ok and undone.value.json()["edits"] == []
     ana.page.wait_for_selector("p.empty:text-is('No edit yet.')")
+    # back on sentence 3, undo goes on where it was left: its last change (OPTIONAL) first
+    ana.page.keyboard.press("Alt+p")
+    ana.page.wait_for_selector("#sentence-title:text-is('Sentence 3')")
+    with ana.answer("PUT", "/api/sentences/3") as back:
+        ana.page.keyboard.press("Alt+z")
+    assert back.value.ok and "REQUIRED" in back.value.json()["edits"][0]
+    ana.page.wait_for_selector("input.required[data-edit='0']:checked")
+    with ana.answer("PUT", "/api/sentences/3"):
+        ana.page.keyboard.press("Alt+y")
+    ana.page.wait_for_selector("input.required[data-edit='0']:not(:checked)")
     _save_by_double_click(ben, 3, "We need time .")  # then "No error" on it: asked first
     asked: list[str] = []
     ben.page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))

@@ -5,7 +5,7 @@
 // Or select source tokens (or the gap between two) and type what they become; split a
 // token or join several (the source's tokens, for the whole project). Undo and redo send
 // back an earlier state of the edits the server gave (Alt+Z, Alt+Y; Ctrl+Z, Ctrl+Shift+Z
-// outside a text box); suggestions are accepted or rejected one by one; the page hears
+// outside a text box), each sentence's kept while the page is open; suggestions are accepted or rejected one by one; the page hears
 // of its user's saves in other tabs, of retokenisations and assignments (server-sent
 // events) and reloads what changed (and all it shows when the stream comes back after the
 // server restarted). One write at a time: a second click while one is sent is ignored.
@@ -14,6 +14,8 @@
 import { api, ApiError } from "./api";
 import { change, h, replace, say, sayFailed, tokenPicker, tokensName, Writes } from "./dom";
 import { listenLive } from "./live";
+
+const HISTORIES = 500;  // sentences whose undo history a page keeps once left
 
 interface Listed { number: number; text: string; state: string; version: string }
 interface Row {
@@ -44,6 +46,9 @@ export function annotate(main: HTMLElement): void {
   // page is among them: undo and redo save an earlier or later one (a normal save).
   let history: string[][] = [];
   let at = -1;
+  // each sentence left, its history and place (back on it, undo goes on where it was, as
+  // long as the server still has the edits it left; the last HISTORIES sentences)
+  const histories = new Map<number, { history: string[][]; at: number }>();
   const known = new Set<string>();  // versions this page was given (its own saves)
   let inflight: Promise<unknown> = Promise.resolve();
   let pending: Promise<boolean> | null = null;  // the write in flight, answering if it was made
@@ -116,11 +121,11 @@ export function annotate(main: HTMLElement): void {
       return;
     }
     if (opening !== number) return;  // another sentence was asked for meanwhile
+    if (shown) keepHistory(shown.number);
     shown = found;
     known.add(shown.version);
     span = null;
-    history = [shown.edits];
-    at = 0;
+    takeHistory(shown);
     suggestions = [];
     say("");  // what was said was about the sentence left
     showHash(number, first);
@@ -146,6 +151,22 @@ export function annotate(main: HTMLElement): void {
     if (shown?.number !== number) return;
     suggestions = found;
     replace(suggestionBox, suggestionList(shown));
+  }
+
+  function keepHistory(number: number): void {
+    histories.delete(number);  // the newest last: the oldest is the first to go
+    histories.set(number, { history, at });
+    if (histories.size > HISTORIES) histories.delete(histories.keys().next().value!);
+  }
+
+  // The history kept for the sentence if the server still has the edits it was at, else
+  // one of its edits alone (another tab, an editor or a retokenisation changed them).
+  function takeHistory(s: Shown): void {
+    const kept = histories.get(s.number);
+    histories.delete(s.number);
+    const same = kept && JSON.stringify(kept.history[kept.at]) === JSON.stringify(s.edits);
+    history = same ? kept.history : [s.edits];
+    at = same ? kept.at : 0;
   }
 
   // The edits the server gave become the newest state (what was undone is dropped).
