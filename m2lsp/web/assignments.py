@@ -29,6 +29,34 @@ def is_assigned(db: sqlite3.Connection, user: str, number: int) -> bool:
 
 def assign(db: sqlite3.Connection, project: Project, body: Any) -> dict[str, Any]:
     """Give sentences `first`..`last` (inclusive, from 1) to an annotator."""
+    name, first, last = _range(db, project, body)
+    add_layer(project, name)
+    db.execute("INSERT INTO assignments VALUES (?, ?, ?)", (name, first, last))
+    return {"user": name, "first": first, "last": last}
+
+
+def unassign(db: sqlite3.Connection, project: Project, body: Any) -> dict[str, Any]:
+    """Take sentences `first`..`last` back from an annotator (the ranges that cover them
+    are cut; what the annotator wrote there stays in their layer, for the curator).  The
+    pieces kept are written before the ranges they come from are deleted, so that a crash
+    between the two leaves the assignment as it was."""
+    user, first, last = _range(db, project, body)
+    rows = db.execute("SELECT rowid, first, last FROM assignments WHERE user = ? AND "
+                      "first <= ? AND ? <= last", (user, last, first)).fetchall()
+    removed = len(set(assigned(db, user)) & set(range(first, last + 1)))
+    if not removed:
+        raise UsageError(f"none of sentences {first}–{last} is assigned to {user}")
+    for _, start, end in rows:
+        for piece in ((start, first - 1), (last + 1, end)):
+            if piece[0] <= piece[1]:
+                db.execute("INSERT INTO assignments VALUES (?, ?, ?)", (user, *piece))
+    db.execute(f"DELETE FROM assignments WHERE rowid IN ({', '.join('?' * len(rows))})",
+               [rowid for rowid, _, _ in rows])
+    return {"user": user, "first": first, "last": last, "removed": removed}
+
+
+def _range(db: sqlite3.Connection, project: Project, body: Any) -> tuple[str, int, int]:
+    """The annotator and the sentence range a body names (a UsageError for another)."""
     if not isinstance(body, dict):
         raise UsageError("the body is a JSON object: user, first, last")
     name = checked_name(body.get("user"))
@@ -39,9 +67,7 @@ def assign(db: sqlite3.Connection, project: Project, body: Any) -> dict[str, Any
     count = sentence_count(project)
     if not (type(first) is int and type(last) is int and 1 <= first <= last <= count):
         raise UsageError(f"first and last are sentence numbers, 1 <= first <= last <= {count}")
-    add_layer(project, name)
-    db.execute("INSERT INTO assignments VALUES (?, ?, ?)", (name, first, last))
-    return {"user": name, "first": first, "last": last}
+    return name, first, last
 
 
 def sentences_of(db: sqlite3.Connection, project: Project, user: str) -> list[dict[str, Any]]:

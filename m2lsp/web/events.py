@@ -59,8 +59,9 @@ def decided(who: str, action: str, number: int | None) -> Event:
                  roles=ALL_BUT_ANNOTATORS)
 
 
-def assigned(user: str, first: int, last: int) -> Event:
-    return Event("assigned", {"user": user, "first": first, "last": last},
+def assigned(user: str, first: int, last: int, removed: bool = False) -> Event:
+    """Sentences given to an annotator, or taken back (`removed`): their list changes."""
+    return Event("assigned", {"user": user, "first": first, "last": last, "removed": removed},
                  frozenset({user}), frozenset({"manager"}))
 
 

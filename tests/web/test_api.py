@@ -11,6 +11,7 @@ from m2lsp.cli import main
 from tests.web.project import team
 
 EDIT = "A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0"
+GOES = "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0"
 
 
 @pytest.fixture
@@ -122,6 +123,36 @@ def test_the_manager_assigns_and_watches_progress(site):
     progress = boss.get("/api/progress").json()["annotators"]
     assert progress == [{"user": "ann", "assigned": 3, "ranges": [[1, 3]], "done": 0},
                         {"user": "bob", "assigned": 3, "ranges": [[1, 3]], "done": 1}]
+
+
+@pytest.mark.parametrize(("cuts", "ranges", "removed"), [
+    ([(2, 2)], [[1, 1], [3, 3]], [1]),  # a range cut in two
+    ([(1, 3)], [], [3]),
+    ([(3, 3), (1, 1)], [[2, 2]], [1, 1]),
+    ([(2, 3), (2, 2)], [[1, 1]], [2, None]),  # none of it assigned any more: refused
+])
+def test_the_manager_takes_sentences_back(site, cuts, ranges, removed):
+    """What an annotator wrote in sentences taken back stays in their layer, for the
+    curator; their list and the manager's progress lose them."""
+    bob, boss = site.client("bob"), site.client("boss")
+    bob.put("/api/sentences/2", json={"version": bob.get("/api/sentences/2").json()["version"],
+                                      "edits": [GOES]})
+    for (first, last), count in zip(cuts, removed, strict=True):
+        answer = boss.post("/api/assignments/remove",
+                           json={"user": "bob", "first": first, "last": last})
+        if count is None:
+            assert answer.status_code == 400
+            assert "none of sentences 2–2 is assigned to bob" in answer.json()["error"]
+        else:
+            assert answer.status_code == 200 and answer.json()["removed"] == count
+    listed = [s["number"] for s in bob.get("/api/sentences").json()["sentences"]]
+    assert listed == [n for first, last in ranges for n in range(first, last + 1)]
+    row = next(p for p in boss.get("/api/progress").json()["annotators"] if p["user"] == "bob")
+    assert row["ranges"] == ranges
+    assert GOES in (site.root / "layers/bob.m2").read_text(encoding="utf-8")
+    if 2 not in listed:
+        assert bob.put("/api/sentences/2", json={"version": "x", "edits": []}
+                       ).status_code == 403
 
 
 @pytest.mark.parametrize(("numbers", "ranges"), [

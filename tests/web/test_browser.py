@@ -466,6 +466,22 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     page.wait_for_selector("#agreement-gold tr[data-user='ana']")
     page.wait_for_selector("#agreement-unfinished", state="detached")
     _manager_scores_and_exports(boss, tmp_path)
+    # the manager takes sentence 20 back from ben (asked first) while he has it open: his
+    # page leaves it and says why, and his list loses it, live
+    ben.page.locator("nav button[data-number='20']").click()
+    ben.page.wait_for_selector("#sentence-title:text-is('Sentence 20')")
+    boss.page.select_option("#assign-user", "ben")
+    boss.page.fill("#assign-first", "20")
+    boss.page.fill("#assign-last", "20")
+    boss.page.once("dialog", lambda dialog: dialog.accept())
+    with boss.answer("POST", "/api/assignments/remove") as removed:
+        boss.page.click("#unassign")
+    assert removed.value.ok and removed.value.json()["removed"] == 1
+    boss.page.wait_for_selector("tr[data-user='ben'] .ranges:text-is(' (1–19)')")
+    ben.page.wait_for_selector("#progress-text:text-is('19 of 19')")
+    ben.page.wait_for_selector("#status:has-text('Sentence 20 is no longer assigned to you.')")
+    assert ben.page.inner_text("#sentence-title") != "Sentence 20"
+    assert ben.page.locator("nav button[data-number='20']").count() == 0
     for who in (boss, ana, ben, cleo):
         who.context.close()
 

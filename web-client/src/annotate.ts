@@ -588,8 +588,17 @@ export function annotate(main: HTMLElement): void {
 
   // sentences given to this annotator (or loaded): the list, and the first one if none
   // was shown
+  // The list read again after a manager gave sentences or took some back (the open one
+  // too: then the page leaves it, saying so; what was typed there could not be saved).
   async function assigned(): Promise<void> {
     await refreshList();
+    if (shown && !listed.some((x) => x.number === shown!.number)) {
+      const gone = shown.number;
+      histories.delete(gone);
+      shown = null;
+      await openFirst();
+      say(`Sentence ${gone} is no longer assigned to you.`);
+    }
     if (!shown) await openFirst();
   }
 

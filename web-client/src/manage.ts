@@ -7,12 +7,14 @@ import { listenLive } from "./live";
 import { fileInto, gathered, panels } from "./panels";
 
 // A form whose submit sends one request: a second submit while it is sent is ignored (its
-// button disabled meanwhile).
-function onSubmit(form: HTMLFormElement, send: () => Promise<void>): void {
+// button disabled meanwhile); `send` is told which button submitted it.
+function onSubmit(form: HTMLFormElement,
+                  send: (by: HTMLElement | null) => Promise<void>): void {
   const writes = new Writes(() => [form]);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    writes.run(send);
+    const by = event.submitter;
+    writes.run(() => send(by));
   });
 }
 
@@ -31,13 +33,25 @@ export function manage(main: HTMLElement): void {
     h("label", { for: "assign-user" }, "Annotator"), user,
     h("label", { for: "assign-first" }, "From sentence"), first,
     h("label", { for: "assign-last" }, "To sentence"), last,
-    h("button", { type: "submit" }, "Assign"));
-  onSubmit(form, async () => {
+    h("button", { type: "submit", id: "assign" }, "Assign"), " ",
+    h("button", { type: "submit", id: "unassign", class: "quiet",
+                  title: "Take these sentences back: what the annotator wrote in them stays " +
+                    "in their layer, for the curator" }, "Unassign"));
+  onSubmit(form, async (by) => {
+    const range = { user: user.value, first: Number(first.value), last: Number(last.value) };
+    const back = by?.id === "unassign";
+    if (back && !confirm(`Take sentences ${range.first}–${range.last} back from ` +
+                         `${range.user}? What they wrote there stays in their layer.`)) return;
     try {
-      const made = await api<{ user: string; first: number; last: number }>(
-        "POST", "/api/assignments",
-        { user: user.value, first: Number(first.value), last: Number(last.value) });
-      say(`Sentences ${made.first}–${made.last} assigned to ${made.user}.`);
+      if (back) {
+        const made = await api<{ removed: number }>("POST", "/api/assignments/remove", range);
+        say(`${made.removed} sentence(s) of ${range.first}–${range.last} taken back from ` +
+            `${range.user}.`);
+      } else {
+        const made = await api<{ user: string; first: number; last: number }>(
+          "POST", "/api/assignments", range);
+        say(`Sentences ${made.first}–${made.last} assigned to ${made.user}.`);
+      }
     } catch (e) {
       sayFailed(e);
     }

@@ -1,5 +1,6 @@
 """The manager's: POST /api/source (the sentences of a project made without them), POST
-/api/assignments (sentences to an annotator), GET /api/progress."""
+/api/assignments (sentences to an annotator), POST /api/assignments/remove (taken back),
+GET /api/progress."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from m2lsp.web.assignments import assign, counted, given
+from m2lsp.web.assignments import assign, counted, given, unassign
 from m2lsp.web.events import assigned, sourced
 from m2lsp.web.project import sentence_count
 from m2lsp.web.source import load
@@ -34,6 +35,15 @@ async def assignment(request: Request) -> JSONResponse:
     return JSONResponse(made, status_code=201)
 
 
+async def unassignment(request: Request) -> JSONResponse:
+    found, here = session(request, "manager"), site(request)
+    made = await logged(here, found.user.name,
+                        lambda made: f"unassign:{made['user']}:{made['first']}-{made['last']}",
+                        None, unassign, here.writer, here.project, await body(request))
+    here.events.publish(assigned(made["user"], made["first"], made["last"], removed=True))
+    return JSONResponse(made)
+
+
 async def watched(request: Request) -> JSONResponse:
     session(request, "manager")
     here = site(request)
@@ -44,4 +54,5 @@ async def watched(request: Request) -> JSONResponse:
 
 ROUTES = [Route("/api/source", source, methods=["POST"]),
           Route("/api/assignments", assignment, methods=["POST"]),
+          Route("/api/assignments/remove", unassignment, methods=["POST"]),
           Route("/api/progress", watched, methods=["GET"])]
