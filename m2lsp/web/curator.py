@@ -97,17 +97,8 @@ def _one(project: Project, number: int) -> tuple[Any, Any, Any]:
 def _readable(tokens: list[str], row: dict[str, Any]) -> dict[str, Any]:
     """A history row with its edit keys as the page shows an edit (`spec_row`): `change`
     for `edit`, `changes` for `edits` (None where a key is not one)."""
-    return row | {"change": _row(tokens, row["edit"]) if row["edit"] else None,
+    from m2lsp.web.display import key_row
+
+    return row | {"change": key_row(tokens, row["edit"]) if row["edit"] else None,
                   "changes": None if row["edits"] is None else
-                  [_row(tokens, key) for key in row["edits"]]}
-
-
-def _row(tokens: list[str], key: str) -> dict[str, Any] | None:
-    from m2lsp.curation.keys import EditSpec
-    from m2lsp.errors import UsageError
-    from m2lsp.web.display import spec_row
-
-    try:
-        return spec_row(tokens, EditSpec.parse(key))
-    except UsageError:
-        return None
+                  [key_row(tokens, key) for key in row["edits"]]}

@@ -67,3 +67,14 @@ def spec_row(tokens: Sequence[str], spec: EditSpec) -> dict[str, Any]:
             "original": " ".join(tokens[spec.start:spec.end]),
             "correction": "" if correction == NONE_CORRECTION else correction,
             "required": spec.required}
+
+
+def key_row(tokens: Sequence[str], key: str) -> dict[str, Any] | None:
+    """An edit key (a log's, a note's) as `spec_row` shows an edit; None for a key that
+    is not one."""
+    from m2lsp.errors import UsageError
+
+    try:
+        return spec_row(tokens, EditSpec.parse(key))
+    except UsageError:
+        return None

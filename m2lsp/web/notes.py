@@ -36,9 +36,14 @@ def notes_of(project: Project, user: str, number: int,
             if n.sentence == first or n.sentence.startswith(first + ".")]
     if not near:
         return []
+    from m2lsp.web.display import key_row
+
     key = _key(project, user, number)
+    tokens = found.sentence.tokens if found.sentence else []
+    # `change`: the edit noted as the pages show an edit (None: on the whole sentence)
     return [{"who": n.who, "time": n.time, "text": n.text, "unsure": n.unsure,
-             "edit": n.edit} for n in near if n.sentence == key]
+             "edit": n.edit, "change": key_row(tokens, n.edit) if n.edit else None}
+            for n in near if n.sentence == key]
 
 
 def _key(project: Project, user: str, number: int) -> str:

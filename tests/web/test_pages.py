@@ -116,6 +116,10 @@ def test_notes_are_kept_beside_the_layer_as_m2lsp_note_keeps_them(site, capsys):
     on_edit = ann.post("/api/sentences/2/notes", json={"text": "or went", "edit": 0})
     assert [(n["text"], n["unsure"], n["edit"]) for n in on_edit.json()["notes"]] == [
         ("tense?", True, None), ("or went", False, "1 2|||UNK|||goes")]
+    # the edit noted, as the pages show an edit
+    assert [n["change"] for n in on_edit.json()["notes"]] == [None, {
+        "key": "1 2|||UNK|||goes", "start": 1, "end": 2, "type": "UNK", "original": "go",
+        "correction": "goes", "required": True}]
     assert ann.get("/api/sentences/2").json()["notes"][1]["text"] == "or went"
     assert ann.post("/api/sentences/2/notes", json={"text": " "}).status_code == 400
     assert site.client("bob").get("/api/sentences/2/notes").json()["notes"] == []
@@ -146,7 +150,7 @@ def test_the_curator_sees_open_sentences_first_and_versions_side_by_side(site):
     assert ann_rows == [("go", "goes", True)]
     assert len(two["versions"]["bob"]) == 2 and two["gold"] == []
     assert two["notes"] == [{"who": "ann", "time": two["notes"][0]["time"], "text": "sure",
-                             "unsure": False, "edit": None, "by": "ann"}]
+                             "unsure": False, "edit": None, "change": None, "by": "ann"}]
     accepted = cur.post("/api/curation", json={"action": "accept-agreed"})
     assert accepted.status_code == 200, accepted.text
     after = cur.get("/api/curating/2").json()

@@ -12,7 +12,9 @@
 // What is typed and not saved is saved before another sentence opens (a click, Alt+N,
 // Alt+P, the list, the address bar's #N), and a reload or a closed tab asks first.
 import { api, ApiError } from "./api";
-import { change, h, replace, say, sayFailed, tokenPicker, tokensName, Writes } from "./dom";
+import {
+  change, EditShown, h, readable, replace, say, sayFailed, tokenPicker, tokensName, Writes,
+} from "./dom";
 import { listenLive } from "./live";
 
 const HISTORIES = 500;  // sentences whose undo history a page keeps once left
@@ -23,7 +25,9 @@ interface Row {
   correction?: string; type: string; required?: string; fit?: string[];
 }
 interface Finding { code: string; message: string; severity: string }
-interface Note { who: string; text: string; unsure: boolean; edit: string | null }
+interface Note {
+  who: string; text: string; unsure: boolean; edit: string | null; change: EditShown | null;
+}
 interface Shown {
   number: number; tokens: string[]; version: string; corrected: string; changes: Row[];
   findings: Finding[]; notes: Note[]; edits: string[]; straddled?: string[];
@@ -562,7 +566,8 @@ export function annotate(main: HTMLElement): void {
       s.notes.length
         ? h("ul", { class: "notes" }, s.notes.map((n) => h("li", {},
             n.unsure ? h("strong", {}, "unsure ") : null,
-            n.edit ? h("code", {}, n.edit) : null, n.edit ? " " : null, n.text)))
+            n.change ? [readable(n.change, s.tokens.length), " "]
+              : n.edit ? [h("code", {}, n.edit), " "] : null, n.text)))
         : null,
       noteForm);
   }

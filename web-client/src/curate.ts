@@ -9,7 +9,9 @@
 // at a time: a second click while one is sent is ignored. The address bar names the
 // sentence shown (#N; Back and a hand-typed #N open theirs).
 import { api, ApiError } from "./api";
-import { change, h, replace, say, sayFailed, tokenPicker, tokensName, Writes } from "./dom";
+import {
+  change, EditShown, h, readable, replace, say, sayFailed, tokenPicker, tokensName, Writes,
+} from "./dom";
 import { listenLive } from "./live";
 import { gathered, panels } from "./panels";
 
@@ -27,14 +29,12 @@ interface Sentence {
   number: number; tokens: string[]; state: string; rule: string; changed: string[];
   gold: Spec[];
   versions: Record<string, Spec[] | null>; notes: { by: string; text: string; unsure: boolean;
-    edit: string | null }[];
+    edit: string | null; change: EditShown | null }[];
   history: Decided[];
 }
-interface Shown { start: number; end: number; type: string; original: string;
-                 correction: string }
 interface Decided {
   time: string; who: string; action: string; from: string[]; edit: string | null;
-  edits: string[] | null; change: Shown | null; changes: (Shown | null)[] | null;
+  edits: string[] | null; change: EditShown | null; changes: (EditShown | null)[] | null;
 }
 interface Update { user: string; sentence: number | null; action?: string }
 
@@ -213,11 +213,6 @@ export function curate(main: HTMLElement): void {
         }) : ["no edit"]), ")"] : "")))];
   }
 
-  // an edit of the log as the page shows edits: where, what it becomes, its type
-  function readable(e: Shown, count: number): HTMLElement {
-    return h("span", { class: "edit" }, `${tokensName(e.start, e.end, count)}: `,
-             change(e.original, e.correction), " ", h("code", {}, e.type));
-  }
 
   function render(s: Sentence): void {
     const focused = document.activeElement?.id;  // kept when a live update redraws
@@ -271,7 +266,9 @@ export function curate(main: HTMLElement): void {
           "between two to write an edit of your own.")),
       s.notes.length ? h("h3", {}, "Notes") : null,
       s.notes.length ? h("ul", { class: "notes" }, s.notes.map((n) => h("li", {},
-        h("strong", {}, n.by), n.unsure ? " (unsure)" : "", n.edit ? ` on ${n.edit}` : "",
+        h("strong", {}, n.by), n.unsure ? " (unsure)" : "",
+        n.change ? [" on ", readable(n.change, s.tokens.length)]
+          : n.edit ? ` on ${n.edit}` : "",
         `: ${n.text}`))) : null,
       historyList(s));
     const again = focused ? document.getElementById(focused) : null;

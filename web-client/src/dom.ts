@@ -89,6 +89,17 @@ export function change(original: string, correction: string): HTMLElement {
     h("del", {}, original || "∅"), " → ", h("ins", {}, correction || "∅"));
 }
 
+// An edit as the server describes one (a log's, a note's): 0-based tokens, the words it
+// covers, what they become and its type.
+export interface EditShown { start: number; end: number; type: string; original: string;
+                             correction: string }
+
+// It as the pages show edits: where (1-based), what it becomes, its type.
+export function readable(e: EditShown, count: number): HTMLElement {
+  return h("span", { class: "edit" }, `${tokensName(e.start, e.end, count)}: `,
+           change(e.original, e.correction), " ", h("code", {}, e.type));
+}
+
 // The source's tokens as buttons (numbered from 1), and the gaps between them: a click on
 // a token selects it (Shift+click extends the selection `span`), a click on a gap picks
 // an insertion point; `pick` gets the new span (0-based, end exclusive; [at, at] for a
