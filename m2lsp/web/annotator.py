@@ -1,7 +1,8 @@
 """What the annotator's page asks beyond a save of the corrected text: an edit for a span
 of tokens the annotator selected (or the gap between two they clicked), typed by the
 engine as the editor's "Add edit" types it, and an edit's type set by hand (the types
-offered are `display`'s); each saved as any save is.  Pure of HTTP."""
+offered are `display`'s), and a finding's quick fix applied; each saved as any save is.
+Pure of HTTP."""
 
 from __future__ import annotations
 
@@ -72,6 +73,31 @@ def with_edit(project: Project, user: str, number: int, body: Any) -> dict[str, 
         raise UsageError("an insertion needs a correction")
     lines = added(found, start, end, correction, ANNOTATOR, project.engines).lines
     return save(project, user, number, Change(body["version"], lines=tuple(lines)))
+
+
+def fixed(project: Project, user: str, number: int, body: Any) -> dict[str, Any]:
+    """The quick fix of finding `body["finding"]` (its index among the sentence's
+    findings, as `layers.findings` lists them for `body["version"]`) applied to the
+    annotator's A lines, saved as any save is."""
+    from m2lsp.linting.fixes import apply_once
+    from m2lsp.parsing.source import SourceText
+    from m2lsp.web.layers import block_text, diagnostics, fixable
+
+    if not isinstance(body, dict) or not isinstance(body.get("version"), str):
+        raise UsageError("the body is a JSON object: version, finding")
+    found = _current(project, user, number, body["version"])
+    listed, index = diagnostics(found), body.get("finding")
+    if type(index) is not int or not 0 <= index < len(listed):
+        raise UsageError("finding is the index of one of the sentence's findings")
+    chosen = listed[index]
+    if chosen.fix is None or not fixable(chosen):
+        raise UsageError(f"{chosen.code} has no fix the page can apply (one that leaves the "
+                         "source sentence as it is)")
+    text, _ = apply_once(SourceText(block_text(found)), [(chosen.code, chosen.fix)])
+    lines = [line for line in text.text.split("\n") if line.strip()]
+    if not lines or lines[0] != found.lines[0].rstrip("\r\n"):
+        raise UsageError(f"the fix of {chosen.code} would change the source sentence")
+    return save(project, user, number, Change(body["version"], lines=tuple(lines[1:])))
 
 
 def _current(project: Project, user: str, number: int, based_on: str) -> Block:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from m2lsp.annotation.from_correction import Engines
+from m2lsp.diagnostic import Diagnostic
 from m2lsp.errors import UsageError
 from m2lsp.model import Block
 from m2lsp.web.project import (
@@ -84,15 +85,37 @@ def _as_written(corrected: str, tokens: list[str]) -> str:
 
 
 def findings(found: Block) -> list[dict[str, Any]]:
-    """The linter's findings on the sentence's block (rows counted from its S line)."""
+    """The linter's findings on the sentence's block (rows counted from its S line), each
+    with its quick fix's title where the page may apply it (`fixable`) and whether the fix
+    is safe (what `m2lsp check --fix` applies) or to be checked."""
+    from m2lsp.diagnostic import Applicability
+
+    return [{"code": d.code, "message": d.message, "severity": str(d.severity),
+             "row": d.span.line, "fix": d.fix.title if fixable(d) and d.fix else None,
+             "safe": bool(d.fix and d.fix.applicability == Applicability.SAFE)}
+            for d in diagnostics(found)]
+
+
+def block_text(found: Block) -> str:
+    return "".join(line.rstrip("\r\n") + "\n" for line in found.lines)
+
+
+def diagnostics(found: Block) -> list[Diagnostic]:
+    """The linter's diagnostics on the block alone, in the order the page lists them."""
     from m2lsp.linting.run import lint
     from m2lsp.model import Format
     from m2lsp.parsing.source import SourceText
 
-    text = "".join(line.rstrip("\r\n") + "\n" for line in found.lines)
-    result = lint(SourceText(text), Format.M2)
-    return [{"code": d.code, "message": d.message, "severity": str(d.severity),
-             "row": d.span.line} for d in result.diagnostics]
+    return list(lint(SourceText(block_text(found)), Format.M2).diagnostics)
+
+
+def fixable(found: Diagnostic) -> bool:
+    """Whether an annotator's page may apply the diagnostic's fix: one that changes their
+    A lines only (the S line is the project's source, every annotator's: its tokens are
+    fixed by a split or a join)."""
+    fix = found.fix
+    return fix is not None and not fix.removes_bom and bool(fix.edits) and all(
+        e.span.line >= 1 for e in fix.edits)
 
 
 def save(project: Project, user: str, number: int, change: Change) -> dict[str, Any]:

@@ -342,6 +342,16 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
         _correct(who, 1, "He goes to school every day .", "R:VERB:SVA")
     _insert(ana, 2, 2, "to", "M:PART")
     _correct(ben, 2, "He wants to go house .", "M:PART")
+    # a type that does not fit the edit: its finding offers a fix, to be checked; applied
+    with ben.answer("POST", "/api/sentences/2/type"):
+        ben.page.select_option("select[data-edit='0']", "U:PART")
+    fix = "ul.findings li[data-code='M409'] button.fix"
+    ben.page.wait_for_selector(f"{fix}:has-text('Fix (check it): Change the type to M:PART')")
+    with ben.answer("POST", "/api/sentences/2/fix") as fixed:
+        ben.page.click(fix)
+    assert fixed.value.ok and "|||M:PART|||to|||" in fixed.value.json()["edits"][0]
+    ben.page.wait_for_selector("#status:has-text('Fixed: Change the type to M:PART.')")
+    ben.page.wait_for_selector("ul.findings li[data-code='M409']", state="detached")
     _correct(ana, 3, "We need more time .", "U:ADJ")
     with ana.answer("POST", "/api/sentences/3/required"):  # a deletion the scorer may skip
         ana.page.uncheck("input.required[data-edit='0']")

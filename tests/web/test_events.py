@@ -154,19 +154,21 @@ def test_an_idle_stream_sends_a_keepalive_comment():
     assert asyncio.run(run()) == [": connected\n\n", ": keepalive\n\n"]
 
 
-@pytest.mark.parametrize(("path", "body"), [
-    ("type", {"edit": 0, "type": "R:VERB"}),
-    ("required", {"edit": 0, "required": False}),
-    ("edits", {"start": 3, "end": 4, "correction": "exam"}),
+@pytest.mark.parametrize(("path", "body", "before"), [
+    ("type", {"edit": 0, "type": "R:VERB"}, EDIT),
+    ("required", {"edit": 0, "required": False}, EDIT),
+    ("edits", {"start": 3, "end": 4, "correction": "exam"}, EDIT),
+    ("fix", {"finding": 0}, EDIT.replace("|||is|||", "|||is |||")),  # M404's fix
 ])
-def test_a_change_made_by_a_click_is_heard_as_a_save(tmp_path, path, body):
-    """A type chosen, REQUIRED unticked or an edit added from the tokens is a save: the
-    curator and the manager hear of it, as of a typed correction."""
+def test_a_change_made_by_a_click_is_heard_as_a_save(tmp_path, path, body, before):
+    """A type chosen, REQUIRED unticked, an edit added from the tokens or a finding's
+    quick fix is a save: the curator and the manager hear of it, as of a typed
+    correction."""
     site = team(tmp_path)
 
     async def run():
         ann = await _login(site.app, "ann")
-        await _save(ann, 1, [EDIT])
+        await _save(ann, 1, [before])
         streams = {n: Stream(site.app, _cookie(await _login(site.app, n)))
                    for n in ("cur", "boss")}
         for s in streams.values():

@@ -129,6 +129,63 @@ def test_notes_are_kept_beside_the_layer_as_m2lsp_note_keeps_them(site, capsys):
     assert "sentence 2: ann [unsure]: tense?" in listed and "or went" in listed
 
 
+SVA = "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0"
+NOOP = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
+
+
+@pytest.mark.parametrize(("lines", "code", "after"), [
+    ([SVA.replace("|||goes|||", "|||goes |||")], "M404", [SVA]),  # safe
+    ([SVA, SVA], "M402", [SVA]),  # the duplicate line removed
+    ([SVA, NOOP], "M201", [SVA]),  # the noop beside an edit removed
+    ([SVA.replace("R:VERB:SVA|||goes", "U:VERB|||goes")], "M409",  # to be checked
+     [SVA.replace("R:VERB:SVA", "R:VERB")]),
+])
+def test_a_finding_s_quick_fix_is_applied_and_saved(site, lines, code, after):
+    ann = site.client("ann")
+    version = ann.get("/api/sentences/2").json()["version"]
+    shown = ann.put("/api/sentences/2", json={"version": version, "edits": lines}).json()
+    index = next(k for k, f in enumerate(shown["findings"]) if f["code"] == code)
+    assert shown["findings"][index]["fix"]
+    assert shown["findings"][index]["safe"] is (code != "M409")
+    fixed = ann.post("/api/sentences/2/fix", json={"version": shown["version"],
+                                                   "finding": index})
+    assert fixed.status_code == 200, fixed.text
+    assert fixed.json()["edits"] == after
+    assert code not in [f["code"] for f in fixed.json()["findings"]]
+    assert fixed.json()["version"] != shown["version"]
+    stale = ann.post("/api/sentences/2/fix", json={"version": shown["version"],
+                                                   "finding": index})
+    assert stale.status_code == 409  # based on the sentence before the fix: refused
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ({"finding": 5}, "finding is the index of one of the sentence's findings"),
+    ({"finding": "0"}, "finding is the index"),
+    ({"finding": 0}, "M403 has no fix the page can apply"),
+])
+def test_a_quick_fix_that_cannot_be_made_is_refused(site, body, said):
+    ann = site.client("ann")
+    version = ann.get("/api/sentences/2").json()["version"]
+    same = "A 1 2|||R:VERB|||go|||REQUIRED|||-NONE-|||0"  # M403: changes nothing, no fix
+    shown = ann.put("/api/sentences/2", json={"version": version, "edits": [same]}).json()
+    assert [f["code"] for f in shown["findings"]][:1] == ["M403"]
+    before = site.state()
+    answer = ann.post("/api/sentences/2/fix", json={"version": shown["version"], **body})
+    assert answer.status_code == 400 and said in answer.json()["error"], answer.text
+    assert site.state() == before
+
+
+def test_a_fix_of_the_source_sentence_is_not_the_page_s():
+    """The S line is every annotator's: a fix that changes it (M007's) is not offered."""
+    from m2lsp.parsing.m2 import parse_m2
+    from m2lsp.web.layers import diagnostics, findings, fixable
+
+    found = parse_m2(f"S He  go home .\n{SVA}\n").blocks[0]
+    [spaces] = [d for d in diagnostics(found) if d.code == "M007"]
+    assert spaces.fix is not None and not fixable(spaces)
+    assert [f["fix"] for f in findings(found) if f["code"] == "M007"] == [None]
+
+
 @pytest.mark.slow
 def test_the_curator_sees_open_sentences_first_and_versions_side_by_side(site):
     ann, bob, cur = site.client("ann"), site.client("bob"), site.client("cur")

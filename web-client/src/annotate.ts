@@ -1,7 +1,8 @@
 // The annotator's page: one sentence at a time, a list to jump in; the source tokens
 // above, the corrected sentence as editable text below (Svala's idea). A changed
 // correction is saved and the server realigns it into edits, shown with their types;
-// the linter's findings, notes and "unsure", "No error", next and previous (Alt+N, Alt+P).
+// the linter's findings (a quick fix applied by the server), notes and "unsure", "No
+// error", next and previous (Alt+N, Alt+P).
 // Or select source tokens (or the gap between two) and type what they become; split a
 // token or join several (the source's tokens, for the whole project). Undo and redo send
 // back an earlier state of the edits the server gave (Alt+Z, Alt+Y; Ctrl+Z, Ctrl+Shift+Z
@@ -24,7 +25,10 @@ interface Row {
   index: number; noop: boolean; start?: number; end?: number; original?: string;
   correction?: string; type: string; required?: string; fit?: string[];
 }
-interface Finding { code: string; message: string; severity: string }
+interface Finding {
+  code: string; message: string; severity: string; row: number;
+  fix: string | null; safe: boolean;  // the quick fix's title, if the page may apply it
+}
 interface Note {
   who: string; text: string; unsure: boolean; edit: string | null; change: EditShown | null;
 }
@@ -344,6 +348,18 @@ export function annotate(main: HTMLElement): void {
     return box;
   }
 
+  // A finding's quick fix, applied by the server to the annotator's lines and saved; one
+  // that is not certain to be right (not what `check --fix` applies) says to check it.
+  function fixButton(s: Shown, f: Finding, index: number): HTMLElement {
+    return h("button", {
+      type: "button", class: "fix",
+      title: f.safe ? f.fix : `${f.fix}: not certain to be right, check the result`,
+      onclick: () => saving(() => api<Shown>("POST", `/api/sentences/${s.number}/fix`,
+                                            { version: s.version, finding: index }),
+                            `Fixed: ${f.fix}.`),
+    }, f.safe ? `Fix: ${f.fix}` : `Fix (check it): ${f.fix}`);
+  }
+
   function sourceRow(tokens: string[]): HTMLElement {
     return tokenPicker(tokens, span, "Source tokens: select some, or a gap, to add an edit",
                        (next) => { span = next; picked = true; render(true); });
@@ -559,8 +575,8 @@ export function annotate(main: HTMLElement): void {
       h("h3", {}, "Suggestions"), suggestionBox,
       h("h3", {}, "Findings"),
       s.findings.length
-        ? h("ul", { class: "findings" }, s.findings.map((f) => h("li", {},
-            h("code", {}, f.code), " ", f.message)))
+        ? h("ul", { class: "findings" }, s.findings.map((f, k) => h("li", { "data-code": f.code },
+            h("code", {}, f.code), " ", f.message, f.fix ? [" ", fixButton(s, f, k)] : null)))
         : h("p", { class: "empty" }, "The linter finds nothing."),
       h("h3", {}, "Notes"),
       s.notes.length

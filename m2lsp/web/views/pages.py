@@ -1,8 +1,8 @@
 """The pages and what they ask beyond the JSON API of the other views: GET / (the one
 page, `static/index.html`; the bundle routes by role and `#N`), the bundle's two files,
 GET /api/types (the taxonomy offered); on an annotator's sentence, an edit for selected
-tokens, an edit's type set by hand and notes; the curator's overview and side-by-side
-sentence."""
+tokens, an edit's type set by hand, a finding's quick fix and notes; the curator's
+overview and side-by-side sentence."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from m2lsp.web.annotator import required, retyped, with_edit
+from m2lsp.web.annotator import fixed, required, retyped, with_edit
 from m2lsp.web.curator import overview, sentence
 from m2lsp.web.display import taxonomy_of
 from m2lsp.web.notes import noted, notes_of
@@ -66,6 +66,10 @@ async def edit(request: Request) -> JSONResponse:
     return await _changed(request, with_edit, "edit")
 
 
+async def fix(request: Request) -> JSONResponse:
+    return await _changed(request, fixed, "fix")
+
+
 async def _changed(request: Request, work: Callable[..., Any], event: str) -> JSONResponse:
     """An annotator's change of their sentence by `work(project, user, number, body)`, in
     a thread as a save of the corrected text is (the write waits for the disk), logged as
@@ -106,6 +110,7 @@ ROUTES = [Route("/", page, methods=["GET"]),
           Route("/api/sentences/{n:int}/type", retype, methods=["POST"]),
           Route("/api/sentences/{n:int}/required", required_set, methods=["POST"]),
           Route("/api/sentences/{n:int}/edits", edit, methods=["POST"]),
+          Route("/api/sentences/{n:int}/fix", fix, methods=["POST"]),
           Route("/api/sentences/{n:int}/notes", notes, methods=["GET", "POST"]),
           Route("/api/curating", curating, methods=["GET"]),
           Route("/api/curating/{n:int}", curating_one, methods=["GET"])]
