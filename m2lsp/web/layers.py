@@ -90,7 +90,7 @@ def findings(found: Block) -> list[dict[str, Any]]:
     is safe (what `m2lsp check --fix` applies) or to be checked."""
     from m2lsp.diagnostic import Applicability
 
-    return [{"code": d.code, "message": d.message, "severity": str(d.severity),
+    return [{"code": d.code, "message": d.message, "severity": d.severity.label,
              "row": d.span.line, "fix": d.fix.title if fixable(d) and d.fix else None,
              "safe": bool(d.fix and d.fix.applicability == Applicability.SAFE)}
             for d in diagnostics(found)]

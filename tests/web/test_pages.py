@@ -147,6 +147,7 @@ def test_a_finding_s_quick_fix_is_applied_and_saved(site, lines, code, after):
     index = next(k for k, f in enumerate(shown["findings"]) if f["code"] == code)
     assert shown["findings"][index]["fix"]
     assert shown["findings"][index]["safe"] is (code != "M409")
+    assert shown["findings"][index]["severity"] in ("error", "warning", "info", "hint")
     fixed = ann.post("/api/sentences/2/fix", json={"version": shown["version"],
                                                    "finding": index})
     assert fixed.status_code == 200, fixed.text

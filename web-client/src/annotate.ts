@@ -26,7 +26,7 @@ interface Row {
   correction?: string; type: string; required?: string; fit?: string[];
 }
 interface Finding {
-  code: string; message: string; severity: string; row: number;
+  code: string; message: string; severity: string; row: number;  // "error", "warning"...
   fix: string | null; safe: boolean;  // the quick fix's title, if the page may apply it
 }
 interface Note {
@@ -575,7 +575,7 @@ export function annotate(main: HTMLElement): void {
       h("h3", {}, "Suggestions"), suggestionBox,
       h("h3", {}, "Findings"),
       s.findings.length
-        ? h("ul", { class: "findings" }, s.findings.map((f, k) => h("li", { "data-code": f.code },
+        ? h("ul", { class: "findings" }, s.findings.map((f, k) => h("li", { "data-code": f.code, class: f.severity },
             h("code", {}, f.code), " ", f.message, f.fix ? [" ", fixButton(s, f, k)] : null)))
         : h("p", { class: "empty" }, "The linter finds nothing."),
       h("h3", {}, "Notes"),
