@@ -63,13 +63,16 @@ def change_of(body: Any) -> Change:
 def shown(project: Project, user: str, number: int) -> dict[str, Any]:
     """Sentence `number` of `user`'s layer as the page shows it."""
     from m2lsp.web.display import sentence_view
+    from m2lsp.web.flags import remember
     from m2lsp.web.notes import notes_of
 
     found = project.store.get(project.layer(user)).block(number)
     tokens = list(found.sentence.tokens if found.sentence else ())
     view = sentence_view(found, ANNOTATOR, project.language)
+    found_now, at = findings(found), version(found)
+    remember(at, len(found_now))  # for the list's mark
     return {"number": number, "tokens": tokens, "edits": own_lines(found),
-            "findings": findings(found), "version": version(found), **view,
+            "findings": found_now, "version": at, **view,
             "corrected": _as_written(view["corrected"], tokens),
             "notes": notes_of(project, user, number, found),
             # the source's tokens can be fixed until the curation starts (`retokenising`)

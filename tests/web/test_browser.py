@@ -352,6 +352,9 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     assert fixed.value.ok and "|||M:PART|||to|||" in fixed.value.json()["edits"][0]
     ben.page.wait_for_selector("#status:has-text('Fixed: Change the type to M:PART.')")
     ben.page.wait_for_selector("ul.findings li[data-code='M409']", state="detached")
+    # done, with M407 left ("house" typed UNK): his list marks it, not with a plain tick
+    ben.page.wait_for_selector("nav li.flagged button[data-number='2'] .mark:text-is('!')")
+    assert ben.page.locator("nav li.flagged").count() == 1
     _correct(ana, 3, "We need more time .", "U:ADJ")
     with ana.answer("POST", "/api/sentences/3/required"):  # a deletion the scorer may skip
         ana.page.uncheck("input.required[data-edit='0']")

@@ -20,7 +20,10 @@ import { listenLive } from "./live";
 
 const HISTORIES = 500;  // sentences whose undo history a page keeps once left
 
-interface Listed { number: number; text: string; state: string; version: string }
+// `findings`: a done sentence's, as its page lists them (null: not counted yet)
+interface Listed {
+  number: number; text: string; state: string; version: string; findings?: number | null;
+}
 interface Row {
   index: number; noop: boolean; start?: number; end?: number; original?: string;
   correction?: string; type: string; required?: string; fit?: string[];
@@ -73,9 +76,20 @@ export function annotate(main: HTMLElement): void {
     view);
   const writes = new Writes(() => [view]);
 
+  // The list read again; when the server left findings to count (a large list, cold),
+  // asked again a little later until none is left.
+  let recount: number | null = null;
   async function refreshList(): Promise<void> {
-    listed = (await api<{ sentences: Listed[] }>("GET", "/api/sentences")).sentences;
+    const found = await api<{ sentences: Listed[]; unchecked: number }>("GET",
+                                                                       "/api/sentences");
+    listed = found.sentences;
     showList();
+    if (found.unchecked && recount === null && main.isConnected) {
+      recount = window.setTimeout(() => {
+        recount = null;
+        refreshList().catch(() => undefined);
+      }, 2000);
+    }
   }
 
   function showList(): void {
@@ -83,13 +97,18 @@ export function annotate(main: HTMLElement): void {
     progress.max = Math.max(listed.length, 1);
     progress.value = done;
     progressText.textContent = `${done} of ${listed.length}`;
-    replace(list, listed.map((s) => h("li", { class: s.state },
-      h("button", {
-        type: "button", "data-number": s.number,
-        "aria-current": shown?.number === s.number ? "true" : null,
-        onclick: () => open(s.number),
-      }, h("span", { class: "mark", "aria-label": s.state }, s.state === "done" ? "✓" : "·"),
-        ` ${s.number}. ${s.text}`))));
+    replace(list, listed.map((s) => {
+      const flagged = s.state === "done" && !!s.findings;
+      const what = flagged ? `done, ${s.findings} finding(s) left` : s.state;
+      return h("li", { class: flagged ? "done flagged" : s.state },
+        h("button", {
+          type: "button", "data-number": s.number, title: flagged ? what : null,
+          "aria-current": shown?.number === s.number ? "true" : null,
+          onclick: () => open(s.number),
+        }, h("span", { class: "mark", "aria-label": what },
+             flagged ? "!" : s.state === "done" ? "✓" : "·"),
+          ` ${s.number}. ${s.text}`));
+    }));
   }
 
   // The address bar names the sentence shown (#N): Back and a hand-typed #N open theirs;

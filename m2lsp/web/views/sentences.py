@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from m2lsp.web.assignments import assigned, is_assigned
+from m2lsp.web.flags import listed as listed_rows
 from m2lsp.web.layers import Stale, change_of, save, shown
 from m2lsp.web.views.common import body, heard_saved, logged, session, site
 
@@ -19,8 +20,8 @@ async def listed(request: Request) -> JSONResponse:
     found, here = session(request, "annotator"), site(request)
     numbers = assigned(here.db, found.user.name)
     # reading a large layer the first time takes a while: in a thread, as saves are
-    return JSONResponse({"sentences": await run_in_threadpool(
-        here.project.store.rows, here.project.layer(found.user.name), numbers)})
+    return JSONResponse(await run_in_threadpool(listed_rows, here.project, found.user.name,
+                                                numbers))
 
 
 def _number(request: Request, user: str) -> int:
