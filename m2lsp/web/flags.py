@@ -55,7 +55,8 @@ def listed(project: Project, user: str, numbers: list[int],
         if row["findings"] is None and time.monotonic() < until:
             number = int(str(row["number"]))
             if index.version(number) == row["version"]:  # the index the rows were read from
-                row["findings"] = len(findings(index.block(number)))
-                remember(str(row["version"]), row["findings"])
+                count = len(findings(index.block(number)))
+                remember(str(row["version"]), count)
+                row["findings"] = count
         unchecked += row["findings"] is None
     return {"sentences": rows, "unchecked": unchecked}
