@@ -170,7 +170,7 @@ def then(found: Curation, decision: Decision, held: frozenset[str] = frozenset()
     now = _apply(_Working(before.state, before.rule, list(before.edits)), decision,
                  before.versions, before.key in held)
     changed = _changed_since(now, before.versions)
-    outcome = replace(before, state=now.state, rule=now.rule + _since(changed),
+    outcome = replace(before, state=now.state, rule=now.rule + since(changed),
                       edits=tuple(sorted(now.edits)), changed=changed)
     return replace(found, outcomes=(*found.outcomes[:at], outcome, *found.outcomes[at + 1:]))
 
@@ -207,7 +207,7 @@ def _decided(now: _Working, decision: Decision,
         if decision.taken is None:  # recorded without the edits: the annotator's as they are
             return _Working(DECIDED, f"took {decision.source}", now_theirs)
         taken = [EditSpec.parse(k) for k in decision.taken]
-        # a log written before `seen` says it here (`_since` says it for one with it)
+        # a log written before `seen` says it here (`since` says it for one with it)
         changed = "" if decision.seen is not None or sorted(taken) == sorted(now_theirs) \
             else f" (annotator {decision.source} has changed it since)"
         return _Working(DECIDED, f"took {decision.source}{changed}", taken)
@@ -228,22 +228,36 @@ def _outcome(number: int, key: str, block: Block, now: _Working,
     assert block.sentence is not None
     changed = _changed_since(now, versions)
     return Outcome(number, key, block.sentence.text.strip(), len(block.sentence.tokens),
-                   now.state, now.rule + _since(changed), tuple(sorted(now.edits)), versions,
+                   now.state, now.rule + since(changed), tuple(sorted(now.edits)), versions,
                    changed)
 
 
 def _changed_since(now: _Working, versions: dict[str, tuple[EditSpec, ...] | None]
                    ) -> tuple[str, ...]:
-    """The annotators whose edits in a decided sentence differ from what its last
-    decision saw (none when it recorded nothing)."""
+    """The annotators whose edits in a decided sentence are none of the versions its last
+    decision saw (none when it recorded nothing).  The versions are matched as a multiset,
+    not by number: an annotator's number changes when another begins, stops or is added
+    (the curation numbers the files with no line last), and a sentence nobody touched
+    must not read as changed.  An annotator with no line there is never "changed"."""
+    from collections import Counter
+
     if now.state != DECIDED or now.seen is None:
         return ()
-    saw = {a: None if v is None else frozenset(v) for a, v in now.seen}
-    return tuple(a for a, v in versions.items()
-                 if saw.get(a) != (None if v is None else frozenset(e.key for e in v)))
+    saw = Counter(frozenset(v) for _, v in now.seen if v is not None)
+    changed = []
+    for annotator, version in versions.items():
+        if version is None:
+            continue
+        keys = frozenset(e.key for e in version)
+        if saw[keys]:
+            saw[keys] -= 1
+        else:
+            changed.append(annotator)
+    return tuple(changed)
 
 
-def _since(changed: tuple[str, ...]) -> str:
+def since(changed: Sequence[str]) -> str:
+    """What a rule says of the annotators who changed a decided sentence since."""
     if not changed:
         return ""
     if len(changed) == 1:

@@ -22,8 +22,8 @@ def sidecars_of(path: Path) -> Sidecars | None:
     if not log.is_file() and not notes.is_file():
         return None
     problems: list[str] = []
-    unfinished = _unfinished(path, problems) if log.is_file() else None
-    return Sidecars(unfinished, _notes(notes, problems), tuple(problems))
+    unfinished, changed = _curation(path, problems) if log.is_file() else (None, ())
+    return Sidecars(unfinished, _notes(notes, problems), tuple(problems), changed)
 
 
 def watched(path: Path) -> tuple[Path, ...]:
@@ -42,7 +42,10 @@ def watched(path: Path) -> tuple[Path, ...]:
     return tuple(found + [path.parent / name for name in names])
 
 
-def _unfinished(gold: Path, problems: list[str]) -> frozenset[str] | None:
+def _curation(gold: Path, problems: list[str]
+              ) -> tuple[frozenset[str] | None, tuple[tuple[str, tuple[str, ...]], ...]]:
+    """The keys of the sentences still to decide (None when the curation cannot be read)
+    and the decided ones annotators changed since (key, who)."""
     from m2lsp.files.curation import open_curation
 
     try:
@@ -50,8 +53,9 @@ def _unfinished(gold: Path, problems: list[str]) -> frozenset[str] | None:
     except (M2lspError, OSError, UnicodeDecodeError) as exc:
         problems.append(f"the curation of {gold.name} cannot be read: "
                         f"{_beside(_why(exc), gold.parent)}")
-        return None
-    return frozenset(o.key for o in found.outcomes if not o.finished)
+        return None, ()
+    return (frozenset(o.key for o in found.outcomes if not o.finished),
+            tuple((o.key, o.changed) for o in found.outcomes if o.changed))
 
 
 def _notes(path: Path, problems: list[str]) -> tuple:

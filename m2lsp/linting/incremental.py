@@ -39,7 +39,8 @@ _BREAKS = re.compile(r"(\r\n|\r|\n)")
 # break or an unseparated block (a text from an editor has neither a decoding problem nor a
 # BOM); any other such rule always runs.  (Line rules run per block: see _M2State.)
 GATED = {"X001": "never", "X002": "never", "X003": "odd", "M010": "odd",
-         "M005": "unseparated", "N001": "sidecars", "N002": "sidecars", "N003": "sidecars"}
+         "M005": "unseparated", "N001": "sidecars", "N002": "sidecars", "N003": "sidecars",
+         "N004": "sidecars"}
 
 
 @dataclass(frozen=True)

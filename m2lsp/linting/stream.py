@@ -48,7 +48,7 @@ CHUNK_CHARS = 1 << 18  # characters parsed and checked at a time (about 5,000 li
 # rules find nothing without the curation files beside the M2, and a file that has them is
 # linted whole.
 STREAMED = {"M005": "each", "M303": "first", "N001": "sidecars", "N002": "sidecars",
-            "N003": "sidecars"}
+            "N003": "sidecars", "N004": "sidecars"}
 
 
 def streamable(fmt: Format | None, settings: LintSettings, sidecars: object = None) -> bool:

@@ -1,6 +1,6 @@
 """Curation and notes (N): what the files beside an M2 file say of it (`curation.sidecars`,
-read by `check`): a curated gold with sentences still to decide, a note whose sentence or
-edit the file no longer has."""
+read by `check`): a curated gold with sentences still to decide or changed by an annotator
+since they were decided, a note whose sentence or edit the file no longer has."""
 
 from __future__ import annotations
 
@@ -59,6 +59,49 @@ class UnfinishedCuration(Rule):
         left = [row for key, row in zip(keys, rows, strict=True) if key in unfinished]
         if left:
             yield self.report(Span.whole_lines(left[0]), count=len(left), total=len(keys))
+
+
+class ChangedSinceDecided(Rule):
+    """Reports a sentence of a curated gold that an annotator changed after it was decided.
+
+    ## What it does
+    Reads the decision log beside the file and the annotators' files it names, and flags
+    each decided sentence whose annotators' edits are no longer those the last decision
+    on it saw (the log's `seen`), naming who changed it.
+
+    ## Why is this bad?
+    The gold keeps the decision, made on the versions as they were: an annotator's later
+    correction (a missed error, a type fixed) does not reach it until the curator looks
+    again, and nothing else says so.
+
+    ## Example
+    A sentence taken from annotator 0, who then changed "arrives" to "arrived".
+
+    ## Use instead
+    Look at the sentence again (`m2lsp curate gold.m2 --status` shows each version) and
+    decide it anew, or mark it done to keep the gold as it is (`--sentence N --done`).
+
+    ## Fix safety
+    No automatic fix: only a curator decides.
+    """
+
+    code = "N004"
+    name = "changed-since-decided"
+    severity = Severity.WARNING
+    message = ("decided before {who} changed it: look at it again, then decide it anew or "
+               "mark it done (m2lsp curate --status shows each version)")
+    scope = Scope.M2_DOCUMENT
+
+    def check(self, doc: M2Document, ctx: Context) -> Iterator[Diagnostic]:
+        changed = dict(getattr(ctx.sidecars, "changed", ()))
+        if not changed:
+            return
+        for key, row in zip(sentence_keys(doc.blocks), _sentence_rows(doc), strict=True):
+            if key in changed:
+                who = changed[key]
+                yield self.report(Span.whole_lines(row), who=(
+                    f"annotator {who[0]}" if len(who) == 1 else
+                    f"annotators {', '.join(who)}"))
 
 
 class OrphanedNote(Rule):

@@ -37,21 +37,23 @@ def assign(db: sqlite3.Connection, project: Project, body: Any) -> dict[str, Any
 
 def unassign(db: sqlite3.Connection, project: Project, body: Any) -> dict[str, Any]:
     """Take sentences `first`..`last` back from an annotator (the ranges that cover them
-    are cut; what the annotator wrote there stays in their layer, for the curator).  The
-    pieces kept are written before the ranges they come from are deleted, so that a crash
-    between the two leaves the assignment as it was."""
+    are cut; what the annotator wrote there stays in their layer, for the curator).
+
+    Three statements, each atomic, none reading what another request may be changing:
+    the pieces of the overlapping ranges before and after the cut are added, then every
+    range overlapping the cut is deleted.  A crash between them leaves the assignment as
+    it was (the pieces lie inside the ranges they come from), and two cuts at once both
+    hold (each deletes whatever overlaps its own cut, the other's pieces included)."""
     user, first, last = _range(db, project, body)
-    rows = db.execute("SELECT rowid, first, last FROM assignments WHERE user = ? AND "
-                      "first <= ? AND ? <= last", (user, last, first)).fetchall()
     removed = len(set(assigned(db, user)) & set(range(first, last + 1)))
     if not removed:
         raise UsageError(f"none of sentences {first}–{last} is assigned to {user}")
-    for _, start, end in rows:
-        for piece in ((start, first - 1), (last + 1, end)):
-            if piece[0] <= piece[1]:
-                db.execute("INSERT INTO assignments VALUES (?, ?, ?)", (user, *piece))
-    db.execute(f"DELETE FROM assignments WHERE rowid IN ({', '.join('?' * len(rows))})",
-               [rowid for rowid, _, _ in rows])
+    overlapping = "user = ? AND first <= ? AND ? <= last"
+    db.execute("INSERT INTO assignments SELECT user, first, ? FROM assignments WHERE "
+               f"{overlapping} AND first < ?", (first - 1, user, last, first, first))
+    db.execute("INSERT INTO assignments SELECT user, ?, last FROM assignments WHERE "
+               f"{overlapping} AND last > ?", (last + 1, user, last, first, last))
+    db.execute(f"DELETE FROM assignments WHERE {overlapping}", (user, last, first))
     return {"user": user, "first": first, "last": last, "removed": removed}
 
 

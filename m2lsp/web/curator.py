@@ -66,11 +66,26 @@ def sentence(project: Project, number: int) -> dict[str, Any]:
                 for k, name in sorted(enumerate(order.names), key=lambda kn: kn[1])}
     notes = [n | {"by": name} for name in sorted(order.names)
              for n in notes_of(project, name, number)]
-    return {"number": number, "tokens": tokens, "state": outcome.state, "rule": outcome.rule,
-            "changed": _names(order.names, outcome.changed),
+    logged = history(decisions, outcome.key, order)
+    changed = _names(order.names, outcome.changed)
+    return {"number": number, "tokens": tokens, "state": outcome.state,
+            "rule": _rule(outcome, logged, changed), "changed": changed,
             "gold": rows(outcome.flagged()), "versions": versions, "notes": notes,
-            "history": [_readable(tokens, row) for row in history(decisions, outcome.key,
-                                                                    order)]}
+            "history": [_readable(tokens, row) for row in logged]}
+
+
+def _rule(outcome: Any, made: list[dict[str, Any]], changed: list[str]) -> str:
+    """The sentence's rule with annotators named as the page names them: whom a `take`
+    took (as the log's `start` then numbered them, which `history` reads) and who changed
+    it since."""
+    from m2lsp.curation.state import since
+
+    rule = outcome.rule.removesuffix(since(outcome.changed))
+    taken = [row for row in made if row["action"] == "take"]
+    if rule.startswith("took ") and taken and taken[-1]["from"]:
+        rest = rule[len("took "):].partition(" ")[2]
+        rule = f"took {', '.join(taken[-1]['from'])}" + (f" {rest}" if rest else "")
+    return rule + since(changed).replace("annotators ", "").replace("annotator ", "")
 
 
 def _names(names: Sequence[str], ids: Sequence[str]) -> list[str]:

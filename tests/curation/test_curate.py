@@ -382,8 +382,14 @@ def test_a_decided_sentence_an_annotator_changed_since_says_so(
     assert outcome["rule"] == rule
     assert outcome["changed"] == ([] if rule == "in progress" else
                                   [str("AB".index(f[0])) for f in files])
+    capsys.readouterr()  # and check says so (N004), at the sentence
+    assert main(["check", "gold.m2", "--select", "N004"]) == (0 if rule == "in progress"
+                                                               else 1)
+    said = capsys.readouterr().out
+    assert ("gold.m2:10:1: N004" in said) is (rule != "in progress"), said
     assert main(["curate", "gold.m2", "--sentence", "4", "--done", "--who", "x"]) == 0
     assert _status(capsys)["outcomes"][3]["changed"] == []  # looked at again: settled
+    assert main(["check", "gold.m2", "--select", "N004"]) == 0
 
 
 def test_a_log_line_with_a_broken_seen_is_named(team: Path,

@@ -29,8 +29,9 @@ KNOWN_IDS = {"T002": frozenset({"A2-0001", "A2-0002"})}
 CORPUS = {"G006": Corpus("ref", frozenset({"1", "2"}), "xx-corpus-orig-dev.md"),
           "G007": Corpus("hyp", frozenset({"1", "2"}), "xx-corpus-orig-dev.md")}
 # curation and notes: the files beside the fixture, as `check` reads them (a gold whose
-# sentences 2 and 3 are still to decide; a note on an edit gone, one on a sentence gone;
-# notes that cannot be read)
+# sentences 2 and 3 are still to decide; one whose sentences 2 and 3 annotators changed
+# since they were decided; a note on an edit gone, one on a sentence gone; notes that
+# cannot be read)
 SIDECARS = {
     "N001": Sidecars(unfinished=frozenset({sentence_key(["She", "arrive", "at", "Monday", "."]),
                                            sentence_key(["It", "rain", "."])})),
@@ -41,6 +42,9 @@ SIDECARS = {
              unsure=True),
         Note("ana", "2026-01-01T00:00:00Z", sentence_key(["He", "go", "to", "school", "."]),
              "kept", edit="1 2|||R:VERB:SVA|||goes"))),
+    "N004": Sidecars(unfinished=frozenset(), changed=(
+        (sentence_key(["She", "arrive", "at", "Monday", "."]), ("1",)),
+        (sentence_key(["It", "rain", "."]), ("0", "1")))),
     "N003": Sidecars(problems=(
         "the notes cannot be read: N003.m2.notes.jsonl:2: not a note (Expecting value: line "
         "1 column 1 (char 0)); each line is a JSON object with who, time, sentence and text",

@@ -155,6 +155,32 @@ def test_the_manager_takes_sentences_back(site, cuts, ranges, removed):
                        ).status_code == 403
 
 
+@pytest.mark.parametrize("after", range(5))
+def test_two_cuts_at_once_both_hold(site, after):
+    """Two managers take back 1 and 3 of bob's 1-3 at once: the second cut made after any
+    statement of the first, both hold."""
+    import sqlite3
+
+    from m2lsp.web.assignments import assigned, unassign
+    from m2lsp.web.project import open_project
+
+    project = open_project(site.root)
+    db = sqlite3.connect(site.root / "m2lsp-web.sqlite3", isolation_level=None)
+    done = []
+
+    class Interleaved:  # the other cut, right after this one's statement number `after`
+        def execute(self, sql, *args):
+            rows = db.execute(sql, *args)
+            done.append(sql)
+            if len(done) == after + 1:
+                unassign(db, project, {"user": "bob", "first": 3, "last": 3})
+            return rows
+
+    unassign(Interleaved(), project, {"user": "bob", "first": 1, "last": 1})
+    assert len(done) > after  # the other cut was made
+    assert assigned(db, "bob") == [2]
+
+
 @pytest.mark.parametrize(("numbers", "ranges"), [
     ([], []), ([4], [[4, 4]]), ([1, 2, 3, 7], [[1, 3], [7, 7]]), ([2, 4, 5], [[2, 2], [4, 5]]),
 ])

@@ -135,6 +135,9 @@ def _correct(who: Person, number: int, text: str, kind: str | None) -> None:
     with who.answer("PUT", f"/api/sentences/{number}") as saved:
         page.press("#corrected", "Enter")
     assert saved.value.ok
+    # the sentence drawn anew, the keyboard is still in the box
+    page.wait_for_function("document.activeElement && document.activeElement.id === "
+                           "'corrected'")
     if kind is not None:  # the plain alignment types it UNK: the annotator sets the type
         with who.answer("POST", f"/api/sentences/{number}/type") as typed:
             page.select_option("select[data-edit='0']", kind)
@@ -424,8 +427,13 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
         page.screenshot(path=str(folder / "web-curate.png"))
     assert page.inner_text("#correct") == "Source is correct (no edit)"
     assert "no edit" in (page.get_attribute("#correct", "title") or "")
+    # ben's "house" is not in the gold: Done asks first
+    done_asked: list[str] = []
+    page.once("dialog", lambda dialog: (done_asked.append(dialog.message), dialog.accept()))
     with cleo.answer("GET", "/api/curating/2"):  # the page read it again after deciding
         page.dblclick("#done")  # one decision: the second click is ignored
+    assert done_asked == ["Mark sentence 2 done with the gold as it is? 1 edit(s) of the "
+                          "annotators are not in it."]
     page.wait_for_selector("#state:text-is('decided')")
     assert page.locator("ol.history li[data-action='done']").count() == 1
     # her own edit on sentence 4: "number" deleted, typed by hand; the history shows it

@@ -136,7 +136,7 @@ def test_a_layer_added_later_keeps_every_annotator_s_number(site):
     two = cur.get("/api/curating/2").json()
     assert [r["correction"] for r in two["versions"]["aaron"]] == ["goes"]
     assert two["versions"]["bob"] == []  # aaron's line came after bob's was taken:
-    assert two["rule"] == "took 1 (annotator 2 has changed it since)"  # a look again
+    assert two["rule"] == "took bob (aaron has changed it since)"  # a look again
     assert two["changed"] == ["aaron"]
     assert cur.post("/api/curation/2", json={"action": "take", "value": "aaron"}
                     ).status_code == 200
@@ -403,8 +403,26 @@ def test_a_decided_sentence_an_annotator_changed_since_is_flagged(site):
     states = [("changed" if o["changed"] else o["state"]) for o in overview["outcomes"]]
     assert states.index("changed") == sum(s in ("open", "in progress") for s in states)
     two = cur.get("/api/curating/2").json()
-    assert two["changed"] == ["bob"] and two["rule"].endswith("(annotator 1 has changed it since)")
+    assert two["changed"] == ["bob"]
+    assert two["rule"] == "correct as it is (bob has changed it since)"  # named
     assert (site.root / "gold.m2").read_text(encoding="utf-8") == gold
     assert cur.post("/api/curation/2", json={"action": "done"}).status_code == 200
     assert cur.get("/api/curating/2").json()["changed"] == []
+    assert cur.get("/api/curating").json()["changed"] == 0
+
+
+def test_a_renumbering_flags_no_decided_sentence_nobody_touched(site):
+    """ann undoes her only line back to untouched: she has not begun any more, so the
+    annotators' numbers change. Sentence 3, decided and touched by nobody since, is not
+    flagged (a decision's `seen` is matched as versions, not by number)."""
+    ann, bob, cur = site.client("ann"), site.client("bob"), site.client("cur")
+    _save(ann, 2, [GOES])
+    _save(bob, 3, ["A 1 2|||R:VERB:SVA|||likes|||REQUIRED|||-NONE-|||0"])
+    assert cur.post("/api/curation/3", json={"action": "take", "value": "bob"}
+                    ).status_code == 200
+    version = ann.get("/api/sentences/2").json()["version"]
+    assert ann.put("/api/sentences/2", json={"version": version, "edits": [],
+                                             "untouched": True}).status_code == 200
+    three = cur.get("/api/curating/3").json()
+    assert three["changed"] == [] and three["rule"] == "took bob"  # named, not numbered
     assert cur.get("/api/curating").json()["changed"] == 0

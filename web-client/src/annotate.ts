@@ -59,7 +59,9 @@ export function annotate(main: HTMLElement): void {
   let at = -1;
   // each sentence left, its history and place (back on it, undo goes on where it was, as
   // long as the server still has the edits it left; the last HISTORIES sentences)
-  const histories = new Map<number, { history: string[][]; at: number }>();
+  // (with the source's tokens then: a history is kept only while they stay the same, its
+  // offsets pointing where they did)
+  const histories = new Map<number, { history: string[][]; at: number; tokens: string }>();
   const known = new Set<string>();  // versions this page was given (its own saves)
   let inflight: Promise<unknown> = Promise.resolve();
   let pending: Promise<boolean> | null = null;  // the write in flight, answering if it was made
@@ -158,6 +160,8 @@ export function annotate(main: HTMLElement): void {
     showHash(number, first);
     render();
     showList();
+    const at = document.activeElement;
+    if (!at || at === document.body || list.contains(at)) corrected.focus({ preventScroll: true });
     await loadSuggestions().catch(() => undefined);
   }
 
@@ -182,7 +186,7 @@ export function annotate(main: HTMLElement): void {
 
   function keepHistory(number: number): void {
     histories.delete(number);  // the newest last: the oldest is the first to go
-    histories.set(number, { history, at });
+    histories.set(number, { history, at, tokens: shown ? shown.tokens.join(" ") : "" });
     if (histories.size > HISTORIES) histories.delete(histories.keys().next().value!);
   }
 
@@ -191,7 +195,8 @@ export function annotate(main: HTMLElement): void {
   function takeHistory(s: Shown): void {
     const kept = histories.get(s.number);
     histories.delete(s.number);
-    const same = kept && JSON.stringify(kept.history[kept.at]) === JSON.stringify(s.edits);
+    const same = kept && kept.tokens === s.tokens.join(" ") &&
+      JSON.stringify(kept.history[kept.at]) === JSON.stringify(s.edits);
     history = same ? kept.history : [s.edits];
     at = same ? kept.at : 0;
   }
@@ -487,10 +492,14 @@ export function annotate(main: HTMLElement): void {
   // sentence's version on; the open sentence is read again (what was typed is kept).
   async function heard(d: Heard): Promise<void> {
     await inflight;  // this page's own save: its answer gives the version first
+    if (d.retokenised) histories.delete(d.sentence);  // its offsets point elsewhere now
     const row = listed.find((x) => x.number === d.sentence);
     if (row) {
       row.state = d.done ? "done" : "new";
       row.version = d.version;
+      // its findings as counted for that version: the list read again (this page's own
+      // saves read it once answered)
+      if (!known.has(d.version)) { row.findings = null; refreshList().catch(() => undefined); }
       showList();
     }
     if (!shown || shown.number !== d.sentence || known.has(d.version)) return;
@@ -560,6 +569,8 @@ export function annotate(main: HTMLElement): void {
         }
       });
     });
+    const before = document.activeElement;  // the keyboard stays where it was (a redraw
+    const inView = before instanceof HTMLElement && view.contains(before);  // replaces it)
     replace(view,
       h("h2", { id: "sentence-title" }, `Sentence ${s.number}`),
       h("h3", {}, "Source"), sourceRow(s.tokens), spanForm(s), tokensForm(s),
@@ -605,6 +616,11 @@ export function annotate(main: HTMLElement): void {
               : n.edit ? [h("code", {}, n.edit), " "] : null, n.text)))
         : null,
       noteForm);
+    if (inView && !view.contains(document.activeElement)) {
+      // the same control drawn anew, else (a form gone with its edit) the correction's box
+      const again = before.id ? document.getElementById(before.id) : null;
+      (again && view.contains(again) ? again : corrected).focus({ preventScroll: true });
+    }
   }
 
   document.addEventListener("keydown", (event) => {
@@ -634,10 +650,12 @@ export function annotate(main: HTMLElement): void {
     await refreshList();
     if (shown && !listed.some((x) => x.number === shown!.number)) {
       const gone = shown.number;
+      const typed = corrected.value !== saved ? corrected.value : null;
       histories.delete(gone);
       shown = null;
       await openFirst();
-      say(`Sentence ${gone} is no longer assigned to you.`);
+      say(`Sentence ${gone} is no longer assigned to you.` + (typed === null ? "" :
+          ` What you typed there was not saved: “${typed}”.`), typed === null ? "info" : "error");
     }
     if (!shown) await openFirst();
   }

@@ -140,9 +140,20 @@ export function curate(main: HTMLElement): void {
         sayFailed(e);
         if (e instanceof ApiError && e.status === 0) return;  // the server is not there
       }
-      if (current) await show(current);
-      if (done) say(message);  // said once drawn: what it names is on the page
+      const drawn = current ? await show(current) : true;
+      if (done && drawn) say(message);  // said once drawn: what it names is on the page
     })?.then(() => refresh()).catch(() => undefined);
+  }
+
+  // Done on a sentence not decided yet whose annotators made edits the gold does not hold
+  // curates it without them: asked first.
+  function doneAsked(s: Sentence): boolean {
+    if (s.state === "decided" || s.state === "auto") return true;
+    const left = new Set(Object.values(s.versions).flatMap((specs) =>
+      (specs ?? []).filter((spec) => !spec.in_gold).map((spec) => spec.key)));
+    return !left.size || window.confirm(
+      `Mark sentence ${s.number} done with the gold as it is? ${left.size} edit(s) of the ` +
+      "annotators are not in it.");
   }
 
   const on = (body: object, message: string) =>
@@ -248,7 +259,8 @@ export function curate(main: HTMLElement): void {
       h("div", { class: "versions" }, columns, gold),
       h("div", { class: "actions" },
         h("button", { type: "button", id: "done",
-                      onclick: () => on({ action: "done" }, "Sentence curated.") }, "Done"),
+                      onclick: () => { if (doneAsked(s)) on({ action: "done" }, "Sentence curated."); } },
+          "Done"),
         h("button", { type: "button", id: "correct",
                       title: "The source needs no correction: the gold gets no edit for " +
                         "this sentence (whatever it holds now is removed)",

@@ -40,8 +40,10 @@ export function manage(main: HTMLElement): void {
   onSubmit(form, async (by) => {
     const range = { user: user.value, first: Number(first.value), last: Number(last.value) };
     const back = by?.id === "unassign";
-    if (back && !confirm(`Take sentences ${range.first}–${range.last} back from ` +
-                         `${range.user}? What they wrote there stays in their layer.`)) return;
+    const which = range.first === range.last ? `sentence ${range.first}`
+      : `sentences ${range.first}–${range.last}`;
+    if (back && !confirm(`Take ${which} back from ${range.user}? What they wrote there ` +
+                         "stays in their layer.")) return;
     try {
       if (back) {
         const made = await api<{ removed: number }>("POST", "/api/assignments/remove", range);
