@@ -6,16 +6,12 @@ lists), remembered by the block's version (a hash of its lines, so a cached coun
 another text's).  Each sentence shown or saved is remembered then; a list counts those it
 does not know yet, within a time budget per request (a cold list of thousands of done
 sentences is not made to wait for all of them): the rest are `null` and `unchecked` says
-how many, for the page to ask again."""
+how many, for the page to ask again (`layers.listed`)."""
 
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
-from typing import Any
-
-from m2lsp.web.project import Project
 
 MOST = 200_000  # versions remembered (about 20 MB), the least recently used dropped first
 BUDGET = 0.15  # seconds a list spends counting the findings it does not know yet
@@ -35,28 +31,3 @@ def remember(version: str, count: int) -> None:
 def known(version: str) -> int | None:
     with _lock:
         return _known.get(version)
-
-
-def listed(project: Project, user: str, numbers: list[int],
-           budget: float = BUDGET) -> dict[str, Any]:
-    """The user's sentences `numbers` as their list shows them, each done one with
-    `findings` (how many, or None when not counted yet), and how many are `unchecked`."""
-    from m2lsp.web.layers import findings
-
-    path = project.layer(user)
-    rows = project.store.rows(path, numbers)
-    index = project.store.get(path)
-    until = time.monotonic() + budget
-    unchecked = 0
-    for row in rows:
-        if row["state"] != "done":
-            continue
-        row["findings"] = known(str(row["version"]))
-        if row["findings"] is None and time.monotonic() < until:
-            number = int(str(row["number"]))
-            if index.version(number) == row["version"]:  # the index the rows were read from
-                count = len(findings(index.block(number)))
-                remember(str(row["version"]), count)
-                row["findings"] = count
-        unchecked += row["findings"] is None
-    return {"sentences": rows, "unchecked": unchecked}

@@ -5,6 +5,7 @@ turn these into responses."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -188,3 +189,28 @@ def is_done(found: Block) -> bool:
     """An annotator has looked at the sentence once it has a line of theirs (a noop says
     it needs no edit)."""
     return bool(own_lines(found))
+
+
+def listed(project: Project, user: str, numbers: list[int],
+           budget: float | None = None) -> dict[str, Any]:
+    """The user's sentences `numbers` as their list shows them, each done one with
+    `findings` (how many, or None when not counted yet), and how many are `unchecked`."""
+    from m2lsp.web.flags import BUDGET, known, remember
+
+    path = project.layer(user)
+    rows = project.store.rows(path, numbers)
+    index = project.store.get(path)
+    until = time.monotonic() + (BUDGET if budget is None else budget)
+    unchecked = 0
+    for row in rows:
+        if row["state"] != "done":
+            continue
+        row["findings"] = known(str(row["version"]))
+        if row["findings"] is None and time.monotonic() < until:
+            number = int(str(row["number"]))
+            if index.version(number) == row["version"]:  # the index the rows were read from
+                count = len(findings(index.block(number)))
+                remember(str(row["version"]), count)
+                row["findings"] = count
+        unchecked += row["findings"] is None
+    return {"sentences": rows, "unchecked": unchecked}

@@ -350,6 +350,7 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
         ben.page.select_option("select[data-edit='0']", "U:PART")
     fix = "ul.findings li[data-code='M409'] button.fix"
     ben.page.wait_for_selector(f"{fix}:has-text('Fix (check it): Change the type to M:PART')")
+    assert "M409 edit 1: U:PART" in ben.page.inner_text("ul.findings li[data-code='M409']")
     with ben.answer("POST", "/api/sentences/2/fix") as fixed:
         ben.page.click(fix)
     assert fixed.value.ok and "|||M:PART|||to|||" in fixed.value.json()["edits"][0]

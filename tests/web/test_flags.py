@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from m2lsp.web import flags
+from m2lsp.web import flags, layers
 from m2lsp.web.project import open_project
 from tests.web.project import team
 
@@ -54,13 +54,13 @@ def test_findings_not_known_are_counted_within_the_budget(site, monkeypatch):
     _save(bob, 3, [GOES])
     monkeypatch.setattr(flags, "_known", type(flags._known)())
     project = open_project(site.root)
-    nothing = flags.listed(project, "bob", [1, 2, 3], budget=0)
+    nothing = layers.listed(project, "bob", [1, 2, 3], budget=0)
     assert _marks(nothing) == [(1, "new", None), (2, "done", None), (3, "done", None)]
     assert nothing["unchecked"] == 2
-    counted = flags.listed(project, "bob", [1, 2, 3])
+    counted = layers.listed(project, "bob", [1, 2, 3])
     assert _marks(counted) == [(1, "new", None), (2, "done", 1), (3, "done", 0)]
     assert counted["unchecked"] == 0
-    assert flags.listed(project, "bob", [1, 2, 3], budget=0) == counted  # remembered
+    assert layers.listed(project, "bob", [1, 2, 3], budget=0) == counted  # remembered
 
 
 def test_what_is_remembered_is_bounded(monkeypatch):

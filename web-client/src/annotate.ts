@@ -372,6 +372,14 @@ export function annotate(main: HTMLElement): void {
     return box;
   }
 
+  // Where a finding is, as the edits table numbers the edits: "edit 2: " for the sentence's
+  // second A line (row 2 from its S line), nothing for the S line.
+  function findingPlace(s: Shown, f: Finding): string {
+    const row = s.changes.find((r) => r.index === f.row - 1);
+    if (!row) return "";
+    return row.noop ? "the no-error line: " : `edit ${row.index + 1}: `;
+  }
+
   // A finding's quick fix, applied by the server to the annotator's lines and saved; one
   // that is not certain to be right (not what `check --fix` applies) says to check it.
   function fixButton(s: Shown, f: Finding, index: number): HTMLElement {
@@ -606,7 +614,7 @@ export function annotate(main: HTMLElement): void {
       h("h3", {}, "Findings"),
       s.findings.length
         ? h("ul", { class: "findings" }, s.findings.map((f, k) => h("li", { "data-code": f.code, class: f.severity },
-            h("code", {}, f.code), " ", f.message, f.fix ? [" ", fixButton(s, f, k)] : null)))
+            h("code", {}, f.code), " ", findingPlace(s, f), f.message, f.fix ? [" ", fixButton(s, f, k)] : null)))
         : h("p", { class: "empty" }, "The linter finds nothing."),
       h("h3", {}, "Notes"),
       s.notes.length

@@ -11,8 +11,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from m2lsp.web.assignments import assigned, is_assigned
-from m2lsp.web.flags import listed as listed_rows
 from m2lsp.web.layers import Stale, change_of, save, shown
+from m2lsp.web.layers import listed as listed_rows
 from m2lsp.web.views.common import body, heard_saved, logged, session, site
 
 
