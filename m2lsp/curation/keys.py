@@ -76,6 +76,12 @@ class EditSpec:
                             for c in fields[2].split("||"))
         return cls(start, end, fields[1].strip(), corrections)
 
+    def retyped(self, other: EditSpec) -> bool:
+        """Whether `other` is this edit, its type aside (the same span becoming the same
+        text): a note on an edit follows it when only its type changes."""
+        return (self.start, self.end, self.corrections) == (
+            other.start, other.end, other.corrections)
+
     @property
     def key(self) -> str:
         shown = "||".join(c or NONE_CORRECTION for c in self.corrections)

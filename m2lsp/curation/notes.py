@@ -99,4 +99,4 @@ def _has_edit(by_annotator: dict, note: Note) -> bool:
         return False
     owners: Sequence = ([by_annotator.get(note.annotator, [])] if note.annotator is not None
                         else list(by_annotator.values()))
-    return any(wanted in edit_set(edits) for edits in owners)
+    return any(wanted.retyped(spec) for edits in owners for spec in edit_set(edits))

@@ -116,7 +116,8 @@ class OrphanedNote(Rule):
     Notes are keyed by the sentence's tokens and the edit's offsets, type and correction,
     so that they survive re-ordering, merging and splitting; an edit changed or removed
     since leaves its note pointing at nothing, and the comment or "unsure" flag is lost
-    from sight.
+    from sight. (An edit whose type alone changed, say from UNK to the type chosen, is
+    the same edit: its note stays on it.)
 
     ## Example
     A note "on or in?" on `2 3|||R:PREP|||on`, after the edit was changed to `in`.

@@ -4,6 +4,7 @@ writes them), so the curator, `m2lsp note` and `m2lsp check` see them.  Pure of 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,14 +37,30 @@ def notes_of(project: Project, user: str, number: int,
             if n.sentence == first or n.sentence.startswith(first + ".")]
     if not near:
         return []
-    from m2lsp.web.display import key_row
+    from m2lsp.curation.keys import EditSpec
 
     key = _key(project, user, number)
-    tokens = found.sentence.tokens if found.sentence else []
-    # `change`: the edit noted as the pages show an edit (None: on the whole sentence)
+    tokens = found.sentence.tokens if found.sentence else ()
+    own = [EditSpec.of(e) for e in found.by_annotator.get(ANNOTATOR, ()) if not e.is_noop]
+    # `change`: the edit noted as the pages show an edit, with its type now (None: on the
+    # whole sentence)
     return [{"who": n.who, "time": n.time, "text": n.text, "unsure": n.unsure,
-             "edit": n.edit, "change": key_row(tokens, n.edit) if n.edit else None}
+             "edit": n.edit, "change": _now(tokens, own, n.edit) if n.edit else None}
             for n in near if n.sentence == key]
+
+
+def _now(tokens: Sequence[str], own: list[Any], noted: str) -> dict[str, Any] | None:
+    """The edit a note is on, as it is now (its type may have changed since), else as the
+    note names it."""
+    from m2lsp.curation.keys import EditSpec
+    from m2lsp.web.display import key_row, spec_row
+
+    try:
+        wanted = EditSpec.parse(noted)
+    except UsageError:
+        return None
+    current = next((spec for spec in own if wanted.retyped(spec)), None)
+    return key_row(tokens, noted) if current is None else spec_row(tokens, current)
 
 
 def _key(project: Project, user: str, number: int) -> str:

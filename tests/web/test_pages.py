@@ -121,6 +121,18 @@ def test_notes_are_kept_beside_the_layer_as_m2lsp_note_keeps_them(site, capsys):
         "key": "1 2|||UNK|||goes", "start": 1, "end": 2, "type": "UNK", "original": "go",
         "correction": "goes", "required": True}]
     assert ann.get("/api/sentences/2").json()["notes"][1]["text"] == "or went"
+    # the edit typed (UNK no more): the note stays on it, shown with its type now, and
+    # check finds no orphaned note
+    version = ann.get("/api/sentences/2").json()["version"]
+    assert ann.post("/api/sentences/2/type", json={"version": version, "edit": 0,
+                                                   "type": "R:VERB:SVA"}).status_code == 200
+    assert ann.get("/api/sentences/2").json()["notes"][1]["change"]["type"] == "R:VERB:SVA"
+    capsys.readouterr()
+    assert main(["check", str(site.root / "layers/ann.m2"), "--select", "N002"]) == 0
+    _corrected(ann, 2, "He went home .")  # another correction: another edit, the note left
+    assert main(["check", str(site.root / "layers/ann.m2"), "--select", "N002"]) == 1
+    assert ann.get("/api/sentences/2").json()["notes"][1]["change"]["correction"] == "goes"
+    _corrected(ann, 2, "He goes home .")
     assert ann.post("/api/sentences/2/notes", json={"text": " "}).status_code == 400
     assert site.client("bob").get("/api/sentences/2/notes").json()["notes"] == []
     capsys.readouterr()
