@@ -424,6 +424,9 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     page.wait_for_selector("#sentence-title:text-is('Sentence 2')")
     page.wait_for_selector("#state:text-is('in progress')")
     assert page.locator(".version.gold li").count() == 1  # the agreed insertion
+    assert "before token 3: " in page.inner_text(".version.gold li")  # where, named
+    assert page.get_attribute(".source button.token[data-index='0']", "aria-label") == \
+        "token 1: He"
     for folder in _shots(tmp_path):
         page.screenshot(path=str(folder / "web-curate.png"))
     assert page.inner_text("#correct") == "Source is correct (no edit)"

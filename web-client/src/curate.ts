@@ -159,8 +159,16 @@ export function curate(main: HTMLElement): void {
   const on = (body: object, message: string) =>
     decide(`/api/curation/${current}`, body, message);
 
+  // An edit in words, for a button's name and a message: "token 2: go → goes (R:VERB:SVA)".
+  function said(spec: Spec): string {
+    return `${tokensName(spec.start, spec.end, shown?.tokens.length)}: ` +
+      `${spec.original || "∅"} → ${spec.correction || "∅"} (${spec.type})`;
+  }
+
   function specRow(spec: Spec, button: HTMLElement | null): HTMLElement {
+    const where = tokensName(spec.start, spec.end, shown?.tokens.length);
     return h("li", { "data-key": spec.key },
+      h("span", { class: "where" }, `${where}: `),  // a word may stand twice
       change(spec.original, spec.correction), " ", h("code", {}, spec.type),
       spec.required ? null : h("span", { class: "badge optional",
                                         title: "OPTIONAL: the scorer may skip it" }, "optional"),
@@ -234,8 +242,9 @@ export function curate(main: HTMLElement): void {
           : specs.length === 0 ? h("p", { class: "empty" }, "no error")
           : h("ul", {}, specs.map((spec) => specRow(spec, spec.in_gold ? null :
               h("button", { type: "button", class: "accept",
+                            "aria-label": `Accept ${name}'s edit ${said(spec)}`,
                             onclick: () => on({ action: "accept", value: spec.key, from: name },
-                                              `Accepted ${spec.key}.`) }, "Accept")))),
+                                              `Accepted ${said(spec)}.`) }, "Accept")))),
         specs === null ? null : h("button", { type: "button", class: "take",
           onclick: () => on({ action: "take", value: name }, `Took ${name}'s version.`) },
           `Take ${name}'s version`)));
@@ -243,8 +252,9 @@ export function curate(main: HTMLElement): void {
       h("h3", {}, "Gold"),
       s.gold.length ? h("ul", {}, s.gold.map((spec) => specRow(spec,
         h("button", { type: "button", class: "reject",
+                      "aria-label": `Reject the gold's edit ${said(spec)}`,
                       onclick: () => on({ action: "reject", value: spec.key },
-                                        `Rejected ${spec.key}.`) }, "Reject"))))
+                                        `Rejected ${said(spec)}.`) }, "Reject"))))
         : h("p", { class: "empty" }, "no edit"));
     replace(view,
       h("h2", { id: "sentence-title" }, `Sentence ${s.number}`),

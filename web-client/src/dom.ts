@@ -117,6 +117,7 @@ export function tokenPicker(tokens: string[], span: [number, number] | null, lab
     const chosen = span !== null && span[0] <= i && i < span[1];
     row.append(gap(i), h("button", {
       type: "button", class: "token", "data-index": i, "aria-pressed": String(chosen),
+      "aria-label": `token ${i + 1}: ${token}`,  // not "1This"
       onclick: (event: Event) => {
         const shift = (event as MouseEvent).shiftKey && span !== null;
         pick(shift ? [Math.min(span![0], i), Math.max(span![1], i + 1)] : [i, i + 1]);
