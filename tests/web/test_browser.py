@@ -169,6 +169,7 @@ def _no_error_on_the_rest(who: Person, first: int) -> None:
         with who.answer("PUT", f"/api/sentences/{number}"):
             page.click("#no-error")
     page.wait_for_selector("#progress-text:text-is('20 of 20')")
+    page.wait_for_selector("#status:text-is('Sentence 20 marked correct (no error).')")
 
 
 @pytest.mark.slow

@@ -223,11 +223,11 @@ export function annotate(main: HTMLElement): void {
                  by < 0 ? "Undone." : "Redone.", () => { at = to; });
   }
 
-  function step(by: number): void {
-    if (!shown || !listed.length) return;
+  function step(by: number): Promise<void> {
+    if (!shown || !listed.length) return Promise.resolve();
     const here = listed.findIndex((s) => s.number === shown!.number);
     const next = listed[here + by];
-    if (next) open(next.number);
+    return next ? open(next.number) : Promise.resolve();
   }
 
   // A change sent (unless another is in flight: then nothing is, and false): the sentence
@@ -294,7 +294,9 @@ export function annotate(main: HTMLElement): void {
       : edits ? `Remove the ${edits} edits and mark the sentence correct?`
       : typed ? "Discard what you typed and mark the sentence correct?" : null;
     if (question !== null && !window.confirm(question)) return;
-    if (await save(s.tokens.join(" "))) step(1);
+    if (!(await save(s.tokens.join(" ")))) return;
+    await step(1);
+    say(`Sentence ${s.number} marked correct (no error).`);  // said after the next opened
   }
 
   const corrected = h("textarea", { id: "corrected", rows: 2, spellcheck: "false",
