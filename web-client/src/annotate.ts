@@ -107,8 +107,9 @@ export function annotate(main: HTMLElement): void {
           type: "button", "data-number": s.number, title: flagged ? what : null,
           "aria-current": shown?.number === s.number ? "true" : null,
           onclick: () => open(s.number),
-        }, h("span", { class: "mark", "aria-label": what },
+        }, h("span", { class: "mark", "aria-hidden": "true" },
              flagged ? "!" : s.state === "done" ? "✓" : "·"),
+          h("span", { class: "unseen" }, `${what}: `),  // what the mark says, read aloud
           ` ${s.number}. ${s.text}`));
     }));
   }
