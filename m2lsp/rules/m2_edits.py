@@ -436,7 +436,8 @@ class UnkWithCorrection(Rule):
     code = "M407"
     name = "unk-with-correction"
     severity = Severity.WARNING
-    message = "UNK edit with correction {correction!r}: choose its type (ERRANT writes UNK only with the original text {original!r})"  # noqa: E501
+    message = ("UNK edit changing {original!r} to {correction!r}: choose its type (UNK "
+               "marks an error left uncorrected)")
     scope = Scope.M2_BLOCK
     suspect = Suspect.UNK
 
