@@ -508,6 +508,12 @@ def _team(browser, url: str, passwords: dict[str, str], errors: list[str],
     ben.page.wait_for_selector("#status:has-text('Sentence 20 is no longer assigned to you.')")
     assert ben.page.inner_text("#sentence-title") != "Sentence 20"
     assert ben.page.locator("nav button[data-number='20']").count() == 0
+    # given back: his page says so, and his work there is still his (done)
+    with boss.answer("POST", "/api/assignments") as given:
+        boss.page.click("#assign")
+    assert given.value.status == 201
+    ben.page.wait_for_selector("#status:text-is('1 sentence(s) newly assigned to you.')")
+    ben.page.wait_for_selector("#progress-text:text-is('20 of 20')")
     for who in (boss, ana, ben, cleo):
         who.context.close()
 

@@ -658,7 +658,10 @@ export function annotate(main: HTMLElement): void {
   // The list read again after a manager gave sentences or took some back (the open one
   // too: then the page leaves it, saying so; what was typed there could not be saved).
   async function assigned(): Promise<void> {
+    const before = new Set(listed.map((x) => x.number));
     await refreshList();
+    const added = listed.filter((x) => !before.has(x.number)).length;
+    if (added) say(`${added} sentence(s) newly assigned to you.`);
     if (shown && !listed.some((x) => x.number === shown!.number)) {
       const gone = shown.number;
       const typed = corrected.value !== saved ? corrected.value : null;
