@@ -20,6 +20,7 @@ spans, two insertions at one point), so the gold never holds edits that cannot b
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -209,7 +210,7 @@ def _decided(now: _Working, decision: Decision,
         taken = [EditSpec.parse(k) for k in decision.taken]
         # a log written before `seen` says it here (`since` says it for one with it)
         changed = "" if decision.seen is not None or sorted(taken) == sorted(now_theirs) \
-            else f" (annotator {decision.source} has changed it since)"
+            else since((decision.source or "",))
         return _Working(DECIDED, f"took {decision.source}{changed}", taken)
     if action == "correct":
         return _Working(DECIDED, "correct as it is", [])
@@ -239,8 +240,6 @@ def _changed_since(now: _Working, versions: dict[str, tuple[EditSpec, ...] | Non
     not by number: an annotator's number changes when another begins, stops or is added
     (the curation numbers the files with no line last), and a sentence nobody touched
     must not read as changed.  An annotator with no line there is never "changed"."""
-    from collections import Counter
-
     if now.state != DECIDED or now.seen is None:
         return ()
     saw = Counter(frozenset(v) for _, v in now.seen if v is not None)
@@ -256,13 +255,21 @@ def _changed_since(now: _Working, versions: dict[str, tuple[EditSpec, ...] | Non
     return tuple(changed)
 
 
-def since(changed: Sequence[str]) -> str:
+def changers(changed: Sequence[str], named: bool = False) -> str:
+    """Who changed a decided sentence since: "annotator 1", "annotators 0, 1", or by
+    name ("ana, bob") where a page names them."""
+    if named:
+        return ", ".join(changed)
+    return (f"annotator {changed[0]}" if len(changed) == 1
+            else f"annotators {', '.join(changed)}")
+
+
+def since(changed: Sequence[str], named: bool = False) -> str:
     """What a rule says of the annotators who changed a decided sentence since."""
     if not changed:
         return ""
-    if len(changed) == 1:
-        return f" (annotator {changed[0]} has changed it since)"
-    return f" (annotators {', '.join(changed)} have changed it since)"
+    has = "has" if len(changed) == 1 else "have"
+    return f" ({changers(changed, named)} {has} changed it since)"
 
 
 def check_decision(found: Curation, decision: Decision) -> None:

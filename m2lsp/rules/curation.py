@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from m2lsp.curation.keys import sentence_keys
 from m2lsp.curation.notes import placed
+from m2lsp.curation.state import changers
 from m2lsp.diagnostic import Diagnostic, Severity
 from m2lsp.model import M2Document, Span
 from m2lsp.rules.base import Context, Rule, Scope
@@ -98,10 +99,7 @@ class ChangedSinceDecided(Rule):
             return
         for key, row in zip(sentence_keys(doc.blocks), _sentence_rows(doc), strict=True):
             if key in changed:
-                who = changed[key]
-                yield self.report(Span.whole_lines(row), who=(
-                    f"annotator {who[0]}" if len(who) == 1 else
-                    f"annotators {', '.join(who)}"))
+                yield self.report(Span.whole_lines(row), who=changers(changed[key]))
 
 
 class OrphanedNote(Rule):

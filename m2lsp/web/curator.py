@@ -85,7 +85,7 @@ def _rule(outcome: Any, made: list[dict[str, Any]], changed: list[str]) -> str:
     if rule.startswith("took ") and taken and taken[-1]["from"]:
         rest = rule[len("took "):].partition(" ")[2]
         rule = f"took {', '.join(taken[-1]['from'])}" + (f" {rest}" if rest else "")
-    return rule + since(changed).replace("annotators ", "").replace("annotator ", "")
+    return rule + since(changed, named=True)
 
 
 def _names(names: Sequence[str], ids: Sequence[str]) -> list[str]:

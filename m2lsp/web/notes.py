@@ -53,14 +53,13 @@ def _now(tokens: Sequence[str], own: list[Any], noted: str) -> dict[str, Any] | 
     """The edit a note is on, as it is now (its type may have changed since), else as the
     note names it."""
     from m2lsp.curation.keys import EditSpec
-    from m2lsp.web.display import key_row, spec_row
+    from m2lsp.web.display import spec_row
 
     try:
         wanted = EditSpec.parse(noted)
     except UsageError:
         return None
-    current = next((spec for spec in own if wanted.retyped(spec)), None)
-    return key_row(tokens, noted) if current is None else spec_row(tokens, current)
+    return spec_row(tokens, next((spec for spec in own if wanted.retyped(spec)), wanted))
 
 
 def _key(project: Project, user: str, number: int) -> str:
